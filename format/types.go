@@ -1,0 +1,202 @@
+package format
+
+import "fmt"
+
+// Version names a trace format version. Readers reject versions they do not know.
+type Version uint16
+
+const (
+	// VersionUnknown is the zero value; it is never written.
+	VersionUnknown Version = 0
+	// V1 is the first format: one Arrow IPC file, zstd-compressed buffers, schema metadata
+	// holding launches and program tables, one record batch per CTA (see doc.go).
+	V1 Version = 1
+)
+
+// CurrentVersion is the version this package writes.
+const CurrentVersion = V1
+
+// Dim3 is a CUDA grid or block extent.
+type Dim3 struct{ X, Y, Z uint32 }
+
+// Count is X*Y*Z.
+func (d Dim3) Count() uint64 { return uint64(d.X) * uint64(d.Y) * uint64(d.Z) }
+
+func (d Dim3) String() string { return fmt.Sprintf("%d,%d,%d", d.X, d.Y, d.Z) }
+
+// SIMTModel is how a capture handled intra-warp divergence.
+type SIMTModel uint8
+
+const (
+	// SIMTStack is a pre-Volta reconvergence stack at the immediate post-dominator.
+	SIMTStack SIMTModel = iota
+	// SIMTITS is Volta+ Independent Thread Scheduling: per-thread PCs.
+	SIMTITS
+)
+
+func (m SIMTModel) String() string {
+	switch m {
+	case SIMTStack:
+		return "stack"
+	case SIMTITS:
+		return "its"
+	}
+	return fmt.Sprintf("simt(%d)", uint8(m))
+}
+
+// Class is an instruction's functional class, the unit a timing model assigns latencies to.
+type Class uint8
+
+const (
+	ClassOther   Class = iota
+	ClassALU           // integer and logic, mov, setp, selp
+	ClassFP32          // fadd, fmul, ffma
+	ClassFP64          // double precision
+	ClassSFU           // rcp, sqrt, sin, cos, ex2, lg2
+	ClassConv          // cvt
+	ClassMem           // ld, st, atom, red, tex
+	ClassControl       // bra, call, ret, exit
+	ClassSync          // bar, membar, fence
+	ClassWarp          // shfl, vote, activemask, match
+	numClasses
+)
+
+var classNames = [...]string{"other", "alu", "fp32", "fp64", "sfu", "conv", "mem", "control", "sync", "warp"}
+
+func (c Class) String() string {
+	if c < numClasses {
+		return classNames[c]
+	}
+	return fmt.Sprintf("class(%d)", uint8(c))
+}
+
+// Space is a PTX state space of a memory instruction.
+type Space uint8
+
+const (
+	SpaceNone Space = iota
+	SpaceGlobal
+	SpaceShared
+	SpaceLocal
+	SpaceConst
+	SpaceParam
+	SpaceTexture
+	SpaceGeneric // resolved per lane by capture; records carry the resolved space's addresses
+	numSpaces
+)
+
+var spaceNames = [...]string{"none", "global", "shared", "local", "const", "param", "texture", "generic"}
+
+func (s Space) String() string {
+	if s < numSpaces {
+		return spaceNames[s]
+	}
+	return fmt.Sprintf("space(%d)", uint8(s))
+}
+
+// MemOp is what a memory instruction does.
+type MemOp uint8
+
+const (
+	MemNone MemOp = iota
+	MemLoad
+	MemStore
+	MemAtomic // atom: read-modify-write returning a value
+	MemReduce // red: read-modify-write, no return
+	MemTex    // texture fetch
+	numMemOps
+)
+
+var memOpNames = [...]string{"none", "ld", "st", "atom", "red", "tex"}
+
+func (m MemOp) String() string {
+	if m < numMemOps {
+		return memOpNames[m]
+	}
+	return fmt.Sprintf("memop(%d)", uint8(m))
+}
+
+// CacheOp is the PTX cache operator of a load or store.
+type CacheOp uint8
+
+const (
+	CacheDefault  CacheOp = iota
+	CacheCA               // .ca: cache at all levels
+	CacheCG               // .cg: cache in L2 only
+	CacheCS               // .cs: streaming
+	CacheLU               // .lu: last use
+	CacheCV               // .cv: don't cache, fetch again
+	CacheWB               // .wb: write back
+	CacheWT               // .wt: write through
+	CacheNC               // ld.global.nc: the non-coherent read-only path (__ldg)
+	CacheVolatile         // ld.volatile / st.volatile
+	numCacheOps
+)
+
+var cacheOpNames = [...]string{"", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", "volatile"}
+
+func (c CacheOp) String() string {
+	if c < numCacheOps {
+		return cacheOpNames[c]
+	}
+	return fmt.Sprintf("cacheop(%d)", uint8(c))
+}
+
+// Inst is one row of a kernel's static program table.
+type Inst struct {
+	PC          uint32 // index of this instruction in Program.Insts (dense, from 0)
+	Opcode      string // opcode with its modifiers, e.g. "ld.global.nc.v4.f32"
+	Class       Class
+	Space       Space
+	MemOp       MemOp
+	Width       uint8 // bytes one lane moves per access, vector included (v4.f32 = 16); 0 if not memory
+	CacheOp     CacheOp
+	RegsRead    []uint16 // register ids (kernel-unique, predicates included)
+	RegsWritten []uint16
+	PTX         string // the instruction as written in the PTX
+	File        string // source file from .loc/.file, "" if unknown
+	Line        uint32 // source line from .loc, 0 if unknown
+}
+
+// Program is a kernel's static program table: the entry and every .func it can call.
+type Program struct {
+	Insts []Inst
+}
+
+// Texture describes one 2D texture object bound for a launch.
+type Texture struct {
+	Handle    uint64 // the value the kernel receives as its texture object
+	Base      uint64 // address of texel (0,0) in the texture's own address range
+	Width     uint32 // texels
+	Height    uint32
+	ElemBytes uint32
+	Layout    string // name of the texel layout capture used, documented in capture
+}
+
+// Launch is one kernel launch in a trace, with its program table.
+type Launch struct {
+	Kernel         string
+	Grid           Dim3
+	Block          Dim3
+	SharedBytes    uint32 // static + dynamic shared memory per CTA
+	DynSharedBytes uint32 // the dynamic part
+	RegsPerThread  uint32 // 0 when unknown
+	SIMT           SIMTModel
+	SourceHash     string // hex SHA-256 of the PTX text
+	PTXProducer    string // compiler that produced the PTX, e.g. "clang-14", "nvcc 12.4"
+	Textures       []Texture
+	Program        Program
+}
+
+// WarpsPerCTA is ceil(block threads / 32).
+func (l *Launch) WarpsPerCTA() int { return int((l.Block.Count() + 31) / 32) }
+
+// NumCTAs is the number of CTAs in the grid.
+func (l *Launch) NumCTAs() int { return int(l.Grid.Count()) }
+
+// Meta is the self-description of a trace file.
+type Meta struct {
+	Version  Version
+	Producer string // the tool that wrote the file, e.g. "gtrace 0.1.0"
+	Launches []Launch
+}

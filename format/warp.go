@@ -1,0 +1,215 @@
+package format
+
+import "math/bits"
+
+// Flags mark the divergence structure of a record, so that a timing replay can either
+// serialise the paths of a split (as a SIMT stack does) or interleave them (as ITS does).
+type Flags uint8
+
+const (
+	// FlagSplit marks a branch whose active threads went more than one way. The records
+	// that follow, up to the matching FlagReconverge, belong to the child paths.
+	FlagSplit Flags = 1 << iota
+	// FlagReconverge marks the first record executed after the paths of a split rejoined.
+	FlagReconverge
+	// FlagSwitch marks a record where the capture's scheduler moved from one path to
+	// another without reconverging (ITS interleaving, or a stack pop to a sibling path).
+	FlagSwitch
+)
+
+// AddrMode says how a record's lane addresses are encoded.
+type AddrMode uint8
+
+const (
+	// AddrNone: the record moves no memory.
+	AddrNone AddrMode = iota
+	// AddrUniform: every active lane uses Base.
+	AddrUniform
+	// AddrStride: active lane l uses Base + Stride*l (l is the lane id, 0..31).
+	AddrStride
+	// AddrDeltas: the first active lane uses Base; each next active lane adds the next Delta.
+	AddrDeltas
+)
+
+// Warp is one warp's dynamic stream, stored column-wise: row i is the i-th
+// warp-instruction the warp executed. A Warp handed out by a Reader is owned by the
+// caller unless the method that returned it says otherwise.
+type Warp struct {
+	Kernel int // index into Meta.Launches
+	CTA    int // linear CTA id: x + y*grid.X + z*grid.X*grid.Y
+	Warp   int // warp index within the CTA
+
+	PC    []uint32 // index into the kernel's Program.Insts
+	Mask  []uint32 // active lanes; bit l is lane l
+	Path  []uint16 // divergence path id (0 = the warp's initial path)
+	Flags []Flags
+
+	Mode     []AddrMode
+	Base     []uint64
+	Stride   []int64
+	DeltaOff []uint32 // len Len()+1 once a row exists: row i's deltas are Deltas[DeltaOff[i]:DeltaOff[i+1]]
+	Deltas   []int64
+
+	CoordOff []uint32 // len Len()+1: row i's texel coordinates are Coords[CoordOff[i]:CoordOff[i+1]]
+	Coords   []int32  // x0, y0, x1, y1, ... for each active lane of a texture fetch, in lane order
+}
+
+// Len is the number of warp-instructions in the stream.
+func (w *Warp) Len() int { return len(w.PC) }
+
+// Reset empties the stream and keeps its storage.
+func (w *Warp) Reset() {
+	w.PC, w.Mask, w.Path, w.Flags = w.PC[:0], w.Mask[:0], w.Path[:0], w.Flags[:0]
+	w.Mode, w.Base, w.Stride = w.Mode[:0], w.Base[:0], w.Stride[:0]
+	w.DeltaOff, w.Deltas = w.DeltaOff[:0], w.Deltas[:0]
+	w.CoordOff, w.Coords = w.CoordOff[:0], w.Coords[:0]
+}
+
+func (w *Warp) appendRow(pc, mask uint32, path uint16, flags Flags, mode AddrMode, base uint64, stride int64) {
+	if len(w.DeltaOff) == 0 {
+		w.DeltaOff = append(w.DeltaOff, 0)
+		w.CoordOff = append(w.CoordOff, 0)
+	}
+	w.PC = append(w.PC, pc)
+	w.Mask = append(w.Mask, mask)
+	w.Path = append(w.Path, path)
+	w.Flags = append(w.Flags, flags)
+	w.Mode = append(w.Mode, mode)
+	w.Base = append(w.Base, base)
+	w.Stride = append(w.Stride, stride)
+	w.DeltaOff = append(w.DeltaOff, uint32(len(w.Deltas)))
+	w.CoordOff = append(w.CoordOff, uint32(len(w.Coords)))
+}
+
+// Append adds a record that moves no memory.
+func (w *Warp) Append(pc, mask uint32, path uint16, flags Flags) {
+	w.appendRow(pc, mask, path, flags, AddrNone, 0, 0)
+}
+
+// AppendMem adds a memory record. lanes[l] is lane l's address; only lanes in mask are read.
+// It picks the most compact encoding that reproduces the addresses exactly.
+func (w *Warp) AppendMem(pc, mask uint32, path uint16, flags Flags, lanes *[32]uint64) {
+	if mask == 0 {
+		w.Append(pc, mask, path, flags)
+		return
+	}
+	first := bits.TrailingZeros32(mask)
+	rest := mask & (mask - 1)
+	if rest == 0 {
+		w.appendRow(pc, mask, path, flags, AddrUniform, lanes[first], 0)
+		return
+	}
+	// Uniform?
+	uniform := true
+	for m := rest; m != 0; m &= m - 1 {
+		if lanes[bits.TrailingZeros32(m)] != lanes[first] {
+			uniform = false
+			break
+		}
+	}
+	if uniform {
+		w.appendRow(pc, mask, path, flags, AddrUniform, lanes[first], 0)
+		return
+	}
+	// Base + stride by lane id?
+	second := bits.TrailingZeros32(rest)
+	diff := int64(lanes[second] - lanes[first])
+	span := int64(second - first)
+	if diff%span == 0 {
+		stride := diff / span
+		base := lanes[first] - uint64(stride*int64(first))
+		ok := true
+		for m := rest; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			if lanes[l] != base+uint64(stride*int64(l)) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			w.appendRow(pc, mask, path, flags, AddrStride, base, stride)
+			return
+		}
+	}
+	prev := lanes[first]
+	for m := rest; m != 0; m &= m - 1 {
+		a := lanes[bits.TrailingZeros32(m)]
+		w.Deltas = append(w.Deltas, int64(a-prev))
+		prev = a
+	}
+	w.appendRow(pc, mask, path, flags, AddrDeltas, lanes[first], 0)
+}
+
+// AppendTex adds a texture fetch: texel addresses as in AppendMem, and each active lane's
+// integer texel coordinates xy[l].
+func (w *Warp) AppendTex(pc, mask uint32, path uint16, flags Flags, lanes *[32]uint64, xy *[32][2]int32) {
+	w.AppendMem(pc, mask, path, flags, lanes)
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		w.Coords = append(w.Coords, xy[l][0], xy[l][1])
+	}
+	w.CoordOff[len(w.CoordOff)-1] = uint32(len(w.Coords))
+}
+
+// Addrs appends row i's addresses to dst, one per active lane in lane order, and returns
+// the extended slice. A record that moves no memory appends nothing.
+func (w *Warp) Addrs(i int, dst []uint64) []uint64 {
+	mask := w.Mask[i]
+	switch w.Mode[i] {
+	case AddrUniform:
+		for n := bits.OnesCount32(mask); n > 0; n-- {
+			dst = append(dst, w.Base[i])
+		}
+	case AddrStride:
+		for m := mask; m != 0; m &= m - 1 {
+			dst = append(dst, w.Base[i]+uint64(w.Stride[i]*int64(bits.TrailingZeros32(m))))
+		}
+	case AddrDeltas:
+		a := w.Base[i]
+		dst = append(dst, a)
+		for _, d := range w.Deltas[w.DeltaOff[i]:w.DeltaOff[i+1]] {
+			a += uint64(d)
+			dst = append(dst, a)
+		}
+	}
+	return dst
+}
+
+// LaneAddrs fills lanes[l] with lane l's address for each active lane of row i and
+// returns the active mask; inactive lanes are left as they were.
+func (w *Warp) LaneAddrs(i int, lanes *[32]uint64) uint32 {
+	mask := w.Mask[i]
+	switch w.Mode[i] {
+	case AddrUniform:
+		for m := mask; m != 0; m &= m - 1 {
+			lanes[bits.TrailingZeros32(m)] = w.Base[i]
+		}
+	case AddrStride:
+		for m := mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			lanes[l] = w.Base[i] + uint64(w.Stride[i]*int64(l))
+		}
+	case AddrDeltas:
+		a := w.Base[i]
+		d := w.Deltas[w.DeltaOff[i]:w.DeltaOff[i+1]]
+		k := 0
+		for m := mask; m != 0; m &= m - 1 {
+			if k > 0 {
+				a += uint64(d[k-1])
+			}
+			lanes[bits.TrailingZeros32(m)] = a
+			k++
+		}
+	default:
+		return 0
+	}
+	return mask
+}
+
+// TexCoords returns row i's texel coordinates (x, y per active lane), or nil.
+func (w *Warp) TexCoords(i int) []int32 {
+	if len(w.CoordOff) == 0 {
+		return nil
+	}
+	return w.Coords[w.CoordOff[i]:w.CoordOff[i+1]]
+}

@@ -1,0 +1,3 @@
+module github.com/gtrace/gtrace
+
+go 1.26.8
