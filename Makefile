@@ -1,0 +1,49 @@
+# gtrace build. `make test` is the one command CI runs (.ci/run).
+GO      ?= go
+BIN     := bin/gtrace
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
+FUZZTIME ?= 20s
+
+.PHONY: all build test bench demo ptx fmt vet fuzz clean
+
+all: build
+
+build:
+	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/gtrace
+
+# The whole test suite: formatting, vet, and every package's tests (the DuckDB cookbook
+# test builds go-duckdb through cgo: the first run takes about a minute).
+test:
+	@unformatted="$$(gofmt -l $$(git ls-files '*.go'))"; \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+# Throughput and size figures (warp-instructions/s, bytes per warp-instruction).
+bench:
+	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=2x ./format/... ./capture/... ./models/... ./replay/...
+
+# The main job on the embedded reference kernels.
+demo: build
+	./scripts/demo.sh
+
+# Regenerate kernels/ptx (clang-14) and kernels/ptx-nvcc (nvcc, when on PATH). Optional:
+# the generated PTX is committed, so nothing else needs a CUDA compiler.
+ptx:
+	sh kernels/gen.sh
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+vet:
+	$(GO) vet ./...
+
+# Run every fuzzer for a bounded time each (FUZZTIME, default 20s).
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz' || true); do \
+	    echo "== $$pkg $$f"; $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) $$pkg; \
+	  done; done
+
+clean:
+	rm -rf bin

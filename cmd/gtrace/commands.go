@@ -1,0 +1,129 @@
+package main
+
+import "github.com/urfave/cli/v2"
+
+func kernelsCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "kernels",
+		Usage:     "list the reference kernels: name, seed topic, default launch",
+		ArgsUsage: " ",
+		Action:    notImplemented("kernels"),
+	}
+}
+
+func captureCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "capture",
+		Usage: "run a kernel on the CPU and write its per-warp trace",
+		ArgsUsage: "KERNEL | --ptx FILE.ptx|--cu FILE.cu --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] --arg SPEC...\n\n" +
+			"   SPEC: i32:V u32:V i64:V u64:V f32:V f64:V | buf:TYPE:COUNT[:INIT] | tex2d:TYPE:W:H[:INIT]\n" +
+			"         TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64   INIT: zero | iota | rand[:SEED] | const:V",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "trace file to write (default KERNEL.gtrace)"},
+			&cli.StringFlag{Name: "simt", Value: "its", Usage: "divergence model: stack (pre-Volta) or its (Volta+)"},
+			&cli.StringFlag{Name: "ptx", Usage: "PTX file to capture"},
+			&cli.StringFlag{Name: "cu", Usage: "CUDA file to compile with clang-14 or nvcc, then capture"},
+			&cli.StringFlag{Name: "kernel", Usage: "entry name in the PTX"},
+			&cli.StringFlag{Name: "grid", Usage: "grid extent X[,Y[,Z]]"},
+			&cli.StringFlag{Name: "block", Usage: "block extent X[,Y[,Z]]"},
+			&cli.UintFlag{Name: "shared", Usage: "dynamic shared memory bytes per CTA"},
+			&cli.StringSliceFlag{Name: "arg", Usage: "kernel argument SPEC, one per parameter, in order"},
+			&cli.StringSliceFlag{Name: "const", Usage: "set a __constant__ variable: NAME=TYPE:COUNT[:INIT]"},
+			&cli.StringSliceFlag{Name: "size", Usage: "override a reference kernel's size: NAME=VALUE"},
+			&cli.Uint64Flag{Name: "max-inst", Usage: "per-warp instruction budget (0: the default)"},
+			&cli.IntFlag{Name: "workers", Usage: "CTAs emulated in parallel (0: all cores)"},
+			&cli.UintFlag{Name: "regs", Usage: "registers per thread, recorded for occupancy (0: unknown)"},
+		},
+		Action: notImplemented("capture"),
+	}
+}
+
+func inspectCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "inspect",
+		Usage:     "kernels, warps, instructions by class and space, bytes per warp-instruction",
+		ArgsUsage: "FILE",
+		Action:    notImplemented("inspect"),
+	}
+}
+
+func replayCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "replay",
+		Usage:     "push a trace through one architecture's memory hierarchy (or timing model)",
+		ArgsUsage: "FILE",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "arch", Usage: "fermi | kepler | ampere | hopper", Required: true},
+			&cli.StringFlag{Name: "gpu", Usage: "GPU preset of the arch (default: the arch's default)"},
+			&cli.StringFlag{Name: "engine", Value: "memory", Usage: "memory (counts) or timing (cycles)"},
+			&cli.StringSliceFlag{Name: "set", Usage: "override a config key: KEY=VALUE"},
+			&cli.StringFlag{Name: "config", Usage: "load a whole custom arch from FILE"},
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table | json | csv"},
+			&cli.BoolFlag{Name: "per-pc", Usage: "also report per instruction"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "also write the stats as Parquet"},
+		},
+		Action: notImplemented("replay"),
+	}
+}
+
+func compareCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "compare",
+		Usage:     "replay one trace on several architectures, side by side",
+		ArgsUsage: "FILE",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "arch", Value: "fermi,kepler,ampere,hopper", Usage: "comma-separated archs"},
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table | json | csv"},
+		},
+		Action: notImplemented("compare"),
+	}
+}
+
+func exportCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "export",
+		Usage:     "write a trace as Parquet (for DuckDB and Python) or Accel-Sim text",
+		ArgsUsage: "FILE",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "parquet", Usage: "parquet | accelsim"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output file", Required: true},
+			&cli.BoolFlag{Name: "per-lane", Usage: "parquet: one row per lane access instead of per warp-instruction"},
+		},
+		Action: notImplemented("export"),
+	}
+}
+
+func importCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "import",
+		Usage:     "convert an Accel-Sim/NVBit trace directory into a gtrace file",
+		ArgsUsage: "accelsim DIR",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "trace file to write", Required: true},
+		},
+		Action: notImplemented("import"),
+	}
+}
+
+func archsCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "archs",
+		Usage:     "list arch presets, or every config key of one with its value and source",
+		ArgsUsage: "[NAME]",
+		Action:    notImplemented("archs"),
+	}
+}
+
+func validateCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "validate",
+		Usage:     "compare a model with counters measured on a real GPU",
+		ArgsUsage: " ",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "hw", Usage: "ground-truth CSV under traces/hw/", Required: true},
+			&cli.StringFlag{Name: "arch", Value: "hopper"},
+			&cli.StringFlag{Name: "gpu", Usage: "preset matching the GPU, e.g. h100 or h200"},
+		},
+		Action: notImplemented("validate"),
+	}
+}
