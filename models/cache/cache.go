@@ -1,0 +1,466 @@
+package cache
+
+import "math/bits"
+
+// Op is the kind of access, for statistics and write handling.
+type Op uint8
+
+const (
+	Load Op = iota
+	Store
+	NumOps
+)
+
+func (o Op) String() string {
+	if o == Store {
+		return "st"
+	}
+	return "ld"
+}
+
+// Result is what one Access did. Masks are per 32-byte chunk of Line.
+type Result struct {
+	Line    uint64 // byte address of the line accessed
+	Hit     uint8  // requested chunks found valid
+	Merged  uint8  // requested chunks missing but already outstanding (MSHR merge)
+	Miss    uint8  // requested chunks missing and not outstanding
+	Fetch   uint8  // chunks to read from the next level (Miss widened to whole sectors)
+	Forward uint8  // store chunks to send to the next level (write-through, write-evict, no-allocate)
+
+	Evicted    bool   // a valid line was replaced
+	EvictLine  uint64 // its byte address
+	EvictDirty uint8  // its dirty chunks, to write back below
+}
+
+// AllHit reports whether every requested chunk was valid.
+func (r Result) AllHit() bool { return r.Miss == 0 && r.Merged == 0 }
+
+// OpStats counts one kind of access. Chunk counts are 32-byte sectors, as ncu counts them.
+type OpStats struct {
+	Requests uint64 // Access calls
+	Sectors  uint64 // chunks requested
+	Hits     uint64 // chunks hit
+	Misses   uint64 // chunks missed (fetched or forwarded)
+	Merges   uint64 // chunks that merged into an outstanding miss
+}
+
+// HitRate is hits over sectors requested, in percent (0 when nothing was requested).
+func (s OpStats) HitRate() float64 {
+	if s.Sectors == 0 {
+		return 0
+	}
+	return 100 * float64(s.Hits) / float64(s.Sectors)
+}
+
+// Stats are cumulative counts since New or the last ResetStats.
+type Stats struct {
+	Op          [NumOps]OpStats
+	Fetched     uint64 // chunks read from the next level
+	Forwarded   uint64 // store chunks sent to the next level
+	WrittenBack uint64 // dirty chunks written back on eviction or FlushDirty
+	Evictions   uint64 // valid lines replaced
+}
+
+// Total sums loads and stores.
+func (s Stats) Total() OpStats {
+	var t OpStats
+	for _, o := range s.Op {
+		t.Requests += o.Requests
+		t.Sectors += o.Sectors
+		t.Hits += o.Hits
+		t.Misses += o.Misses
+		t.Merges += o.Merges
+	}
+	return t
+}
+
+// Sectored is a sectored set-associative cache. It is not safe for
+// concurrent use; give each simulated cache its own.
+type Sectored struct {
+	cfg        Config
+	sets, ways int
+	lineShift  uint
+	full       uint8 // mask of all chunks in a line
+	secChunks  int   // chunks per sector
+	present    bool
+
+	tag   []uint64 // line number (addr >> lineShift) per slot
+	valid []uint8
+	pend  []uint8 // fetched but not yet arrived (MSHR outstanding)
+	dirty []uint8
+	// Replacement order: a doubly linked list per set, most recent first;
+	// empty slots sit at the tail, so the victim is always the tail.
+	prev, next []int32
+	head, tail []int32
+	index      *lineIndex // for sets with many ways; nil = scan the set
+
+	mshr     []int32 // ring of slots with pending chunks
+	mshrHead int
+	mshrLen  int
+
+	stats Stats
+}
+
+// New builds a cache from cfg.
+func New(cfg Config) (*Sectored, error) {
+	line, sector, sets, ways, err := cfg.Geometry()
+	if err != nil {
+		return nil, err
+	}
+	c := &Sectored{
+		cfg:       cfg,
+		sets:      sets,
+		ways:      ways,
+		lineShift: uint(bits.TrailingZeros(uint(line))),
+		full:      uint8(1<<(line/Chunk) - 1),
+		secChunks: sector / Chunk,
+		present:   cfg.Size > 0,
+	}
+	if c.present {
+		n := sets * ways
+		c.tag = make([]uint64, n)
+		c.valid = make([]uint8, n)
+		c.pend = make([]uint8, n)
+		c.dirty = make([]uint8, n)
+		c.prev = make([]int32, n)
+		c.next = make([]int32, n)
+		c.head = make([]int32, sets)
+		c.tail = make([]int32, sets)
+		c.mshr = make([]int32, cfg.MSHRs)
+		if ways > 8 {
+			x := newLineIndex(n)
+			c.index = &x
+		}
+		c.resetOrder()
+	}
+	return c, nil
+}
+
+// Config returns the configuration the cache was built with.
+func (c *Sectored) Config() Config { return c.cfg }
+
+// LineBytes is the line size in bytes.
+func (c *Sectored) LineBytes() int { return 1 << c.lineShift }
+
+// Stats returns the counts so far.
+func (c *Sectored) Stats() Stats { return c.stats }
+
+// ResetStats zeroes the counts and keeps the contents.
+func (c *Sectored) ResetStats() { c.stats = Stats{} }
+
+// Mask returns the chunk mask of the byte range [addr, addr+size) within
+// addr's line; bytes beyond the line are ignored.
+func (c *Sectored) Mask(addr uint64, size int) uint8 {
+	if size <= 0 {
+		return 0
+	}
+	off := addr & (1<<c.lineShift - 1)
+	end := off + uint64(size) - 1
+	if max := uint64(1)<<c.lineShift - 1; end > max {
+		end = max
+	}
+	first, last := off/Chunk, end/Chunk
+	return uint8((1<<(last+1) - 1) &^ (1<<first - 1))
+}
+
+func (c *Sectored) setOf(line uint64) int {
+	switch c.cfg.SetIndex {
+	case FermiHash:
+		// gpgpu-sim FERMI_HASH_SET_FUNCTION, written for 128-byte lines:
+		// bits 7-11 XOR bits 13,14,15,17,19; bit 12 prepended for 64 sets.
+		addr := line << c.lineShift
+		lower := (addr >> c.lineShift) & 0x1F
+		upper := (addr&0xE000)>>13 | (addr&0x20000)>>14 | (addr&0x80000)>>15
+		s := lower ^ upper
+		if c.sets == 64 {
+			s |= (addr & 0x1000) >> 7
+		}
+		return int(s)
+	case XORFold:
+		b := uint(bits.TrailingZeros(uint(c.sets)))
+		s := uint64(0)
+		for l := line; l != 0; l >>= b {
+			s ^= l
+		}
+		return int(s & uint64(c.sets-1))
+	}
+	return int(line % uint64(c.sets))
+}
+
+// widen expands a chunk mask to whole sectors.
+func (c *Sectored) widen(m uint8) uint8 {
+	if c.secChunks == 1 {
+		return m
+	}
+	var out uint8
+	sec := uint8(1<<c.secChunks - 1)
+	for i := 0; i < 8; i += c.secChunks {
+		if m&(sec<<i) != 0 {
+			out |= sec << i
+		}
+	}
+	return out & c.full
+}
+
+// lookup returns the slot holding line, or -1.
+func (c *Sectored) lookup(set int, line uint64) int {
+	if c.index != nil {
+		return c.index.get(line)
+	}
+	base := set * c.ways
+	for i := base; i < base+c.ways; i++ {
+		if c.tag[i] == line && (c.valid[i]|c.pend[i]) != 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+func (c *Sectored) resetOrder() {
+	for set := 0; set < c.sets; set++ {
+		base := set * c.ways
+		for w := 0; w < c.ways; w++ {
+			c.prev[base+w] = int32(base + w - 1)
+			c.next[base+w] = int32(base + w + 1)
+		}
+		c.prev[base] = -1
+		c.next[base+c.ways-1] = -1
+		c.head[set], c.tail[set] = int32(base), int32(base+c.ways-1)
+	}
+}
+
+func (c *Sectored) unlink(set, s int) {
+	p, n := c.prev[s], c.next[s]
+	if p >= 0 {
+		c.next[p] = n
+	} else {
+		c.head[set] = n
+	}
+	if n >= 0 {
+		c.prev[n] = p
+	} else {
+		c.tail[set] = p
+	}
+}
+
+// toHead makes s the most recently used slot of its set.
+func (c *Sectored) toHead(set, s int) {
+	if int(c.head[set]) == s {
+		return
+	}
+	c.unlink(set, s)
+	c.prev[s], c.next[s] = -1, c.head[set]
+	c.prev[c.head[set]] = int32(s)
+	c.head[set] = int32(s)
+}
+
+// toTail makes s the next victim of its set (used when it becomes empty).
+func (c *Sectored) toTail(set, s int) {
+	if int(c.tail[set]) == s {
+		return
+	}
+	c.unlink(set, s)
+	c.prev[s], c.next[s] = c.tail[set], -1
+	c.next[c.tail[set]] = int32(s)
+	c.tail[set] = int32(s)
+}
+
+// empty removes s's line: the slot becomes the set's next victim.
+func (c *Sectored) empty(set, s int) {
+	if c.pend[s] != 0 {
+		c.dropMSHR(s)
+	}
+	if c.index != nil && c.valid[s]|c.pend[s] != 0 {
+		c.index.del(c.tag[s])
+	}
+	c.valid[s], c.pend[s], c.dirty[s] = 0, 0, 0
+	c.toTail(set, s)
+}
+
+// allocate replaces the set's victim (the tail: an empty slot if there is
+// one, else the least recently used or first inserted line) with line.
+func (c *Sectored) allocate(set int, line uint64, r *Result) int {
+	s := int(c.tail[set])
+	if c.valid[s]|c.pend[s] != 0 {
+		r.Evicted = true
+		r.EvictLine = c.tag[s] << c.lineShift
+		r.EvictDirty = c.dirty[s]
+		c.stats.Evictions++
+		c.stats.WrittenBack += uint64(bits.OnesCount8(c.dirty[s]))
+		c.empty(set, s)
+	}
+	c.tag[s] = line
+	if c.index != nil {
+		c.index.put(line, s)
+	}
+	c.toHead(set, s)
+	return s
+}
+
+// Access looks up the chunks in mask of the line holding addr. Chunks outside
+// the line are ignored; an empty mask does nothing.
+func (c *Sectored) Access(addr uint64, mask uint8, op Op) Result {
+	mask &= c.full
+	line := addr >> c.lineShift
+	r := Result{Line: line << c.lineShift}
+	if mask == 0 {
+		return r
+	}
+	st := &c.stats.Op[op]
+	st.Requests++
+	n := uint64(bits.OnesCount8(mask))
+	st.Sectors += n
+
+	if !c.present {
+		st.Misses += n
+		r.Miss = mask
+		if op == Load {
+			r.Fetch = c.widen(mask)
+			c.stats.Fetched += uint64(bits.OnesCount8(r.Fetch))
+		} else {
+			r.Forward = mask
+			c.stats.Forwarded += n
+		}
+		return r
+	}
+
+	set := c.setOf(line)
+	s := c.lookup(set, line)
+	var valid, pend uint8
+	if s >= 0 {
+		valid, pend = c.valid[s], c.pend[s]
+		if c.cfg.Replacement == LRU {
+			c.toHead(set, s)
+		}
+	}
+
+	if op == Load {
+		r.Hit = mask & valid
+		r.Merged = mask & pend &^ valid
+		r.Miss = mask &^ (valid | pend)
+		st.Hits += uint64(bits.OnesCount8(r.Hit))
+		st.Merges += uint64(bits.OnesCount8(r.Merged))
+		st.Misses += uint64(bits.OnesCount8(r.Miss))
+		if r.Miss != 0 {
+			if s < 0 {
+				s = c.allocate(set, line, &r)
+			}
+			r.Fetch = c.widen(r.Miss) &^ (c.valid[s] | c.pend[s])
+			c.stats.Fetched += uint64(bits.OnesCount8(r.Fetch))
+			if len(c.mshr) > 0 {
+				if c.pend[s] == 0 {
+					c.pushMSHR(s)
+				}
+				c.pend[s] |= r.Fetch
+			} else {
+				c.valid[s] |= r.Fetch
+			}
+		}
+		return r
+	}
+
+	// Store: a pending chunk counts as present (its data merges on arrival).
+	have := valid | pend
+	r.Hit = mask & have
+	r.Miss = mask &^ have
+	st.Hits += uint64(bits.OnesCount8(r.Hit))
+	st.Misses += uint64(bits.OnesCount8(r.Miss))
+	switch c.cfg.Write {
+	case WriteBack:
+		if s < 0 && !c.cfg.WriteAllocate {
+			r.Forward = mask
+			break
+		}
+		if s < 0 {
+			s = c.allocate(set, line, &r)
+		}
+		c.valid[s] |= mask
+		c.pend[s] &^= mask
+		c.dirty[s] |= mask
+	case WriteThrough:
+		r.Forward = mask
+		if s < 0 && c.cfg.WriteAllocate {
+			s = c.allocate(set, line, &r)
+		}
+		if s >= 0 {
+			c.valid[s] |= mask
+			c.pend[s] &^= mask
+		}
+	case WriteEvict:
+		r.Forward = mask
+		if s >= 0 {
+			c.empty(set, s)
+		}
+	}
+	c.stats.Forwarded += uint64(bits.OnesCount8(r.Forward))
+	return r
+}
+
+func (c *Sectored) pushMSHR(s int) {
+	if c.mshrLen == len(c.mshr) {
+		c.retireOldest()
+	}
+	c.mshr[(c.mshrHead+c.mshrLen)%len(c.mshr)] = int32(s)
+	c.mshrLen++
+}
+
+func (c *Sectored) retireOldest() {
+	s := c.mshr[c.mshrHead]
+	c.mshrHead = (c.mshrHead + 1) % len(c.mshr)
+	c.mshrLen--
+	if s >= 0 {
+		c.valid[s] |= c.pend[s]
+		c.pend[s] = 0
+	}
+}
+
+// dropMSHR forgets slot s's entry (its line was evicted or invalidated).
+func (c *Sectored) dropMSHR(s int) {
+	for i := 0; i < c.mshrLen; i++ {
+		j := (c.mshrHead + i) % len(c.mshr)
+		if int(c.mshr[j]) == s {
+			c.mshr[j] = -1
+		}
+	}
+}
+
+// Outstanding is the number of MSHR entries in use.
+func (c *Sectored) Outstanding() int { return c.mshrLen }
+
+// Drain completes every outstanding miss: pending chunks become valid. The
+// memory engine calls it where its documented interleaving says a round of
+// warps has finished.
+func (c *Sectored) Drain() {
+	for c.mshrLen > 0 {
+		c.retireOldest()
+	}
+}
+
+// Invalidate empties the cache (dirty data is dropped, not written back: use
+// FlushDirty first for a write-back cache). Stats are kept.
+func (c *Sectored) Invalidate() {
+	clear(c.valid)
+	clear(c.pend)
+	clear(c.dirty)
+	if c.index != nil {
+		c.index.clear()
+	}
+	if c.present {
+		c.resetOrder()
+	}
+	c.mshrHead, c.mshrLen = 0, 0
+}
+
+// FlushDirty calls fn for every line with dirty chunks, in slot order, then
+// marks them clean and counts them as written back.
+func (c *Sectored) FlushDirty(fn func(line uint64, dirty uint8)) {
+	for s, d := range c.dirty {
+		if d != 0 {
+			if fn != nil {
+				fn(c.tag[s]<<c.lineShift, d)
+			}
+			c.stats.WrittenBack += uint64(bits.OnesCount8(d))
+			c.dirty[s] = 0
+		}
+	}
+}

@@ -1,0 +1,251 @@
+package cache
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestScripts runs testdata/*.txt. Each file is a list of commands:
+//
+//	config size=512 line=128 sector=32 ways=2 write=write-through alloc=false mshrs=0 index=linear repl=lru
+//	ld 0x1000 sectors=0b0001 → miss fetch=0b0001
+//	st 0x1000 sectors=0b0001 → hit forward=0b0001
+//	drain
+//	stats ld.sectors=2 ld.hits=1 ld.misses=1 fetched=1
+//
+// After the arrow, a bare word checks the outcome (hit: every chunk hit;
+// miss: none hit or merged; merge: some merged; partial: some hit, some
+// missed) and key=value pairs check Result fields (hit, merged, miss, fetch,
+// forward, evict, dirty). Fields not named are not checked.
+func TestScripts(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) { runScript(t, f) })
+	}
+}
+
+func runScript(t *testing.T, path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var c *Sectored
+	sc := bufio.NewScanner(f)
+	for ln := 1; sc.Scan(); ln++ {
+		line := strings.TrimSpace(sc.Text())
+		if i := strings.Index(line, "#"); i >= 0 {
+			line = strings.TrimSpace(line[:i])
+		}
+		if line == "" {
+			continue
+		}
+		pos := fmt.Sprintf("%s:%d", path, ln)
+		line = strings.ReplaceAll(line, "→", "->")
+		cmd, want, _ := strings.Cut(line, "->")
+		fields := strings.Fields(cmd)
+		switch fields[0] {
+		case "config":
+			cfg, err := parseConfig(fields[1:])
+			if err != nil {
+				t.Fatalf("%s: %v", pos, err)
+			}
+			if c, err = New(cfg); err != nil {
+				t.Fatalf("%s: %v", pos, err)
+			}
+		case "ld", "st":
+			if len(fields) < 2 {
+				t.Fatalf("%s: want ld|st ADDR [sectors=MASK]", pos)
+			}
+			addr, err := strconv.ParseUint(fields[1], 0, 64)
+			if err != nil {
+				t.Fatalf("%s: %v", pos, err)
+			}
+			mask := c.full
+			for _, kv := range fields[2:] {
+				k, v, _ := strings.Cut(kv, "=")
+				if k != "sectors" {
+					t.Fatalf("%s: unknown argument %q", pos, k)
+				}
+				mask = uint8(mustUint(t, pos, v))
+			}
+			op := Load
+			if fields[0] == "st" {
+				op = Store
+			}
+			r := c.Access(addr, mask, op)
+			checkResult(t, pos, r, want)
+		case "drain":
+			c.Drain()
+		case "flush":
+			c.FlushDirty(nil)
+		case "stats":
+			checkStats(t, pos, c.Stats(), fields[1:])
+		default:
+			t.Fatalf("%s: unknown command %q", pos, fields[0])
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustUint(t *testing.T, pos, v string) uint64 {
+	t.Helper()
+	v = strings.ReplaceAll(v, "_", "")
+	n, err := strconv.ParseUint(v, 0, 64)
+	if err != nil {
+		t.Fatalf("%s: %v", pos, err)
+	}
+	return n
+}
+
+func parseConfig(args []string) (Config, error) {
+	var c Config
+	for _, kv := range args {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return c, fmt.Errorf("want key=value, got %q", kv)
+		}
+		var err error
+		atoi := func() int {
+			var n int
+			n, err = strconv.Atoi(v)
+			return n
+		}
+		switch k {
+		case "size":
+			c.Size = atoi()
+		case "line":
+			c.Line = atoi()
+		case "sector":
+			c.Sector = atoi()
+		case "sets":
+			c.Sets = atoi()
+		case "ways":
+			c.Ways = atoi()
+		case "mshrs":
+			c.MSHRs = atoi()
+		case "alloc":
+			c.WriteAllocate, err = strconv.ParseBool(v)
+		case "write":
+			err = c.Write.UnmarshalText([]byte(v))
+		case "repl":
+			err = c.Replacement.UnmarshalText([]byte(v))
+		case "index":
+			err = c.SetIndex.UnmarshalText([]byte(v))
+		default:
+			err = fmt.Errorf("unknown config key %q", k)
+		}
+		if err != nil {
+			return c, err
+		}
+	}
+	return c, c.Validate()
+}
+
+func checkResult(t *testing.T, pos string, r Result, want string) {
+	t.Helper()
+	got := fmt.Sprintf("hit=%#04b merged=%#04b miss=%#04b fetch=%#04b forward=%#04b evict=%v/%#x dirty=%#04b",
+		r.Hit, r.Merged, r.Miss, r.Fetch, r.Forward, r.Evicted, r.EvictLine, r.EvictDirty)
+	for _, w := range strings.Fields(want) {
+		k, v, isKV := strings.Cut(w, "=")
+		var ok bool
+		if !isKV {
+			switch k {
+			case "hit":
+				ok = r.AllHit()
+			case "miss":
+				ok = r.Hit == 0 && r.Merged == 0 && r.Miss != 0
+			case "merge":
+				ok = r.Merged != 0
+			case "partial":
+				ok = r.Hit != 0 && r.Miss != 0
+			default:
+				t.Fatalf("%s: unknown outcome %q", pos, k)
+			}
+		} else {
+			n := mustUint(t, pos, v)
+			switch k {
+			case "hit":
+				ok = uint64(r.Hit) == n
+			case "merged":
+				ok = uint64(r.Merged) == n
+			case "miss":
+				ok = uint64(r.Miss) == n
+			case "fetch":
+				ok = uint64(r.Fetch) == n
+			case "forward":
+				ok = uint64(r.Forward) == n
+			case "evict":
+				ok = r.Evicted && r.EvictLine == n
+			case "dirty":
+				ok = uint64(r.EvictDirty) == n
+			default:
+				t.Fatalf("%s: unknown result field %q", pos, k)
+			}
+		}
+		if !ok {
+			t.Errorf("%s: want %s, got %s", pos, w, got)
+		}
+	}
+}
+
+func checkStats(t *testing.T, pos string, s Stats, want []string) {
+	t.Helper()
+	for _, w := range want {
+		k, v, _ := strings.Cut(w, "=")
+		n := mustUint(t, pos, v)
+		var got uint64
+		op, field, isOp := strings.Cut(k, ".")
+		if isOp {
+			var o OpStats
+			switch op {
+			case "ld":
+				o = s.Op[Load]
+			case "st":
+				o = s.Op[Store]
+			default:
+				t.Fatalf("%s: unknown op %q", pos, op)
+			}
+			switch field {
+			case "requests":
+				got = o.Requests
+			case "sectors":
+				got = o.Sectors
+			case "hits":
+				got = o.Hits
+			case "misses":
+				got = o.Misses
+			case "merges":
+				got = o.Merges
+			default:
+				t.Fatalf("%s: unknown stat %q", pos, field)
+			}
+		} else {
+			switch k {
+			case "fetched":
+				got = s.Fetched
+			case "forwarded":
+				got = s.Forwarded
+			case "writtenback":
+				got = s.WrittenBack
+			case "evictions":
+				got = s.Evictions
+			default:
+				t.Fatalf("%s: unknown stat %q", pos, k)
+			}
+		}
+		if got != n {
+			t.Errorf("%s: %s = %d, want %d", pos, k, got, n)
+		}
+	}
+}
