@@ -213,3 +213,33 @@ func (w *Warp) TexCoords(i int) []int32 {
 	}
 	return w.Coords[w.CoordOff[i]:w.CoordOff[i+1]]
 }
+
+// Clone returns a deep copy of w whose DeltaOff and CoordOff start at 0. Use it to keep a
+// Warp yielded by Reader.All past the next iteration.
+func (w *Warp) Clone() *Warp {
+	c := &Warp{Kernel: w.Kernel, CTA: w.CTA, Warp: w.Warp}
+	n := w.Len()
+	if n == 0 {
+		return c
+	}
+	c.PC = append([]uint32(nil), w.PC...)
+	c.Mask = append([]uint32(nil), w.Mask...)
+	c.Path = append([]uint16(nil), w.Path...)
+	c.Flags = append([]Flags(nil), w.Flags...)
+	c.Mode = append([]AddrMode(nil), w.Mode...)
+	c.Base = append([]uint64(nil), w.Base...)
+	c.Stride = append([]int64(nil), w.Stride...)
+	d0, d1 := w.DeltaOff[0], w.DeltaOff[n]
+	c.Deltas = append([]int64(nil), w.Deltas[d0:d1]...)
+	c.DeltaOff = make([]uint32, n+1)
+	for i := range c.DeltaOff {
+		c.DeltaOff[i] = w.DeltaOff[i] - d0
+	}
+	k0, k1 := w.CoordOff[0], w.CoordOff[n]
+	c.Coords = append([]int32(nil), w.Coords[k0:k1]...)
+	c.CoordOff = make([]uint32, n+1)
+	for i := range c.CoordOff {
+		c.CoordOff[i] = w.CoordOff[i] - k0
+	}
+	return c
+}

@@ -1,0 +1,34 @@
+package format
+
+import (
+	"encoding/binary"
+	"errors"
+	"unsafe"
+)
+
+// Arrow IPC buffers are little-endian and this package moves them in and out of typed
+// slices without a per-value loop, so it runs only on little-endian hosts (every platform
+// gtrace targets: amd64, arm64).
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+var errBigEndian = errors.New("gtrace/format: big-endian hosts are not supported")
+
+type integer interface {
+	~uint8 | ~uint16 | ~uint32 | ~uint64 | ~int32 | ~int64
+}
+
+// asBytes views s's memory as bytes.
+func asBytes[T integer](s []T) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(s[0])))
+}
+
+// resize returns s with length n, reusing its storage when it is large enough.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n, n+n/8)
+	}
+	return s[:n]
+}

@@ -1,0 +1,549 @@
+package format
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"testing"
+
+	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/arrow/array"
+	"github.com/apache/arrow/go/v17/arrow/ipc"
+)
+
+// trace is a trace built in memory: its meta and every CTA's warps.
+type trace struct {
+	meta Meta
+	ctas [][][]*Warp // [kernel][cta][warp]
+}
+
+// randomTrace builds several kernels of random streams; some warps are empty and one
+// launch has a 2D grid.
+func randomTrace(seed uint64) *trace {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	t := &trace{meta: Meta{Producer: "gtrace test"}}
+	nk := 1 + rng.IntN(3)
+	for k := 0; k < nk; k++ {
+		l := Launch{
+			Kernel: fmt.Sprintf("k%d_%d", seed, k), Grid: Dim3{uint32(1 + rng.IntN(3)), uint32(1 + rng.IntN(2)), 1},
+			Block: Dim3{uint32(1 + rng.IntN(100)), 1, 1}, SharedBytes: uint32(rng.IntN(1 << 16)),
+			RegsPerThread: uint32(rng.IntN(64)), SIMT: SIMTModel(rng.IntN(2)), SourceHash: "abc",
+			PTXProducer: "clang-14", Program: randomProgram(1+rng.IntN(40), rng),
+		}
+		if rng.IntN(2) == 0 {
+			l.Textures = []Texture{{Handle: 1, Base: 0x1000, Width: 256, Height: 256, ElemBytes: 4, Layout: "linear"}}
+		}
+		t.meta.Launches = append(t.meta.Launches, l)
+		ctas := make([][]*Warp, l.NumCTAs())
+		for c := range ctas {
+			ws := make([]*Warp, l.WarpsPerCTA())
+			for w := range ws {
+				ws[w] = &Warp{Kernel: k, CTA: c, Warp: w}
+				if rng.IntN(5) != 0 {
+					randomWarp(ws[w], rng.IntN(200), len(l.Program.Insts), rng)
+				}
+			}
+			ctas[c] = ws
+		}
+		t.ctas = append(t.ctas, ctas)
+	}
+	return t
+}
+
+func (t *trace) write(tb testing.TB) []byte {
+	tb.Helper()
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, t.meta)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for k := range t.ctas {
+		for c, ws := range t.ctas[k] {
+			if err := w.WriteCTA(k, c, ws); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+	if err := w.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func openBytes(tb testing.TB, b []byte) *Reader {
+	tb.Helper()
+	r, err := NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return r
+}
+
+// sameWarp compares two warps after normalising both (Clone rebases offsets and maps
+// empty slices to nil).
+func sameWarp(t testing.TB, where string, got, want *Warp) {
+	t.Helper()
+	g, w := got.Clone(), want.Clone()
+	if !reflect.DeepEqual(g, w) {
+		gv, wv := reflect.ValueOf(g).Elem(), reflect.ValueOf(w).Elem()
+		for i := 0; i < gv.NumField(); i++ {
+			if !reflect.DeepEqual(gv.Field(i).Interface(), wv.Field(i).Interface()) {
+				t.Fatalf("%s: warp %d/%d/%d field %s differs:\n got %v\nwant %v", where, w.Kernel, w.CTA, w.Warp,
+					gv.Type().Field(i).Name, gv.Field(i), wv.Field(i))
+			}
+		}
+	}
+	var ga, wa []uint64
+	for i := 0; i < w.Len(); i++ {
+		ga, wa = got.Addrs(i, ga[:0]), want.Addrs(i, wa[:0])
+		if !slices64Equal(ga, wa) {
+			t.Fatalf("%s row %d: addrs %x, want %x", where, i, ga, wa)
+		}
+	}
+}
+
+func slices64Equal(a, b []uint64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestRoundTripRandom(t *testing.T) {
+	for seed := uint64(1); seed <= 12; seed++ {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			tr := randomTrace(seed)
+			r := openBytes(t, tr.write(t))
+			want := tr.meta
+			want.Version = CurrentVersion
+			if !reflect.DeepEqual(*r.Meta(), want) {
+				t.Fatalf("meta differs:\n got %+v\nwant %+v", *r.Meta(), want)
+			}
+			n := 0
+			for w, err := range r.All() {
+				if err != nil {
+					t.Fatal(err)
+				}
+				sameWarp(t, "All", w, tr.ctas[w.Kernel][w.CTA][w.Warp])
+				n++
+			}
+			total := 0
+			for k := range tr.ctas {
+				if got := r.NumCTAs(k); got != len(tr.ctas[k]) {
+					t.Fatalf("NumCTAs(%d) = %d, want %d", k, got, len(tr.ctas[k]))
+				}
+				for c, ws := range tr.ctas[k] {
+					total += len(ws)
+					got, err := r.ReadCTA(k, c)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(got) != len(ws) {
+						t.Fatalf("ReadCTA(%d,%d): %d warps, want %d", k, c, len(got), len(ws))
+					}
+					for i := range ws {
+						sameWarp(t, fmt.Sprintf("ReadCTA(%d,%d)[%d]", k, c, i), got[i], ws[i])
+						one, err := r.ReadWarp(k, c, i)
+						if err != nil {
+							t.Fatal(err)
+						}
+						sameWarp(t, "ReadWarp", one, ws[i])
+					}
+				}
+			}
+			if n != total {
+				t.Fatalf("All yielded %d warps, want %d", n, total)
+			}
+		})
+	}
+}
+
+// Warps from ReadCTA are the caller's: appending to one must not change its neighbour.
+func TestReadCTAWarpsIndependent(t *testing.T) {
+	tr := randomTrace(3)
+	r := openBytes(t, tr.write(t))
+	ws, err := r.ReadCTA(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) < 2 {
+		t.Skip("need two warps")
+	}
+	next := ws[1].Clone()
+	n0 := ws[0].Len()
+	ws[0].AppendMem(0, 1, 0, 0, &[32]uint64{7})
+	if ws[0].Len() != n0+1 {
+		t.Fatalf("Len %d after append, want %d", ws[0].Len(), n0+1)
+	}
+	sameWarp(t, "neighbour after append", ws[1], next)
+}
+
+func TestDeterministic(t *testing.T) {
+	tr := randomTrace(5)
+	a, b := tr.write(t), tr.write(t)
+	if !bytes.Equal(a, b) {
+		t.Fatal("two writes of the same trace differ")
+	}
+	// Create (temp file, rename) gives the same bytes as the stream writer.
+	dir := t.TempDir()
+	for _, name := range []string{"x.gtrace", "y.gtrace"} {
+		path := filepath.Join(dir, name)
+		w, err := Create(path, tr.meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range tr.ctas {
+			for c, ws := range tr.ctas[k] {
+				if err := w.WriteCTA(k, c, ws); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, a) {
+			t.Fatalf("%s differs from the stream write", name)
+		}
+	}
+}
+
+func TestCreateLeavesNoPartialFile(t *testing.T) {
+	tr := randomTrace(2)
+	for _, tc := range []struct {
+		name   string
+		finish func(*Writer) error
+	}{
+		{"abort", func(w *Writer) error { w.Abort(); return nil }},
+		{"close-missing-cta", func(w *Writer) error { return w.Close() }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "t.gtrace")
+			w, err := Create(path, tr.meta)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.WriteCTA(0, 0, tr.ctas[0][0]); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(path); !os.IsNotExist(err) {
+				t.Fatalf("final file exists before Close: %v", err)
+			}
+			err = tc.finish(w)
+			if tc.name == "close-missing-cta" {
+				var we *WriteError
+				if !errors.As(err, &we) {
+					t.Fatalf("Close with a missing CTA: %v, want *WriteError", err)
+				}
+			}
+			ents, _ := os.ReadDir(dir)
+			if len(ents) != 0 {
+				t.Fatalf("directory not empty after %s: %v", tc.name, ents)
+			}
+		})
+	}
+}
+
+func TestWriterRejects(t *testing.T) {
+	mk := func() (*Writer, []*Warp) {
+		meta := Meta{Launches: []Launch{loopLaunch("k", 2, 2)}}
+		w, err := NewWriter(&bytes.Buffer{}, meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws := []*Warp{{Kernel: 0, CTA: 0, Warp: 0}, {Kernel: 0, CTA: 0, Warp: 1}}
+		ws[0].Append(1, 0xFFFFFFFF, 0, 0)
+		return w, ws
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(w *Writer, ws []*Warp) error
+	}{
+		{"cta-out-of-order", func(w *Writer, ws []*Warp) error { return w.WriteCTA(0, 1, ws) }},
+		{"no-such-kernel", func(w *Writer, ws []*Warp) error { return w.WriteCTA(1, 0, ws) }},
+		{"too-few-warps", func(w *Writer, ws []*Warp) error { return w.WriteCTA(0, 0, ws[:1]) }},
+		{"warp-field", func(w *Writer, ws []*Warp) error { ws[1].Warp = 0; return w.WriteCTA(0, 0, ws) }},
+		{"cta-field", func(w *Writer, ws []*Warp) error { ws[1].CTA = 1; return w.WriteCTA(0, 0, ws) }},
+		{"nil-warp", func(w *Writer, ws []*Warp) error { ws[1] = nil; return w.WriteCTA(0, 0, ws) }},
+		{"pc-outside-program", func(w *Writer, ws []*Warp) error { ws[0].PC[0] = 8; return w.WriteCTA(0, 0, ws) }},
+		{"short-column", func(w *Writer, ws []*Warp) error { ws[0].Mask = nil; return w.WriteCTA(0, 0, ws) }},
+		{"deltas-vs-mask", func(w *Writer, ws []*Warp) error {
+			ws[0].Mode[0] = AddrDeltas
+			return w.WriteCTA(0, 0, ws)
+		}},
+		{"undefined-flag", func(w *Writer, ws []*Warp) error { ws[0].Flags[0] = 1 << 7; return w.WriteCTA(0, 0, ws) }},
+		{"twice", func(w *Writer, ws []*Warp) error {
+			if err := w.WriteCTA(0, 0, ws); err != nil {
+				return nil // the first must succeed; fail the test below by returning nil
+			}
+			return w.WriteCTA(0, 0, ws)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, ws := mk()
+			var we *WriteError
+			if err := tc.edit(w, ws); !errors.As(err, &we) {
+				t.Fatalf("got %v, want a *WriteError", err)
+			}
+		})
+	}
+}
+
+// Every proper prefix of a valid file is a typed truncation error, never a panic and
+// never a file that opens.
+func TestTruncated(t *testing.T) {
+	b := randomTrace(4).write(t)
+	step := max(1, len(b)/400)
+	for cut := 0; cut < len(b); cut += step {
+		_, err := NewReader(bytes.NewReader(b[:cut]), int64(cut))
+		if !errors.Is(err, ErrTruncated) {
+			t.Fatalf("cut at %d of %d: %v, want ErrTruncated", cut, len(b), err)
+		}
+		var ce *CorruptError
+		if !errors.As(err, &ce) || ce.Offset < 0 {
+			t.Fatalf("cut at %d: %v carries no offset", cut, err)
+		}
+	}
+}
+
+func TestNotArrow(t *testing.T) {
+	for _, in := range [][]byte{[]byte("PAR1 this is parquet....PAR1"), []byte("hello world, not a trace at all"), {0xFF}} {
+		_, err := NewReader(bytes.NewReader(in), int64(len(in)))
+		if !errors.Is(err, ErrNotArrow) {
+			t.Fatalf("%q: %v, want ErrNotArrow", in, err)
+		}
+	}
+}
+
+// writeRawSchema writes an Arrow file with zero batches and the given schema.
+func writeRawSchema(t *testing.T, s *arrow.Schema) []byte {
+	var buf bytes.Buffer
+	fw, err := ipc.NewFileWriter(&posWriter{w: &buf}, ipc.WithSchema(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestVersionAndSchemaRejected(t *testing.T) {
+	js, err := encodeMeta(&Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := arrowSchema(js)
+	withMeta := func(keys, vals []string) *arrow.Schema {
+		md := arrow.NewMetadata(keys, vals)
+		return arrow.NewSchema(good.Fields(), &md)
+	}
+	pcInt64 := good.Fields()
+	pcInt64[colPC].Type = arrow.PrimitiveTypes.Int64
+	md := good.Metadata()
+
+	t.Run("ok", func(t *testing.T) {
+		if _, err := NewReader(bytes.NewReader(writeRawSchema(t, good)), int64(len(writeRawSchema(t, good)))); err != nil {
+			t.Fatal(err)
+		}
+	})
+	for _, tc := range []struct {
+		name    string
+		schema  *arrow.Schema
+		version string
+		field   string
+	}{
+		{"version-2", withMeta([]string{KeyVersion, KeyMeta}, []string{"2", string(js)}), "2", ""},
+		{"no-version", withMeta([]string{KeyMeta}, []string{string(js)}), "", ""},
+		{"pc-int64", arrow.NewSchema(pcInt64, &md), "", "pc"},
+		{"fewer-columns", arrow.NewSchema(good.Fields()[:3], &md), "", "-"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := writeRawSchema(t, tc.schema)
+			_, err := NewReader(bytes.NewReader(b), int64(len(b)))
+			var ve *VersionError
+			var se *SchemaError
+			switch {
+			case tc.field == "":
+				if !errors.As(err, &ve) || ve.Got != tc.version {
+					t.Fatalf("%v, want VersionError{Got: %q}", err, tc.version)
+				}
+			case tc.field == "-":
+				if !errors.As(err, &se) || se.Field != "" {
+					t.Fatalf("%v, want a column-count SchemaError", err)
+				}
+			default:
+				if !errors.As(err, &se) || se.Field != tc.field {
+					t.Fatalf("%v, want SchemaError on %s", err, tc.field)
+				}
+			}
+		})
+	}
+}
+
+// Flipping bytes anywhere in a file gives a typed error or a file that still reads;
+// never a panic. The zstd frames carry checksums, so damage inside one is caught.
+func TestCorruptBytes(t *testing.T) {
+	b := randomTrace(6).write(t)
+	step := max(1, len(b)/300)
+	sawZstd := false
+	for off := 8; off < len(b); off += step {
+		c := bytes.Clone(b)
+		c[off] ^= 0x5A
+		err := readEverything(c)
+		if err == nil {
+			continue
+		}
+		var ce *CorruptError
+		var ve *VersionError
+		var se *SchemaError
+		if !errors.As(err, &ce) && !errors.As(err, &ve) && !errors.As(err, &se) {
+			t.Fatalf("flip at %d: untyped error %v", off, err)
+		}
+		sawZstd = sawZstd || errors.Is(err, ErrCorruptZstd)
+	}
+	if !sawZstd {
+		t.Fatal("no flip was reported as ErrCorruptZstd")
+	}
+}
+
+// readEverything opens b and reads every warp every way the API allows.
+func readEverything(b []byte) error {
+	r, err := NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		return err
+	}
+	var addrs []uint64
+	for w, err := range r.All() {
+		if err != nil {
+			return err
+		}
+		for i := 0; i < w.Len(); i++ {
+			addrs = w.Addrs(i, addrs[:0])
+			_ = w.TexCoords(i)
+		}
+	}
+	for k := range r.Meta().Launches {
+		for c := 0; c < r.NumCTAs(k); c++ {
+			if _, err := r.ReadCTA(k, c); err != nil {
+				return err
+			}
+		}
+	}
+	if _, err := Summarize(r); err != nil {
+		return err
+	}
+	return nil
+}
+
+func TestConcurrentReads(t *testing.T) {
+	tr := randomTrace(8)
+	r := openBytes(t, tr.write(t))
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(g), 1))
+			for i := 0; i < 50; i++ {
+				k := rng.IntN(len(tr.ctas))
+				c := rng.IntN(len(tr.ctas[k]))
+				ws, err := r.ReadCTA(k, c)
+				if err != nil {
+					errs <- err
+					return
+				}
+				for j := range ws {
+					if !reflect.DeepEqual(ws[j].Clone(), tr.ctas[k][c][j].Clone()) {
+						errs <- fmt.Errorf("goroutine %d: kernel %d cta %d warp %d differs", g, k, c, j)
+						return
+					}
+				}
+			}
+			for w, err := range r.All() {
+				if err != nil {
+					errs <- err
+					return
+				}
+				if !reflect.DeepEqual(w.Clone(), tr.ctas[w.Kernel][w.CTA][w.Warp].Clone()) {
+					errs <- fmt.Errorf("goroutine %d: All differs at %d/%d/%d", g, w.Kernel, w.CTA, w.Warp)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
+
+// The file is plain Arrow: arrow's own reader sees one batch per CTA with the columns
+// doc.go describes.
+func TestReadableByArrow(t *testing.T) {
+	tr := randomTrace(9)
+	b := tr.write(t)
+	fr, err := ipc.NewFileReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fr.Close()
+	batch := 0
+	for k := range tr.ctas {
+		for c, ws := range tr.ctas[k] {
+			rec, err := fr.Record(batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := 0
+			for _, w := range ws {
+				rows += w.Len()
+			}
+			if int(rec.NumRows()) != rows {
+				t.Fatalf("batch %d: %d rows, want %d", batch, rec.NumRows(), rows)
+			}
+			pcs := rec.Column(colPC).(*array.Uint32).Uint32Values()
+			i := 0
+			for _, w := range ws {
+				for _, pc := range w.PC {
+					if pcs[i] != pc {
+						t.Fatalf("kernel %d cta %d row %d: pc %d, want %d", k, c, i, pcs[i], pc)
+					}
+					i++
+				}
+			}
+			batch++
+		}
+	}
+	if fr.NumRecords() != batch {
+		t.Fatalf("%d batches, want %d", fr.NumRecords(), batch)
+	}
+}
+
+func TestEmptyTrace(t *testing.T) {
+	b := (&trace{meta: Meta{Producer: "p"}}).write(t)
+	r := openBytes(t, b)
+	for _, err := range r.All() {
+		t.Fatal("yielded from an empty trace", err)
+	}
+	if r.Meta().Producer != "p" {
+		t.Fatalf("producer %q", r.Meta().Producer)
+	}
+}

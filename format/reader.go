@@ -1,0 +1,535 @@
+package format
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"math/bits"
+	"os"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+var arrowMagic = []byte("ARROW1")
+
+// maxBatchBytes bounds the decoded size of one record batch. A v1 batch holds one CTA, and
+// a corrupt file could otherwise make the reader allocate whatever a length field claims.
+// 4 GiB is about 100 M warp-instructions in one CTA. Tests lower it to keep fuzzing within
+// memory.
+var maxBatchBytes int64 = 4 << 30
+
+// Reader reads a trace. It is safe for concurrent use by several goroutines: the only
+// state it changes after opening is a pool of per-call decoders.
+type Reader struct {
+	r      io.ReaderAt
+	size   int64
+	closer io.Closer
+
+	meta   *Meta
+	blocks []fileBlock
+	first  []int // first[k] is the batch index of kernel k's CTA 0; first[len] = len(blocks)
+	pool   sync.Pool
+}
+
+// Open opens a trace file. Close it when done.
+func Open(path string) (*Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r, err := NewReader(f, st.Size())
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	r.closer = f
+	return r, nil
+}
+
+// NewReader reads a trace of size bytes from r. r must allow concurrent ReadAt calls (an
+// *os.File and a *bytes.Reader do) for the Reader to be used concurrently.
+func NewReader(r io.ReaderAt, size int64) (rd *Reader, err error) {
+	defer guard(&err, -1, -1)
+	if !littleEndian {
+		return nil, errBigEndian
+	}
+	rd = &Reader{r: r, size: size}
+	if err := rd.open(); err != nil {
+		return nil, err
+	}
+	return rd, nil
+}
+
+func (rd *Reader) open() error {
+	// File layout: "ARROW1" pad(2) | messages | footer | int32 footer length | "ARROW1".
+	head := make([]byte, min(rd.size, 8))
+	if _, err := rd.r.ReadAt(head, 0); err != nil && err != io.EOF {
+		return err
+	}
+	if !bytes.HasPrefix(arrowMagic, head[:min(len(head), 6)]) {
+		return corrupt(ErrNotArrow, 0, -1, "file starts with %q", head)
+	}
+	const tail = 10
+	if rd.size < 8+tail {
+		return corrupt(ErrTruncated, rd.size, -1, "%d bytes", rd.size)
+	}
+	trailer := make([]byte, tail)
+	if _, err := rd.r.ReadAt(trailer, rd.size-tail); err != nil {
+		return err
+	}
+	if !bytes.Equal(trailer[4:], arrowMagic) {
+		return corrupt(ErrTruncated, rd.size, -1, "no Arrow footer at the end (interrupted write?)")
+	}
+	flen := int64(int32(binary.LittleEndian.Uint32(trailer)))
+	footerAt := rd.size - tail - flen
+	if flen <= 0 || footerAt < 8 {
+		return corrupt(ErrCorrupt, rd.size-tail, -1, "footer length %d", flen)
+	}
+	footer := make([]byte, flen)
+	if _, err := rd.r.ReadAt(footer, footerAt); err != nil {
+		return err
+	}
+
+	var (
+		schema fbTable
+		ndicts int
+		md     map[string]string
+		serr   error
+	)
+	if err := catchFB(footerAt, -1, func() {
+		schema, rd.blocks, ndicts = parseFooter(footer)
+		md = schemaMetadata(schema)
+	}); err != nil {
+		return err
+	}
+	// The version decides what the rest means, so it is checked before the columns.
+	if v := md[KeyVersion]; v != strconv.Itoa(int(CurrentVersion)) {
+		return &VersionError{Got: v}
+	}
+	if err := catchFB(footerAt, -1, func() { serr = checkSchema(schema) }); err != nil {
+		return err
+	}
+	if serr != nil {
+		return serr
+	}
+	if ndicts != 0 {
+		return &SchemaError{Reason: fmt.Sprintf("%d dictionary batches; v1 has none", ndicts)}
+	}
+	meta, err := decodeMeta([]byte(md[KeyMeta]))
+	if err != nil {
+		return corrupt(ErrCorrupt, footerAt, -1, "schema metadata %s: %v", KeyMeta, err)
+	}
+	rd.meta = meta
+
+	rd.first = make([]int, len(meta.Launches)+1)
+	total := uint64(0)
+	for k := range meta.Launches {
+		rd.first[k] = int(total)
+		total += meta.Launches[k].Grid.Count()
+		if total > uint64(len(rd.blocks)) {
+			break
+		}
+	}
+	if total != uint64(len(rd.blocks)) {
+		return corrupt(ErrCorrupt, footerAt, -1, "footer lists %d record batches, the launches have %d CTAs", len(rd.blocks), total)
+	}
+	rd.first[len(meta.Launches)] = len(rd.blocks)
+	for i, b := range rd.blocks {
+		if b.offset < 8 || b.metaLen < 8 || b.bodyLen < 0 || b.offset > footerAt-b.metaLen-b.bodyLen {
+			return corrupt(ErrCorrupt, footerAt, i, "footer block {offset %d, meta %d, body %d} outside the file", b.offset, b.metaLen, b.bodyLen)
+		}
+	}
+	return nil
+}
+
+// Close closes the file opened by Open. It does nothing for a Reader from NewReader.
+func (rd *Reader) Close() error {
+	if rd.closer != nil {
+		return rd.closer.Close()
+	}
+	return nil
+}
+
+// Meta is the trace's self-description. The caller must not modify it.
+func (rd *Reader) Meta() *Meta { return rd.meta }
+
+// Size is the size of the trace in bytes.
+func (rd *Reader) Size() int64 { return rd.size }
+
+// NumCTAs is the number of CTAs of kernel (a launch index), 0 if there is no such launch.
+func (rd *Reader) NumCTAs(kernel int) int {
+	if kernel < 0 || kernel >= len(rd.meta.Launches) {
+		return 0
+	}
+	return rd.first[kernel+1] - rd.first[kernel]
+}
+
+func (rd *Reader) batchIndex(kernel, cta int) (int, error) {
+	if kernel < 0 || kernel >= len(rd.meta.Launches) {
+		return 0, fmt.Errorf("gtrace/format: no kernel %d (trace has %d launches)", kernel, len(rd.meta.Launches))
+	}
+	if cta < 0 || cta >= rd.NumCTAs(kernel) {
+		return 0, fmt.Errorf("gtrace/format: kernel %d has no cta %d (%d CTAs)", kernel, cta, rd.NumCTAs(kernel))
+	}
+	return rd.first[kernel] + cta, nil
+}
+
+// ReadCTA returns the warps of one CTA, warps[i] being warp i; a warp that executed
+// nothing is empty. The warps are the caller's. They share backing arrays, each slice
+// capped at its own end, so appending to one warp never changes another.
+func (rd *Reader) ReadCTA(kernel, cta int) ([]*Warp, error) {
+	d, err := rd.load(kernel, cta)
+	if err != nil {
+		return nil, err
+	}
+	defer rd.pool.Put(d)
+	return d.cloneAll(kernel, cta), nil
+}
+
+// ReadWarp returns one warp of one CTA. It decodes the whole CTA's batch (columns are
+// compressed per batch) and copies out only the warp.
+func (rd *Reader) ReadWarp(kernel, cta, warp int) (*Warp, error) {
+	d, err := rd.load(kernel, cta)
+	if err != nil {
+		return nil, err
+	}
+	defer rd.pool.Put(d)
+	if warp < 0 || warp >= len(d.warpStart)-1 {
+		return nil, fmt.Errorf("gtrace/format: kernel %d has no warp %d (%d per CTA)", kernel, warp, len(d.warpStart)-1)
+	}
+	var v Warp
+	d.view(&v, kernel, cta, warp)
+	return v.Clone(), nil
+}
+
+// All iterates over every warp of every kernel, in file order (kernel, CTA, warp). On an
+// error it yields (nil, err) and stops.
+//
+// The yielded *Warp is reused: it, and the slices it holds, are valid only until the
+// iteration continues. It is a view into the decoded batch: DeltaOff and CoordOff index
+// the whole batch's Deltas and Coords, so they need not start at 0. Call Clone to keep
+// a warp. Reuse is what makes a full pass cheap: no allocation per warp.
+func (rd *Reader) All() iter.Seq2[*Warp, error] {
+	return func(yield func(*Warp, error) bool) {
+		d := rd.decoder()
+		defer rd.pool.Put(d)
+		var v Warp
+		for k := range rd.meta.Launches {
+			for cta := 0; cta < rd.NumCTAs(k); cta++ {
+				if err := rd.decode(d, k, rd.first[k]+cta); err != nil {
+					yield(nil, err)
+					return
+				}
+				for w := 0; w < len(d.warpStart)-1; w++ {
+					d.view(&v, k, cta, w)
+					if !yield(&v, nil) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+func (rd *Reader) load(kernel, cta int) (*decoder, error) {
+	idx, err := rd.batchIndex(kernel, cta)
+	if err != nil {
+		return nil, err
+	}
+	d := rd.decoder()
+	if err := rd.decode(d, kernel, idx); err != nil {
+		rd.pool.Put(d)
+		return nil, err
+	}
+	return d, nil
+}
+
+// decoder holds one goroutine's scratch: a zstd decoder and one batch's columns.
+type decoder struct {
+	zd        *zstd.Decoder
+	raw       []byte
+	bm        batchMeta
+	cols      batchCols
+	mode      []AddrMode
+	flags     []Flags
+	warpStart []int // warp w's rows are [warpStart[w], warpStart[w+1])
+	lastBase  []uint64
+}
+
+func (rd *Reader) decoder() *decoder {
+	if d, ok := rd.pool.Get().(*decoder); ok {
+		return d
+	}
+	// Concurrency 1: parallelism comes from callers decoding different CTAs. The cap limit
+	// makes DecodeAll stop at the column size the batch header announced.
+	zd, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecodeAllCapLimit(true),
+		zstd.WithDecoderMaxMemory(uint64(maxBatchBytes)))
+	if err != nil {
+		panic(err) // only on invalid options, fixed above
+	}
+	return &decoder{zd: zd}
+}
+
+// Data buffer index of each column in a v1 record batch: buffers come depth-first, two per
+// primitive (validity, values) and two per list (validity, offsets) before its child's.
+var (
+	dataBuffer  = [numCols]int{1, 3, 5, 7, 9, 11, 13, 15, 19} // lists: the offsets buffer
+	childBuffer = [numCols]int{colDeltas: 17, colCoords: 21}
+	childNode   = [numCols]int{colDeltas: 8, colCoords: 10}
+)
+
+const (
+	v1Nodes   = numCols + 2 // two list children
+	v1Buffers = 2 * v1Nodes
+)
+
+// decode reads batch idx of kernel into d, checking everything a later step indexes with.
+func (rd *Reader) decode(d *decoder, kernel, idx int) (err error) {
+	blk := rd.blocks[idx]
+	defer guard(&err, blk.offset, idx)
+	d.raw = resize(d.raw, int(blk.metaLen+blk.bodyLen))
+	if n, err := rd.r.ReadAt(d.raw, blk.offset); n < len(d.raw) {
+		if err == nil || err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+			return corrupt(ErrTruncated, blk.offset+int64(n), idx, "record batch ends past the end of the file")
+		}
+		return fmt.Errorf("gtrace/format: reading batch %d: %w", idx, err)
+	}
+	if err := catchFB(blk.offset, idx, func() { parseMessage(d.raw[:blk.metaLen], &d.bm) }); err != nil {
+		return err
+	}
+	bodyAt := blk.offset + blk.metaLen
+	body := d.raw[blk.metaLen:]
+	bm := &d.bm
+	if len(bm.nodes) != v1Nodes || len(bm.buffers) != v1Buffers {
+		return corrupt(ErrCorrupt, blk.offset, idx, "%d field nodes and %d buffers; v1 has %d and %d", len(bm.nodes), len(bm.buffers), v1Nodes, v1Buffers)
+	}
+	rows := bm.rows
+	nDeltas, nCoords := bm.nodes[childNode[colDeltas]].length, bm.nodes[childNode[colCoords]].length
+	for i, nd := range bm.nodes {
+		if nd.nulls != 0 {
+			return corrupt(ErrCorrupt, blk.offset, idx, "field node %d has %d nulls; v1 has none", i, nd.nulls)
+		}
+	}
+	for c := range numCols {
+		if l := bm.nodes[c+max(0, c-colDeltas)].length; l != rows {
+			return corrupt(ErrCorrupt, blk.offset, idx, "column %s has %d rows, batch has %d", colSpecs[c].name, l, rows)
+		}
+	}
+	const rowBytes = 2 + 4 + 4 + 2 + 1 + 8 + 8 + 4 + 4 + 2 // columns, offsets, mode and flags
+	if rows < 0 || nDeltas < 0 || nCoords < 0 || rows > maxBatchBytes/rowBytes ||
+		nDeltas > maxBatchBytes/8 || nCoords > maxBatchBytes/4 ||
+		rows*rowBytes+nDeltas*8+nCoords*4 > maxBatchBytes {
+		return corrupt(ErrCorrupt, blk.offset, idx, "batch claims %d rows, %d deltas, %d coordinates", rows, nDeltas, nCoords)
+	}
+	n := int(rows)
+	c := &d.cols
+	c.warp, c.pc, c.mask, c.path = resize(c.warp, n), resize(c.pc, n), resize(c.mask, n), resize(c.path, n)
+	c.info, c.base, c.stride = resize(c.info, n), resize(c.base, n), resize(c.stride, n)
+	c.doff, c.coff = resize(c.doff, n+1), resize(c.coff, n+1)
+	c.deltas, c.coords = resize(c.deltas, int(nDeltas)), resize(c.coords, int(nCoords))
+	dsts := [...]struct {
+		buf int
+		dst []byte
+	}{
+		{dataBuffer[colWarp], asBytes(c.warp)},
+		{dataBuffer[colPC], asBytes(c.pc)},
+		{dataBuffer[colMask], asBytes(c.mask)},
+		{dataBuffer[colPath], asBytes(c.path)},
+		{dataBuffer[colInfo], c.info},
+		{dataBuffer[colBase], asBytes(c.base)},
+		{dataBuffer[colStride], asBytes(c.stride)},
+		{dataBuffer[colDeltas], asBytes(c.doff)},
+		{childBuffer[colDeltas], asBytes(c.deltas)},
+		{dataBuffer[colCoords], asBytes(c.coff)},
+		{childBuffer[colCoords], asBytes(c.coords)},
+	}
+	for _, x := range dsts {
+		if err := d.readBuffer(body, bodyAt, idx, x.buf, x.dst); err != nil {
+			return err
+		}
+	}
+	if n == 0 {
+		// An empty list array may be written without offsets.
+		c.doff[0], c.coff[0] = 0, 0
+	}
+	return d.check(rd.meta.Launches[kernel].WarpsPerCTA(), len(rd.meta.Launches[kernel].Program.Insts), blk.offset, idx)
+}
+
+// readBuffer decompresses buffer bi of body into dst, which has exactly the size the
+// column needs.
+func (d *decoder) readBuffer(body []byte, bodyAt int64, batch, bi int, dst []byte) error {
+	b := d.bm.buffers[bi]
+	if b.offset < 0 || b.length < 0 || b.offset > int64(len(body))-b.length {
+		return corrupt(ErrCorrupt, bodyAt, batch, "buffer %d {offset %d, length %d} outside the %d-byte body", bi, b.offset, b.length, len(body))
+	}
+	at := bodyAt + b.offset
+	src := body[b.offset : b.offset+b.length]
+	if len(dst) == 0 {
+		return nil
+	}
+	if d.bm.compressed {
+		if len(src) < 8 {
+			return corrupt(ErrCorrupt, at, batch, "compressed buffer %d has no length prefix", bi)
+		}
+		ulen := int64(binary.LittleEndian.Uint64(src))
+		src = src[8:]
+		if ulen != -1 { // -1: stored uncompressed
+			if ulen != int64(len(dst)) {
+				return corrupt(ErrCorrupt, at, batch, "buffer %d holds %d bytes, its column needs %d", bi, ulen, len(dst))
+			}
+			out, err := d.zd.DecodeAll(src, dst[:0])
+			if err != nil {
+				return &CorruptError{Kind: ErrCorruptZstd, Offset: at, Batch: batch, Reason: fmt.Sprintf("buffer %d", bi), Err: err}
+			}
+			if len(out) != len(dst) || &out[0] != &dst[0] {
+				return corrupt(ErrCorruptZstd, at, batch, "buffer %d decompressed to %d bytes, want %d", bi, len(out), len(dst))
+			}
+			return nil
+		}
+	}
+	if len(src) < len(dst) {
+		return corrupt(ErrCorrupt, at, batch, "buffer %d has %d bytes, its column needs %d", bi, len(src), len(dst))
+	}
+	copy(dst, src)
+	return nil
+}
+
+// check validates the decoded columns against each other and the launch, splits info into
+// mode and flags, finds each warp's rows, and undoes the base delta.
+func (d *decoder) check(warps, progLen int, off int64, batch int) error {
+	c := &d.cols
+	n := c.rows()
+	bad := func(row int, format string, args ...any) error {
+		return corrupt(ErrCorrupt, off, batch, "row %d: %s", row, fmt.Sprintf(format, args...))
+	}
+	if c.doff[0] != 0 || c.doff[n] != uint32(len(c.deltas)) || c.coff[0] != 0 || c.coff[n] != uint32(len(c.coords)) {
+		return bad(-1, "list offsets do not span their values")
+	}
+	d.mode, d.flags = resize(d.mode, n), resize(d.flags, n)
+	d.warpStart = resize(d.warpStart, warps+1)
+	last := resize(d.lastBase, progLen)
+	d.lastBase = last
+	cur := -1
+	for i := 0; i < n; i++ {
+		if w := int(c.warp[i]); w != cur {
+			if w < cur || w >= warps {
+				return bad(i, "warp %d after warp %d (CTA has %d)", w, cur, warps)
+			}
+			for cur < w {
+				cur++
+				d.warpStart[cur] = i
+			}
+			clear(last)
+		}
+		pc := c.pc[i]
+		if int(pc) >= progLen {
+			return bad(i, "pc %d outside the program table (%d rows)", pc, progLen)
+		}
+		info := c.info[i]
+		mode := AddrMode(info >> infoModeShift)
+		d.mode[i], d.flags[i] = mode, Flags(info&infoFlagsMask)
+		if c.doff[i+1] < c.doff[i] || c.coff[i+1] < c.coff[i] {
+			return bad(i, "list offsets decrease")
+		}
+		active := bits.OnesCount32(c.mask[i])
+		nd := int(c.doff[i+1] - c.doff[i])
+		if (mode == AddrDeltas && (active == 0 || nd != active-1)) || (mode != AddrDeltas && nd != 0) {
+			return bad(i, "%d deltas for mode %d with %d active lanes", nd, mode, active)
+		}
+		if nk := int(c.coff[i+1] - c.coff[i]); nk != 0 && nk != 2*active {
+			return bad(i, "%d texel coordinates for %d active lanes", nk, active)
+		}
+		b := last[pc] + c.base[i]
+		c.base[i], last[pc] = b, b
+	}
+	for cur < warps {
+		cur++
+		d.warpStart[cur] = n
+	}
+	return nil
+}
+
+// view points v at warp w of the decoded batch, without copying.
+func (d *decoder) view(v *Warp, kernel, cta, w int) {
+	c := &d.cols
+	lo, hi := d.warpStart[w], d.warpStart[w+1]
+	*v = Warp{Kernel: kernel, CTA: cta, Warp: w}
+	if lo == hi {
+		return
+	}
+	v.PC, v.Mask, v.Path, v.Flags = c.pc[lo:hi:hi], c.mask[lo:hi:hi], c.path[lo:hi:hi], d.flags[lo:hi:hi]
+	v.Mode, v.Base, v.Stride = d.mode[lo:hi:hi], c.base[lo:hi:hi], c.stride[lo:hi:hi]
+	v.DeltaOff, v.Deltas = c.doff[lo:hi+1:hi+1], c.deltas[:c.doff[hi]:c.doff[hi]]
+	v.CoordOff, v.Coords = c.coff[lo:hi+1:hi+1], c.coords[:c.coff[hi]:c.coff[hi]]
+}
+
+// cloneAll copies every warp of the decoded batch out, one allocation per column.
+func (d *decoder) cloneAll(kernel, cta int) []*Warp {
+	c := &d.cols
+	n := c.rows()
+	nw := len(d.warpStart) - 1
+	pc, mask, path := slices.Clone(c.pc), slices.Clone(c.mask), slices.Clone(c.path)
+	flags, mode := slices.Clone(d.flags[:n]), slices.Clone(d.mode[:n])
+	base, stride := slices.Clone(c.base), slices.Clone(c.stride)
+	deltas, coords := slices.Clone(c.deltas), slices.Clone(c.coords)
+	offs := make([]uint32, 2*(n+nw)) // DeltaOff then CoordOff, Len()+1 per warp
+	ws := make([]Warp, nw)
+	out := make([]*Warp, nw)
+	o := 0
+	for w := range ws {
+		lo, hi := d.warpStart[w], d.warpStart[w+1]
+		v := &ws[w]
+		*v = Warp{Kernel: kernel, CTA: cta, Warp: w}
+		out[w] = v
+		if lo == hi {
+			continue
+		}
+		v.PC, v.Mask, v.Path, v.Flags = pc[lo:hi:hi], mask[lo:hi:hi], path[lo:hi:hi], flags[lo:hi:hi]
+		v.Mode, v.Base, v.Stride = mode[lo:hi:hi], base[lo:hi:hi], stride[lo:hi:hi]
+		d0, d1, k0, k1 := c.doff[lo], c.doff[hi], c.coff[lo], c.coff[hi]
+		v.Deltas, v.Coords = deltas[d0:d1:d1], coords[k0:k1:k1]
+		m := hi - lo + 1
+		v.DeltaOff, v.CoordOff = offs[o:o+m:o+m], offs[o+m:o+2*m:o+2*m]
+		for i := 0; i < m; i++ {
+			v.DeltaOff[i] = c.doff[lo+i] - d0
+			v.CoordOff[i] = c.coff[lo+i] - k0
+		}
+		o += 2 * m
+	}
+	return out
+}
+
+// catchFB runs f, turning a flatbuffer fault into a CorruptError at off.
+func catchFB(off int64, batch int, f func()) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			fault, ok := p.(fbFault)
+			if !ok {
+				panic(p)
+			}
+			err = corrupt(ErrCorrupt, off, batch, "%s", fault.reason)
+		}
+	}()
+	f()
+	return nil
+}
+
+// guard is deferred at every entry point that parses file content: no input may panic
+// out of this package. A panic here is a bug, reported as corruption with its position
+// rather than crashing the caller.
+func guard(errp *error, off int64, batch int) {
+	if p := recover(); p != nil {
+		*errp = corrupt(ErrCorrupt, off, batch, "internal error on malformed input: %v", p)
+	}
+}

@@ -1,0 +1,343 @@
+package format
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math/bits"
+	"os"
+	"path/filepath"
+
+	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/arrow/array"
+	"github.com/apache/arrow/go/v17/arrow/ipc"
+	"github.com/apache/arrow/go/v17/arrow/memory"
+)
+
+// Writer streams a trace to an Arrow IPC file, one record batch per CTA. It holds one
+// CTA's columns at a time, so its memory does not grow with the trace. A Writer is not
+// safe for concurrent use: a parallel capture must hand CTAs to it in order.
+type Writer struct {
+	meta   Meta
+	schema *arrow.Schema
+	fw     *ipc.FileWriter
+	sink   *posWriter
+
+	// Set by Create only.
+	file       *os.File
+	buf        *bufio.Writer
+	tmp, final string
+
+	kernel, cta int   // the next CTA WriteCTA expects
+	err         error // sticky: once the output is damaged, every call returns it
+	closed      bool
+
+	cols     batchCols
+	lastBase []uint64 // per pc, for the base delta
+	insts    uint64
+}
+
+// Create writes a trace to a temporary file next to path and renames it to path when
+// Close succeeds. Until then no file named path exists, so an interrupted capture never
+// leaves a file that looks whole; the temporary file (".NAME.tmp-*") lacks the Arrow
+// footer and is rejected by Open.
+func Create(path string, meta Meta) (*Writer, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	w, err := newWriter(bw, meta)
+	if err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
+	}
+	w.file, w.buf, w.tmp, w.final = f, bw, f.Name(), path
+	return w, nil
+}
+
+// NewWriter writes a trace to a stream. The caller owns w; Close does not close it.
+func NewWriter(w io.Writer, meta Meta) (*Writer, error) {
+	return newWriter(w, meta)
+}
+
+func newWriter(w io.Writer, meta Meta) (*Writer, error) {
+	if !littleEndian {
+		return nil, errBigEndian
+	}
+	js, err := encodeMeta(&meta)
+	if err != nil {
+		return nil, err
+	}
+	meta.Version = CurrentVersion
+	wr := &Writer{meta: meta, schema: arrowSchema(js), sink: &posWriter{w: w}}
+	// One compressor, serial: the output does not depend on goroutine timing.
+	wr.fw, err = ipc.NewFileWriter(wr.sink, ipc.WithSchema(wr.schema), ipc.WithZstd(),
+		ipc.WithAllocator(memory.DefaultAllocator))
+	if err != nil {
+		return nil, err
+	}
+	maxProg := 0
+	for i := range meta.Launches {
+		maxProg = max(maxProg, len(meta.Launches[i].Program.Insts))
+	}
+	wr.lastBase = make([]uint64, maxProg)
+	wr.skipEmpty()
+	return wr, nil
+}
+
+// skipEmpty moves the expected position past kernels with no CTAs left.
+func (w *Writer) skipEmpty() {
+	for w.kernel < len(w.meta.Launches) && w.cta >= w.meta.Launches[w.kernel].NumCTAs() {
+		w.kernel++
+		w.cta = 0
+	}
+}
+
+// WriteCTA appends one CTA. It must be called once for every CTA of every launch, in
+// order: kernel ascending, then linear CTA id ascending. warps must hold exactly
+// WarpsPerCTA warps, warps[i] being warp i, with Kernel and CTA set to kernel and cta.
+// A warp that executed nothing is an empty Warp, not nil. Every pc must index the
+// kernel's program table. The warps are not retained.
+func (w *Writer) WriteCTA(kernel, cta int, warps []*Warp) error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.closed {
+		return errors.New("gtrace/format: WriteCTA after Close")
+	}
+	if kernel != w.kernel || cta != w.cta {
+		if w.kernel >= len(w.meta.Launches) {
+			return &WriteError{kernel, cta, -1, -1, "every CTA of every launch is already written"}
+		}
+		return &WriteError{kernel, cta, -1, -1, fmt.Sprintf("out of order: expected kernel %d cta %d", w.kernel, w.cta)}
+	}
+	l := &w.meta.Launches[kernel]
+	if len(warps) != l.WarpsPerCTA() {
+		return &WriteError{kernel, cta, -1, -1, fmt.Sprintf("got %d warps, launch has %d per CTA", len(warps), l.WarpsPerCTA())}
+	}
+	w.cols.reset()
+	for i, wp := range warps {
+		if wp == nil {
+			return &WriteError{kernel, cta, i, -1, "nil warp"}
+		}
+		if wp.Kernel != kernel || wp.CTA != cta || wp.Warp != i {
+			return &WriteError{kernel, cta, i, -1, fmt.Sprintf("warp says kernel %d cta %d warp %d", wp.Kernel, wp.CTA, wp.Warp)}
+		}
+		if err := w.appendWarp(len(l.Program.Insts), wp); err != nil {
+			return err
+		}
+	}
+	rec := w.cols.record(w.schema)
+	err := w.fw.Write(rec)
+	rec.Release()
+	if err != nil {
+		w.err = fmt.Errorf("gtrace/format: writing kernel %d cta %d: %w", kernel, cta, err)
+		return w.err
+	}
+	w.insts += uint64(w.cols.rows())
+	w.cta++
+	w.skipEmpty()
+	return nil
+}
+
+// appendWarp checks one warp's columns against each other and appends them.
+func (w *Writer) appendWarp(progLen int, wp *Warp) error {
+	n := wp.Len()
+	fail := func(row int, format string, args ...any) error {
+		return &WriteError{wp.Kernel, wp.CTA, wp.Warp, row, fmt.Sprintf(format, args...)}
+	}
+	if len(wp.Mask) != n || len(wp.Path) != n || len(wp.Flags) != n || len(wp.Mode) != n ||
+		len(wp.Base) != n || len(wp.Stride) != n {
+		return fail(-1, "column lengths differ")
+	}
+	if n == 0 {
+		return nil
+	}
+	if len(wp.DeltaOff) != n+1 || len(wp.CoordOff) != n+1 {
+		return fail(-1, "DeltaOff and CoordOff need Len()+1 entries")
+	}
+	c := &w.cols
+	last := w.lastBase[:progLen]
+	clear(last)
+	warp := uint16(wp.Warp)
+	for i := 0; i < n; i++ {
+		pc, mask, mode, fl := wp.PC[i], wp.Mask[i], wp.Mode[i], wp.Flags[i]
+		if int(pc) >= progLen {
+			return fail(i, "pc %d outside the program table (%d rows)", pc, progLen)
+		}
+		if mode > AddrDeltas {
+			return fail(i, "address mode %d unknown", mode)
+		}
+		if fl&^infoFlagsMask != 0 {
+			return fail(i, "flags %#x use undefined bits", fl)
+		}
+		d0, d1 := wp.DeltaOff[i], wp.DeltaOff[i+1]
+		if d0 > d1 || int(d1) > len(wp.Deltas) {
+			return fail(i, "DeltaOff out of range")
+		}
+		nd, active := int(d1-d0), bits.OnesCount32(mask)
+		if (mode == AddrDeltas && (active == 0 || nd != active-1)) || (mode != AddrDeltas && nd != 0) {
+			return fail(i, "%d deltas for mode %d with %d active lanes", nd, mode, active)
+		}
+		k0, k1 := wp.CoordOff[i], wp.CoordOff[i+1]
+		if k0 > k1 || int(k1) > len(wp.Coords) {
+			return fail(i, "CoordOff out of range")
+		}
+		if nk := int(k1 - k0); nk != 0 && nk != 2*active {
+			return fail(i, "%d texel coordinates for %d active lanes", nk, active)
+		}
+		b := wp.Base[i]
+		c.warp = append(c.warp, warp)
+		c.pc = append(c.pc, pc)
+		c.mask = append(c.mask, mask)
+		c.path = append(c.path, wp.Path[i])
+		c.info = append(c.info, uint8(fl)|uint8(mode)<<infoModeShift)
+		c.base = append(c.base, b-last[pc])
+		last[pc] = b
+		c.stride = append(c.stride, wp.Stride[i])
+		c.deltas = append(c.deltas, wp.Deltas[d0:d1]...)
+		c.doff = append(c.doff, uint32(len(c.deltas)))
+		c.coords = append(c.coords, wp.Coords[k0:k1]...)
+		c.coff = append(c.coff, uint32(len(c.coords)))
+	}
+	return nil
+}
+
+// Close writes the footer and, for a Writer from Create, syncs and renames the file into
+// place. It fails, leaving no file at the final path, if a CTA was not written.
+func (w *Writer) Close() error {
+	if w.closed {
+		return w.err
+	}
+	if w.err == nil && w.kernel < len(w.meta.Launches) {
+		w.err = &WriteError{w.kernel, w.cta, -1, -1, "Close before every CTA was written"}
+	}
+	if w.err != nil {
+		w.Abort()
+		return w.err
+	}
+	w.closed = true
+	if err := w.fw.Close(); err != nil {
+		w.err = err
+	} else if w.file != nil {
+		w.err = w.finish()
+	}
+	if w.err != nil && w.file != nil {
+		w.file.Close()
+		os.Remove(w.tmp)
+	}
+	return w.err
+}
+
+func (w *Writer) finish() error {
+	if err := w.buf.Flush(); err != nil {
+		return err
+	}
+	if err := w.file.Sync(); err != nil {
+		return err
+	}
+	if err := w.file.Close(); err != nil {
+		return err
+	}
+	return os.Rename(w.tmp, w.final)
+}
+
+// Abort stops writing. For a Writer from Create it removes the temporary file; a stream
+// given to NewWriter is left as it is (without a footer, so readers reject it).
+func (w *Writer) Abort() {
+	if w.closed {
+		return
+	}
+	w.closed = true
+	if w.err == nil {
+		w.err = errors.New("gtrace/format: writer aborted")
+	}
+	if w.file != nil {
+		w.file.Close()
+		os.Remove(w.tmp)
+	}
+}
+
+// WarpInsts is the number of warp-instructions written so far.
+func (w *Writer) WarpInsts() uint64 { return w.insts }
+
+// posWriter gives arrow's file writer the only Seek it uses: asking for the position.
+type posWriter struct {
+	w   io.Writer
+	pos int64
+}
+
+func (p *posWriter) Write(b []byte) (int, error) {
+	n, err := p.w.Write(b)
+	p.pos += int64(n)
+	return n, err
+}
+
+func (p *posWriter) Seek(off int64, whence int) (int64, error) {
+	if off == 0 && whence == io.SeekCurrent {
+		return p.pos, nil
+	}
+	return 0, errors.New("gtrace/format: output stream cannot seek")
+}
+
+// batchCols holds one CTA's columns, as written or as read. Typed slices are reused.
+type batchCols struct {
+	warp   []uint16
+	pc     []uint32
+	mask   []uint32
+	path   []uint16
+	info   []uint8
+	base   []uint64
+	stride []int64
+	doff   []uint32 // list offsets, len rows+1, from 0
+	deltas []int64
+	coff   []uint32
+	coords []int32
+}
+
+func (c *batchCols) rows() int { return len(c.pc) }
+
+func (c *batchCols) reset() {
+	c.warp, c.pc, c.mask, c.path, c.info = c.warp[:0], c.pc[:0], c.mask[:0], c.path[:0], c.info[:0]
+	c.base, c.stride, c.deltas, c.coords = c.base[:0], c.stride[:0], c.deltas[:0], c.coords[:0]
+	c.doff = append(c.doff[:0], 0)
+	c.coff = append(c.coff[:0], 0)
+}
+
+// record wraps the columns, without copying, as an Arrow record.
+func (c *batchCols) record(schema *arrow.Schema) arrow.Record {
+	n := c.rows()
+	prim := func(col int, b []byte) arrow.ArrayData {
+		return array.NewData(schema.Field(col).Type, n, []*memory.Buffer{nil, memory.NewBufferBytes(b)}, nil, 0, 0)
+	}
+	list := func(col int, offs, vals []byte, nvals int) arrow.ArrayData {
+		lt := schema.Field(col).Type.(*arrow.ListType)
+		child := array.NewData(lt.Elem(), nvals, []*memory.Buffer{nil, memory.NewBufferBytes(vals)}, nil, 0, 0)
+		defer child.Release()
+		return array.NewData(lt, n, []*memory.Buffer{nil, memory.NewBufferBytes(offs)}, []arrow.ArrayData{child}, 0, 0)
+	}
+	data := [numCols]arrow.ArrayData{
+		colWarp:   prim(colWarp, asBytes(c.warp)),
+		colPC:     prim(colPC, asBytes(c.pc)),
+		colMask:   prim(colMask, asBytes(c.mask)),
+		colPath:   prim(colPath, asBytes(c.path)),
+		colInfo:   prim(colInfo, c.info),
+		colBase:   prim(colBase, asBytes(c.base)),
+		colStride: prim(colStride, asBytes(c.stride)),
+		colDeltas: list(colDeltas, asBytes(c.doff), asBytes(c.deltas), len(c.deltas)),
+		colCoords: list(colCoords, asBytes(c.coff), asBytes(c.coords), len(c.coords)),
+	}
+	arrs := make([]arrow.Array, numCols)
+	for i, d := range data {
+		arrs[i] = array.MakeFromData(d)
+		d.Release()
+	}
+	rec := array.NewRecord(schema, arrs, int64(n))
+	for _, a := range arrs {
+		a.Release()
+	}
+	return rec
+}
