@@ -1,0 +1,215 @@
+package coalesce
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// Mode is an architecture's coalescing rule.
+type Mode uint8
+
+const (
+	Lines128   Mode = iota + 1 // "fermi-128B-lines"
+	Segments32                 // "fermi-32B-segments"
+	Sectors32                  // "sectored-32B"
+)
+
+var modeNames = [...]string{Lines128: "fermi-128B-lines", Segments32: "fermi-32B-segments", Sectors32: "sectored-32B"}
+
+func (m Mode) String() string {
+	if m >= Lines128 && m <= Sectors32 {
+		return modeNames[m]
+	}
+	return fmt.Sprintf("invalid(%d)", uint8(m))
+}
+
+// ParseMode parses a mode name as String prints it.
+func ParseMode(s string) (Mode, error) {
+	for m := Lines128; m <= Sectors32; m++ {
+		if modeNames[m] == s {
+			return m, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown coalescer mode %q (want %s, %s or %s)", s, Lines128, Segments32, Sectors32)
+}
+
+// UnmarshalText parses a mode name.
+func (m *Mode) UnmarshalText(b []byte) error {
+	v, err := ParseMode(string(b))
+	*m = v
+	return err
+}
+
+// MarshalText prints the mode name.
+func (m Mode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// LineBytes is the line size a Unit addresses; SectorBytes one mask bit.
+const (
+	LineBytes   = 128
+	SectorBytes = 32
+)
+
+// Unit is one line a request touches and the 32-byte sectors touched in it.
+type Unit struct {
+	Line    uint64 // 128-byte-aligned byte address
+	Sectors uint8  // bit i: bytes [32i, 32i+32) of the line
+}
+
+// Result describes one warp instruction. Its slices belong to the
+// Coalescer and are overwritten by the next Coalesce.
+type Result struct {
+	Mode         Mode
+	Requests     int // requests issued (1 per instruction, or per half/quarter warp on Fermi modes)
+	Transactions int // the mode's units: lines for fermi-128B-lines, 32 B segments or sectors otherwise
+	Sectors      int // 32-byte sectors, summed over requests (ncu's l1tex__t_sectors)
+	UsefulBytes  int // distinct bytes the active lanes ask for
+	UnitBytes    int // bytes per transaction: 128 or 32
+
+	units []Unit
+	ends  []int // ends[i] is the end of request i in units
+}
+
+// Request returns request i's unique units, in order of first touch.
+func (r *Result) Request(i int) []Unit {
+	start := 0
+	if i > 0 {
+		start = r.ends[i-1]
+	}
+	return r.units[start:r.ends[i]]
+}
+
+// Units returns every request's units, request after request.
+func (r *Result) Units() []Unit { return r.units }
+
+// BusBytes is the bytes the transactions move.
+func (r *Result) BusBytes() int { return r.Transactions * r.UnitBytes }
+
+// BusUtilization is UsefulBytes / BusBytes in percent (0 for an empty instruction).
+func (r *Result) BusUtilization() float64 {
+	if r.Transactions == 0 {
+		return 0
+	}
+	return 100 * float64(r.UsefulBytes) / float64(r.BusBytes())
+}
+
+// Coalescer holds one mode and reusable buffers. It is not safe for concurrent use.
+type Coalescer struct {
+	mode  Mode
+	units [2 * 32]Unit // a lane's access may straddle two lines
+	ends  [4]int
+	sort  [32]uint64
+}
+
+// New returns a coalescer for m.
+func New(m Mode) (*Coalescer, error) {
+	if m < Lines128 || m > Sectors32 {
+		return nil, fmt.Errorf("coalesce: invalid mode %d", m)
+	}
+	return &Coalescer{mode: m}, nil
+}
+
+// Mode returns the coalescer's mode.
+func (c *Coalescer) Mode() Mode { return c.mode }
+
+// Coalesce processes one warp instruction. addrs holds the active lanes'
+// addresses in lane order; mask has one bit per active lane (bit i = lane i).
+// If mask does not have len(addrs) bits set, the addresses are taken to be
+// lanes 0..len(addrs)-1. width is the bytes each lane accesses (1 to 16;
+// other values are clamped into that range). At most 32 addresses are used.
+func (c *Coalescer) Coalesce(mask uint32, addrs []uint64, width int, store bool) Result {
+	if len(addrs) > 32 {
+		addrs = addrs[:32]
+	}
+	width = min(max(width, 1), 16)
+	if bits.OnesCount32(mask) != len(addrs) {
+		mask = uint32(1<<len(addrs) - 1)
+	}
+	mode := c.mode
+	if store && mode == Lines128 {
+		mode = Segments32
+	}
+	r := Result{Mode: mode, UnitBytes: SectorBytes}
+	if mode == Lines128 {
+		r.UnitBytes = LineBytes
+	}
+	if len(addrs) == 0 {
+		r.units, r.ends = c.units[:0], c.ends[:0]
+		return r
+	}
+	r.UsefulBytes = c.uniqueBytes(addrs, width)
+
+	// Lanes per request: the whole warp, or a half/quarter warp on Fermi modes.
+	group := 32
+	if mode != Sectors32 && width > 4 {
+		group = 32 * 4 / width // 16 for 8-byte words, 8 for 16-byte words
+	}
+	n, nreq, i := 0, 0, 0
+	for g := 0; g < 32; g += group {
+		start := n
+		gmask := mask & uint32((uint64(1)<<(g+group))-(uint64(1)<<g))
+		if gmask == 0 {
+			continue
+		}
+		for m := gmask; m != 0; m &= m - 1 { // lanes of this group, in order
+			a := addrs[i]
+			i++
+			first, last := a/SectorBytes, (a+uint64(width)-1)/SectorBytes
+			for s := first; s <= last; s++ {
+				line := s * SectorBytes &^ (LineBytes - 1)
+				bit := uint8(1) << (s % (LineBytes / SectorBytes))
+				j := n - 1
+				for ; j >= start && c.units[j].Line != line; j-- {
+				}
+				if j >= start {
+					c.units[j].Sectors |= bit
+				} else {
+					c.units[n] = Unit{Line: line, Sectors: bit}
+					n++
+				}
+			}
+		}
+		for _, u := range c.units[start:n] {
+			r.Sectors += bits.OnesCount8(u.Sectors)
+		}
+		if mode == Lines128 {
+			r.Transactions += n - start
+		}
+		c.ends[nreq] = n
+		nreq++
+	}
+	if mode != Lines128 {
+		r.Transactions = r.Sectors
+	}
+	r.Requests = nreq
+	r.units, r.ends = c.units[:n], c.ends[:nreq]
+	return r
+}
+
+// uniqueBytes counts the distinct bytes of the lanes' [a, a+width) ranges.
+func (c *Coalescer) uniqueBytes(addrs []uint64, width int) int {
+	s := c.sort[:len(addrs)]
+	copy(s, addrs)
+	for i := 1; i < len(s); i++ { // insertion sort: lanes are usually in order already
+		v := s[i]
+		j := i - 1
+		for ; j >= 0 && s[j] > v; j-- {
+			s[j+1] = s[j]
+		}
+		s[j+1] = v
+	}
+	w := uint64(width)
+	total := uint64(0)
+	end := uint64(0) // end of the covered range so far
+	for k, a := range s {
+		switch {
+		case k == 0 || a >= end:
+			total += w
+		case a+w > end:
+			total += a + w - end
+		}
+		if k == 0 || a+w > end {
+			end = a + w
+		}
+	}
+	return int(total)
+}
