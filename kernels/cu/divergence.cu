@@ -25,17 +25,17 @@ extern "C" __global__ void divergence_if_else(int *out)
 	C(p);
 }
 
-// Example 2, nested: a data-dependent branch around an index-dependent one.
-// The seed shows that a compiler predicates this instead of branching.
-extern "C" __global__ void divergence_nested(int *arr)
+// Example 2, nested: the seed's second listing, a bounds test around an
+// even/odd branch. The seed shows that the compiler predicates the inner
+// branch instead of jumping.
+extern "C" __global__ void divergence_nested(int *out, int N)
 {
-	int tid = blockIdx.x * blockDim.x + threadIdx.x;
-
-	if (arr[tid] < 0) {
+	unsigned int tid = blockIdx.x * blockDim.x + threadIdx.x;
+	if (tid < N) {
 		if (tid % 2 == 0)
-			arr[tid] += 2;
+			out[tid] = out[tid] + 2;
 		else
-			arr[tid] -= 8;
+			out[tid] = out[tid] - 8;
 	}
 }
 
