@@ -18,7 +18,7 @@ func TestBlockLinear(t *testing.T) {
 		{0, 1, 64, 4, 32},         // second row of the first tile: next sector
 		{0, 4, 64, 4, 8 * 128},    // first tile of the second tile row (64/8 = 8 tiles per row)
 		{9, 5, 64, 4, 9*128 + 36}, // tile (1,1) = 8+1, texel (1,1) inside = 1*8+1
-		{3, 3, 10, 8, 60},         // 4x4 tiles of 8 B: (3*4+3)*8
+		{3, 3, 10, 8, 120},        // 4x4 tiles of 8 B: (3*4+3)*8
 		{5, 0, 10, 16, 128 + 16},  // 4x2 tiles of 16 B: second tile, second texel
 		{1, 0, 3, 3, 3},           // unsupported size: row-major
 	} {
