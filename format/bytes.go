@@ -32,3 +32,21 @@ func resize[T any](s []T, n int) []T {
 	}
 	return s[:n]
 }
+
+// zstdSlack is spare capacity past a decompression target. With it the zstd decoder uses
+// its fast copy loops, which may write up to 16 bytes past a match; without it, it falls
+// back to exact copies, about a third slower. A block is at most 128 KiB.
+const zstdSlack = 128<<10 + 16
+
+// resizeSlack is resize with zstdSlack bytes of spare capacity; it returns the byte view
+// of the n elements, with the spare capacity.
+func resizeSlack[T integer](s *[]T, n int) []byte {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	if need := n + (zstdSlack+size-1)/size; cap(*s) < need {
+		*s = make([]T, n, need+n/8)
+	}
+	*s = (*s)[:n]
+	full := (*s)[:cap(*s)]
+	return asBytes(full)[:n*size]
+}

@@ -334,25 +334,21 @@ func (rd *Reader) decode(d *decoder, kernel, idx int) (err error) {
 	}
 	n := int(rows)
 	c := &d.cols
-	c.warp, c.pc, c.mask, c.path = resize(c.warp, n), resize(c.pc, n), resize(c.mask, n), resize(c.path, n)
-	c.info, c.base, c.stride = resize(c.info, n), resize(c.base, n), resize(c.stride, n)
-	c.doff, c.coff = resize(c.doff, n+1), resize(c.coff, n+1)
-	c.deltas, c.coords = resize(c.deltas, int(nDeltas)), resize(c.coords, int(nCoords))
 	dsts := [...]struct {
 		buf int
 		dst []byte
 	}{
-		{dataBuffer[colWarp], asBytes(c.warp)},
-		{dataBuffer[colPC], asBytes(c.pc)},
-		{dataBuffer[colMask], asBytes(c.mask)},
-		{dataBuffer[colPath], asBytes(c.path)},
-		{dataBuffer[colInfo], c.info},
-		{dataBuffer[colBase], asBytes(c.base)},
-		{dataBuffer[colStride], asBytes(c.stride)},
-		{dataBuffer[colDeltas], asBytes(c.doff)},
-		{childBuffer[colDeltas], asBytes(c.deltas)},
-		{dataBuffer[colCoords], asBytes(c.coff)},
-		{childBuffer[colCoords], asBytes(c.coords)},
+		{dataBuffer[colWarp], resizeSlack(&c.warp, n)},
+		{dataBuffer[colPC], resizeSlack(&c.pc, n)},
+		{dataBuffer[colMask], resizeSlack(&c.mask, n)},
+		{dataBuffer[colPath], resizeSlack(&c.path, n)},
+		{dataBuffer[colInfo], resizeSlack(&c.info, n)},
+		{dataBuffer[colBase], resizeSlack(&c.base, n)},
+		{dataBuffer[colStride], resizeSlack(&c.stride, n)},
+		{dataBuffer[colDeltas], resizeSlack(&c.doff, n+1)},
+		{childBuffer[colDeltas], resizeSlack(&c.deltas, int(nDeltas))},
+		{dataBuffer[colCoords], resizeSlack(&c.coff, n+1)},
+		{childBuffer[colCoords], resizeSlack(&c.coords, int(nCoords))},
 	}
 	for _, x := range dsts {
 		if err := d.readBuffer(body, bodyAt, idx, x.buf, x.dst); err != nil {
@@ -388,7 +384,7 @@ func (d *decoder) readBuffer(body []byte, bodyAt int64, batch, bi int, dst []byt
 			if ulen != int64(len(dst)) {
 				return corrupt(ErrCorrupt, at, batch, "buffer %d holds %d bytes, its column needs %d", bi, ulen, len(dst))
 			}
-			out, err := d.zd.DecodeAll(src, dst[:0])
+			out, err := d.zd.DecodeAll(src, dst[:0]) // dst's spare capacity is zstdSlack
 			if err != nil {
 				return &CorruptError{Kind: ErrCorruptZstd, Offset: at, Batch: batch, Reason: fmt.Sprintf("buffer %d", bi), Err: err}
 			}
@@ -420,9 +416,15 @@ func (d *decoder) check(warps, progLen int, off int64, batch int) error {
 	d.warpStart = resize(d.warpStart, warps+1)
 	last := resize(d.lastBase, progLen)
 	d.lastBase = last
+	// Locals sliced to n let the compiler drop most bounds checks in this loop, which runs
+	// once per warp-instruction read.
+	warp, pcs, mask, info, base := c.warp[:n], c.pc[:n], c.mask[:n], c.info[:n], c.base[:n]
+	doff, coff := c.doff[1:n+1], c.coff[1:n+1]
+	mode, flags := d.mode[:n], d.flags[:n]
 	cur := -1
-	for i := 0; i < n; i++ {
-		if w := int(c.warp[i]); w != cur {
+	d0, k0 := uint32(0), uint32(0)
+	for i := range pcs {
+		if w := int(warp[i]); w != cur {
 			if w < cur || w >= warps {
 				return bad(i, "warp %d after warp %d (CTA has %d)", w, cur, warps)
 			}
@@ -432,26 +434,30 @@ func (d *decoder) check(warps, progLen int, off int64, batch int) error {
 			}
 			clear(last)
 		}
-		pc := c.pc[i]
-		if int(pc) >= progLen {
+		pc := pcs[i]
+		if int(pc) >= len(last) {
 			return bad(i, "pc %d outside the program table (%d rows)", pc, progLen)
 		}
-		info := c.info[i]
-		mode := AddrMode(info >> infoModeShift)
-		d.mode[i], d.flags[i] = mode, Flags(info&infoFlagsMask)
-		if c.doff[i+1] < c.doff[i] || c.coff[i+1] < c.coff[i] {
+		in := info[i]
+		m := AddrMode(in >> infoModeShift)
+		mode[i], flags[i] = m, Flags(in&infoFlagsMask)
+		d1, k1 := doff[i], coff[i]
+		if d1 < d0 || k1 < k0 {
 			return bad(i, "list offsets decrease")
 		}
-		active := bits.OnesCount32(c.mask[i])
-		nd := int(c.doff[i+1] - c.doff[i])
-		if (mode == AddrDeltas && (active == 0 || nd != active-1)) || (mode != AddrDeltas && nd != 0) {
-			return bad(i, "%d deltas for mode %d with %d active lanes", nd, mode, active)
+		nd, nk := int(d1-d0), int(k1-k0)
+		d0, k0 = d1, k1
+		if nd|nk != 0 || m == AddrDeltas {
+			active := bits.OnesCount32(mask[i])
+			if (m == AddrDeltas && (active == 0 || nd != active-1)) || (m != AddrDeltas && nd != 0) {
+				return bad(i, "%d deltas for mode %d with %d active lanes", nd, m, active)
+			}
+			if nk != 0 && nk != 2*active {
+				return bad(i, "%d texel coordinates for %d active lanes", nk, active)
+			}
 		}
-		if nk := int(c.coff[i+1] - c.coff[i]); nk != 0 && nk != 2*active {
-			return bad(i, "%d texel coordinates for %d active lanes", nk, active)
-		}
-		b := last[pc] + c.base[i]
-		c.base[i], last[pc] = b, b
+		b := last[pc] + base[i]
+		base[i], last[pc] = b, b
 	}
 	for cur < warps {
 		cur++
