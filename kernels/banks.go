@@ -9,7 +9,7 @@ func bankKernels() []*Kernel {
 	one := func(name, entry, topic, summary string, inTyp string, inPer, outPer int, expect func(in mem, blocks int) any) *Kernel {
 		k := &Kernel{
 			Name: name, Entry: entry, PTXFile: "banks.ptx", Topic: topic, Summary: summary,
-			Sizes: []Size{blocks}, SIMT: both,
+			Sizes: []Size{blocks}, Small: []string{"blocks=2"}, SIMT: both,
 			Launch: func(sz map[string]int) Launch {
 				b := sz["blocks"]
 				return Launch{

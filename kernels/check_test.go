@@ -17,47 +17,10 @@ import (
 // order: a reference that added in the wrong order could not hide behind rounding,
 // and the hand-made reductions can simply add up a block.
 
-// tiny gives each kernel sizes small enough to run its hand-made reference
-// instantly but large enough for more than one block, partial blocks and
-// grid-stride loops that go round more than once.
-var tiny = map[string][]string{
-	"add_vectors":             {"n=1000"},
-	"device_copy_scalar":      {"n=1000", "blocks=2"},
-	"copy":                    {"n=1000", "blocks=2"},
-	"copy4":                   {"n=1000", "blocks=2"},
-	"constant_access":         {"blocks=4", "threads=40"},
-	"divergence_if_else":      {"blocks=2"},
-	"divergence_nested":       {"blocks=2", "n=100"},
-	"divergence_half_warp":    {"blocks=2"},
-	"divergence_warp_aligned": {"blocks=2"},
-	"spinlock":                {"threads=32"},
-}
-
 func tinySizes(t *testing.T, k *Kernel) map[string]int {
-	kv, ok := tiny[k.Name]
-	if !ok {
-		switch {
-		case strings.HasPrefix(k.Name, "test_"):
-			kv = []string{"elements=512"}
-		case strings.HasPrefix(k.Name, "coalesce_"):
-			kv = []string{"n=512"}
-		case strings.HasPrefix(k.Name, "transpose_"):
-			kv = []string{"n=64"}
-		case strings.HasPrefix(k.Name, "reduce_"):
-			kv = []string{"n=" + strconv.Itoa(2*k.Sizes[0].Multiple)} // two blocks
-		case strings.HasPrefix(k.Name, "bank_"):
-			kv = []string{"blocks=2"}
-		case strings.HasPrefix(k.Name, "tex_random"):
-			kv = []string{"width=64", "height=16", "samples=5"}
-		case strings.HasPrefix(k.Name, "tex_"):
-			kv = []string{"width=40", "height=24", "blocks=2", "threads=64"}
-		case strings.HasPrefix(k.Name, "particles_"):
-			kv = []string{"n=512"}
-		}
-	}
-	sz, err := ParseSizes(k, kv)
+	sz, err := ParseSizes(k, k.Small)
 	if err != nil {
-		t.Fatalf("%s: tiny sizes %v: %v", k.Name, kv, err)
+		t.Fatalf("%s: Small %v: %v", k.Name, k.Small, err)
 	}
 	return sz
 }

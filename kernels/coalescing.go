@@ -36,7 +36,8 @@ func coalescingKernels() []*Kernel {
 			// Max keeps index*121 within int, as the kernels compute it.
 			Sizes: []Size{{Name: "elements", Default: 1 << 21, Help: "ints per buffer, one thread each",
 				Min: block, Max: 1 << 24, Multiple: block}},
-			SIMT: both,
+			Small: []string{"elements=512"},
+			SIMT:  both,
 			Launch: func(sz map[string]int) Launch {
 				n := sz["elements"]
 				return Launch{
@@ -86,6 +87,7 @@ func coalescingKernels() []*Kernel {
 			Topic:   "coalescing table (seed: coalescing)",
 			Summary: "out[i] = in[index(i)]: " + r.summary,
 			Sizes:   []Size{count("n", 1<<20, 32, "output floats, one thread each")},
+			Small:   []string{"n=512"},
 			SIMT:    both,
 			Launch: func(sz map[string]int) Launch {
 				n := sz["n"]

@@ -13,7 +13,8 @@ func constantKernels() []*Kernel {
 			{Name: "blocks", Default: 128, Help: "grid size (c_array[blockIdx.x] needs at most 128)", Min: 1, Max: 128},
 			{Name: "threads", Default: 128, Help: "block size (c_array[threadIdx.x] needs at most 128)", Min: 1, Max: 128},
 		},
-		SIMT: both,
+		Small: []string{"blocks=4", "threads=40"},
+		SIMT:  both,
 		Launch: func(sz map[string]int) Launch {
 			b, t := sz["blocks"], sz["threads"]
 			return Launch{

@@ -28,6 +28,7 @@ func copyKernels() []*Kernel {
 			Topic:   "vector loads and __restrict (seed: hardware mapping)",
 			Summary: v.summary,
 			Sizes:   sizes(v.mult),
+			Small:   []string{"n=1000", "blocks=2"},
 			SIMT:    both,
 			Launch: func(sz map[string]int) Launch {
 				n := sz["n"]

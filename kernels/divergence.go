@@ -16,7 +16,7 @@ func divergenceKernels() []*Kernel {
 			Name: name, Entry: entry, PTXFile: "divergence.ptx",
 			Topic:   "divergence (seed: hardware mapping, coalescing)",
 			Summary: summary,
-			Sizes:   []Size{blocks}, SIMT: both,
+			Sizes:   []Size{blocks}, Small: []string{"blocks=2"}, SIMT: both,
 			Launch: func(sz map[string]int) Launch {
 				b := sz["blocks"]
 				return Launch{Grid: dim1(b), Block: dim1(block), Args: []string{buf("i32", b*block, "rand:1")}}
@@ -39,7 +39,8 @@ func divergenceKernels() []*Kernel {
 			"the inner branch compiles to predication",
 		Sizes: []Size{blocks, {Name: "n", Default: 1024*block - 16, Help: "the bound N (threads past it do nothing)",
 			Min: 1, Max: 1 << 26}},
-		SIMT: both,
+		Small: []string{"blocks=2", "n=100"},
+		SIMT:  both,
 		Launch: func(sz map[string]int) Launch {
 			b := sz["blocks"]
 			return Launch{Grid: dim1(b), Block: dim1(block), Args: []string{buf("i32", b*block, "rand:1"), i32(sz["n"])}}

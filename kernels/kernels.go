@@ -52,6 +52,10 @@ type Kernel struct {
 	Topic   string // seed topic, e.g. "transpose (seed: coalescing, banks)"
 	Summary string
 	Sizes   []Size
+	// Small overrides Sizes for a quick run that still has several blocks, partial
+	// blocks and loops that go round more than once: the end-to-end tests and the
+	// hardware check use it. ParseSizes(k, k.Small) gives the sizes.
+	Small []string
 	// SIMT lists the SIMT models under which the kernel completes: "stack" and
 	// "its", or only "its" for a kernel that needs Independent Thread Scheduling.
 	SIMT []string

@@ -30,6 +30,9 @@ func TestNamesAndEntriesUnique(t *testing.T) {
 		if k.Topic == "" || k.Summary == "" || k.Check == nil || k.Launch == nil {
 			t.Errorf("%s: Topic, Summary, Launch and Check are all required", k.Name)
 		}
+		if len(k.Small) == 0 {
+			t.Errorf("%s: no Small sizes for quick runs", k.Name)
+		}
 		if len(k.SIMT) == 0 {
 			t.Errorf("%s: no SIMT model", k.Name)
 		}

@@ -26,7 +26,7 @@ func layoutKernels() []*Kernel {
 			Name: name, Entry: entry, PTXFile: "layout.ptx",
 			Topic:   "data layout AoS/SoA/ASTA (seed: optimization techniques)",
 			Summary: summary + "; vy -= 9.8*dt, position += velocity*dt, dt = 0.5",
-			Sizes:   sizes, SIMT: both,
+			Sizes:   sizes, Small: []string{"n=512"}, SIMT: both,
 			Launch: func(sz map[string]int) Launch {
 				n := sz["n"]
 				return Launch{Grid: dim1(n / block), Block: dim1(block), Args: args(n)}

@@ -1,5 +1,7 @@
 package kernels
 
+import "fmt"
+
 // Reduction V1-V5.2 of the coalescing seed (cuda-performance-coalescing-banks-reduction):
 // one pass of 256-thread blocks, each writing the sum of its part of the input to
 // d_odata[blockIdx.x]. The references add in each version's own order (the load,
@@ -32,6 +34,7 @@ func reductionKernels() []*Kernel {
 			// The kernels leave shared memory unset past n, as the seed's do: n
 			// must fill every block.
 			Sizes: []Size{count("n", 1<<22, per, "floats to reduce")},
+			Small: []string{fmt.Sprintf("n=%d", 2*per)}, // two blocks
 			SIMT:  both,
 			Launch: func(sz map[string]int) Launch {
 				n := sz["n"]

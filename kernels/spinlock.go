@@ -16,7 +16,8 @@ func spinlockKernels() []*Kernel {
 			{Name: "threads", Default: 32, Help: "block size: the lanes that contend", Min: 1, Max: 1024},
 			{Name: "blocks", Default: 1, Help: "grid size", Min: 1, Max: 1024},
 		},
-		SIMT: []string{SIMTITS},
+		Small: []string{"threads=32"},
+		SIMT:  []string{SIMTITS},
 		Launch: func(sz map[string]int) Launch {
 			return Launch{
 				Grid: dim1(sz["blocks"]), Block: dim1(sz["threads"]),

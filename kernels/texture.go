@@ -35,7 +35,8 @@ func textureKernels() []*Kernel {
 					{Name: "blocks", Default: 64, Help: "grid size", Min: 1, Max: 1 << 16},
 					{Name: "threads", Default: 256, Help: "block size", Min: 1, Max: 1024},
 				},
-				SIMT: both,
+				Small: []string{"width=40", "height=24", "blocks=2", "threads=64"},
+				SIMT:  both,
 				Launch: func(sz map[string]int) Launch {
 					w, h, b, t := sz["width"], sz["height"], sz["blocks"], sz["threads"]
 					return Launch{
@@ -78,7 +79,8 @@ func textureKernels() []*Kernel {
 				{Name: "height", Default: 512, Help: "image height", Min: by, Max: 1 << 14, Multiple: by},
 				{Name: "samples", Default: 16, Help: "texels each thread adds", Min: 1, Max: 1 << 16},
 			},
-			SIMT: both,
+			Small: []string{"width=64", "height=16", "samples=5"},
+			SIMT:  both,
 			Launch: func(sz map[string]int) Launch {
 				w, h := sz["width"], sz["height"]
 				return Launch{

@@ -22,7 +22,8 @@ func transposeKernels() []*Kernel {
 			Summary: v.summary,
 			Sizes: []Size{{Name: "n", Default: 2048, Help: "matrix side (n x n floats)",
 				Min: 32, Max: 1 << 14, Multiple: 32}},
-			SIMT: both,
+			Small: []string{"n=64"},
+			SIMT:  both,
 			Launch: func(sz map[string]int) Launch {
 				n := sz["n"]
 				return Launch{

@@ -10,6 +10,7 @@ func vecaddKernels() []*Kernel {
 		Topic:   "vector add (seed: hardware mapping)",
 		Summary: "c[i] = a[i] + b[i], 512 threads per block, ceil(N/512) blocks",
 		Sizes:   []Size{{Name: "n", Default: 1 << 20, Help: "vector length", Min: 1}},
+		Small:   []string{"n=1000"},
 		SIMT:    both,
 		Launch: func(sz map[string]int) Launch {
 			n := sz["n"]

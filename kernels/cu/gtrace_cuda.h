@@ -46,6 +46,11 @@ static __device__ __forceinline__ int atomicExch(int *p, int val)
 // the CUDA headers does not have; nvcc compiles the same asm, so both corpora
 // carry the same instruction. Only the first of the four returned components
 // is meaningful for a one-channel texture.
+#ifdef __NVCC__
+// nvcc warns that g, b and a below are set but not used; they are the tex
+// instruction's other outputs, which a one-channel texture leaves unused.
+#pragma nv_diag_suppress 550
+#endif
 static __device__ __forceinline__ float tex2D_f32(unsigned long long tex, int x, int y)
 {
 	float r, g, b, a;
