@@ -1,0 +1,239 @@
+package arch
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"slices"
+
+	"github.com/gtrace/gtrace/models/cache"
+	"github.com/gtrace/gtrace/models/coalesce"
+	"github.com/gtrace/gtrace/models/dram"
+)
+
+// Config is one GPU. Build it with Preset or Load; change it with Set.
+type Config struct {
+	Arch string // fermi, kepler, ampere or hopper
+	GPU  string // preset name, e.g. gtx480
+	Name string // marketing name
+	CC   string // compute capability, e.g. "2.0"
+
+	SM        SM
+	Coalescer coalesce.Mode // global-memory coalescing rule (see GlobalLoadMode)
+	L1        L1
+	Shared    Shared
+	Tex       cache.Config // read-only / texture cache, per SM
+	Const     Const
+	L2        L2
+	DRAM      DRAM
+	Latency   Latency
+
+	sources map[string]string
+}
+
+// SM is the streaming multiprocessor: counts, limits for occupancy, issue.
+type SM struct {
+	Count                int    // SMs on the chip
+	ClockMHz             int    // SM (shader) clock
+	WarpSize             int    // threads per warp
+	Schedulers           int    // warp schedulers per SM
+	DispatchPerScheduler int    // instructions one scheduler can issue per cycle
+	MaxWarps             int    // resident warps per SM
+	MaxThreads           int    // resident threads per SM
+	MaxCTAs              int    // resident CTAs per SM
+	Registers            int    // 32-bit registers per SM
+	MaxRegsPerThread     int    // per-thread register limit
+	RegAllocUnit         int    // registers are allocated per warp in units of this many
+	SIMT                 string // divergence model: "stack" (pre-Volta) or "its" (Volta+)
+}
+
+// L1 is the per-SM L1 data cache.
+type L1 struct {
+	cache.Config      // Size is derived when UnifiedSize > 0
+	CacheGlobal  bool // global loads allocate in L1 (false: L2 only, 32-byte segments)
+	UnifiedSize  int  // bytes of L1 + shared memory; 0 = separate arrays
+}
+
+// Shared is shared memory and its banks.
+type Shared struct {
+	Size           int   // carve-out per SM in bytes
+	MaxPerCTA      int   // largest allocation one CTA may have
+	Banks          int   // banks (32)
+	BankWidth      int   // bytes per bank: 4, or 8 in Kepler's 64-bit mode
+	Carveouts      []int // legal Size values; empty = any
+	AllocUnit      int   // a CTA's shared allocation is rounded up to this
+	ReservedPerCTA int   // bytes the system reserves per CTA (1 KB from sm_80 on)
+}
+
+// Const is the constant-memory path.
+type Const struct {
+	Size int          // constant bank size visible to a kernel
+	L1   cache.Config // per-SM constant cache (Hopper: IDC)
+	L15  cache.Config // second level (Hopper: GCC); size 0 = none
+}
+
+// L2 is the chip-wide L2: Size is the total, split evenly over Slices.
+type L2 struct {
+	cache.Config
+	Slices int
+}
+
+// Slice returns the configuration of one L2 slice.
+func (l L2) Slice() cache.Config {
+	c := l.Config
+	if l.Slices > 0 {
+		c.Size /= l.Slices
+	}
+	return c
+}
+
+// DRAM is the memory behind L2.
+type DRAM struct {
+	dram.Config
+	Type         string  // GDDR5, HBM2, ...
+	BandwidthGBs float64 // peak, for reports and a later timing model
+}
+
+// Latency is in SM clock cycles, for a timing engine. ALU..DP are dependent
+// issue-to-result latencies; the memory ones are load-to-use on a hit at
+// that level.
+type Latency struct {
+	ALU, FMA, SFU, DP int
+	Shared            int
+	L1Hit             int
+	L2Hit             int
+	DRAM              int
+	Texture           int
+	Const             int // level-1 constant cache hit
+	ConstL15          int // level-1.5 hit
+}
+
+// GlobalLoadMode is the coalescer mode global loads use: Coalescer, except
+// that fermi-128B-lines becomes fermi-32B-segments when global loads bypass
+// L1 (l1.cache_global=false).
+func (c *Config) GlobalLoadMode() coalesce.Mode {
+	if c.Coalescer == coalesce.Lines128 && !c.L1.CacheGlobal {
+		return coalesce.Segments32
+	}
+	return c.Coalescer
+}
+
+// SharedCarveout returns the smallest legal carve-out holding need bytes of
+// shared memory per SM and the L1 size left beside it. Without carve-out
+// options (or if none is big enough) it returns the configured split.
+func (c *Config) SharedCarveout(need int) (shared, l1 int) {
+	if c.L1.UnifiedSize > 0 {
+		for _, s := range c.Shared.Carveouts {
+			if s >= need {
+				return s, c.L1.UnifiedSize - s
+			}
+		}
+	}
+	return c.Shared.Size, c.L1.Size
+}
+
+// Source returns where key's value came from ("" for an unknown key).
+func (c *Config) Source(key string) string { return c.sources[key] }
+
+// Clone returns a deep copy.
+func (c *Config) Clone() *Config {
+	d := *c
+	d.Shared.Carveouts = slices.Clone(c.Shared.Carveouts)
+	d.sources = make(map[string]string, len(c.sources))
+	for k, v := range c.sources {
+		d.sources[k] = v
+	}
+	return &d
+}
+
+// derive recomputes the values that follow from others.
+func (c *Config) derive() {
+	if c.L1.UnifiedSize > 0 {
+		c.L1.Size = max(c.L1.UnifiedSize-c.Shared.Size, 0)
+		if c.sources == nil {
+			c.sources = map[string]string{}
+		}
+		c.sources["l1.size"] = "derived: l1.unified_size - shared.size"
+	}
+}
+
+// Validate checks the whole configuration and joins every problem found,
+// each naming its key.
+func (c *Config) Validate() error {
+	var errs []error
+	bad := func(key, format string, a ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", key, fmt.Sprintf(format, a...)))
+	}
+	pos := func(key string, v int) {
+		if v <= 0 {
+			bad(key, "must be positive, is %d", v)
+		}
+	}
+	pos("sm.count", c.SM.Count)
+	pos("sm.clock_mhz", c.SM.ClockMHz)
+	pos("sm.schedulers", c.SM.Schedulers)
+	pos("sm.dispatch_per_scheduler", c.SM.DispatchPerScheduler)
+	pos("sm.max_warps", c.SM.MaxWarps)
+	pos("sm.max_threads", c.SM.MaxThreads)
+	pos("sm.max_ctas", c.SM.MaxCTAs)
+	pos("sm.registers", c.SM.Registers)
+	pos("sm.reg_alloc_unit", c.SM.RegAllocUnit)
+	if c.SM.WarpSize != 32 {
+		bad("sm.warp_size", "must be 32 (lane masks are 32 bits), is %d", c.SM.WarpSize)
+	}
+	if c.SM.MaxThreads > c.SM.MaxWarps*c.SM.WarpSize {
+		bad("sm.max_threads", "%d exceeds sm.max_warps × warp size = %d", c.SM.MaxThreads, c.SM.MaxWarps*c.SM.WarpSize)
+	}
+	if c.SM.SIMT != "stack" && c.SM.SIMT != "its" {
+		bad("sm.simt", "must be stack or its, is %q", c.SM.SIMT)
+	}
+	if c.Coalescer < coalesce.Lines128 || c.Coalescer > coalesce.Sectors32 {
+		bad("coalescer", "not set")
+	}
+	if c.L1.UnifiedSize > 0 && c.Shared.Size > c.L1.UnifiedSize {
+		bad("shared.size", "%d B exceeds l1.unified_size %d B", c.Shared.Size, c.L1.UnifiedSize)
+	}
+	if len(c.Shared.Carveouts) > 0 && !slices.Contains(c.Shared.Carveouts, c.Shared.Size) {
+		bad("shared.size", "%s is not one of shared.carveouts %s", formatSize(c.Shared.Size), formatSizes(c.Shared.Carveouts))
+	}
+	if c.Shared.MaxPerCTA > c.Shared.Size && len(c.Shared.Carveouts) == 0 {
+		bad("shared.max_per_cta", "%d B exceeds shared.size %d B", c.Shared.MaxPerCTA, c.Shared.Size)
+	}
+	if c.Shared.Banks < 1 || c.Shared.Banks > 32 || bits.OnesCount(uint(c.Shared.Banks)) != 1 {
+		bad("shared.banks", "must be a power of two up to 32, is %d", c.Shared.Banks)
+	}
+	if c.Shared.BankWidth != 4 && c.Shared.BankWidth != 8 {
+		bad("shared.bank_width", "must be 4 or 8, is %d", c.Shared.BankWidth)
+	}
+	for _, cc := range []struct {
+		key string
+		cfg cache.Config
+	}{{"l1", c.L1.Config}, {"tex", c.Tex}, {"const.l1", c.Const.L1}, {"const.l15", c.Const.L15}, {"l2", c.L2.Slice()}} {
+		if err := cc.cfg.Validate(); err != nil {
+			bad(cc.key, "%v", err)
+		}
+	}
+	if c.Const.L1.Size == 0 {
+		bad("const.l1.size", "must be positive")
+	}
+	if c.L2.Slices < 1 {
+		bad("l2.slices", "must be positive, is %d", c.L2.Slices)
+	} else if c.L2.Size%c.L2.Slices != 0 {
+		bad("l2.size", "%d B does not divide into %d slices", c.L2.Size, c.L2.Slices)
+	}
+	if err := c.DRAM.Config.Validate(); err != nil {
+		bad("dram", "%v", err)
+	}
+	for _, l := range []struct {
+		key string
+		v   int
+	}{{"lat.alu", c.Latency.ALU}, {"lat.fma", c.Latency.FMA}, {"lat.sfu", c.Latency.SFU}, {"lat.dp", c.Latency.DP},
+		{"lat.shared", c.Latency.Shared}, {"lat.l1_hit", c.Latency.L1Hit}, {"lat.l2_hit", c.Latency.L2Hit},
+		{"lat.dram", c.Latency.DRAM}, {"lat.texture", c.Latency.Texture}, {"lat.const", c.Latency.Const}} {
+		pos(l.key, l.v)
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("arch %s/%s: %w", c.Arch, c.GPU, errors.Join(errs...))
+	}
+	return nil
+}

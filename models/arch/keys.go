@@ -1,0 +1,301 @@
+package arch
+
+import (
+	"encoding"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gtrace/gtrace/models/cache"
+)
+
+// KeyInfo is one parameter as `gtrace archs NAME` prints it.
+type KeyInfo struct {
+	Key, Value, Source string
+}
+
+// field is one key: a pointer into a Config and how to read it.
+type field struct {
+	key  string
+	size bool // an int in bytes: accepts and prints KB/MB suffixes
+	ptr  func(c *Config) any
+}
+
+var fields = buildFields()
+
+func buildFields() []field {
+	f := []field{
+		{key: "name", ptr: func(c *Config) any { return &c.Name }},
+		{key: "cc", ptr: func(c *Config) any { return &c.CC }},
+		{key: "sm.count", ptr: func(c *Config) any { return &c.SM.Count }},
+		{key: "sm.clock_mhz", ptr: func(c *Config) any { return &c.SM.ClockMHz }},
+		{key: "sm.warp_size", ptr: func(c *Config) any { return &c.SM.WarpSize }},
+		{key: "sm.schedulers", ptr: func(c *Config) any { return &c.SM.Schedulers }},
+		{key: "sm.dispatch_per_scheduler", ptr: func(c *Config) any { return &c.SM.DispatchPerScheduler }},
+		{key: "sm.max_warps", ptr: func(c *Config) any { return &c.SM.MaxWarps }},
+		{key: "sm.max_threads", ptr: func(c *Config) any { return &c.SM.MaxThreads }},
+		{key: "sm.max_ctas", ptr: func(c *Config) any { return &c.SM.MaxCTAs }},
+		{key: "sm.registers", ptr: func(c *Config) any { return &c.SM.Registers }},
+		{key: "sm.max_regs_per_thread", ptr: func(c *Config) any { return &c.SM.MaxRegsPerThread }},
+		{key: "sm.reg_alloc_unit", ptr: func(c *Config) any { return &c.SM.RegAllocUnit }},
+		{key: "sm.simt", ptr: func(c *Config) any { return &c.SM.SIMT }},
+		{key: "coalescer", ptr: func(c *Config) any { return &c.Coalescer }},
+	}
+	f = append(f, cacheFields("l1", func(c *Config) *cache.Config { return &c.L1.Config })...)
+	f = append(f,
+		field{key: "l1.cache_global", ptr: func(c *Config) any { return &c.L1.CacheGlobal }},
+		field{key: "l1.unified_size", size: true, ptr: func(c *Config) any { return &c.L1.UnifiedSize }},
+		field{key: "shared.size", size: true, ptr: func(c *Config) any { return &c.Shared.Size }},
+		field{key: "shared.max_per_cta", size: true, ptr: func(c *Config) any { return &c.Shared.MaxPerCTA }},
+		field{key: "shared.banks", ptr: func(c *Config) any { return &c.Shared.Banks }},
+		field{key: "shared.bank_width", ptr: func(c *Config) any { return &c.Shared.BankWidth }},
+		field{key: "shared.carveouts", size: true, ptr: func(c *Config) any { return &c.Shared.Carveouts }},
+		field{key: "shared.alloc_unit", size: true, ptr: func(c *Config) any { return &c.Shared.AllocUnit }},
+		field{key: "shared.reserved_per_cta", size: true, ptr: func(c *Config) any { return &c.Shared.ReservedPerCTA }},
+	)
+	f = append(f, cacheFields("tex", func(c *Config) *cache.Config { return &c.Tex })...)
+	f = append(f, field{key: "const.size", size: true, ptr: func(c *Config) any { return &c.Const.Size }})
+	f = append(f, cacheFields("const.l1", func(c *Config) *cache.Config { return &c.Const.L1 })...)
+	f = append(f, cacheFields("const.l15", func(c *Config) *cache.Config { return &c.Const.L15 })...)
+	f = append(f, cacheFields("l2", func(c *Config) *cache.Config { return &c.L2.Config })...)
+	f = append(f,
+		field{key: "l2.slices", ptr: func(c *Config) any { return &c.L2.Slices }},
+		field{key: "dram.type", ptr: func(c *Config) any { return &c.DRAM.Type }},
+		field{key: "dram.bandwidth_gbs", ptr: func(c *Config) any { return &c.DRAM.BandwidthGBs }},
+		field{key: "dram.channels", ptr: func(c *Config) any { return &c.DRAM.Channels }},
+		field{key: "dram.banks", ptr: func(c *Config) any { return &c.DRAM.Banks }},
+		field{key: "dram.row_bytes", size: true, ptr: func(c *Config) any { return &c.DRAM.RowBytes }},
+		field{key: "dram.burst_length", ptr: func(c *Config) any { return &c.DRAM.BurstLength }},
+		field{key: "dram.bus_bytes", ptr: func(c *Config) any { return &c.DRAM.BusBytes }},
+		field{key: "dram.interleave", size: true, ptr: func(c *Config) any { return &c.DRAM.Interleave }},
+		field{key: "dram.hash", ptr: func(c *Config) any { return &c.DRAM.Hash }},
+		field{key: "lat.alu", ptr: func(c *Config) any { return &c.Latency.ALU }},
+		field{key: "lat.fma", ptr: func(c *Config) any { return &c.Latency.FMA }},
+		field{key: "lat.sfu", ptr: func(c *Config) any { return &c.Latency.SFU }},
+		field{key: "lat.dp", ptr: func(c *Config) any { return &c.Latency.DP }},
+		field{key: "lat.shared", ptr: func(c *Config) any { return &c.Latency.Shared }},
+		field{key: "lat.l1_hit", ptr: func(c *Config) any { return &c.Latency.L1Hit }},
+		field{key: "lat.l2_hit", ptr: func(c *Config) any { return &c.Latency.L2Hit }},
+		field{key: "lat.dram", ptr: func(c *Config) any { return &c.Latency.DRAM }},
+		field{key: "lat.texture", ptr: func(c *Config) any { return &c.Latency.Texture }},
+		field{key: "lat.const", ptr: func(c *Config) any { return &c.Latency.Const }},
+		field{key: "lat.const_l15", ptr: func(c *Config) any { return &c.Latency.ConstL15 }},
+	)
+	return f
+}
+
+func cacheFields(p string, get func(c *Config) *cache.Config) []field {
+	return []field{
+		{key: p + ".size", size: true, ptr: func(c *Config) any { return &get(c).Size }},
+		{key: p + ".line", ptr: func(c *Config) any { return &get(c).Line }},
+		{key: p + ".sector", ptr: func(c *Config) any { return &get(c).Sector }},
+		{key: p + ".sets", ptr: func(c *Config) any { return &get(c).Sets }},
+		{key: p + ".ways", ptr: func(c *Config) any { return &get(c).Ways }},
+		{key: p + ".replacement", ptr: func(c *Config) any { return &get(c).Replacement }},
+		{key: p + ".write", ptr: func(c *Config) any { return &get(c).Write }},
+		{key: p + ".write_allocate", ptr: func(c *Config) any { return &get(c).WriteAllocate }},
+		{key: p + ".set_index", ptr: func(c *Config) any { return &get(c).SetIndex }},
+		{key: p + ".mshrs", ptr: func(c *Config) any { return &get(c).MSHRs }},
+	}
+}
+
+func lookupField(key string) (field, bool) {
+	for _, f := range fields {
+		if f.key == key {
+			return f, true
+		}
+	}
+	return field{}, false
+}
+
+// KeyNames lists every key in display order.
+func KeyNames() []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = f.key
+	}
+	return out
+}
+
+// Keys lists every parameter with its value and source, in display order.
+func (c *Config) Keys() []KeyInfo {
+	out := make([]KeyInfo, len(fields))
+	for i, f := range fields {
+		out[i] = KeyInfo{Key: f.key, Value: format(f, c), Source: c.sources[f.key]}
+	}
+	return out
+}
+
+// Get returns key's value as Keys prints it.
+func (c *Config) Get(key string) (string, error) {
+	f, ok := lookupField(key)
+	if !ok {
+		return "", unknownKey(key)
+	}
+	return format(f, c), nil
+}
+
+// Set parses value into key and records the source as "set". Derived values
+// (l1.size on unified archs) are recomputed. It does not validate the whole
+// config: call Validate after the last Set.
+func (c *Config) Set(key, value string) error { return c.set(key, value, "set") }
+
+func (c *Config) set(key, value, source string) error {
+	f, ok := lookupField(key)
+	if !ok {
+		return unknownKey(key)
+	}
+	if key == "l1.size" && c.L1.UnifiedSize > 0 {
+		return fmt.Errorf("l1.size is derived on %s (l1.unified_size %s minus shared.size): set shared.size instead",
+			c.Arch, formatSize(c.L1.UnifiedSize))
+	}
+	value = strings.TrimSpace(value)
+	var err error
+	switch p := f.ptr(c).(type) {
+	case *int:
+		if f.size {
+			*p, err = parseSize(value)
+		} else {
+			*p, err = strconv.Atoi(value)
+		}
+	case *bool:
+		*p, err = strconv.ParseBool(value)
+	case *string:
+		*p = value
+	case *float64:
+		*p, err = strconv.ParseFloat(value, 64)
+	case *[]int:
+		var list []int
+		for _, s := range strings.Split(value, ",") {
+			var n int
+			if n, err = parseSize(strings.TrimSpace(s)); err != nil {
+				break
+			}
+			list = append(list, n)
+		}
+		if err == nil {
+			sort.Ints(list)
+			*p = list
+		}
+	case encoding.TextUnmarshaler:
+		err = p.UnmarshalText([]byte(value))
+	default:
+		err = fmt.Errorf("internal: key has type %T", p)
+	}
+	if err != nil {
+		return fmt.Errorf("%s = %q: %w", key, value, err)
+	}
+	if c.sources == nil {
+		c.sources = map[string]string{}
+	}
+	c.sources[key] = source
+	c.derive()
+	return nil
+}
+
+func format(f field, c *Config) string {
+	switch p := f.ptr(c).(type) {
+	case *int:
+		if f.size {
+			return formatSize(*p)
+		}
+		return strconv.Itoa(*p)
+	case *bool:
+		return strconv.FormatBool(*p)
+	case *string:
+		return *p
+	case *float64:
+		return strconv.FormatFloat(*p, 'g', -1, 64)
+	case *[]int:
+		return formatSizes(*p)
+	case encoding.TextMarshaler:
+		b, _ := p.MarshalText()
+		return string(b)
+	}
+	return "?"
+}
+
+// parseSize reads "4096", "4096B", "48KB", "48KiB", "50MB", "1GB" (binary units).
+func parseSize(s string) (int, error) {
+	u := strings.ToUpper(strings.TrimSpace(s))
+	mult := 1
+	for _, suf := range []struct {
+		s string
+		m int
+	}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"GIB", 1 << 30}, {"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30}, {"K", 1 << 10}, {"M", 1 << 20}, {"B", 1}} {
+		if strings.HasSuffix(u, suf.s) {
+			u, mult = strings.TrimSpace(strings.TrimSuffix(u, suf.s)), suf.m
+			break
+		}
+	}
+	n, err := strconv.Atoi(u)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("not a size in bytes (e.g. 4096, 48KB, 50MB)")
+	}
+	return n * mult, nil
+}
+
+func formatSize(n int) string {
+	switch {
+	case n != 0 && n%(1<<20) == 0:
+		return strconv.Itoa(n>>20) + "MB"
+	case n != 0 && n%(1<<10) == 0:
+		return strconv.Itoa(n>>10) + "KB"
+	}
+	return strconv.Itoa(n)
+}
+
+func formatSizes(l []int) string {
+	s := make([]string, len(l))
+	for i, n := range l {
+		s[i] = formatSize(n)
+	}
+	return strings.Join(s, ",")
+}
+
+func unknownKey(key string) error {
+	type cand struct {
+		key string
+		d   int
+	}
+	var cs []cand
+	for _, f := range fields {
+		d := distance(key, f.key)
+		last := f.key[strings.LastIndex(f.key, ".")+1:]
+		if d <= 3 || strings.HasSuffix(key, "."+last) || strings.HasSuffix(f.key, "."+key) || strings.HasPrefix(f.key, key+".") {
+			cs = append(cs, cand{f.key, d})
+		}
+	}
+	slices.SortStableFunc(cs, func(a, b cand) int { return a.d - b.d })
+	var near []string
+	for i := 0; i < len(cs) && i < 6; i++ {
+		near = append(near, cs[i].key)
+	}
+	if len(near) == 0 {
+		return fmt.Errorf("unknown key %q (`gtrace archs NAME` lists them all)", key)
+	}
+	return fmt.Errorf("unknown key %q; near: %s", key, strings.Join(near, ", "))
+}
+
+// distance is the Levenshtein edit distance.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

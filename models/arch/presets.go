@@ -1,0 +1,507 @@
+package arch
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// A preset is a list of key, value, source rows applied on top of its base.
+type preset struct {
+	arch, gpu, base string
+	rows            []row
+}
+
+type row struct{ key, value, src string }
+
+// Source abbreviations (full references in ../shared/research/hw-facts.md):
+//
+//	PG   CUDA C++ Programming Guide, Compute Capabilities (§20.x, Table 27)
+//	PG4  CUDA C Programming Guide 4.x/5.0, Appendix F.4 (cc 2.x), F.5 (cc 3.x)
+//	PG3  Programming Guide section for cc 3.x
+//	NCU  Nsight Compute Profiling Guide §2.3.4, §2.3.7
+//	ME   our H200 measurements, research/h200-microbench
+//	GB   te42kyfo/gpu-benches pointer chase (h100_pcie, a100_80)
+//	MCR  Mei & Chu microbenchmarks as reproduced by zhanglx13
+//	C&C  chipsandcheese, "Nvidia's H100: funny L2 and tons of bandwidth"
+//	SIM  gpgpu-sim tested-cfgs (SM2_GTX480, SM3_KEPLER_TITAN, SM80_A100, SM90_H100, SM86_RTX3070)
+//	OCC  CUDA occupancy calculator allocation granularities
+// common rows are applied before every preset: values that are the same
+// everywhere or have no meaning for a read-only cache.
+var common = []row{
+	{"tex.write", "write-back", "read-only cache: stores never reach it"},
+	{"tex.write_allocate", "false", "read-only cache: stores never reach it"},
+	{"tex.set_index", "linear", "[M] SIM tex L"},
+	{"const.l1.replacement", "lru", "[M] SIM const L"},
+	{"const.l1.write", "write-back", "read-only cache: stores never reach it"},
+	{"const.l1.write_allocate", "false", "read-only cache: stores never reach it"},
+	{"const.l1.set_index", "linear", "[M] SIM const L"},
+	{"const.l1.mshrs", "0", "assumed: fills complete at once in the functional model"},
+	{"const.l15.size", "0", "no level 1.5 unless the preset sets one"},
+	{"const.l15.line", "64", "[M] SIM const lines are 64 B"},
+	{"const.l15.sector", "64", "[M] SIM const not sectored"},
+	{"const.l15.sets", "0", "derived from size and ways"},
+	{"const.l15.ways", "8", "assumed"},
+	{"const.l15.replacement", "lru", "[M] SIM const L"},
+	{"const.l15.write", "write-back", "read-only cache: stores never reach it"},
+	{"const.l15.write_allocate", "false", "read-only cache: stores never reach it"},
+	{"const.l15.set_index", "linear", "assumed"},
+	{"const.l15.mshrs", "0", "assumed: fills complete at once in the functional model"},
+}
+
+var presets = []preset{
+	{arch: "fermi", gpu: "gtx480", rows: []row{
+		{"name", "GeForce GTX 480", "GF100"},
+		{"cc", "2.0", "PG4 F.4"},
+		{"sm.count", "15", "[M] SIM SM2_GTX480 gpgpu_n_clusters"},
+		{"sm.clock_mhz", "1401", "[M] SIM: 700 MHz core domain = 1400 MHz shader clock / 2"},
+		{"sm.warp_size", "32", "[V] PG"},
+		{"sm.schedulers", "2", "[V] PG4 F.4.1: 2 schedulers, 16 lanes each"},
+		{"sm.dispatch_per_scheduler", "1", "[V] PG4 F.4.1"},
+		{"sm.max_warps", "48", "[M] SIM 1536:32; Volkov GTC'10 slide 58"},
+		{"sm.max_threads", "1536", "[M] SIM gpgpu_shader_core_pipeline 1536"},
+		{"sm.max_ctas", "8", "[M] SIM gpgpu_shader_cta 8"},
+		{"sm.registers", "32768", "[M] SIM gpgpu_shader_registers"},
+		{"sm.max_regs_per_thread", "63", "[R] PG cc 2.x technical specifications"},
+		{"sm.reg_alloc_unit", "64", "[R] OCC: cc 2.x allocates 64 registers per warp at a time"},
+		{"sm.simt", "stack", "DESIGN.md: pre-Volta SIMT reconvergence stack"},
+		{"coalescer", "fermi-128B-lines", "[V] PG4 F.4.2: L1-cached loads use 128 B transactions, L2-only 32 B"},
+		{"l1.unified_size", "64KB", "[V] PG4 F.4.1: 64 KB split between L1 and shared"},
+		{"l1.line", "128", "[V] PG4 F.4.2: a cache line is 128 bytes"},
+		{"l1.sector", "128", "[M] SIM dl1 N (not sectored): misses fill whole lines"},
+		{"l1.sets", "32", "[M] SIM dl1 N:32:128:4 (ways follow the carve-out: 4 at 16 KB, 12 at 48 KB)"},
+		{"l1.ways", "0", "derived from size and sets"},
+		{"l1.replacement", "lru", "[M] SIM dl1 L"},
+		{"l1.write", "write-evict", "[R] Fermi global-memory slides: stores invalidate the L1 line (SIM models local WB / global WT)"},
+		{"l1.write_allocate", "false", "[M] SIM dl1 wr_alloc N"},
+		{"l1.set_index", "fermi", "[M] SIM dl1 H: Fermi hash (Nugteren et al., HPCA 2014)"},
+		{"l1.mshrs", "64", "[M] SIM dl1 S:64:8"},
+		{"l1.cache_global", "true", "[V] PG4 F.4.2: -dlcm=ca is the default; false = -dlcm=cg"},
+		{"shared.size", "48KB", "[V] PG4: 48 KB shared / 16 KB L1 is the default split"},
+		{"shared.max_per_cta", "48KB", "[V] PG4 F.4.1"},
+		{"shared.banks", "32", "[V] PG4 F.4.3"},
+		{"shared.bank_width", "4", "[V] PG4 F.4.3: 32 bits per bank per 2 clocks"},
+		{"shared.carveouts", "16KB,48KB", "[V] PG4 F.4.1: 16/48 or 48/16"},
+		{"shared.alloc_unit", "128", "[R] OCC cc 2.x shared allocation granularity"},
+		{"shared.reserved_per_cta", "0", "[V] PG: the 1 KB reservation starts at cc 8.0"},
+		{"tex.size", "12KB", "[M] SIM tex N:4:128:24"},
+		{"tex.line", "128", "[M] SIM tex"},
+		{"tex.sector", "128", "assumed: texture fills whole 128 B lines (one 2D tile, see models/texcache)"},
+		{"tex.sets", "4", "[M] SIM tex N:4:128:24"},
+		{"tex.ways", "0", "derived from size and sets"},
+		{"tex.replacement", "lru", "[M] SIM tex L"},
+		{"tex.mshrs", "0", "assumed: fills complete at once in the functional model (SIM uses a 128-entry fifo)"},
+		{"const.size", "64KB", "[V] PG4: 64 KB constant memory"},
+		{"const.l1.size", "8KB", "[R] old PG table: 8 KB constant cache working set per SM; [M] SIM N:64:64:2"},
+		{"const.l1.line", "64", "[M] SIM const N:64:64:2"},
+		{"const.l1.sector", "64", "[M] SIM const not sectored"},
+		{"const.l1.ways", "2", "[M] SIM const N:64:64:2"},
+		{"const.l1.sets", "0", "derived from size and ways"},
+		{"const.l15.size", "0", "[R] a single level before L2 on Fermi"},
+		{"l2.size", "768KB", "[V] PG4 / GF100 whitepaper"},
+		{"l2.slices", "12", "[M] SIM 6 memory partitions x 2 sub-partitions, 64 KB each"},
+		{"l2.line", "128", "[V] PG4; [M] SIM dl2 S:64:128:8"},
+		{"l2.sector", "32", "[V] PG4 F.4.2: L2 transactions are 32 B; [M] SIM dl2 S (sectored)"},
+		{"l2.ways", "8", "[M] SIM dl2 S:64:128:8"},
+		{"l2.sets", "0", "derived from slice size and ways"},
+		{"l2.replacement", "lru", "[M] SIM dl2 L"},
+		{"l2.write", "write-back", "[V] PG4 / [M] SIM dl2 B"},
+		{"l2.write_allocate", "true", "[M] SIM dl2 wr_alloc L (lazy fetch on read): modelled as write-validate"},
+		{"l2.set_index", "linear", "[M] SIM dl2 L"},
+		{"l2.mshrs", "256", "[M] SIM dl2 A:256:4"},
+		{"dram.type", "GDDR5", "[V] hw-facts §3"},
+		{"dram.bandwidth_gbs", "177.4", "[M] SIM 924 MHz QDR x 384 bit"},
+		{"dram.channels", "6", "[M] SIM gpgpu_n_mem 6 (6 x 64-bit)"},
+		{"dram.banks", "16", "[M] SIM dram timing nbk=16"},
+		{"dram.row_bytes", "4KB", "[M] SIM address map: 12 column+byte bits per partition (2 chips x 2 KB)"},
+		{"dram.burst_length", "8", "[M] SIM gpgpu_dram_burst_length 8"},
+		{"dram.bus_bytes", "8", "[M] SIM 2 chips x 4 B per partition (n_mem_per_ctrlr 2)"},
+		{"dram.interleave", "256", "[M] SIM address map dramid@8"},
+		{"dram.hash", "false", "[M] SIM gpgpu_memory_partition_indexing 0"},
+		{"lat.alu", "18", "[R] Volkov GTC'10: ~18 cycles arithmetic latency on GF100"},
+		{"lat.fma", "18", "[R] Volkov GTC'10"},
+		{"lat.sfu", "40", "assumed: about twice the ALU latency; unmeasured"},
+		{"lat.dp", "36", "assumed: DP issues over both scheduler slots on GF100 (PG4 F.4.1); unmeasured"},
+		{"lat.shared", "50", "[V] MCR: 49.6 cycles"},
+		{"lat.l1_hit", "35", "[M] SIM gpgpu_l1_latency 35"},
+		{"lat.l2_hit", "155", "assumed: SIM l1 35 + l2_rop 120 [M]"},
+		{"lat.dram", "600", "assumed: seed 000 gives 400-800 cycles for global memory"},
+		{"lat.texture", "220", "assumed: unmeasured; between L2 hit and DRAM"},
+		{"lat.const", "24", "assumed: the seed's const-cache hit (24 cycles) on an unnamed GPU"},
+		{"lat.const_l15", "0", "no level 1.5"},
+	}},
+	{arch: "fermi", gpu: "c2050", base: "gtx480", rows: []row{
+		{"name", "Tesla C2050", "GF100"},
+		{"sm.count", "14", "[R] hw-facts §1"},
+		{"sm.clock_mhz", "1150", "[R] Tesla C2050 datasheet shader clock"},
+		{"dram.bandwidth_gbs", "144", "[R] Tesla C2050 datasheet (seed 000 quotes 156 GB/s)"},
+	}},
+	{arch: "kepler", gpu: "k20x", rows: []row{
+		{"name", "Tesla K20X", "GK110"},
+		{"cc", "3.5", "PG3"},
+		{"sm.count", "14", "[R] hw-facts §1: K20X 14 SMs"},
+		{"sm.clock_mhz", "732", "[R] Tesla K20X datasheet"},
+		{"sm.warp_size", "32", "[V] PG"},
+		{"sm.schedulers", "4", "[V] PG4 F.5.1"},
+		{"sm.dispatch_per_scheduler", "2", "[V] PG4 F.5.1: 2 independent instructions per warp per cycle"},
+		{"sm.max_warps", "64", "[M] SIM 2048:32"},
+		{"sm.max_threads", "2048", "[M] SIM gpgpu_shader_core_pipeline 2048"},
+		{"sm.max_ctas", "16", "[M] SIM gpgpu_shader_cta 16"},
+		{"sm.registers", "65536", "[M] SIM; HPCA'15 K20X"},
+		{"sm.max_regs_per_thread", "255", "[R] PG cc 3.5 technical specifications"},
+		{"sm.reg_alloc_unit", "256", "[R] OCC cc 3.x"},
+		{"sm.simt", "stack", "DESIGN.md: pre-Volta SIMT reconvergence stack"},
+		{"coalescer", "fermi-128B-lines", "[V] PG4 F.5.2: 128 B lines when cached in L1, 32 B segments otherwise"},
+		{"l1.unified_size", "64KB", "[V] PG4 F.5.1: 64 KB split 48/16, 32/32 or 16/48"},
+		{"l1.line", "128", "[V] PG4"},
+		{"l1.sector", "32", "[M] SIM dl1 S (sectored)"},
+		{"l1.sets", "4", "[M] SIM dl1 S:4:128:32"},
+		{"l1.ways", "0", "derived from size and sets"},
+		{"l1.replacement", "lru", "[M] SIM dl1 L"},
+		{"l1.write", "write-evict", "[R] hw-facts §2: same as Fermi"},
+		{"l1.write_allocate", "false", "[M] SIM dl1 wr_alloc N"},
+		{"l1.set_index", "linear", "[M] SIM dl1 L"},
+		{"l1.mshrs", "256", "[M] SIM dl1 A:256:8"},
+		{"l1.cache_global", "false", "[V] PG3: L1 caches local memory only; global loads opt in with -dlcm=ca"},
+		{"shared.size", "48KB", "[V] PG4 F.5.1 default; [M] SIM gpgpu_shmem_size 49152"},
+		{"shared.max_per_cta", "48KB", "[V] PG4 F.5.1"},
+		{"shared.banks", "32", "[V] PG4 F.5.3"},
+		{"shared.bank_width", "4", "[V] PG4 F.5.3: 4-byte mode by default; 8 with cudaDeviceSetSharedMemConfig"},
+		{"shared.carveouts", "16KB,32KB,48KB", "[V] PG4 F.5.1"},
+		{"shared.alloc_unit", "256", "[R] OCC cc 3.x"},
+		{"shared.reserved_per_cta", "0", "[V] PG: the 1 KB reservation starts at cc 8.0"},
+		{"tex.size", "48KB", "[V] PG3: 48 KB read-only data cache (LDG, __ldg) = the texture cache; [M] SIM tex 48 KB"},
+		{"tex.line", "128", "[M] SIM tex N:16:128:24"},
+		{"tex.sector", "128", "assumed: texture fills whole 128 B lines (one 2D tile, see models/texcache)"},
+		{"tex.sets", "16", "[M] SIM tex N:16:128:24"},
+		{"tex.ways", "0", "derived from size and sets"},
+		{"tex.replacement", "lru", "[M] SIM tex L"},
+		{"tex.mshrs", "0", "assumed: fills complete at once in the functional model"},
+		{"const.size", "64KB", "[V] PG: 64 KB constant memory"},
+		{"const.l1.size", "8KB", "[R] hw-facts §2: 8 KB working set (SIM models 16 KB)"},
+		{"const.l1.line", "64", "[M] SIM const N:128:64:2"},
+		{"const.l1.sector", "64", "[M] SIM const not sectored"},
+		{"const.l1.ways", "2", "[M] SIM const N:128:64:2"},
+		{"const.l1.sets", "0", "derived from size and ways"},
+		{"const.l15.size", "0", "[R] a single level before L2"},
+		{"l2.size", "1536KB", "[V] PG3: 1.5 MB"},
+		{"l2.slices", "24", "[M] SIM 12 partitions x 2 sub-partitions, S:32:128:16 = 64 KB each"},
+		{"l2.line", "128", "[M] SIM dl2"},
+		{"l2.sector", "32", "[V] MCR: 32 B L2 access granularity"},
+		{"l2.ways", "16", "[M] SIM dl2 S:32:128:16"},
+		{"l2.sets", "0", "derived from slice size and ways"},
+		{"l2.replacement", "lru", "[M] SIM dl2 L"},
+		{"l2.write", "write-back", "[M] SIM dl2 B"},
+		{"l2.write_allocate", "true", "[M] SIM dl2 wr_alloc L: modelled as write-validate"},
+		{"l2.set_index", "linear", "assumed: SIM uses an IPOLY hash (P); partition selection is modelled in dram"},
+		{"l2.mshrs", "256", "[M] SIM dl2 A:256:64"},
+		{"dram.type", "GDDR5", "[V] hw-facts §3"},
+		{"dram.bandwidth_gbs", "250", "[R] hw-facts §3: K20X 250 GB/s"},
+		{"dram.channels", "12", "[M] SIM gpgpu_n_mem 12 (12 x 32-bit chips)"},
+		{"dram.banks", "16", "[M] SIM nbk=16"},
+		{"dram.row_bytes", "2KB", "[M] SIM address map RBBBCCCC.BCCSSSSS: 11 column+byte bits"},
+		{"dram.burst_length", "8", "[M] SIM gpgpu_dram_burst_length 8"},
+		{"dram.bus_bytes", "4", "[M] SIM gpgpu_dram_buswidth 4"},
+		{"dram.interleave", "256", "[M] SIM address map dramid@8"},
+		{"dram.hash", "false", "[M] SIM gpgpu_memory_partition_indexing 0"},
+		{"lat.alu", "9", "[R] Volkov 2016 thesis: ~9 cycles on Kepler"},
+		{"lat.fma", "9", "[R] Volkov 2016 thesis"},
+		{"lat.sfu", "18", "assumed: about twice the ALU latency; unmeasured"},
+		{"lat.dp", "18", "assumed: about twice the ALU latency; unmeasured"},
+		{"lat.shared", "47", "[V] MCR: 46.75 cycles"},
+		{"lat.l1_hit", "82", "[M] SIM gpgpu_l1_latency 82 (TITAN)"},
+		{"lat.l2_hit", "200", "assumed: SIM l1 82 + l2_rop 120 [M]"},
+		{"lat.dram", "500", "assumed: seed 000 gives 400-800 cycles for global memory"},
+		{"lat.texture", "110", "assumed: unmeasured read-only/texture hit"},
+		{"lat.const", "24", "assumed: the seed's const-cache hit (24 cycles) on an unnamed GPU"},
+		{"lat.const_l15", "0", "no level 1.5"},
+	}},
+	{arch: "kepler", gpu: "titan", base: "k20x", rows: []row{
+		{"name", "GeForce GTX TITAN", "GK110"},
+		{"sm.count", "14", "[M] SIM SM3_KEPLER_TITAN gpgpu_n_clusters 14"},
+		{"sm.clock_mhz", "837", "[M] SIM clock domains 837 MHz"},
+		{"dram.bandwidth_gbs", "288", "[M] SIM 1502 MHz QDR x 384 bit"},
+	}},
+	{arch: "ampere", gpu: "a100", rows: []row{
+		{"name", "A100 SXM4 40GB", "GA100"},
+		{"cc", "8.0", "PG §20.7"},
+		{"sm.count", "108", "[R] A100 whitepaper"},
+		{"sm.clock_mhz", "1410", "[V] GB a100_80"},
+		{"sm.warp_size", "32", "[V] PG"},
+		{"sm.schedulers", "4", "[V] PG §20.7.1: 4 SMSPs"},
+		{"sm.dispatch_per_scheduler", "1", "[V] PG §20.7.1"},
+		{"sm.max_warps", "64", "[V] PG Table 27 (8.0)"},
+		{"sm.max_threads", "2048", "[V] PG Table 27 (8.0)"},
+		{"sm.max_ctas", "32", "[R] PG Table 27 (8.0)"},
+		{"sm.registers", "65536", "[V] PG"},
+		{"sm.max_regs_per_thread", "255", "[R] PG Table 27"},
+		{"sm.reg_alloc_unit", "256", "[R] OCC cc 8.x"},
+		{"sm.simt", "its", "[V] PG §20.6.2: independent thread scheduling from Volta on"},
+		{"coalescer", "sectored-32B", "[V] NCU: 128 B lines of 4 x 32 B sectors"},
+		{"l1.unified_size", "192KB", "[V] PG §20.7.3: 192 KB L1 + shared (8.0)"},
+		{"l1.line", "128", "[V] NCU"},
+		{"l1.sector", "32", "[V] NCU, FGS: a miss fetches only the missing sectors"},
+		{"l1.sets", "4", "[M] SIM dl1 S:4:128:64 (ways grow with the carve-out)"},
+		{"l1.ways", "0", "derived from size and sets"},
+		{"l1.replacement", "lru", "[M] SIM dl1 L"},
+		{"l1.write", "write-through", "[V] hw-facts §2: write-through to L2"},
+		{"l1.write_allocate", "false", "assumed: stores do not allocate in L1 (SIM uses lazy fetch on read)"},
+		{"l1.set_index", "linear", "[M] SIM dl1 L"},
+		{"l1.mshrs", "512", "[M] SIM dl1 A:512:64"},
+		{"l1.cache_global", "true", "[V] GB: plain loads plateau at 192 KB"},
+		{"shared.size", "64KB", "assumed: the smallest carve-out that holds a 48 KB static block (SharedCarveout picks per kernel)"},
+		{"shared.max_per_cta", "163KB", "[R] PG Table 27 (8.0): 163 KB opt-in"},
+		{"shared.banks", "32", "[V] PG"},
+		{"shared.bank_width", "4", "[V] PG"},
+		{"shared.carveouts", "0,8KB,16KB,32KB,64KB,100KB,132KB,164KB", "[V] PG §20.7.3"},
+		{"shared.alloc_unit", "128", "[R] OCC cc 8.x"},
+		{"shared.reserved_per_cta", "1KB", "[V] PG: 1 KB of shared memory reserved per block from cc 8.0"},
+		{"tex.size", "128KB", "assumed: texture shares the unified L1 on hardware; modelled as its own cache of the default L1 size"},
+		{"tex.line", "128", "[V] NCU"},
+		{"tex.sector", "128", "assumed: texture fills whole 128 B lines (one 2D tile, see models/texcache)"},
+		{"tex.sets", "4", "[M] SIM tex N:4:128:256"},
+		{"tex.ways", "0", "derived from size and sets"},
+		{"tex.replacement", "lru", "[M] SIM tex L"},
+		{"tex.mshrs", "0", "assumed: fills complete at once in the functional model"},
+		{"const.size", "64KB", "[V] PG"},
+		{"const.l1.size", "2KB", "assumed: as GH100's IDC (ME: under 4 KB); PG gives an 8 KB working set"},
+		{"const.l1.line", "64", "[M] SIM const lines are 64 B"},
+		{"const.l1.sector", "64", "[M] SIM const not sectored"},
+		{"const.l1.ways", "4", "assumed"},
+		{"const.l1.sets", "0", "derived from size and ways"},
+		{"const.l15.size", "64KB", "assumed: as GH100's GCC (ME: flat latency up to a 64 KB footprint)"},
+		{"const.l15.line", "64", "[M] SIM const lines are 64 B"},
+		{"const.l15.sector", "64", "[M] SIM const not sectored"},
+		{"const.l15.ways", "8", "assumed"},
+		{"const.l15.sets", "0", "derived from size and ways"},
+		{"l2.size", "40MB", "[R] A100 whitepaper; [V] GB"},
+		{"l2.slices", "160", "[M] SIM 40 channels x 4 sub-partitions, S:128:128:16 = 256 KB each"},
+		{"l2.line", "128", "[V] NCU"},
+		{"l2.sector", "32", "[V] NCU"},
+		{"l2.ways", "16", "[M] SIM dl2 S:128:128:16"},
+		{"l2.sets", "0", "derived from slice size and ways"},
+		{"l2.replacement", "lru", "[M] SIM dl2 L"},
+		{"l2.write", "write-back", "[M] SIM dl2 B"},
+		{"l2.write_allocate", "true", "[M] SIM dl2 wr_alloc L: modelled as write-validate"},
+		{"l2.set_index", "linear", "assumed: SIM uses X; partition selection is modelled in dram"},
+		{"l2.mshrs", "192", "[M] SIM dl2 A:192:4"},
+		{"dram.type", "HBM2", "[R] A100 whitepaper"},
+		{"dram.bandwidth_gbs", "1555", "[R] A100-40GB whitepaper"},
+		{"dram.channels", "40", "[M] SIM gpgpu_n_mem 40"},
+		{"dram.banks", "16", "[M] SIM nbk=16"},
+		{"dram.row_bytes", "2KB", "[M] SIM address map RBBBCCCC.BCCSSSSS"},
+		{"dram.burst_length", "2", "[M] SIM gpgpu_dram_burst_length 2"},
+		{"dram.bus_bytes", "16", "[M] SIM gpgpu_dram_buswidth 16"},
+		{"dram.interleave", "256", "[M] SIM address map dramid@8"},
+		{"dram.hash", "true", "assumed: partitions are address-hashed on Ampere (SIM's A100 config does not hash; its H100 config does)"},
+		{"lat.alu", "4", "[M] SIM fp latency 4; [R] Abdelkhalik"},
+		{"lat.fma", "4", "[R] Abdelkhalik: FFMA ~4 cycles"},
+		{"lat.sfu", "23", "[M] SIM ptx_opcode_latency_sfu 23"},
+		{"lat.dp", "6", "[M] SIM dp latency 6"},
+		{"lat.shared", "23", "[R] Abdelkhalik (SIM uses 28)"},
+		{"lat.l1_hit", "36", "[V] GB a100_80: ~36 cycles"},
+		{"lat.l2_hit", "211", "[V] GB: near partition ~211 (far 400-500)"},
+		{"lat.dram", "571", "[V] GB a100_80"},
+		{"lat.texture", "36", "assumed: as an L1 hit (same unified array); unmeasured"},
+		{"lat.const", "30", "assumed: as GH100's IDC (ME)"},
+		{"lat.const_l15", "100", "assumed: as GH100's GCC (ME)"},
+	}},
+	{arch: "ampere", gpu: "rtx3090", base: "a100", rows: []row{
+		{"name", "GeForce RTX 3090", "GA102"},
+		{"cc", "8.6", "PG §20.7"},
+		{"sm.count", "82", "[R] hw-facts §1"},
+		{"sm.clock_mhz", "1695", "[R] RTX 3090 boost clock"},
+		{"sm.max_warps", "48", "[V] PG Table 27 (8.6)"},
+		{"sm.max_threads", "1536", "[V] PG Table 27 (8.6)"},
+		{"sm.max_ctas", "16", "[R] PG Table 27 (8.6)"},
+		{"l1.unified_size", "128KB", "[V] PG §20.7.3: 128 KB (8.6)"},
+		{"shared.carveouts", "0,8KB,16KB,32KB,64KB,100KB", "[V] PG §20.7.3 (8.6: up to 100 KB)"},
+		{"shared.max_per_cta", "99KB", "[R] PG Table 27 (8.6)"},
+		{"tex.size", "64KB", "assumed: texture shares the unified L1; modelled as its own cache of the default L1 size"},
+		{"l2.size", "6MB", "[V] hw-facts §3: GA102 6 MB, 512 KB per 32-bit controller"},
+		{"l2.slices", "12", "assumed: one 512 KB slice per 32-bit controller"},
+		{"l2.mshrs", "192", "assumed: as SIM's A100"},
+		{"dram.type", "GDDR6X", "[R] hw-facts §3"},
+		{"dram.bandwidth_gbs", "936", "[R] hw-facts §3"},
+		{"dram.channels", "24", "assumed: 384 bit as 24 x 16-bit channels, as SIM's RTX3070 models 256 bit as 16"},
+		{"dram.burst_length", "16", "[M] SIM RTX3070: BL16 x 2 B"},
+		{"dram.bus_bytes", "2", "[M] SIM RTX3070: 2 B per channel"},
+		{"lat.l2_hit", "211", "assumed: as A100 near partition; unmeasured on GA102"},
+		{"lat.dram", "571", "assumed: as A100; unmeasured on GA102"},
+	}},
+	{arch: "hopper", gpu: "h100", rows: []row{
+		{"name", "H100 SXM5", "GH100"},
+		{"cc", "9.0", "PG §20.8"},
+		{"sm.count", "132", "[V] C&C: SXM5 132 SMs"},
+		{"sm.clock_mhz", "1980", "[V] ME nvidia-smi max SM clock (SXM-class, H200)"},
+		{"sm.warp_size", "32", "[V] PG"},
+		{"sm.schedulers", "4", "[V] PG §20.8.1"},
+		{"sm.dispatch_per_scheduler", "1", "[V] PG §20.8.1"},
+		{"sm.max_warps", "64", "[V] PG; ME"},
+		{"sm.max_threads", "2048", "[V] PG; ME"},
+		{"sm.max_ctas", "32", "[R] PG Table 27 (9.0)"},
+		{"sm.registers", "65536", "[V] ME"},
+		{"sm.max_regs_per_thread", "255", "[R] PG Table 27"},
+		{"sm.reg_alloc_unit", "256", "[R] OCC cc 9.0"},
+		{"sm.simt", "its", "[V] PG §20.6.2: independent thread scheduling from Volta on"},
+		{"coalescer", "sectored-32B", "[V] NCU; ME: 4 sectors per coalesced 4 B request, 32 at a 128 B stride"},
+		{"l1.unified_size", "256KB", "[V] PG §20.8.3"},
+		{"l1.line", "128", "[V] NCU"},
+		{"l1.sector", "32", "[V] NCU"},
+		{"l1.sets", "4", "[M] SIM dl1 S:4:128:64 (ways grow with the carve-out)"},
+		{"l1.ways", "0", "derived from size and sets"},
+		{"l1.replacement", "lru", "[M] SIM dl1 L"},
+		{"l1.write", "write-through", "[V] ME: l1tex store sectors = lts write sectors = 131072"},
+		{"l1.write_allocate", "false", "assumed: stores do not allocate in L1 (SIM uses lazy fetch on read)"},
+		{"l1.set_index", "linear", "[M] SIM dl1 L"},
+		{"l1.mshrs", "512", "[M] SIM dl1 A:512:64"},
+		{"l1.cache_global", "true", "[V] ME: ld.ca hit = 32 cycles; GB plain loads"},
+		{"shared.size", "64KB", "assumed: the smallest carve-out that holds a 48 KB static block (SharedCarveout picks per kernel)"},
+		{"shared.max_per_cta", "227KB", "[V] PG §20.8.3; ME optin 232448 B"},
+		{"shared.banks", "32", "[V] PG; ME"},
+		{"shared.bank_width", "4", "[V] PG"},
+		{"shared.carveouts", "0,8KB,16KB,32KB,64KB,100KB,132KB,164KB,196KB,228KB", "[V] PG §20.8.3"},
+		{"shared.alloc_unit", "128", "[R] OCC cc 9.0"},
+		{"shared.reserved_per_cta", "1KB", "[V] PG: 1 KB reserved per block from cc 8.0"},
+		{"tex.size", "192KB", "assumed: texture shares the unified L1; modelled as its own cache of the default L1 size"},
+		{"tex.line", "128", "[V] NCU"},
+		{"tex.sector", "128", "assumed: texture fills whole 128 B lines (one 2D tile, see models/texcache)"},
+		{"tex.sets", "4", "[M] SIM tex N:4:128:256"},
+		{"tex.ways", "0", "derived from size and sets"},
+		{"tex.replacement", "lru", "[M] SIM tex L"},
+		{"tex.mshrs", "0", "assumed: fills complete at once in the functional model"},
+		{"const.size", "64KB", "[V] PG"},
+		{"const.l1.size", "2KB", "assumed: ME shows the IDC holds a 256 B footprint (34 cycles) but not 4 KB (104)"},
+		{"const.l1.line", "64", "[M] SIM const lines are 64 B"},
+		{"const.l1.sector", "64", "[M] SIM const not sectored"},
+		{"const.l1.ways", "4", "assumed"},
+		{"const.l1.sets", "0", "derived from size and ways"},
+		{"const.l15.size", "64KB", "[V] ME: GCC latency flat at 104 cycles from 4 KB to 64 KB footprints"},
+		{"const.l15.line", "64", "[M] SIM const lines are 64 B"},
+		{"const.l15.sector", "64", "[M] SIM const not sectored"},
+		{"const.l15.ways", "8", "assumed"},
+		{"const.l15.sets", "0", "derived from size and ways"},
+		{"l2.size", "50MB", "[V] C&C"},
+		{"l2.slices", "80", "[M] SIM 40 channels x 2 sub-partitions, S:256:128:20 = 640 KB each"},
+		{"l2.line", "128", "[V] NCU"},
+		{"l2.sector", "32", "[V] NCU"},
+		{"l2.ways", "20", "[M] SIM dl2 S:256:128:20"},
+		{"l2.sets", "0", "derived from slice size and ways"},
+		{"l2.replacement", "lru", "[M] SIM dl2 L"},
+		{"l2.write", "write-back", "[M] SIM dl2 B"},
+		{"l2.write_allocate", "true", "[M] SIM dl2 wr_alloc L: modelled as write-validate"},
+		{"l2.set_index", "linear", "assumed: SIM uses X; partition selection is modelled in dram"},
+		{"l2.mshrs", "384", "[M] SIM dl2 A:384:4"},
+		{"dram.type", "HBM3", "[V] C&C"},
+		{"dram.bandwidth_gbs", "3350", "[V] C&C; [R] SXM5 datasheet"},
+		{"dram.channels", "40", "[M] SIM gpgpu_n_mem 40"},
+		{"dram.banks", "16", "[M] SIM nbk=16"},
+		{"dram.row_bytes", "2KB", "[M] SIM address map RBBBCCCC.BCCSSSSS"},
+		{"dram.burst_length", "4", "[M] SIM gpgpu_dram_burst_length 4"},
+		{"dram.bus_bytes", "8", "[M] SIM gpgpu_dram_buswidth 8"},
+		{"dram.interleave", "256", "[M] SIM address map dramid@8"},
+		{"dram.hash", "true", "[M] SIM gpgpu_memory_partition_indexing 6 (IPOLY)"},
+		{"lat.alu", "4", "[V] ME: dependent FFMA 4.12 cycles"},
+		{"lat.fma", "4", "[V] ME: dependent FFMA 4.12 cycles"},
+		{"lat.sfu", "23", "[M] SIM ptx_opcode_latency_sfu 23"},
+		{"lat.dp", "8", "[V] ME: dependent DFMA 8.28 cycles"},
+		{"lat.shared", "23", "[V] ME: dependent LDS 23.0 cycles"},
+		{"lat.l1_hit", "32", "[V] ME: 32.0 cycles (H100 PCIe 34, GB)"},
+		{"lat.l2_hit", "281", "[V] ME on H200 (same SM); GB H100 PCIe near 265, far 475"},
+		{"lat.dram", "650", "[V] GB H100 PCIe"},
+		{"lat.texture", "32", "assumed: as an L1 hit (same unified array); unmeasured"},
+		{"lat.const", "30", "[V] ME: IDC 34 cycles minus a 4-cycle SHF"},
+		{"lat.const_l15", "100", "[V] ME: GCC 104 cycles minus a 4-cycle SHF"},
+	}},
+	{arch: "hopper", gpu: "h200", base: "h100", rows: []row{
+		{"name", "H200", "GH100"},
+		{"sm.count", "132", "[V] ME"},
+		{"l2.size", "60MB", "[V] ME: 62914560 B"},
+		{"l2.slices", "96", "assumed: 48 channels x 2 sub-partitions of 640 KB (ncu's sum/avg gives 94 LTS, uncertain)"},
+		{"dram.type", "HBM3e", "[V] hw-facts §3"},
+		{"dram.bandwidth_gbs", "4800", "[R] H200 datasheet"},
+		{"dram.channels", "48", "[V] ME: 48 dram instances in ncu"},
+		{"lat.dram", "667", "[V] ME: 667-683 cycles, cold random 128 MB-1 GB"},
+	}},
+}
+
+var defaultGPU = map[string]string{"fermi": "gtx480", "kepler": "k20x", "ampere": "a100", "hopper": "h100"}
+
+// Archs lists the architecture names.
+func Archs() []string { return []string{"fermi", "kepler", "ampere", "hopper"} }
+
+// GPUs lists an architecture's presets, the default first.
+func GPUs(arch string) []string {
+	var out []string
+	for _, p := range presets {
+		if p.arch == arch {
+			out = append(out, p.gpu)
+		}
+	}
+	return out
+}
+
+// DefaultGPU returns an architecture's default preset ("" if unknown).
+func DefaultGPU(arch string) string { return defaultGPU[arch] }
+
+// Preset returns a fresh copy of a built-in preset; gpu "" means the
+// architecture's default. Errors list the valid names.
+func Preset(arch, gpu string) (*Config, error) {
+	arch = strings.ToLower(strings.TrimSpace(arch))
+	gpu = strings.ToLower(strings.TrimSpace(gpu))
+	if _, ok := defaultGPU[arch]; !ok {
+		return nil, fmt.Errorf("unknown arch %q (want one of %s)", arch, strings.Join(Archs(), ", "))
+	}
+	if gpu == "" {
+		gpu = defaultGPU[arch]
+	}
+	p, ok := findPreset(arch, gpu)
+	if !ok {
+		return nil, fmt.Errorf("unknown %s GPU %q (want one of %s)", arch, gpu, strings.Join(GPUs(arch), ", "))
+	}
+	c := &Config{Arch: arch, GPU: gpu, sources: map[string]string{}}
+	if err := c.apply(preset{arch: arch, rows: common}); err != nil {
+		return nil, fmt.Errorf("common rows: %w", err)
+	}
+	if err := c.apply(p); err != nil {
+		return nil, fmt.Errorf("preset %s/%s: %w", arch, gpu, err)
+	}
+	return c, nil
+}
+
+func findPreset(arch, gpu string) (preset, bool) {
+	for _, p := range presets {
+		if p.arch == arch && p.gpu == gpu {
+			return p, true
+		}
+	}
+	return preset{}, false
+}
+
+func (c *Config) apply(p preset) error {
+	if p.base != "" {
+		b, ok := findPreset(p.arch, p.base)
+		if !ok {
+			return fmt.Errorf("base %q not found", p.base)
+		}
+		if err := c.apply(b); err != nil {
+			return err
+		}
+	}
+	for _, r := range p.rows {
+		if err := c.set(r.key, r.value, r.src); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Names lists every preset as "arch/gpu", sorted.
+func Names() []string {
+	var out []string
+	for _, p := range presets {
+		out = append(out, p.arch+"/"+p.gpu)
+	}
+	sort.Strings(out)
+	return out
+}
