@@ -2,6 +2,7 @@ package arch_test
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gtrace/gtrace/models/arch"
 )
@@ -37,13 +38,16 @@ func Example() {
 }
 
 func ExampleLoad() {
-	// A config file: base first, then overrides; a comment is the source.
-	_ = `
+	// Base first, then overrides; a comment on a line is that value's source.
+	c, err := arch.Load(strings.NewReader(`
 base = hopper/h200
 l2.size = 80MB   # what-if: a bigger L2
 l2.slices = 128
-`
-	fmt.Println(arch.Names())
+`))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(c.Name, c.L2.Size>>20, "MB in", c.L2.Slices, "slices:", c.Source("l2.size"))
 	// Output:
-	// [ampere/a100 ampere/rtx3090 fermi/c2050 fermi/gtx480 hopper/h100 hopper/h200 kepler/k20x kepler/titan]
+	// H200 80 MB in 128 slices: what-if: a bigger L2
 }

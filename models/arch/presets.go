@@ -26,6 +26,7 @@ type row struct{ key, value, src string }
 //	C&C  chipsandcheese, "Nvidia's H100: funny L2 and tons of bandwidth"
 //	SIM  gpgpu-sim tested-cfgs (SM2_GTX480, SM3_KEPLER_TITAN, SM80_A100, SM90_H100, SM86_RTX3070)
 //	OCC  CUDA occupancy calculator allocation granularities
+//
 // common rows are applied before every preset: values that are the same
 // everywhere or have no meaning for a read-only cache.
 var common = []row{
