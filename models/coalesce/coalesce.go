@@ -150,23 +150,36 @@ func (c *Coalescer) Coalesce(mask uint32, addrs []uint64, width int, store bool)
 		if gmask == 0 {
 			continue
 		}
+		// Consecutive lanes usually share a line: accumulate its bits in a
+		// register and write them back when the line changes.
+		last, lastLine, lastBits := -1, uint64(0), uint8(0)
 		for m := gmask; m != 0; m &= m - 1 { // lanes of this group, in order
 			a := addrs[i]
 			i++
-			first, last := a/SectorBytes, (a+uint64(width)-1)/SectorBytes
-			for s := first; s <= last; s++ {
+			first, end := a/SectorBytes, (a+uint64(width)-1)/SectorBytes
+			for s := first; s <= end; s++ {
 				line := s * SectorBytes &^ (LineBytes - 1)
 				bit := uint8(1) << (s % (LineBytes / SectorBytes))
+				if last >= 0 && lastLine == line {
+					lastBits |= bit
+					continue
+				}
+				if last >= 0 {
+					c.units[last].Sectors |= lastBits
+				}
 				j := n - 1
 				for ; j >= start && c.units[j].Line != line; j-- {
 				}
-				if j >= start {
-					c.units[j].Sectors |= bit
-				} else {
-					c.units[n] = Unit{Line: line, Sectors: bit}
+				if j < start {
+					j = n
+					c.units[n] = Unit{Line: line}
 					n++
 				}
+				last, lastLine, lastBits = j, line, bit
 			}
+		}
+		if last >= 0 {
+			c.units[last].Sectors |= lastBits
 		}
 		for _, u := range c.units[start:n] {
 			r.Sectors += bits.OnesCount8(u.Sectors)
@@ -187,15 +200,14 @@ func (c *Coalescer) Coalesce(mask uint32, addrs []uint64, width int, store bool)
 
 // uniqueBytes counts the distinct bytes of the lanes' [a, a+width) ranges.
 func (c *Coalescer) uniqueBytes(addrs []uint64, width int) int {
-	s := c.sort[:len(addrs)]
-	copy(s, addrs)
-	for i := 1; i < len(s); i++ { // insertion sort: lanes are usually in order already
-		v := s[i]
-		j := i - 1
-		for ; j >= 0 && s[j] > v; j-- {
-			s[j+1] = s[j]
+	s := addrs // sorted already in the common case: sort a copy only if not
+	for i := 1; i < len(addrs); i++ {
+		if addrs[i] < addrs[i-1] {
+			s = c.sort[:len(addrs)]
+			copy(s, addrs)
+			insertionSort(s)
+			break
 		}
-		s[j+1] = v
 	}
 	w := uint64(width)
 	total := uint64(0)
@@ -212,4 +224,15 @@ func (c *Coalescer) uniqueBytes(addrs []uint64, width int) int {
 		}
 	}
 	return int(total)
+}
+
+func insertionSort(s []uint64) {
+	for i := 1; i < len(s); i++ {
+		v := s[i]
+		j := i - 1
+		for ; j >= 0 && s[j] > v; j-- {
+			s[j+1] = s[j]
+		}
+		s[j+1] = v
+	}
 }
