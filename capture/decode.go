@@ -1,0 +1,643 @@
+package capture
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gtrace/gtrace/format"
+)
+
+// Special registers occupy the first slots of every register file.
+const (
+	spTidX = iota
+	spTidY
+	spTidZ
+	spNtidX
+	spNtidY
+	spNtidZ
+	spCtaidX
+	spCtaidY
+	spCtaidZ
+	spNctaidX
+	spNctaidY
+	spNctaidZ
+	spLaneid
+	spWarpid
+	spNwarpid
+	spLanemaskEq
+	spLanemaskLt
+	spLanemaskLe
+	spLanemaskGt
+	spLanemaskGe
+	spSmid
+	spNsmid
+	spGridid
+	numSpecial
+)
+
+var specialNames = map[string]int{
+	"%tid.x": spTidX, "%tid.y": spTidY, "%tid.z": spTidZ,
+	"%ntid.x": spNtidX, "%ntid.y": spNtidY, "%ntid.z": spNtidZ,
+	"%ctaid.x": spCtaidX, "%ctaid.y": spCtaidY, "%ctaid.z": spCtaidZ,
+	"%nctaid.x": spNctaidX, "%nctaid.y": spNctaidY, "%nctaid.z": spNctaidZ,
+	"%laneid": spLaneid, "%warpid": spWarpid, "%nwarpid": spNwarpid,
+	"%lanemask_eq": spLanemaskEq, "%lanemask_lt": spLanemaskLt, "%lanemask_le": spLanemaskLe,
+	"%lanemask_gt": spLanemaskGt, "%lanemask_ge": spLanemaskGe,
+	"%smid": spSmid, "%nsmid": spNsmid, "%gridid": spGridid,
+}
+
+type symKind uint8
+
+const (
+	symReg symKind = iota + 1
+	symPred
+	symVar   // a variable in some state space; addr is its address in that space
+	symLabel // pc in addr
+	symFunc
+)
+
+type symbol struct {
+	kind  symKind
+	slot  int32 // symReg: slot; symPred: predicate index
+	typ   vtype // declared type of a register
+	space mspace
+	addr  int64
+	size  int64
+	fn    int // symFunc: index in k.funcs
+}
+
+// funcInfo is an .entry or .func laid out in the program.
+type funcInfo struct {
+	f          *function
+	start, end int32 // pc range [start, end)
+	exit       int32 // pseudo-pc of the function's exit (len(prog)+index)
+	params     []symbol
+	rets       []symbol
+}
+
+// Kernel is a loaded, validated kernel launch, ready to Run.
+type Kernel struct {
+	spec   Spec
+	mod    *module
+	funcs  []*funcInfo // [0] is the entry
+	prog   []instr
+	insts  []format.Inst
+	ipdom  []int32 // immediate post-dominator per pc (a pseudo-pc exit of its function when none)
+	launch format.Launch
+
+	nslots   int
+	npreds   int
+	tmpl     []uint64 // register-file template: immediates filled in, 32 lanes per slot
+	imms     map[uint64]int32
+	regNames int // first slot after specials+regs... (informational)
+
+	sharedStatic uint32
+	sharedTotal  uint32
+	localSize    uint32 // bytes per thread
+	fparamSize   uint32 // bytes per lane of .func/call-site parameters
+	kparam       []byte // kernel parameter buffer
+	constBank    []byte
+	consts       map[string]symbol
+
+	args     []Arg
+	gmemInit *globalMem // allocations with their initial contents, cloned by Run
+	bufs     []*alloc   // per buf argument, nil for scalars
+	texs     []*texture // tex2d arguments
+	globals  map[string]*alloc
+
+	// parallel is whether CTAs may run concurrently: false when a global or generic
+	// atomic's result is used, or when it is not an order-independent integer reduction.
+	parallel bool
+	maxInst  uint64
+
+	// per-load scratch
+	modSyms map[string]symbol
+	sharedSyms map[string]symbol
+}
+
+// Load parses and resolves spec.PTX, checks every instruction against the supported
+// set, lays out memory and arguments; it executes nothing.
+func Load(spec Spec) (*Kernel, error) {
+	if spec.PTXName == "" {
+		spec.PTXName = "input.ptx"
+	}
+	mod, err := parsePTX(spec.PTXName, spec.PTX)
+	if err != nil {
+		return nil, err
+	}
+	if spec.Block.X == 0 || spec.Block.Y == 0 || spec.Block.Z == 0 {
+		return nil, fmt.Errorf("block %v: every dimension must be at least 1", spec.Block)
+	}
+	if spec.Block.Count() > 1024 {
+		return nil, fmt.Errorf("block %v has %d threads; at most 1024", spec.Block, spec.Block.Count())
+	}
+	if spec.Grid.X == 0 || spec.Grid.Y == 0 || spec.Grid.Z == 0 {
+		return nil, fmt.Errorf("grid %v: every dimension must be at least 1", spec.Grid)
+	}
+	if spec.Grid.Count() > 1<<31 {
+		return nil, fmt.Errorf("grid %v has too many CTAs", spec.Grid)
+	}
+	k := &Kernel{spec: spec, mod: mod, imms: map[uint64]int32{}, consts: map[string]symbol{}, globals: map[string]*alloc{}, nslots: numSpecial}
+	k.maxInst = spec.MaxInst
+	if k.maxInst == 0 {
+		k.maxInst = DefaultMaxInst
+	}
+	var entry *function
+	var names []string
+	for _, f := range mod.funcs {
+		if f.entry && !f.noBody {
+			names = append(names, f.name)
+			if f.name == spec.Kernel {
+				entry = f
+			}
+		}
+	}
+	if entry == nil {
+		return nil, fmt.Errorf("%s: no .entry %q (entries: %s)", spec.PTXName, spec.Kernel, strings.Join(names, ", "))
+	}
+	for _, a := range spec.Args {
+		arg, err := ParseArg(a)
+		if err != nil {
+			return nil, err
+		}
+		k.args = append(k.args, arg)
+	}
+	if err := k.layoutModule(); err != nil {
+		return nil, err
+	}
+	if err := k.layoutFuncs(entry); err != nil {
+		return nil, err
+	}
+	if err := k.layoutShared(); err != nil {
+		return nil, err
+	}
+	for i, fi := range k.funcs {
+		if err := k.decodeFunc(i, fi); err != nil {
+			return nil, err
+		}
+	}
+	k.finalize()
+	if err := k.bindArgs(); err != nil {
+		return nil, err
+	}
+	if err := k.applyConsts(); err != nil {
+		return nil, err
+	}
+	k.computeIPDom()
+	k.parallel = k.parallelSafe()
+	k.buildLaunch()
+	return k, nil
+}
+
+func (k *Kernel) errAt(t token, format string, args ...any) error {
+	return &PTXError{k.spec.PTXName, int(t.line), int(t.col), fmt.Sprintf(format, args...)}
+}
+
+// varSize is a declaration's size in bytes (0 for an unsized extern array).
+func varSize(d *varDecl) int64 {
+	n := int64(typeSize(d.typ))
+	if d.vec > 0 {
+		n *= int64(d.vec)
+	}
+	for _, x := range d.dims {
+		n *= int64(x)
+	}
+	return n
+}
+
+func alignUp(x, a int64) int64 {
+	if a <= 1 {
+		return x
+	}
+	return (x + a - 1) / a * a
+}
+
+func varAlign(d *varDecl) int64 {
+	if d.align > 0 {
+		return int64(d.align)
+	}
+	n := int64(typeSize(d.typ))
+	if d.vec > 0 {
+		n *= int64(d.vec)
+	}
+	return max(n, 1)
+}
+
+// initBytes encodes a variable's initialiser.
+func (k *Kernel) initBytes(d *varDecl) ([]byte, error) {
+	size := varSize(d)
+	out := make([]byte, size)
+	t := vtypeNames[d.typ]
+	es := int64(t.size())
+	if int64(len(d.init))*es > size {
+		return nil, k.errAt(d.pos, "initialiser of %s has %d elements; it holds %d", d.name, len(d.init), size/es)
+	}
+	for i, e := range d.init {
+		v, err := literal(e.tok.text, e.neg, t)
+		if err != nil {
+			return nil, k.errAt(e.tok, "bad constant %s", e.tok.text)
+		}
+		putBits(out[int64(i)*es:], int(es), v)
+	}
+	return out, nil
+}
+
+// layoutModule places module-level .const and .global variables.
+func (k *Kernel) layoutModule() error {
+	k.modSyms = map[string]symbol{}
+	k.gmemInit = newGlobalMem()
+	// buf arguments first, in argument order, so their addresses do not depend on the
+	// module's globals.
+	k.bufs = make([]*alloc, len(k.args))
+	for i, a := range k.args {
+		if a.Kind == ArgBuf {
+			k.bufs[i] = k.gmemInit.add(fmt.Sprintf("arg %d (%s)", i, a.Source), i, uint64(a.Count*a.ElemBytes()), a.InitBytes())
+		}
+	}
+	var cb []byte
+	for _, d := range k.mod.vars {
+		switch d.space {
+		case ".const":
+			if d.linkage == ".extern" {
+				return k.errAt(d.pos, "extern .const %s is not supported", d.name)
+			}
+			off := alignUp(int64(len(cb)), varAlign(d))
+			data, err := k.initBytes(d)
+			if err != nil {
+				return err
+			}
+			cb = append(cb, make([]byte, off-int64(len(cb)))...)
+			cb = append(cb, data...)
+			s := symbol{kind: symVar, space: msConst, addr: off, size: int64(len(data))}
+			k.modSyms[d.name] = s
+			k.consts[d.name] = s
+		case ".global":
+			data, err := k.initBytes(d)
+			if err != nil {
+				return err
+			}
+			a := k.gmemInit.add(".global "+d.name, -1, uint64(len(data)), data)
+			k.globals[d.name] = a
+			k.modSyms[d.name] = symbol{kind: symVar, space: msGlobal, addr: int64(a.base), size: int64(len(data))}
+		case ".shared":
+			if d.hasInit {
+				return k.errAt(d.pos, ".shared variable %s cannot have an initialiser", d.name)
+			}
+			// placed by layoutShared when referenced
+		case ".local":
+			return k.errAt(d.pos, "module-level .local %s is not supported", d.name)
+		}
+	}
+	if len(cb) > 64<<10 {
+		return fmt.Errorf("%s: .const variables need %d bytes; the constant bank holds 64 KiB", k.spec.PTXName, len(cb))
+	}
+	k.constBank = cb
+	for _, f := range k.mod.funcs {
+		if _, dup := k.modSyms[f.name]; dup && !f.noBody {
+			continue
+		}
+		k.modSyms[f.name] = symbol{kind: symFunc}
+	}
+	return nil
+}
+
+// layoutFuncs finds every .func reachable from the entry and assigns pc ranges.
+func (k *Kernel) layoutFuncs(entry *function) error {
+	bodies := map[string]*function{}
+	for _, f := range k.mod.funcs {
+		if !f.noBody {
+			bodies[f.name] = f
+		}
+	}
+	index := map[string]int{entry.name: 0}
+	k.funcs = []*funcInfo{{f: entry}}
+	calls := map[int][]int{}
+	for i := 0; i < len(k.funcs); i++ {
+		f := k.funcs[i].f
+		for _, s := range f.body {
+			if s.kind != sInst || !strings.HasPrefix(s.inst.opcode, "call") {
+				continue
+			}
+			var callee string
+			for _, o := range s.inst.ops {
+				if o.kind == oName {
+					callee = o.name
+					break
+				}
+			}
+			g, ok := bodies[callee]
+			if !ok {
+				return k.errAt(s.pos, "call to %q: no .func with a body of that name (%s)", callee, s.inst.text)
+			}
+			if g.entry {
+				return k.errAt(s.pos, "call to .entry %s is not allowed", callee)
+			}
+			j, seen := index[callee]
+			if !seen {
+				j = len(k.funcs)
+				index[callee] = j
+				k.funcs = append(k.funcs, &funcInfo{f: g})
+			}
+			calls[i] = append(calls[i], j)
+		}
+	}
+	// Reject recursion: static register frames need an acyclic call graph.
+	state := make([]uint8, len(k.funcs))
+	var visit func(int) error
+	visit = func(i int) error {
+		state[i] = 1
+		for _, j := range calls[i] {
+			if state[j] == 1 {
+				return k.errAt(k.funcs[j].f.pos, "recursive call to %s is not supported", k.funcs[j].f.name)
+			}
+			if state[j] == 0 {
+				if err := visit(j); err != nil {
+					return err
+				}
+			}
+		}
+		state[i] = 2
+		return nil
+	}
+	if err := visit(0); err != nil {
+		return err
+	}
+	pc := int32(0)
+	for _, fi := range k.funcs {
+		fi.start = pc
+		for _, s := range fi.f.body {
+			if s.kind == sInst {
+				pc++
+			}
+		}
+		fi.end = pc
+		if fi.end == fi.start {
+			return k.errAt(fi.f.pos, "function %s has no instructions", fi.f.name)
+		}
+	}
+	for i, fi := range k.funcs {
+		fi.exit = pc + int32(i)
+	}
+	k.prog = make([]instr, pc)
+	k.insts = make([]format.Inst, pc)
+	return nil
+}
+
+// layoutShared places static shared variables (function-level ones, and module-level
+// ones that a reachable function names) and then the extern dynamic area.
+func (k *Kernel) layoutShared() error {
+	k.sharedSyms = map[string]symbol{}
+	var size int64
+	var externs []*varDecl
+	modShared := map[string]*varDecl{}
+	for _, d := range k.mod.vars {
+		if d.space == ".shared" {
+			modShared[d.name] = d
+		}
+	}
+	place := func(d *varDecl) {
+		if len(d.dims) > 0 && d.dims[0] == 0 || d.linkage == ".extern" {
+			externs = append(externs, d)
+			return
+		}
+		size = alignUp(size, varAlign(d))
+		k.sharedSyms[d.name] = symbol{kind: symVar, space: msShared, addr: size, size: varSize(d)}
+		size += varSize(d)
+	}
+	var walk func(o operand)
+	walk = func(o operand) {
+		if (o.kind == oName || o.kind == oAddr) && o.name != "" {
+			if d, ok := modShared[o.name]; ok {
+				delete(modShared, o.name)
+				place(d)
+			}
+		}
+		for _, e := range o.elems {
+			walk(e)
+		}
+	}
+	for _, fi := range k.funcs {
+		for _, s := range fi.f.body {
+			switch {
+			case s.kind == sDecl && s.decl.space == ".shared":
+				if s.decl.hasInit {
+					return k.errAt(s.pos, ".shared variable %s cannot have an initialiser", s.decl.name)
+				}
+				place(s.decl)
+			case s.kind == sInst:
+				for _, o := range s.inst.ops {
+					walk(o)
+				}
+			}
+		}
+	}
+	dyn := alignUp(size, 16)
+	for _, d := range externs {
+		k.sharedSyms[d.name] = symbol{kind: symVar, space: msShared, addr: dyn, size: int64(k.spec.DynShared)}
+	}
+	k.sharedStatic = uint32(size)
+	total := size
+	if len(externs) > 0 || k.spec.DynShared > 0 {
+		total = dyn + int64(k.spec.DynShared)
+	}
+	if total > 228<<10 {
+		return fmt.Errorf("%s: kernel %s needs %d bytes of shared memory per CTA; at most 228 KiB", k.spec.PTXName, k.spec.Kernel, total)
+	}
+	k.sharedTotal = uint32(total)
+	return nil
+}
+
+// imm returns the slot holding the constant v in every lane.
+func (k *Kernel) imm(v uint64) int32 {
+	if s, ok := k.imms[v]; ok {
+		return s
+	}
+	s := int32(k.nslots)
+	k.nslots++
+	k.imms[v] = s
+	return s
+}
+
+// scope resolves names inside a function body, innermost block first.
+type scope struct {
+	k      *Kernel
+	fi     *funcInfo
+	levels []map[string]symbol
+	labels map[string]int32
+}
+
+func (sc *scope) push() { sc.levels = append(sc.levels, map[string]symbol{}) }
+func (sc *scope) pop()  { sc.levels = sc.levels[:len(sc.levels)-1] }
+func (sc *scope) def(name string, s symbol) {
+	sc.levels[len(sc.levels)-1][name] = s
+}
+
+func (sc *scope) lookup(name string) (symbol, bool) {
+	for i := len(sc.levels) - 1; i >= 0; i-- {
+		if s, ok := sc.levels[i][name]; ok {
+			return s, true
+		}
+	}
+	if pc, ok := sc.labels[name]; ok {
+		return symbol{kind: symLabel, addr: int64(pc)}, true
+	}
+	if s, ok := sc.k.sharedSyms[name]; ok {
+		return s, true
+	}
+	if s, ok := sc.k.modSyms[name]; ok {
+		return s, true
+	}
+	return symbol{}, false
+}
+
+func (k *Kernel) decodeFunc(fidx int, fi *funcInfo) error {
+	f := fi.f
+	sc := &scope{k: k, fi: fi, labels: map[string]int32{}}
+	sc.push()
+	// Parameters.
+	if fidx == 0 {
+		var off int64
+		for _, p := range f.params {
+			off = alignUp(off, varAlign(p))
+			s := symbol{kind: symVar, space: msParamK, addr: off, size: varSize(p)}
+			sc.def(p.name, s)
+			fi.params = append(fi.params, s)
+			off += varSize(p)
+		}
+		k.kparam = make([]byte, off)
+	} else {
+		addParam := func(p *varDecl) symbol {
+			off := alignUp(int64(k.fparamSize), max(varAlign(p), 8))
+			s := symbol{kind: symVar, space: msParamF, addr: off, size: varSize(p)}
+			k.fparamSize = uint32(off + varSize(p))
+			sc.def(p.name, s)
+			return s
+		}
+		for _, p := range f.rets {
+			fi.rets = append(fi.rets, addParam(p))
+		}
+		for _, p := range f.params {
+			fi.params = append(fi.params, addParam(p))
+		}
+	}
+	// Labels.
+	pc := fi.start
+	for _, s := range f.body {
+		switch s.kind {
+		case sLabel:
+			if _, dup := sc.labels[s.label]; dup {
+				return k.errAt(s.pos, "label %s defined twice", s.label)
+			}
+			sc.labels[s.label] = pc
+		case sInst:
+			pc++
+		}
+	}
+	pc = fi.start
+	locFile, locLine := 0, 0
+	for _, s := range f.body {
+		switch s.kind {
+		case sOpen:
+			sc.push()
+		case sClose:
+			sc.pop()
+		case sLoc:
+			locFile, locLine = s.file, s.line
+		case sDecl:
+			if err := k.declare(sc, s.decl); err != nil {
+				return err
+			}
+		case sInst:
+			in := &k.prog[pc]
+			in.fn = int32(fidx)
+			row := &k.insts[pc]
+			row.PC = uint32(pc)
+			row.PTX = s.inst.text
+			row.Line = uint32(locLine)
+			row.File = k.mod.files[locFile]
+			if err := k.decodeInst(sc, s.inst, in, row); err != nil {
+				return err
+			}
+			pc++
+		}
+	}
+	return nil
+}
+
+func (k *Kernel) declare(sc *scope, d *varDecl) error {
+	switch d.space {
+	case ".reg":
+		t, ok := vtypeNames[d.typ]
+		if !ok {
+			return k.errAt(d.pos, "unsupported register type %s", d.typ)
+		}
+		if d.vec > 0 {
+			return k.errAt(d.pos, "vector registers are not supported")
+		}
+		names := []string{d.name}
+		if d.count >= 0 {
+			names = names[:0]
+			for i := 0; i < d.count; i++ {
+				names = append(names, fmt.Sprintf("%s%d", d.name, i))
+			}
+		}
+		for _, n := range names {
+			if t == tPred {
+				sc.def(n, symbol{kind: symPred, slot: int32(k.npreds), typ: t})
+				k.npreds++
+			} else {
+				sc.def(n, symbol{kind: symReg, slot: int32(k.nslots), typ: t})
+				k.nslots++
+			}
+		}
+		if k.nslots > 1<<15 || k.npreds > 1<<15 {
+			return k.errAt(d.pos, "too many registers")
+		}
+	case ".local":
+		if d.hasInit {
+			return k.errAt(d.pos, ".local variable %s cannot have an initialiser", d.name)
+		}
+		off := alignUp(int64(k.localSize), varAlign(d))
+		sc.def(d.name, symbol{kind: symVar, space: msLocal, addr: off, size: varSize(d)})
+		k.localSize = uint32(alignUp(off+varSize(d), 4))
+		if k.localSize > 512<<10 {
+			return k.errAt(d.pos, "local memory over 512 KiB per thread")
+		}
+	case ".param":
+		off := alignUp(int64(k.fparamSize), max(varAlign(d), 8))
+		sc.def(d.name, symbol{kind: symVar, space: msParamF, addr: off, size: varSize(d)})
+		k.fparamSize = uint32(off + varSize(d))
+	case ".shared":
+		// placed by layoutShared; the name resolves through k.sharedSyms
+	default:
+		return k.errAt(d.pos, "%s declaration inside a function is not supported", d.space)
+	}
+	return nil
+}
+
+// finalize points unused source operands at a zero slot and discarded destinations
+// (the _ sink) at a scratch slot, so the execution loops never test for them.
+func (k *Kernel) finalize() {
+	zero := k.imm(0)
+	scratch := int32(k.nslots)
+	k.nslots++
+	for pc := range k.prog {
+		in := &k.prog[pc]
+		for i := range in.s {
+			if in.s[i] < 0 {
+				in.s[i] = zero
+			}
+		}
+		switch in.op {
+		case opSetp, opPredLogic, opLd, opTex, opMovUnpack:
+		case opVote:
+			if in.bop == voteBallot && in.d[0] < 0 {
+				in.d[0] = scratch
+			}
+		default:
+			if in.d[0] < 0 {
+				in.d[0] = scratch
+			}
+		}
+	}
+}

@@ -1,0 +1,217 @@
+package capture
+
+// The compact internal form of an instruction. Operands are slot numbers into a warp's
+// register file (registers, special registers and immediates all live there), or
+// predicate numbers; nothing is looked up by name at execution time.
+
+type opcode uint8
+
+const (
+	opNop opcode = iota // membar, fence, prefetch, nanosleep: recorded, no effect
+	opMov
+	opMovPack   // mov.b64 d, {a, b}
+	opMovUnpack // mov.b64 {a, b}, s
+	opLd
+	opSt
+	opCvta
+	opCvt
+	opSetp
+	opSelp
+	opPredLogic // and/or/xor/not/mov on .pred
+	// Lanewise arithmetic handled by alu().
+	opAdd
+	opSub
+	opMulLo
+	opMulHi
+	opMulWide
+	opMadLo
+	opMadHi
+	opMadWide
+	opMul24Lo
+	opMul24Hi
+	opMad24Lo
+	opDiv
+	opRem
+	opAbs
+	opNeg
+	opMin
+	opMax
+	opAnd
+	opOr
+	opXor
+	opNot
+	opCnot
+	opShl
+	opShr
+	opPopc
+	opClz
+	opBrev
+	opBfe
+	opBfi
+	opPrmt
+	opSlct
+	opSet
+	opFma
+	opRcp
+	opSqrt
+	opRsqrt
+	opSin
+	opCos
+	opEx2
+	opLg2
+	opTanh
+	opLop3
+	opShfL
+	opShfR
+	opCopysign
+	opMulF // mul on floats
+	// Control and warp-level.
+	opBra
+	opCall
+	opRet
+	opExit
+	opBar
+	opBarWarp
+	opAtom
+	opRed
+	opShfl
+	opVote
+	opActivemask
+	opTex
+	opTrap
+	numOpcodes
+)
+
+// Modifier bits.
+const (
+	fFTZ uint16 = 1 << iota
+	fSat
+	fApprox
+	fUni
+	fVolatile
+	fNC
+	fHasDPred // setp/shfl second destination predicate
+	fVoteNegSrc
+	fRoundInt // cvt .rni/.rzi/.rmi/.rpi on float→float
+	fClampShf
+	fCmpBool // setp/set combine with a third predicate operand
+)
+
+// Rounding modes.
+const (
+	rndDefault uint8 = iota
+	rndN
+	rndZ
+	rndM
+	rndP
+)
+
+// Comparison operators (setp, set).
+const (
+	cmpEQ uint8 = iota
+	cmpNE
+	cmpLT
+	cmpLE
+	cmpGT
+	cmpGE
+	cmpLO
+	cmpLS
+	cmpHI
+	cmpHS
+	cmpEQU
+	cmpNEU
+	cmpLTU
+	cmpLEU
+	cmpGTU
+	cmpGEU
+	cmpNUM
+	cmpNAN
+)
+
+// Boolean combiners and predicate logic ops.
+const (
+	bopNone uint8 = iota
+	bopAnd
+	bopOr
+	bopXor
+	bopNot // not.pred
+	bopMov // mov.pred
+)
+
+// Atomic operations.
+const (
+	atomAdd uint8 = iota
+	atomMin
+	atomMax
+	atomExch
+	atomCAS
+	atomAnd
+	atomOr
+	atomXor
+	atomInc
+	atomDec
+)
+
+// Shuffle and vote modes.
+const (
+	shflUp uint8 = iota
+	shflDown
+	shflBfly
+	shflIdx
+	voteAll = iota - 4
+	voteAny
+	voteUni
+	voteBallot
+)
+
+// mspace is the state space of a memory access as the emulator resolves it.
+type mspace uint8
+
+const (
+	msNone    mspace = iota
+	msGlobal         // also .global variables
+	msShared         // per CTA
+	msLocal          // per thread
+	msConst          // the constant bank
+	msParamK         // kernel parameters: one buffer, uniform
+	msParamF         // .func and call-site parameters: per lane
+	msGeneric        // resolved per lane through the address windows
+	msTex
+)
+
+// instr is one decoded instruction.
+type instr struct {
+	op    opcode
+	t     vtype // operation type (destination type for cvt, set, slct)
+	t2    vtype // cvt source, set/slct compare type
+	flags uint16
+	rnd   uint8
+	cmp   uint8
+	bop   uint8 // boolean combiner, predicate op, atomic op, shuffle or vote mode
+	space mspace
+	vec   uint8 // vector length of ld/st/tex (1, 2, 4)
+	width uint8 // bytes one lane moves: vec * size(t)
+
+	guard int32 // predicate guarding the instruction, -1 if none
+	gneg  bool
+
+	d    [4]int32 // destination slots (or predicates for predicate destinations); -1 = sink
+	nd   uint8
+	s    [4]int32 // source slots (or predicates for predicate sources)
+	sneg uint8    // bit i: source i is a negated predicate
+	ns   uint8
+	dp   int32 // second destination predicate (setp p|q, shfl d|p), -1 if none
+
+	base int32 // ld/st/atom/tex address register slot, -1 for an absolute address
+	off  int64 // address offset (symbol address included)
+
+	target int32 // bra: target pc; call: callee function index
+	fn     int32 // function this instruction belongs to
+	imm    uint32
+
+	copies  []paramCopy // call: argument copies, caller .param → callee parameter
+	rcopies []paramCopy // call: result copies at return, callee result → caller .param
+}
+
+// paramCopy moves a per-lane parameter between call-site and callee storage.
+type paramCopy struct{ from, to, size int32 }

@@ -1,0 +1,492 @@
+package capture
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gtrace/gtrace/format"
+)
+
+// Sink receives each CTA's warps, in order: kernel ascending, then linear CTA id
+// ascending. The warps (and their slices) are reused once WriteCTA returns: a sink
+// that keeps them must copy.
+type Sink interface {
+	WriteCTA(kernel, cta int, warps []*format.Warp) error
+}
+
+// Result is what a Run produced besides the trace.
+type Result struct {
+	WarpInsts uint64   // warp-instructions executed (= records emitted)
+	CTAs      int      // CTAs emulated
+	Workers   int      // goroutines that emulated CTAs (1 when the kernel forces serial capture)
+	Buffers   []Buffer // one per buf: argument, in argument order
+}
+
+// Buffer is a buf: argument's device memory before and after the launch.
+type Buffer struct {
+	Arg   int    // argument index
+	Type  string // element type
+	Init  []byte // contents before the launch
+	Final []byte // contents after the launch
+	Addr  uint64 // device address passed to the kernel
+}
+
+// ctaQuantum is how many warp-instructions a warp runs before the CTA scheduler moves
+// to the next warp, when no barrier stops it first.
+const ctaQuantum = 1 << 13
+
+// cta is the state of one CTA being emulated, reused from CTA to CTA by a worker.
+type cta struct {
+	k           *Kernel
+	id          int
+	gmem        *globalMem
+	shared      []byte
+	warps       []*warpState
+	nwarps      int
+	live        int // threads not exited
+	bars        [16]barrier
+	epoch       uint64 // bumped by every write to memory: the livelock detector's clock
+	lockAtomics bool
+}
+
+type barrier struct {
+	arrived int
+	count   int // 0: every live thread of the CTA
+	waiters []*warpState
+}
+
+// Run emulates every CTA of the launch and hands each CTA's warps to sink (which may be
+// nil) in CTA order. The trace is the same whatever Spec.Workers is. On a Fault, the
+// CTAs before the faulting one have been written and the error is the *Fault of the
+// lowest faulting CTA.
+func (k *Kernel) Run(ctx context.Context, kernelIndex int, sink Sink) (*Result, error) {
+	gm := k.cloneGlobal()
+	total := int(k.spec.Grid.Count())
+	workers := k.spec.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if !k.parallel {
+		workers = 1
+	}
+	workers = min(workers, total)
+	window := 4 * workers
+
+	type result struct {
+		id    int
+		warps []*format.Warp
+		insts uint64
+		err   error
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan int)
+	results := make(chan result, window)
+	slots := make(chan struct{}, window)
+	var stopAt atomic.Int64
+	stopAt.Store(int64(total))
+	warpPool := sync.Pool{New: func() any { return new(format.Warp) }}
+
+	go func() {
+		defer close(jobs)
+		for id := 0; id < total; id++ {
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			if int64(id) > stopAt.Load() {
+				return
+			}
+			select {
+			case jobs <- id:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for i := 0; i < workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := k.newCTA(gm, workers > 1)
+			for id := range jobs {
+				warps := make([]*format.Warp, c.nwarps)
+				for j := range warps {
+					warps[j] = warpPool.Get().(*format.Warp)
+					warps[j].Reset()
+					warps[j].Kernel, warps[j].CTA, warps[j].Warp = kernelIndex, id, j
+				}
+				n, err := c.run(id, warps)
+				if err != nil {
+					for {
+						cur := stopAt.Load()
+						if int64(id) >= cur || stopAt.CompareAndSwap(cur, int64(id)) {
+							break
+						}
+					}
+				}
+				select {
+				case results <- result{id, warps, n, err}:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(results) }()
+
+	res := &Result{Workers: workers}
+	pending := map[int]result{}
+	next := 0
+	var runErr error
+	for next < total && runErr == nil {
+		r, ok := <-results
+		if !ok {
+			break
+		}
+		pending[r.id] = r
+		for {
+			r, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			if r.err != nil {
+				runErr = r.err
+				break
+			}
+			if sink != nil {
+				if err := sink.WriteCTA(kernelIndex, next, r.warps); err != nil {
+					runErr = fmt.Errorf("capture %s: writing CTA %d: %w", k.spec.Kernel, next, err)
+					break
+				}
+			}
+			for _, w := range r.warps {
+				warpPool.Put(w)
+			}
+			res.WarpInsts += r.insts
+			next++
+			res.CTAs = next
+			<-slots
+			if k.spec.Progress != nil {
+				k.spec.Progress(next, total)
+			}
+		}
+		if ctx.Err() != nil && runErr == nil {
+			runErr = ctx.Err()
+		}
+	}
+	cancel()
+	for range results { // let the workers finish
+	}
+	if runErr == nil && next < total {
+		runErr = ctx.Err()
+		if runErr == nil {
+			runErr = fmt.Errorf("capture %s: stopped after %d of %d CTAs", k.spec.Kernel, next, total)
+		}
+	}
+	if runErr != nil {
+		return nil, runErr
+	}
+	for i, a := range k.args {
+		if a.Kind != ArgBuf {
+			continue
+		}
+		al := gm.allocs[i2alloc(k, i)]
+		res.Buffers = append(res.Buffers, Buffer{Arg: i, Type: a.Type, Init: a.InitBytes(), Final: al.contents(), Addr: al.base})
+	}
+	return res, nil
+}
+
+// i2alloc maps a buf argument to its index in the global allocation list (buffers
+// are added first, in argument order).
+func i2alloc(k *Kernel, arg int) int {
+	n := 0
+	for i := 0; i < arg; i++ {
+		if k.args[i].Kind == ArgBuf {
+			n++
+		}
+	}
+	return n
+}
+
+// cloneGlobal copies the initial global memory, so that every Run starts afresh.
+func (k *Kernel) cloneGlobal() *globalMem {
+	g := &globalMem{next: k.gmemInit.next}
+	for _, a := range k.gmemInit.allocs {
+		b := &alloc{base: a.base, size: a.size, name: a.name, arg: a.arg}
+		b.pages = make([]atomic.Pointer[page], len(a.pages))
+		for i := range a.pages {
+			if p := a.pages[i].Load(); p != nil {
+				q := *p
+				b.pages[i].Store(&q)
+			}
+		}
+		g.allocs = append(g.allocs, b)
+	}
+	return g
+}
+
+func (k *Kernel) newCTA(gm *globalMem, parallel bool) *cta {
+	threads := int(k.spec.Block.Count())
+	c := &cta{k: k, gmem: gm, shared: make([]byte, k.sharedTotal), nwarps: (threads + 31) / 32, lockAtomics: parallel}
+	for i := 0; i < c.nwarps; i++ {
+		w := &warpState{c: c, idx: i}
+		w.regs = make([]uint64, k.nslots*32)
+		w.preds = make([]uint32, k.npreds)
+		w.local = make([]byte, int(k.localSize)*32)
+		w.fparam = make([]byte, int(k.fparamSize)*32)
+		w.callSite = make([]int32, len(k.funcs)*32)
+		n := min(32, threads-i*32)
+		w.valid = uint32(1<<n - 1)
+		c.warps = append(c.warps, w)
+	}
+	// Immediates are the same in every warp: fill them once.
+	for v, s := range k.imms {
+		for l := 0; l < 32; l++ {
+			for _, w := range c.warps {
+				w.regs[int(s)*32+l] = v
+			}
+		}
+	}
+	return c
+}
+
+// run emulates CTA id, appending each warp's records to warps[i]. It returns the
+// number of warp-instructions executed.
+func (c *cta) run(id int, recs []*format.Warp) (uint64, error) {
+	k := c.k
+	c.id = id
+	clear(c.shared)
+	c.epoch = 0
+	c.live = int(k.spec.Block.Count())
+	for i := range c.bars {
+		c.bars[i] = barrier{waiters: c.bars[i].waiters[:0]}
+	}
+	g := k.spec.Grid
+	b := k.spec.Block
+	ctaid := [3]uint64{uint64(uint32(id) % g.X), uint64(uint32(id) / g.X % g.Y), uint64(uint32(id) / (g.X * g.Y))}
+	for _, w := range c.warps {
+		w.rec = recs[w.idx]
+		w.exited, w.done, w.blocked = 0, false, false
+		w.ninst, w.nextPath, w.lastEvent, w.sampleN = 0, 0, 0, 0
+		w.seen = nil
+		w.cache = nil
+		clear(w.preds)
+		clear(w.local)
+		clear(w.fparam)
+		r := w.regs
+		for l := 0; l < 32; l++ {
+			t := uint64(w.idx*32 + l)
+			set := func(sp int, v uint64) { r[sp*32+l] = v }
+			set(spTidX, t%uint64(b.X))
+			set(spTidY, t/uint64(b.X)%uint64(b.Y))
+			set(spTidZ, t/(uint64(b.X)*uint64(b.Y)))
+			set(spNtidX, uint64(b.X))
+			set(spNtidY, uint64(b.Y))
+			set(spNtidZ, uint64(b.Z))
+			set(spCtaidX, ctaid[0])
+			set(spCtaidY, ctaid[1])
+			set(spCtaidZ, ctaid[2])
+			set(spNctaidX, uint64(g.X))
+			set(spNctaidY, uint64(g.Y))
+			set(spNctaidZ, uint64(g.Z))
+			set(spLaneid, uint64(l))
+			set(spWarpid, uint64(w.idx))
+			set(spNwarpid, uint64(c.nwarps))
+			set(spLanemaskEq, 1<<l)
+			set(spLanemaskLt, 1<<l-1)
+			set(spLanemaskLe, 1<<(l+1)-1)
+			set(spLanemaskGt, uint64(^uint32(0)<<(l+1))&0xffffffff)
+			if l == 31 {
+				set(spLanemaskGt, 0)
+			}
+			set(spLanemaskGe, uint64(^uint32(0)<<l))
+			set(spSmid, 0)
+			set(spNsmid, 1)
+			set(spGridid, 0)
+		}
+		if k.spec.SIMT == format.SIMTITS {
+			w.its = itsState{paths: w.its.paths[:0]}
+			w.its.paths = append(w.its.paths, &itsPath{pc: k.funcs[0].start, mask: w.valid})
+			w.stack = w.stack[:0]
+		} else {
+			w.stack = append(w.stack[:0], stackEntry{pc: k.funcs[0].start, rpc: k.funcs[0].exit, mask: w.valid, call: -1})
+			w.its.paths = w.its.paths[:0]
+		}
+	}
+	for {
+		ran, done := false, true
+		for _, w := range c.warps {
+			if w.done {
+				continue
+			}
+			done = false
+			if w.blocked {
+				continue
+			}
+			ran = true
+			var st warpStatus
+			var err error
+			if k.spec.SIMT == format.SIMTITS {
+				st, err = w.runITS(ctaQuantum)
+			} else {
+				st, err = w.runStack(ctaQuantum)
+			}
+			if err != nil {
+				return 0, err
+			}
+			if st == wsBlocked && w.waitingAtBarrier() {
+				w.blocked = true
+			}
+		}
+		if done {
+			break
+		}
+		if !ran {
+			return 0, c.deadlock()
+		}
+	}
+	var n uint64
+	for _, w := range c.warps {
+		n += w.ninst
+	}
+	return n, nil
+}
+
+func (w *warpState) waitingAtBarrier() bool {
+	if w.c.k.spec.SIMT == format.SIMTITS {
+		for _, p := range w.its.paths {
+			if p.state == psBarrier {
+				return true
+			}
+		}
+		return false
+	}
+	return w.blocked
+}
+
+// arrive counts n threads of w at barrier id (count 0: all live threads).
+func (c *cta) arrive(w *warpState, id, count, n int) {
+	b := &c.bars[id]
+	b.arrived += n
+	if count > 0 {
+		b.count = count
+	}
+	b.waiters = append(b.waiters, w)
+	c.checkBarrier(id)
+}
+
+func (c *cta) checkBarrier(id int) {
+	b := &c.bars[id]
+	if b.arrived == 0 {
+		return
+	}
+	need := b.count
+	if need == 0 {
+		need = c.live
+	}
+	if b.arrived < need {
+		return
+	}
+	ws := b.waiters
+	b.arrived, b.count, b.waiters = 0, 0, ws[:0]
+	for _, w := range ws {
+		w.epochBarrier()
+		if c.k.spec.SIMT == format.SIMTITS {
+			w.releaseBarrier()
+		}
+		w.blocked = false
+	}
+}
+
+func (w *warpState) epochBarrier() { w.lastEvent = w.ninst }
+
+func (c *cta) threadsExited(n int) {
+	c.live -= n
+	for i := range c.bars {
+		c.checkBarrier(i)
+	}
+}
+
+// deadlock builds the fault for a CTA in which no warp can run.
+func (c *cta) deadlock() error {
+	k := c.k
+	var waitW *warpState
+	for _, w := range c.warps {
+		if !w.done && w.blocked {
+			waitW = w
+			break
+		}
+	}
+	if waitW == nil {
+		return &Fault{Kind: FaultBarrierDeadlock, Kernel: k.spec.Kernel, CTA: c.id, Thread: -1, PC: -1, Reason: "no warp can run"}
+	}
+	b := &c.bars[waitW.barID]
+	need := b.count
+	if need == 0 {
+		need = c.live
+	}
+	// The first live thread that is not waiting at a barrier holds it up.
+	culprit, cpc := -1, int32(-1)
+	for _, w := range c.warps {
+		var at uint32
+		var pcOf func(l int) int32
+		if k.spec.SIMT == format.SIMTITS {
+			for _, p := range w.its.paths {
+				if p.state == psBarrier {
+					at |= p.mask
+				}
+			}
+			pcOf = func(l int) int32 {
+				for _, p := range w.its.paths {
+					if p.mask>>l&1 != 0 {
+						return p.pc
+					}
+				}
+				return -1
+			}
+		} else {
+			if w.blocked {
+				at = w.barMask
+			}
+			pcOf = func(l int) int32 {
+				for i := len(w.stack) - 1; i >= 0; i-- {
+					if w.stack[i].mask>>l&1 != 0 {
+						return w.stack[i].pc
+					}
+				}
+				return -1
+			}
+		}
+		if rest := w.valid &^ w.exited &^ at; rest != 0 {
+			l := bits.TrailingZeros32(rest)
+			culprit, cpc = w.idx*32+l, pcOf(l)
+			break
+		}
+	}
+	reason := fmt.Sprintf("barrier deadlock: barrier %d waits for %d threads and %d arrived", waitW.barID, need, b.arrived)
+	if culprit >= 0 {
+		where := ""
+		if cpc >= 0 && int(cpc) < len(k.insts) {
+			where = fmt.Sprintf(" (it waits at pc %d: %s)", cpc, k.insts[cpc].PTX)
+		}
+		reason += fmt.Sprintf("; thread %d never arrives%s: a __syncthreads inside divergent code?", culprit, where)
+	}
+	f := &Fault{Kind: FaultBarrierDeadlock, Kernel: k.spec.Kernel, CTA: c.id, Thread: culprit, PC: int(waitW.barPC), Inst: k.insts[waitW.barPC].PTX, Reason: reason}
+	return f
+}
+
+// nearest describes the allocation nearest to a faulting address of space sp.
+func (c *cta) nearest(sp mspace, addr uint64) string {
+	if sp == msGlobal || sp == msGeneric {
+		return c.gmem.nearest(addr)
+	}
+	return ""
+}

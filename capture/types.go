@@ -1,0 +1,191 @@
+package capture
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// vtype is a PTX scalar type.
+type vtype uint8
+
+const (
+	tNone vtype = iota
+	tB8
+	tB16
+	tB32
+	tB64
+	tU8
+	tU16
+	tU32
+	tU64
+	tS8
+	tS16
+	tS32
+	tS64
+	tF32
+	tF64
+	tPred
+	tB128
+)
+
+var vtypeNames = map[string]vtype{
+	".b8": tB8, ".b16": tB16, ".b32": tB32, ".b64": tB64,
+	".u8": tU8, ".u16": tU16, ".u32": tU32, ".u64": tU64,
+	".s8": tS8, ".s16": tS16, ".s32": tS32, ".s64": tS64,
+	".f32": tF32, ".f64": tF64, ".pred": tPred,
+}
+
+func (t vtype) String() string {
+	for k, v := range vtypeNames {
+		if v == t {
+			return k[1:]
+		}
+	}
+	return "?"
+}
+
+// size in bytes.
+func (t vtype) size() int {
+	switch t {
+	case tB8, tU8, tS8:
+		return 1
+	case tB16, tU16, tS16:
+		return 2
+	case tB32, tU32, tS32, tF32:
+		return 4
+	case tB64, tU64, tS64, tF64:
+		return 8
+	case tB128:
+		return 16
+	case tPred:
+		return 1
+	}
+	return 0
+}
+
+func (t vtype) bits() uint { return uint(t.size() * 8) }
+func (t vtype) signed() bool {
+	return t == tS8 || t == tS16 || t == tS32 || t == tS64
+}
+func (t vtype) float() bool { return t == tF32 || t == tF64 }
+
+// mask keeps the low size() bytes.
+func (t vtype) mask() uint64 {
+	if t.size() >= 8 {
+		return ^uint64(0)
+	}
+	return 1<<(t.bits()) - 1
+}
+
+// sext sign-extends (signed types) or zero-extends the low bits of v to 64 bits.
+func (t vtype) ext(v uint64) uint64 {
+	switch t.size() {
+	case 1:
+		if t.signed() {
+			return uint64(int64(int8(v)))
+		}
+		return uint64(uint8(v))
+	case 2:
+		if t.signed() {
+			return uint64(int64(int16(v)))
+		}
+		return uint64(uint16(v))
+	case 4:
+		if t.signed() {
+			return uint64(int64(int32(v)))
+		}
+		return uint64(uint32(v))
+	}
+	return v
+}
+
+func typeSize(name string) int {
+	if t, ok := vtypeNames[name]; ok {
+		return t.size()
+	}
+	return 0
+}
+
+// parseInt parses a PTX integer literal: decimal, 0x hex, 0 octal, 0b binary, with an
+// optional U suffix.
+func parseInt(s string) (int64, error) {
+	s = strings.TrimSuffix(s, "U")
+	if s == "" {
+		return 0, fmt.Errorf("empty integer")
+	}
+	base := 10
+	switch {
+	case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
+		base, s = 16, s[2:]
+	case strings.HasPrefix(s, "0b") || strings.HasPrefix(s, "0B"):
+		base, s = 2, s[2:]
+	case len(s) > 1 && s[0] == '0':
+		base, s = 8, s[1:]
+	}
+	u, err := strconv.ParseUint(s, base, 64)
+	if err != nil {
+		return 0, err
+	}
+	return int64(u), nil
+}
+
+// literal decodes an immediate for an operation of type t: integers in the type's
+// width; 0fXXXXXXXX and 0dXXXXXXXXXXXXXXXX float bit patterns; decimal floats.
+func literal(text string, neg bool, t vtype) (uint64, error) {
+	switch {
+	case len(text) == 10 && (strings.HasPrefix(text, "0f") || strings.HasPrefix(text, "0F")):
+		b, err := strconv.ParseUint(text[2:], 16, 32)
+		if err != nil {
+			return 0, err
+		}
+		f := math.Float32frombits(uint32(b))
+		if neg {
+			f = -f
+		}
+		if t == tF64 {
+			return math.Float64bits(float64(f)), nil
+		}
+		return uint64(math.Float32bits(f)), nil
+	case len(text) == 18 && (strings.HasPrefix(text, "0d") || strings.HasPrefix(text, "0D")):
+		b, err := strconv.ParseUint(text[2:], 16, 64)
+		if err != nil {
+			return 0, err
+		}
+		f := math.Float64frombits(b)
+		if neg {
+			f = -f
+		}
+		if t == tF32 {
+			return uint64(math.Float32bits(float32(f))), nil
+		}
+		return math.Float64bits(f), nil
+	case strings.ContainsAny(text, ".eE") && !strings.HasPrefix(text, "0x"):
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			return 0, err
+		}
+		if neg {
+			f = -f
+		}
+		if t == tF32 {
+			return uint64(math.Float32bits(float32(f))), nil
+		}
+		return math.Float64bits(f), nil
+	}
+	v, err := parseInt(text)
+	if err != nil {
+		return 0, err
+	}
+	if neg {
+		v = -v
+	}
+	switch t {
+	case tF32:
+		return uint64(math.Float32bits(float32(v))), nil
+	case tF64:
+		return math.Float64bits(float64(v)), nil
+	}
+	return uint64(v), nil
+}
