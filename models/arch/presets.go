@@ -32,7 +32,7 @@ type row struct{ key, value, src string }
 var common = []row{
 	{"tex.write", "write-back", "read-only cache: stores never reach it"},
 	{"tex.write_allocate", "false", "read-only cache: stores never reach it"},
-	{"tex.set_index", "linear", "[M] SIM tex L"},
+	{"tex.set_index", "xor", "assumed: a linear index maps a column of tiles of a power-of-two-wide texture to one set (SIM uses L)"},
 	{"const.l1.replacement", "lru", "[M] SIM const L"},
 	{"const.l1.write", "write-back", "read-only cache: stores never reach it"},
 	{"const.l1.write_allocate", "false", "read-only cache: stores never reach it"},
