@@ -7,7 +7,11 @@ func kernelsCommand() *cli.Command {
 		Name:      "kernels",
 		Usage:     "list the reference kernels: name, seed topic, default launch",
 		ArgsUsage: " ",
-		Action:    notImplemented("kernels"),
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table | json (json carries every launch and argument spec)"},
+			&cli.BoolFlag{Name: "small", Usage: "show the quick sizes the tests use instead of the defaults"},
+		},
+		Action: kernelsAction,
 	}
 }
 
@@ -34,7 +38,7 @@ func captureCommand() *cli.Command {
 			&cli.IntFlag{Name: "workers", Usage: "CTAs emulated in parallel (0: all cores)"},
 			&cli.UintFlag{Name: "regs", Usage: "registers per thread, recorded for occupancy (0: unknown)"},
 		},
-		Action: notImplemented("capture"),
+		Action: captureAction,
 	}
 }
 
@@ -43,7 +47,7 @@ func inspectCommand() *cli.Command {
 		Name:      "inspect",
 		Usage:     "kernels, warps, instructions by class and space, bytes per warp-instruction",
 		ArgsUsage: "FILE",
-		Action:    notImplemented("inspect"),
+		Action:    inspectAction,
 	}
 }
 
@@ -89,7 +93,7 @@ func exportCommand() *cli.Command {
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output file", Required: true},
 			&cli.BoolFlag{Name: "per-lane", Usage: "parquet: one row per lane access instead of per warp-instruction"},
 		},
-		Action: notImplemented("export"),
+		Action: exportAction,
 	}
 }
 

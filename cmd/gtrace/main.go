@@ -26,7 +26,7 @@ func main() {
 // the work (bad file, model error), 2 on a usage error or an unimplemented command.
 func run(args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
-	err := app.Run(args)
+	err := app.Run(interspersed(app, args))
 	if err == nil {
 		return 0
 	}

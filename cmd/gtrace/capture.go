@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/gtrace/gtrace/capture"
+	"github.com/gtrace/gtrace/format"
+	"github.com/gtrace/gtrace/kernels"
+	"github.com/urfave/cli/v2"
+)
+
+// parseDim3 reads X[,Y[,Z]].
+func parseDim3(s string) (format.Dim3, error) {
+	d := format.Dim3{X: 1, Y: 1, Z: 1}
+	parts := strings.Split(s, ",")
+	if s == "" || len(parts) > 3 {
+		return d, fmt.Errorf("%q is not X[,Y[,Z]]", s)
+	}
+	for i, p := range parts {
+		v, err := strconv.ParseUint(strings.TrimSpace(p), 10, 32)
+		if err != nil || v == 0 {
+			return d, fmt.Errorf("%q is not X[,Y[,Z]] of positive integers", s)
+		}
+		*[]*uint32{&d.X, &d.Y, &d.Z}[i] = uint32(v)
+	}
+	return d, nil
+}
+
+func parseSIMT(s string) (format.SIMTModel, error) {
+	switch s {
+	case "stack":
+		return format.SIMTStack, nil
+	case "its":
+		return format.SIMTITS, nil
+	}
+	return 0, fmt.Errorf("--simt %q: want stack or its", s)
+}
+
+// captureJob is one capture the CLI runs: a spec, and for a reference kernel its Check.
+type captureJob struct {
+	spec  capture.Spec
+	ref   *kernels.Kernel
+	sizes map[string]int
+	out   string
+}
+
+func captureAction(c *cli.Context) error {
+	simt, err := parseSIMT(c.String("simt"))
+	if err != nil {
+		return usageError("%v", err)
+	}
+	var job captureJob
+	switch {
+	case c.String("ptx") != "" || c.String("cu") != "":
+		if c.NArg() > 0 {
+			return usageError("capture: give either a reference KERNEL or --ptx/--cu, not both")
+		}
+		job, err = userJob(c)
+	case c.NArg() == 1:
+		job, err = referenceJob(c)
+	default:
+		return usageError("capture: name a reference kernel (see `gtrace kernels`) or give --ptx FILE / --cu FILE")
+	}
+	if err != nil {
+		return err
+	}
+	job.spec.SIMT = simt
+	job.spec.MaxInst = c.Uint64("max-inst")
+	job.spec.Workers = c.Int("workers")
+	if r := c.Uint("regs"); r > 0 {
+		job.spec.RegsPerThread = uint32(r)
+	}
+	if c.String("output") != "" {
+		job.out = c.String("output")
+	}
+	return runCapture(c.Context, job, c.App.Writer)
+}
+
+func referenceJob(c *cli.Context) (captureJob, error) {
+	k, err := kernels.Lookup(c.Args().First())
+	if err != nil {
+		return captureJob{}, usageError("%v", err)
+	}
+	for _, f := range []string{"kernel", "grid", "block", "arg", "const"} {
+		if c.IsSet(f) {
+			return captureJob{}, usageError("capture %s: --%s is for --ptx/--cu captures; use --size NAME=VALUE", k.Name, f)
+		}
+	}
+	sz, err := kernels.ParseSizes(k, c.StringSlice("size"))
+	if err != nil {
+		return captureJob{}, usageError("%v", err)
+	}
+	spec, err := k.Spec(sz, kernels.Clang14)
+	if err != nil {
+		return captureJob{}, err
+	}
+	return captureJob{spec: spec, ref: k, sizes: sz, out: k.Name + ".gtrace"}, nil
+}
+
+func userJob(c *cli.Context) (captureJob, error) {
+	if c.IsSet("size") {
+		return captureJob{}, usageError("capture: --size is for reference kernels")
+	}
+	var job captureJob
+	name := c.String("ptx")
+	if cu := c.String("cu"); cu != "" {
+		if name != "" {
+			return job, usageError("capture: give --ptx or --cu, not both")
+		}
+		ptx, producer, err := compileCU(c.Context, cu)
+		if err != nil {
+			return job, err
+		}
+		job.spec.PTX, job.spec.PTXName, job.spec.PTXProducer = ptx, cu, producer
+		name = cu
+	} else {
+		ptx, err := os.ReadFile(name)
+		if err != nil {
+			return job, err
+		}
+		job.spec.PTX, job.spec.PTXName = ptx, name
+	}
+	job.spec.Kernel = c.String("kernel")
+	if job.spec.Kernel == "" {
+		return job, usageError("capture: --kernel NAME (the .entry to run) is required with --ptx/--cu")
+	}
+	var err error
+	if job.spec.Grid, err = parseDim3(c.String("grid")); err != nil {
+		return job, usageError("--grid: %v", err)
+	}
+	if job.spec.Block, err = parseDim3(c.String("block")); err != nil {
+		return job, usageError("--block: %v", err)
+	}
+	job.spec.DynShared = uint32(c.Uint("shared"))
+	job.spec.Args = c.StringSlice("arg")
+	for _, a := range job.spec.Args {
+		if _, err := capture.ParseArg(a); err != nil {
+			return job, usageError("--arg %s: %v", a, err)
+		}
+	}
+	job.spec.Consts = c.StringSlice("const")
+	job.out = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name)) + "." + job.spec.Kernel + ".gtrace"
+	return job, nil
+}
+
+// compileCU turns a .cu file into PTX with clang-14 (preferred: no CUDA SDK needed) or nvcc.
+func compileCU(ctx context.Context, cu string) ([]byte, string, error) {
+	tmp, err := os.MkdirTemp("", "gtrace-cu-")
+	if err != nil {
+		return nil, "", err
+	}
+	defer os.RemoveAll(tmp)
+	out := filepath.Join(tmp, "out.ptx")
+	var cmd *exec.Cmd
+	var producer string
+	if path, err := exec.LookPath("clang-14"); err == nil {
+		if err := os.WriteFile(filepath.Join(tmp, "gtrace_cuda.h"), kernels.CUDAHeader, 0o644); err != nil {
+			return nil, "", err
+		}
+		cmd = exec.CommandContext(ctx, path, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80",
+			"-nocudainc", "-nocudalib", "-O3", "-S", "-I", tmp, "-include", "gtrace_cuda.h", "-o", out, cu)
+		producer = "clang-14"
+	} else if path, err := exec.LookPath("nvcc"); err == nil {
+		cmd = exec.CommandContext(ctx, path, "-ptx", "-O3", "-arch=sm_80", "-o", out, cu)
+		producer = "nvcc"
+	} else {
+		return nil, "", cli.Exit("capture --cu: neither clang-14 nor nvcc is on PATH. Install Debian's clang-14 "+
+			"(apt-get install clang-14), or compile to PTX elsewhere and use --ptx FILE", 1)
+	}
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return nil, "", fmt.Errorf("compiling %s with %s: %v\n%s", cu, producer, err, msg)
+	}
+	ptx, err := os.ReadFile(out)
+	return ptx, producer, err
+}
+
+// runCapture loads, emulates, writes the trace atomically, and checks a reference
+// kernel's output against its Go reference.
+func runCapture(ctx context.Context, job captureJob, stdout interface{ Write([]byte) (int, error) }) error {
+	prog := newProgress("capture "+job.spec.Kernel, "CTAs")
+	defer prog.done()
+	job.spec.Progress = prog.update
+	k, err := capture.Load(job.spec)
+	if err != nil {
+		return err
+	}
+	meta := format.Meta{Version: format.CurrentVersion, Producer: "gtrace " + version, Launches: []format.Launch{k.Launch()}}
+	w, err := format.Create(job.out, meta)
+	if err != nil {
+		return err
+	}
+	res, err := k.Run(ctx, 0, w)
+	prog.done()
+	if err != nil {
+		w.Abort()
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "captured %s: %d CTAs, %d warp-instructions -> %s\n", job.spec.Kernel, res.CTAs, res.WarpInsts, job.out)
+	if job.ref == nil {
+		return nil
+	}
+	if err := job.ref.Verify(job.sizes, job.spec, res); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "output checked against the Go reference: ok\n")
+	return nil
+}

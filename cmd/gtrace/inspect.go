@@ -1,0 +1,122 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gtrace/gtrace/format"
+	"github.com/gtrace/gtrace/kernels"
+	"github.com/urfave/cli/v2"
+)
+
+func kernelsAction(c *cli.Context) error {
+	type row struct {
+		Name   string         `json:"name"`
+		Entry  string         `json:"entry"`
+		PTX    string         `json:"ptx"`
+		Topic  string         `json:"topic"`
+		Grid   [3]uint32      `json:"grid"`
+		Block  [3]uint32      `json:"block"`
+		Shared uint32         `json:"dyn_shared"`
+		Args   []string       `json:"args"`
+		Consts []string       `json:"consts,omitempty"`
+		Sizes  map[string]int `json:"sizes"`
+		SIMT   []string       `json:"simt"`
+	}
+	var rows []row
+	for _, k := range kernels.All() {
+		sz := k.Defaults()
+		if c.Bool("small") {
+			var err error
+			if sz, err = kernels.ParseSizes(k, k.Small); err != nil {
+				return err
+			}
+		}
+		l := k.Launch(sz)
+		rows = append(rows, row{k.Name, k.Entry, k.PTXFile, k.Topic,
+			[3]uint32{l.Grid.X, l.Grid.Y, l.Grid.Z}, [3]uint32{l.Block.X, l.Block.Y, l.Block.Z},
+			l.DynShared, l.Args, l.Consts, sz, k.SIMT})
+	}
+	if c.String("format") == "json" {
+		enc := json.NewEncoder(c.App.Writer)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"kernels": rows})
+	}
+	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tTOPIC\tGRID\tBLOCK\tSIZES")
+	for _, r := range rows {
+		var sizes []string
+		for _, s := range kernelByName(r.Name).Sizes {
+			sizes = append(sizes, fmt.Sprintf("%s=%d", s.Name, r.Sizes[s.Name]))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d,%d,%d\t%d,%d,%d\t%s\n", r.Name, r.Topic,
+			r.Grid[0], r.Grid[1], r.Grid[2], r.Block[0], r.Block[1], r.Block[2], strings.Join(sizes, " "))
+	}
+	return tw.Flush()
+}
+
+func kernelByName(name string) *kernels.Kernel {
+	k, _ := kernels.Lookup(name)
+	return k
+}
+
+func openTrace(c *cli.Context) (*format.Reader, error) {
+	if c.NArg() != 1 {
+		return nil, usageError("%s: give exactly one trace FILE", c.Command.Name)
+	}
+	return format.Open(c.Args().First())
+}
+
+func inspectAction(c *cli.Context) error {
+	r, err := openTrace(c)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	s, err := format.Summarize(r)
+	if err != nil {
+		return err
+	}
+	printSummary(c.App.Writer, c.Args().First(), s)
+	return nil
+}
+
+func pct(n, of uint64) float64 {
+	if of == 0 {
+		return 0
+	}
+	return 100 * float64(n) / float64(of)
+}
+
+func printSummary(w io.Writer, name string, s *format.Summary) {
+	fmt.Fprintf(w, "%s: gtrace format v%d, written by %s\n", name, s.Version, s.Producer)
+	for i, k := range s.Kernels {
+		regs := "unknown"
+		if k.RegsPerThread > 0 {
+			regs = fmt.Sprint(k.RegsPerThread)
+		}
+		fmt.Fprintf(w, "\nkernel %d: %s\n", i, k.Kernel)
+		fmt.Fprintf(w, "  launch             grid (%s)  block (%s)  shared %d B  registers/thread %s  SIMT %s\n",
+			k.Grid, k.Block, k.SharedBytes, regs, k.SIMT)
+		fmt.Fprintf(w, "  CTAs               %d\n", k.CTAs)
+		fmt.Fprintf(w, "  warps              %d\n", k.Warps)
+		fmt.Fprintf(w, "  warp-instructions  %d  (SIMD efficiency %.1f%%)\n", k.WarpInsts, pct(k.ActiveLanes, 32*k.WarpInsts))
+		fmt.Fprintf(w, "  by class          ")
+		for _, cc := range k.ByClass {
+			fmt.Fprintf(w, " %s %d (%.1f%%)", cc.Class, cc.N, pct(cc.N, k.WarpInsts))
+		}
+		fmt.Fprintf(w, "\n  memory by space   ")
+		if len(k.MemBySpace) == 0 {
+			fmt.Fprintf(w, " none")
+		}
+		for _, sc := range k.MemBySpace {
+			fmt.Fprintf(w, " %s %d", sc.Space, sc.N)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "\nwarps %d, warp-instructions %d\n", s.Warps, s.WarpInsts)
+	fmt.Fprintf(w, "bytes on disk %d  (%.3f bytes per warp-instruction)\n", s.FileBytes, s.BytesPerWarpInst)
+}
