@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
@@ -162,10 +163,19 @@ func (w *Writer) appendWarp(progLen int, wp *Warp) error {
 	c := &w.cols
 	last := w.lastBase[:progLen]
 	clear(last)
+	// Extend every column by n rows up front and fill by index: this loop runs once per
+	// warp-instruction written.
+	o := len(c.pc)
+	c.warp, c.pc, c.mask, c.path = extend(c.warp, n), extend(c.pc, n), extend(c.mask, n), extend(c.path, n)
+	c.info, c.base, c.stride = extend(c.info, n), extend(c.base, n), extend(c.stride, n)
+	c.doff, c.coff = extend(c.doff, n), extend(c.coff, n)
 	warp := uint16(wp.Warp)
-	for i := 0; i < n; i++ {
-		pc, mask, mode, fl := wp.PC[i], wp.Mask[i], wp.Mode[i], wp.Flags[i]
-		if int(pc) >= progLen {
+	pcs, masks, paths, modes, flags := wp.PC[:n], wp.Mask[:n], wp.Path[:n], wp.Mode[:n], wp.Flags[:n]
+	bases, strides := wp.Base[:n], wp.Stride[:n]
+	dOff, kOff := wp.DeltaOff[:n+1], wp.CoordOff[:n+1]
+	for i, pc := range pcs {
+		mask, mode, fl := masks[i], modes[i], flags[i]
+		if int(pc) >= len(last) {
 			return fail(i, "pc %d outside the program table (%d rows)", pc, progLen)
 		}
 		if mode > AddrDeltas {
@@ -174,36 +184,38 @@ func (w *Writer) appendWarp(progLen int, wp *Warp) error {
 		if fl&^infoFlagsMask != 0 {
 			return fail(i, "flags %#x use undefined bits", fl)
 		}
-		d0, d1 := wp.DeltaOff[i], wp.DeltaOff[i+1]
-		if d0 > d1 || int(d1) > len(wp.Deltas) {
-			return fail(i, "DeltaOff out of range")
+		d0, d1, k0, k1 := dOff[i], dOff[i+1], kOff[i], kOff[i+1]
+		if d1 != d0 || k1 != k0 || mode == AddrDeltas {
+			if d0 > d1 || int(d1) > len(wp.Deltas) {
+				return fail(i, "DeltaOff out of range")
+			}
+			nd, active := int(d1-d0), bits.OnesCount32(mask)
+			if (mode == AddrDeltas && (active == 0 || nd != active-1)) || (mode != AddrDeltas && nd != 0) {
+				return fail(i, "%d deltas for mode %d with %d active lanes", nd, mode, active)
+			}
+			if k0 > k1 || int(k1) > len(wp.Coords) {
+				return fail(i, "CoordOff out of range")
+			}
+			if nk := int(k1 - k0); nk != 0 && nk != 2*active {
+				return fail(i, "%d texel coordinates for %d active lanes", nk, active)
+			}
+			c.deltas = append(c.deltas, wp.Deltas[d0:d1]...)
+			c.coords = append(c.coords, wp.Coords[k0:k1]...)
 		}
-		nd, active := int(d1-d0), bits.OnesCount32(mask)
-		if (mode == AddrDeltas && (active == 0 || nd != active-1)) || (mode != AddrDeltas && nd != 0) {
-			return fail(i, "%d deltas for mode %d with %d active lanes", nd, mode, active)
-		}
-		k0, k1 := wp.CoordOff[i], wp.CoordOff[i+1]
-		if k0 > k1 || int(k1) > len(wp.Coords) {
-			return fail(i, "CoordOff out of range")
-		}
-		if nk := int(k1 - k0); nk != 0 && nk != 2*active {
-			return fail(i, "%d texel coordinates for %d active lanes", nk, active)
-		}
-		b := wp.Base[i]
-		c.warp = append(c.warp, warp)
-		c.pc = append(c.pc, pc)
-		c.mask = append(c.mask, mask)
-		c.path = append(c.path, wp.Path[i])
-		c.info = append(c.info, uint8(fl)|uint8(mode)<<infoModeShift)
-		c.base = append(c.base, b-last[pc])
-		last[pc] = b
-		c.stride = append(c.stride, wp.Stride[i])
-		c.deltas = append(c.deltas, wp.Deltas[d0:d1]...)
-		c.doff = append(c.doff, uint32(len(c.deltas)))
-		c.coords = append(c.coords, wp.Coords[k0:k1]...)
-		c.coff = append(c.coff, uint32(len(c.coords)))
+		r := o + i
+		b := bases[i]
+		c.warp[r], c.pc[r], c.mask[r], c.path[r] = warp, pc, mask, paths[i]
+		c.info[r] = uint8(fl) | uint8(mode)<<infoModeShift
+		c.base[r], last[pc] = b-last[pc], b
+		c.stride[r] = strides[i]
+		c.doff[r+1], c.coff[r+1] = uint32(len(c.deltas)), uint32(len(c.coords))
 	}
 	return nil
+}
+
+// extend returns s lengthened by n elements, their values unspecified.
+func extend[T any](s []T, n int) []T {
+	return slices.Grow(s, n)[:len(s)+n]
 }
 
 // Close writes the footer and, for a Writer from Create, syncs and renames the file into
