@@ -66,7 +66,7 @@ func replayCommand() *cli.Command {
 			&cli.BoolFlag{Name: "per-pc", Usage: "also report per instruction"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "also write the stats as Parquet"},
 		},
-		Action: notImplemented("replay"),
+		Action: replayAction,
 	}
 }
 
@@ -78,8 +78,10 @@ func compareCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "arch", Value: "fermi,kepler,ampere,hopper", Usage: "comma-separated archs"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table | json | csv"},
+			&cli.StringSliceFlag{Name: "set", Usage: "override a config key on every arch: KEY=VALUE"},
+			&cli.BoolFlag{Name: "all", Usage: "show every metric, not only the ones the lessons compare"},
 		},
-		Action: notImplemented("compare"),
+		Action: compareAction,
 	}
 }
 
@@ -113,8 +115,11 @@ func archsCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "archs",
 		Usage:     "list arch presets, or every config key of one with its value and source",
-		ArgsUsage: "[NAME]",
-		Action:    notImplemented("archs"),
+		ArgsUsage: "[ARCH[/GPU] | GPU]",
+		Flags: []cli.Flag{
+			&cli.StringSliceFlag{Name: "set", Usage: "show the config after KEY=VALUE overrides"},
+		},
+		Action: archsAction,
 	}
 }
 

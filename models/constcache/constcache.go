@@ -39,6 +39,7 @@ type Cache struct {
 	l1, l15 *cache.Sectored
 	uniq    [32]uint64
 	stats   Stats
+	fetch   func(line uint64, sectors uint8)
 }
 
 // New builds the levels.
@@ -64,6 +65,16 @@ func (c *Cache) Stats() Stats { return c.stats }
 
 // Access serves one warp instruction: addrs are the active lanes' constant
 // addresses (lane order), width the bytes per lane.
+// OnFetch sets fn to receive every line and sector mask the cache reads from L2, so a
+// caller can forward the misses to an L2 model. nil stops it.
+func (c *Cache) OnFetch(fn func(line uint64, sectors uint8)) { c.fetch = fn }
+
+func (c *Cache) fetched(r cache.Result) {
+	if r.Fetch != 0 && c.fetch != nil {
+		c.fetch(r.Line, r.Fetch)
+	}
+}
+
 func (c *Cache) Access(addrs []uint64, width int) Result {
 	var r Result
 	n := 0
@@ -86,6 +97,7 @@ outer:
 		} else if c.l15 == nil {
 			r.L1Misses++
 			r.L2Sectors += bits.OnesCount8(hr.Fetch)
+			c.fetched(hr)
 			continue
 		}
 		r.L1Misses++
@@ -94,6 +106,7 @@ outer:
 		} else {
 			r.L15Misses++
 			r.L2Sectors += bits.OnesCount8(hr.Fetch)
+			c.fetched(hr)
 		}
 	}
 	s := &c.stats

@@ -71,6 +71,7 @@ type Cache struct {
 	lines [64]uint64
 	masks [64]uint8
 	stats Stats
+	fetch func(line uint64, sectors uint8)
 }
 
 // New builds a texture cache on a models/cache configuration.
@@ -87,6 +88,10 @@ func (t *Cache) Stats() Stats { return t.stats }
 
 // Access serves one texture instruction: addrs are the active lanes' texel
 // addresses, width the bytes per texel fetched.
+// OnFetch sets fn to receive every line and sector mask the cache reads from the next
+// level, so a caller can forward the misses to an L2 model. nil stops it.
+func (t *Cache) OnFetch(fn func(line uint64, sectors uint8)) { t.fetch = fn }
+
 func (t *Cache) Access(addrs []uint64, width int) Result {
 	n := 0
 	for _, a := range addrs[:min(len(addrs), 32)] {
@@ -110,6 +115,9 @@ func (t *Cache) Access(addrs []uint64, width int) Result {
 		r.Sectors += bits.OnesCount8(t.masks[i])
 		r.Hits += bits.OnesCount8(res.Hit)
 		r.Fetched += bits.OnesCount8(res.Fetch)
+		if res.Fetch != 0 && t.fetch != nil {
+			t.fetch(t.lines[i], res.Fetch)
+		}
 	}
 	r.Misses = r.Sectors - r.Hits
 	t.stats.Requests++

@@ -1,0 +1,714 @@
+package replay
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/gtrace/gtrace/format"
+	"github.com/gtrace/gtrace/models/arch"
+	"github.com/gtrace/gtrace/models/cache"
+	"github.com/gtrace/gtrace/models/coalesce"
+	"github.com/gtrace/gtrace/models/constcache"
+	"github.com/gtrace/gtrace/models/dram"
+	"github.com/gtrace/gtrace/models/smem"
+	"github.com/gtrace/gtrace/models/texcache"
+)
+
+// Options tune a replay. The zero value is valid.
+type Options struct {
+	// Workers is how many goroutines run the per-SM stage; 0 means GOMAXPROCS. Results
+	// do not depend on it.
+	Workers int
+	// PerPC also reports every metric per instruction.
+	PerPC bool
+	// Progress, if set, is called with CTAs finished and CTAs in the kernel.
+	Progress func(kernel, done, total int)
+}
+
+// Report is the outcome of replaying a trace on one architecture.
+type Report struct {
+	Arch, GPU, Name string
+	Kernels         []KernelReport
+}
+
+// KernelReport holds one kernel launch's metrics.
+type KernelReport struct {
+	Name      string
+	Launch    *format.Launch
+	Occupancy CTAOccupancy
+	// SharedCarveout and L1Bytes are the per-SM split the replay used for this launch.
+	SharedCarveout, L1Bytes int
+	Metrics                 []Metric
+	PerPC                   []PCReport // with Options.PerPC
+}
+
+// Metric returns the value of the named metric and whether the report has it.
+func (k *KernelReport) Metric(name string) (float64, bool) {
+	for _, m := range k.Metrics {
+		if m.Name == name {
+			return m.Value, true
+		}
+	}
+	return 0, false
+}
+
+// PCReport is one instruction's share of a kernel's metrics.
+type PCReport struct {
+	PC      uint32
+	PTX     string
+	Line    uint32
+	Metrics []Metric
+}
+
+// roundQuantum is how many warp-instructions one SM issues per round before the L2 stage
+// runs. Rounds are the unit of interleaving between SMs at the shared L2: smaller is finer
+// and slower.
+const roundQuantum = 256
+
+// Memory replays every kernel of r through cfg's memory hierarchy and counts what each
+// access costs there. It is functional: no cycles, only counts.
+//
+// Interleaving, which decides what the caches see, is deterministic and documented:
+//   - CTAs go to SMs breadth-first (CTA i to SM i mod SMs) until each SM holds the
+//     occupancy limit; afterwards, at the end of each round, SMs with a free slot take the
+//     next CTAs in SM order.
+//   - Within an SM, resident warps issue one warp-instruction each in turn (loose round
+//     robin over CTA slots, then warps), until the SM has issued roundQuantum
+//     warp-instructions in the round or all its warps wait or are done. A warp that
+//     executes bar.sync waits until every unfinished warp of its CTA has.
+//   - The L2 and DRAM then serve the round's L1 misses SM by SM, in order.
+//
+// Caches start cold for each kernel, as under ncu's default cache control.
+func Memory(ctx context.Context, r *format.Reader, cfg *arch.Config, opts Options) (*Report, error) {
+	rep := &Report{Arch: cfg.Arch, GPU: cfg.GPU, Name: cfg.Name}
+	meta := r.Meta()
+	for ki := range meta.Launches {
+		kr, err := replayKernel(ctx, r, ki, cfg, opts)
+		if err != nil {
+			return nil, fmt.Errorf("replay %s on %s: %w", meta.Launches[ki].Kernel, cfg.GPU, err)
+		}
+		rep.Kernels = append(rep.Kernels, *kr)
+	}
+	return rep, nil
+}
+
+type warpState struct {
+	w     *format.Warp
+	i     int
+	atBar bool
+}
+
+type ctaState struct {
+	warps   []warpState
+	live    int // warps with instructions left
+	waiting int // live warps waiting at a barrier
+}
+
+type l2op uint8
+
+const (
+	l2Read l2op = iota
+	l2Write
+	l2Atom
+)
+
+type l2req struct {
+	line uint64
+	mask uint8
+	op   l2op
+	pc   uint32
+}
+
+// smState is one SM: its private caches and resident CTAs. Only its own goroutine touches
+// it during the SM stage.
+type smState struct {
+	cfg     *arch.Config
+	prog    []format.Inst
+	kind    []instKind
+	l1      *cache.Sectored
+	tex     *texcache.Cache
+	cc      *constcache.Cache
+	banks   *smem.Banks
+	coal    *coalesce.Coalescer // global accesses, the arch's rule
+	sectors *coalesce.Coalescer // local accesses, always 32-byte sectors
+	ncPath  bool                // ld.global.nc goes through the read-only cache (Kepler)
+	l1Glob  bool                // global loads allocate in L1
+
+	ctas    []*ctaState
+	pending []int // CTA ids assigned, to be loaded at the start of the next SM stage
+	cnt     counters
+	pcs     []counters
+	l2q     []l2req
+	addrs   []uint64
+	curPC   uint32
+	err     error
+	done    int // CTAs finished in this round
+}
+
+// instKind is what the engine does with an instruction, decided once per program row.
+type instKind uint8
+
+const (
+	ikPlain instKind = iota
+	ikBarrier
+	ikGlobal
+	ikLocal
+	ikShared
+	ikConst
+	ikParam
+	ikTex
+	ikGeneric
+	ikConstBankRead // a special register that SASS reads from the constant bank
+)
+
+func classify(in *format.Inst) instKind {
+	op := in.Opcode
+	switch {
+	case in.Class == format.ClassSync && (strings.HasPrefix(op, "bar.sync") || strings.HasPrefix(op, "barrier.sync") ||
+		strings.HasPrefix(op, "bar.red") || strings.HasPrefix(op, "barrier.red") || op == "bar" || op == "barrier"):
+		return ikBarrier
+	case in.MemOp == format.MemNone:
+		// %ntid and %nctaid live in constant bank 0 in SASS: reading one is an LDC/ULDC.
+		if strings.HasPrefix(op, "mov") && (strings.Contains(in.PTX, "%ntid") || strings.Contains(in.PTX, "%nctaid")) {
+			return ikConstBankRead
+		}
+		return ikPlain
+	}
+	switch in.Space {
+	case format.SpaceGlobal:
+		return ikGlobal
+	case format.SpaceLocal:
+		return ikLocal
+	case format.SpaceShared:
+		return ikShared
+	case format.SpaceConst:
+		return ikConst
+	case format.SpaceParam:
+		return ikParam
+	case format.SpaceTexture:
+		return ikTex
+	case format.SpaceGeneric:
+		return ikGeneric
+	}
+	return ikPlain
+}
+
+func newSM(cfg *arch.Config, prog []format.Inst, kinds []instKind, perPC bool) (*smState, error) {
+	s := &smState{cfg: cfg, prog: prog, kind: kinds, addrs: make([]uint64, 0, 32)}
+	var err error
+	if s.l1, err = cache.New(cfg.L1.Config); err != nil {
+		return nil, fmt.Errorf("l1: %w", err)
+	}
+	if s.tex, err = texcache.New(cfg.Tex); err != nil {
+		return nil, fmt.Errorf("tex: %w", err)
+	}
+	if s.cc, err = constcache.New(constcache.Config{L1: cfg.Const.L1, L15: cfg.Const.L15}); err != nil {
+		return nil, fmt.Errorf("const: %w", err)
+	}
+	if s.banks, err = smem.New(cfg.Shared.Banks, cfg.Shared.BankWidth); err != nil {
+		return nil, fmt.Errorf("shared: %w", err)
+	}
+	if s.coal, err = coalesce.New(cfg.GlobalLoadMode()); err != nil {
+		return nil, err
+	}
+	if s.sectors, err = coalesce.New(coalesce.Sectors32); err != nil {
+		return nil, err
+	}
+	fetch := func(line uint64, sectors uint8) {
+		s.l2q = append(s.l2q, l2req{line: line, mask: sectors, op: l2Read, pc: s.curPC})
+	}
+	s.tex.OnFetch(fetch)
+	s.cc.OnFetch(fetch)
+	s.ncPath = cfg.Arch == "kepler"
+	s.l1Glob = cfg.L1.CacheGlobal
+	if perPC {
+		s.pcs = make([]counters, len(prog))
+	}
+	return s, nil
+}
+
+// step issues warp w's next instruction.
+func (s *smState) step(ws *warpState) {
+	w := ws.w
+	i := ws.i
+	ws.i++
+	pc := w.PC[i]
+	mask := w.Mask[i]
+	if int(pc) >= len(s.prog) {
+		s.err = fmt.Errorf("warp %d of CTA %d: pc %d outside the program table (%d rows)", w.Warp, w.CTA, pc, len(s.prog))
+		return
+	}
+	s.curPC = pc
+	var pcc *counters
+	if s.pcs != nil {
+		pcc = &s.pcs[pc]
+	}
+	var c counters
+	c.Inst, c.ThreadInst = 1, popc(mask)
+	in := &s.prog[pc]
+	k := s.kind[pc]
+	if k == ikGeneric {
+		k = s.resolveGeneric(w, i)
+	}
+	switch k {
+	case ikBarrier:
+		ws.atBar = true
+	case ikConstBankRead, ikParam:
+		// Uniform constant-bank read (kernel parameters, launch geometry): one request.
+		c.CReq++
+		c.CHit++
+	case ikGlobal:
+		s.global(&c, in, w, i)
+	case ikLocal:
+		s.local(&c, in, w, i)
+	case ikShared:
+		s.shared(&c, in, w, i)
+	case ikConst:
+		s.addrs = w.Addrs(i, s.addrs[:0])
+		r := s.cc.Access(s.addrs, max(int(in.Width), 1))
+		c.CReq += uint64(r.Requests)
+		c.CHit += uint64(r.L1Hits)
+	case ikTex:
+		s.addrs = w.Addrs(i, s.addrs[:0])
+		r := s.tex.Access(s.addrs, texelBytes(in))
+		c.TReq++
+		c.TSec += uint64(r.Sectors)
+		c.THit += uint64(r.Hits)
+	}
+	s.cnt.add(&c)
+	if pcc != nil {
+		pcc.add(&c)
+	}
+}
+
+// texelBytes is the size of one texel fetch: the texture's element size is not in the
+// instruction, so it is taken as the instruction's per-component width (tex.2d.v4.f32
+// fetches one 4-byte texel of a float texture, and so on).
+func texelBytes(in *format.Inst) int {
+	if in.Width >= 4 {
+		return int(in.Width) / 4
+	}
+	return 4
+}
+
+// resolveGeneric decides the space a generic access reached from its first active lane's
+// address, by the trace's address map.
+func (s *smState) resolveGeneric(w *format.Warp, i int) instKind {
+	s.addrs = w.Addrs(i, s.addrs[:0])
+	if len(s.addrs) == 0 {
+		return ikPlain
+	}
+	switch format.SpaceOfGeneric(s.addrs[0]) {
+	case format.SpaceShared:
+		return ikShared
+	case format.SpaceLocal:
+		return ikLocal
+	case format.SpaceConst:
+		return ikConst
+	}
+	return ikGlobal
+}
+
+func memKindOf(in *format.Inst) memKind {
+	switch in.MemOp {
+	case format.MemStore:
+		return kSt
+	case format.MemAtomic:
+		return kAtom
+	case format.MemReduce:
+		return kRed
+	}
+	return kLd
+}
+
+func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
+	s.addrs = w.Addrs(i, s.addrs[:0])
+	k := memKindOf(in)
+	width := max(int(in.Width), 1)
+	r := s.coal.Coalesce(w.Mask[i], s.addrs, width, k == kSt)
+	c.GReq[k] += uint64(r.Requests)
+	c.GSec[k] += uint64(r.Sectors)
+	if k == kLd || k == kSt {
+		c.GTrans[k] += uint64(r.Transactions)
+		c.GUseful[k] += uint64(r.UsefulBytes)
+		c.GBus[k] += uint64(r.BusBytes())
+	}
+	switch {
+	case k == kLd && in.CacheOp == format.CacheNC && s.ncPath:
+		t := s.tex.Access(s.addrs, width)
+		c.NCSec += uint64(t.Sectors)
+		c.NCHit += uint64(t.Hits)
+	case k == kLd:
+		cached := s.l1Glob && in.CacheOp != format.CacheCG && in.CacheOp != format.CacheCV && in.CacheOp != format.CacheVolatile
+		for _, u := range r.Units() {
+			if !cached {
+				s.l2q = append(s.l2q, l2req{line: u.Line, mask: u.Sectors, op: l2Read, pc: s.curPC})
+				continue
+			}
+			res := s.l1.Access(u.Line, u.Sectors, cache.Load)
+			c.GLdHit += popc8(res.Hit | res.Merged)
+			if res.Fetch != 0 {
+				s.l2q = append(s.l2q, l2req{line: u.Line, mask: res.Fetch, op: l2Read, pc: s.curPC})
+			}
+		}
+	case k == kSt:
+		for _, u := range r.Units() {
+			if s.l1Glob {
+				res := s.l1.Access(u.Line, u.Sectors, cache.Store)
+				if res.Forward != 0 {
+					s.l2q = append(s.l2q, l2req{line: u.Line, mask: res.Forward, op: l2Write, pc: s.curPC})
+				}
+				continue
+			}
+			s.l2q = append(s.l2q, l2req{line: u.Line, mask: u.Sectors, op: l2Write, pc: s.curPC})
+		}
+	default: // atomics and reductions are performed at L2
+		for _, u := range r.Units() {
+			s.l2q = append(s.l2q, l2req{line: u.Line, mask: u.Sectors, op: l2Atom, pc: s.curPC})
+		}
+	}
+}
+
+func (s *smState) local(c *counters, in *format.Inst, w *format.Warp, i int) {
+	s.addrs = w.Addrs(i, s.addrs[:0])
+	st := in.MemOp == format.MemStore
+	j := 0
+	op := cache.Load
+	if st {
+		j, op = 1, cache.Store
+	}
+	r := s.sectors.Coalesce(w.Mask[i], s.addrs, max(int(in.Width), 1), st)
+	c.LReq[j] += uint64(r.Requests)
+	c.LSec[j] += uint64(r.Sectors)
+	for _, u := range r.Units() {
+		res := s.l1.Access(u.Line, u.Sectors, op)
+		if !st {
+			c.LHit += popc8(res.Hit | res.Merged)
+		}
+		if res.Fetch != 0 {
+			s.l2q = append(s.l2q, l2req{line: u.Line, mask: res.Fetch, op: l2Read, pc: s.curPC})
+		}
+		if res.Forward != 0 {
+			s.l2q = append(s.l2q, l2req{line: u.Line, mask: res.Forward, op: l2Write, pc: s.curPC})
+		}
+		if res.EvictDirty != 0 {
+			s.l2q = append(s.l2q, l2req{line: res.EvictLine, mask: res.EvictDirty, op: l2Write, pc: s.curPC})
+		}
+	}
+}
+
+func (s *smState) shared(c *counters, in *format.Inst, w *format.Warp, i int) {
+	s.addrs = w.Addrs(i, s.addrs[:0])
+	r := s.banks.Access(w.Mask[i], s.addrs, max(int(in.Width), 1))
+	j := 0
+	switch in.MemOp {
+	case format.MemStore:
+		j = 1
+	case format.MemAtomic, format.MemReduce:
+		j = 2
+	}
+	c.SReq[j]++
+	c.SWave[j] += uint64(r.Wavefronts)
+	c.SIdeal[j] += uint64(r.Ideal)
+	if j < 2 && r.Ways < len(c.SWays) {
+		c.SWays[r.Ways]++
+	}
+}
+
+// runRound issues up to roundQuantum warp-instructions on the SM.
+func (s *smState) runRound(r *format.Reader, kernel int) {
+	for _, id := range s.pending {
+		warps, err := r.ReadCTA(kernel, id)
+		if err != nil {
+			s.err = err
+			return
+		}
+		c := &ctaState{warps: make([]warpState, len(warps))}
+		for j, w := range warps {
+			c.warps[j].w = w
+			if w.Len() > 0 {
+				c.live++
+			}
+		}
+		s.ctas = append(s.ctas, c)
+	}
+	s.pending = s.pending[:0]
+	issued := 0
+	for issued < roundQuantum && s.err == nil {
+		progress := false
+		for _, c := range s.ctas {
+			for j := range c.warps {
+				ws := &c.warps[j]
+				if ws.atBar || ws.i >= ws.w.Len() {
+					continue
+				}
+				s.step(ws)
+				issued++
+				progress = true
+				if ws.atBar {
+					c.waiting++
+				}
+				if ws.i >= ws.w.Len() {
+					c.live--
+					if ws.atBar {
+						ws.atBar = false
+						c.waiting--
+					}
+				}
+				if c.waiting > 0 && c.waiting == c.live {
+					for k := range c.warps {
+						c.warps[k].atBar = false
+					}
+					c.waiting = 0
+				}
+			}
+		}
+		// Retire finished CTAs.
+		kept := s.ctas[:0]
+		for _, c := range s.ctas {
+			if c.live > 0 {
+				kept = append(kept, c)
+			} else {
+				s.done++
+			}
+		}
+		for k := len(kept); k < len(s.ctas); k++ {
+			s.ctas[k] = nil
+		}
+		s.ctas = kept
+		if !progress {
+			break
+		}
+	}
+}
+
+// l2State is the shared L2 (in slices) and DRAM of the chip.
+type l2State struct {
+	slices []*cache.Sectored
+	dram   *dram.Model
+	cnt    counters
+	pcs    []counters
+}
+
+func (l *l2State) slice(line uint64) *cache.Sectored {
+	q := line >> 7
+	q ^= q>>7 ^ q>>13
+	return l.slices[q%uint64(len(l.slices))]
+}
+
+func (l *l2State) serve(reqs []l2req) {
+	for _, q := range reqs {
+		var c counters
+		sl := l.slice(q.line)
+		n := popc8(q.mask)
+		switch q.op {
+		case l2Read:
+			res := sl.Access(q.line, q.mask, cache.Load)
+			c.L2Read += n
+			c.L2Hit += popc8(res.Hit | res.Merged)
+			for b := uint64(0); b < 8; b++ {
+				if res.Fetch&(1<<b) != 0 {
+					l.dram.Access(q.line+b*cache.Chunk, cache.Chunk, false)
+					c.DRAMRead += cache.Chunk
+				}
+			}
+			l.evict(&c, res)
+		case l2Write, l2Atom:
+			// NVIDIA's L2 takes a written sector without fetching it (byte-masked), and
+			// ncu counts such a write as a hit: on an H200 a kernel that stores 131072
+			// cold sectors and loads 131072 cold ones shows a 51.8% L2 hit rate.
+			res := sl.Access(q.line, q.mask, cache.Store)
+			if q.op == l2Write {
+				c.L2Write += n
+				c.L2Hit += n
+			} else {
+				c.L2Atom += n
+				c.L2Hit += popc8(res.Hit | res.Merged)
+				for b := uint64(0); b < 8; b++ {
+					if res.Fetch&(1<<b) != 0 {
+						l.dram.Access(q.line+b*cache.Chunk, cache.Chunk, false)
+						c.DRAMRead += cache.Chunk
+					}
+				}
+			}
+			l.evict(&c, res)
+		}
+		l.cnt.add(&c)
+		if l.pcs != nil && int(q.pc) < len(l.pcs) {
+			l.pcs[q.pc].add(&c)
+		}
+	}
+}
+
+func (l *l2State) evict(c *counters, res cache.Result) {
+	if !res.Evicted || res.EvictDirty == 0 {
+		return
+	}
+	for b := uint64(0); b < 8; b++ {
+		if res.EvictDirty&(1<<b) != 0 {
+			l.dram.Access(res.EvictLine+b*cache.Chunk, cache.Chunk, true)
+			c.DRAMWrite += cache.Chunk
+		}
+	}
+}
+
+// kernelConfig picks this launch's shared-memory carve-out (the smallest legal one that
+// holds the resident CTAs' shared memory, as the driver does) and the L1 left beside it.
+func kernelConfig(base *arch.Config, l *format.Launch) (*arch.Config, CTAOccupancy, error) {
+	cfg := base.Clone()
+	lim := smLimits(cfg)
+	occ, err := Occupancy(lim, int(l.Block.Count()), int(l.RegsPerThread), int(l.SharedBytes))
+	if err != nil {
+		return nil, occ, err
+	}
+	if cfg.L1.UnifiedSize > 0 && len(cfg.Shared.Carveouts) > 0 && l.SharedBytes > 0 {
+		perCTA := int(l.SharedBytes) + cfg.Shared.ReservedPerCTA
+		shared, _ := cfg.SharedCarveout(perCTA * occ.CTAsPerSM)
+		if shared != cfg.Shared.Size {
+			if err := cfg.Set("shared.size", fmt.Sprint(shared)); err != nil {
+				return nil, occ, err
+			}
+			lim = smLimits(cfg)
+			if occ, err = Occupancy(lim, int(l.Block.Count()), int(l.RegsPerThread), int(l.SharedBytes)); err != nil {
+				return nil, occ, err
+			}
+		}
+	}
+	return cfg, occ, nil
+}
+
+func smLimits(cfg *arch.Config) SMLimits {
+	return SMLimits{
+		MaxThreads: cfg.SM.MaxThreads, MaxWarps: cfg.SM.MaxWarps, MaxCTAs: cfg.SM.MaxCTAs,
+		Registers: cfg.SM.Registers, RegAllocUnit: cfg.SM.RegAllocUnit,
+		SharedBytes: cfg.Shared.Size, SharedAllocUnit: cfg.Shared.AllocUnit, SharedReserved: cfg.Shared.ReservedPerCTA,
+	}
+}
+
+func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config, opts Options) (*KernelReport, error) {
+	l := &r.Meta().Launches[ki]
+	cfg, occ, err := kernelConfig(base, l)
+	if err != nil {
+		return nil, err
+	}
+	prog := l.Program.Insts
+	kinds := make([]instKind, len(prog))
+	for i := range prog {
+		kinds[i] = classify(&prog[i])
+	}
+	nsm := cfg.SM.Count
+	sms := make([]*smState, nsm)
+	for i := range sms {
+		if sms[i], err = newSM(cfg, prog, kinds, opts.PerPC); err != nil {
+			return nil, err
+		}
+	}
+	l2 := &l2State{}
+	sliceCfg := cfg.L2.Slice()
+	for range max(cfg.L2.Slices, 1) {
+		c, err := cache.New(sliceCfg)
+		if err != nil {
+			return nil, fmt.Errorf("l2 slice: %w", err)
+		}
+		l2.slices = append(l2.slices, c)
+	}
+	if l2.dram, err = dram.New(cfg.DRAM.Config); err != nil {
+		return nil, fmt.Errorf("dram: %w", err)
+	}
+	if opts.PerPC {
+		l2.pcs = make([]counters, len(prog))
+	}
+
+	total := r.NumCTAs(ki)
+	next := 0
+	resident := make([]int, nsm)
+	// Breadth-first initial placement.
+	for round := 0; round < occ.CTAsPerSM && next < total; round++ {
+		for sm := 0; sm < nsm && next < total; sm++ {
+			sms[sm].pending = append(sms[sm].pending, next)
+			resident[sm]++
+			next++
+		}
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, nsm)
+	done := 0
+	for done < total {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				for sm := w; sm < nsm; sm += workers {
+					if resident[sm] > 0 || len(sms[sm].pending) > 0 {
+						sms[sm].runRound(r, ki)
+					}
+				}
+			}(w)
+		}
+		wg.Wait()
+		progressed := false
+		for sm, s := range sms {
+			if s.err != nil {
+				return nil, s.err
+			}
+			if len(s.l2q) > 0 {
+				l2.serve(s.l2q)
+				s.l2q = s.l2q[:0]
+			}
+			if s.done > 0 {
+				progressed = true
+			}
+			done += s.done
+			resident[sm] -= s.done
+			s.done = 0
+			for resident[sm] < occ.CTAsPerSM && next < total {
+				s.pending = append(s.pending, next)
+				resident[sm]++
+				next++
+				progressed = true
+			}
+		}
+		if opts.Progress != nil && progressed {
+			opts.Progress(ki, done, total)
+		}
+	}
+
+	var sum counters
+	for _, s := range sms {
+		sum.add(&s.cnt)
+	}
+	sum.add(&l2.cnt)
+	kr := &KernelReport{Name: l.Kernel, Launch: l, Occupancy: occ, SharedCarveout: cfg.Shared.Size, L1Bytes: cfg.L1.Size}
+	kr.Metrics = sum.metrics()
+	ds := l2.dram.Stats()
+	kr.Metrics = append(kr.Metrics,
+		Metric{"gtrace__dram_row_hit_rate.pct", ds.RowHitRate()},
+		Metric{"gtrace__dram_burst_utilization.pct", ds.BurstUtilization()},
+		Metric{"gtrace__dram_channel_imbalance", ds.ChannelImbalance()},
+		Metric{"gtrace__ctas_per_sm", float64(occ.CTAsPerSM)},
+	)
+	if opts.PerPC {
+		for pc := range prog {
+			var c counters
+			for _, s := range sms {
+				c.add(&s.pcs[pc])
+			}
+			c.add(&l2.pcs[pc])
+			if c.Inst == 0 {
+				continue
+			}
+			kr.PerPC = append(kr.PerPC, PCReport{PC: uint32(pc), PTX: prog[pc].PTX, Line: prog[pc].Line, Metrics: c.metrics()})
+		}
+	}
+	return kr, nil
+}
