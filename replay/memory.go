@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"runtime"
 	"strings"
 	"sync"
@@ -120,6 +121,10 @@ type l2req struct {
 	mask uint8
 	op   l2op
 	pc   uint32
+	// use holds, for each 32-byte chunk of the line, the bytes the requesting lanes
+	// asked for (bit i = byte i); zero means unknown, taken as the whole chunk. DRAM
+	// burst utilisation counts these bytes as the useful part of a fetched burst.
+	use [4]uint32
 }
 
 // smState is one SM: its private caches and resident CTAs. Only its own goroutine touches
@@ -344,15 +349,15 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 	case k == kLd:
 		cached := s.l1Glob && in.CacheOp != format.CacheCG && in.CacheOp != format.CacheCV && in.CacheOp != format.CacheVolatile
 		for _, u := range r.Units() {
-			if !cached {
-				s.l2q = append(s.l2q, l2req{line: u.Line, mask: u.Sectors, op: l2Read, pc: s.curPC})
-				continue
+			q := l2req{line: u.Line, mask: u.Sectors, op: l2Read, pc: s.curPC, use: usedBytes(u.Line, s.addrs, width)}
+			if cached {
+				res := s.l1.Access(u.Line, u.Sectors, cache.Load)
+				c.GLdHit += popc8(res.Hit | res.Merged)
+				if q.mask = res.Fetch; q.mask == 0 {
+					continue
+				}
 			}
-			res := s.l1.Access(u.Line, u.Sectors, cache.Load)
-			c.GLdHit += popc8(res.Hit | res.Merged)
-			if res.Fetch != 0 {
-				s.l2q = append(s.l2q, l2req{line: u.Line, mask: res.Fetch, op: l2Read, pc: s.curPC})
-			}
+			s.l2q = append(s.l2q, q)
 		}
 	case k == kSt:
 		for _, u := range r.Units() {
@@ -416,6 +421,19 @@ func (s *smState) shared(c *counters, in *format.Inst, w *format.Warp, i int) {
 	if j < 2 && r.Ways < len(c.SWays) {
 		c.SWays[r.Ways]++
 	}
+}
+
+// usedBytes marks, for each 32-byte chunk of the 128-byte line at line, the bytes that
+// the lanes' accesses of width bytes at addrs touch.
+func usedBytes(line uint64, addrs []uint64, width int) (use [4]uint32) {
+	for _, a := range addrs {
+		for b := a; b < a+uint64(width); b++ {
+			if off := b - line; off < 128 {
+				use[off/32] |= 1 << (off % 32)
+			}
+		}
+	}
+	return use
 }
 
 // runRound issues up to roundQuantum warp-instructions on the SM.
@@ -511,7 +529,7 @@ func (l *l2State) serve(reqs []l2req) {
 			c.L2Hit += popc8(res.Hit | res.Merged)
 			for b := uint64(0); b < 8; b++ {
 				if res.Fetch&(1<<b) != 0 {
-					l.dram.Access(q.line+b*cache.Chunk, cache.Chunk, false)
+					l.fetch(q.line+b*cache.Chunk, q.useOf(b))
 					c.DRAMRead += cache.Chunk
 				}
 			}
@@ -540,6 +558,31 @@ func (l *l2State) serve(reqs []l2req) {
 		if l.pcs != nil && int(q.pc) < len(l.pcs) {
 			l.pcs[q.pc].add(&c)
 		}
+	}
+}
+
+func (q *l2req) useOf(chunk uint64) uint32 {
+	if chunk < uint64(len(q.use)) {
+		return q.use[chunk]
+	}
+	return 0
+}
+
+// fetch reads one 32-byte sector from DRAM; use marks the bytes the request that missed
+// asked for (0: all of them), each contiguous run of which counts as useful.
+func (l *l2State) fetch(addr uint64, use uint32) {
+	if use == 0 {
+		l.dram.Access(addr, cache.Chunk, false)
+		return
+	}
+	for use != 0 {
+		lo := bits.TrailingZeros32(use)
+		run := bits.TrailingZeros32(^(use >> lo))
+		l.dram.Access(addr+uint64(lo), run, false)
+		if lo+run >= 32 {
+			break
+		}
+		use &^= (1<<run - 1) << lo
 	}
 }
 

@@ -1,0 +1,338 @@
+package replay
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/gtrace/gtrace/capture"
+	"github.com/gtrace/gtrace/format"
+	"github.com/gtrace/gtrace/kernels"
+	"github.com/gtrace/gtrace/models/arch"
+)
+
+// traceOf captures a reference kernel into an in-memory trace, checking its output with
+// the kernel's Go reference first.
+func traceOf(t testing.TB, name string, sizes ...string) *format.Reader {
+	t.Helper()
+	k, err := kernels.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sz, err := kernels.ParseSizes(k, sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := k.Spec(sz, kernels.Clang14)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.SIMT = format.SIMTITS
+	kk, err := capture.Load(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w, err := format.NewWriter(&buf, format.Meta{Version: format.CurrentVersion, Producer: "replay test",
+		Launches: []format.Launch{kk.Launch()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := kk.Run(context.Background(), 0, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Verify(sz, spec, res); err != nil {
+		t.Fatal(err)
+	}
+	r, err := format.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func preset(t testing.TB, a string, sets ...string) *arch.Config {
+	t.Helper()
+	cfg, err := arch.Preset(a, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range sets {
+		k, v, _ := strings.Cut(kv, "=")
+		if err := cfg.Set(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cfg
+}
+
+func replayOne(t testing.TB, r *format.Reader, cfg *arch.Config, perPC bool) *KernelReport {
+	t.Helper()
+	rep, err := Memory(context.Background(), r, cfg, Options{PerPC: perPC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &rep.Kernels[0]
+}
+
+func metric(t testing.TB, k *KernelReport, name string) float64 {
+	t.Helper()
+	v, ok := k.Metric(name)
+	if !ok {
+		t.Fatalf("%s: no metric %s", k.Name, name)
+	}
+	return v
+}
+
+// Seed 000's coalescing table, on fermi (GTX480), in L1 mode (-dlcm=ca, 128-byte lines)
+// and L2-only mode (-dlcm=cg, 32-byte segments): bus utilisation of the pattern load.
+// Exact: the patterns are aligned and every warp is full.
+func TestCoalescingTableFermi(t *testing.T) {
+	for _, tc := range []struct {
+		kernel     string
+		l1, l2only float64 // percent
+	}{
+		{"coalesce_sequential", 100, 100},
+		{"coalesce_permuted", 100, 100},
+		{"coalesce_misaligned", 50, 80},
+		{"coalesce_broadcast", 3.125, 12.5},
+	} {
+		r := traceOf(t, tc.kernel, "n=4096")
+		for _, mode := range []struct {
+			set  string
+			want float64
+		}{{"l1.cache_global=true", tc.l1}, {"l1.cache_global=false", tc.l2only}} {
+			k := replayOne(t, r, preset(t, "fermi", mode.set), false)
+			if got := metric(t, k, "gtrace__global_ld_bus_utilization.pct"); math.Abs(got-mode.want) > 1e-9 {
+				t.Errorf("%s %s: bus utilisation %.4f%%, want %.4f%%", tc.kernel, mode.set, got, mode.want)
+			}
+		}
+	}
+}
+
+// The random row: 128/(N·128) in L1 mode and 128/(N·32) in L2-only mode, where N is the
+// number of distinct lines (segments) a warp touches. N is counted here straight from
+// the trace's addresses, independently of the coalescer.
+func TestCoalescingTableFermiRandom(t *testing.T) {
+	r := traceOf(t, "coalesce_random", "n=4096")
+	prog := r.Meta().Launches[0].Program.Insts
+	var useful, lines, segs float64
+	for w, err := range r.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range w.Len() {
+			in := prog[w.PC[i]]
+			if in.Space != format.SpaceGlobal || in.MemOp != format.MemLoad {
+				continue
+			}
+			l, s := map[uint64]bool{}, map[uint64]bool{}
+			for _, a := range w.Addrs(i, nil) {
+				l[a/128], s[a/32] = true, true
+			}
+			useful += 4 * float64(len(w.Addrs(i, nil)))
+			lines += float64(len(l))
+			segs += float64(len(s))
+		}
+	}
+	for _, mode := range []struct {
+		set  string
+		want float64
+	}{{"l1.cache_global=true", 100 * useful / (lines * 128)}, {"l1.cache_global=false", 100 * useful / (segs * 32)}} {
+		k := replayOne(t, r, preset(t, "fermi", mode.set), false)
+		if got := metric(t, k, "gtrace__global_ld_bus_utilization.pct"); math.Abs(got-mode.want) > 1e-9 {
+			t.Errorf("random %s: bus utilisation %.4f%%, want %.4f%%", mode.set, got, mode.want)
+		}
+	}
+}
+
+// testOffset<2,4,8,32>: sectors per global-load request on the sectored archs (ncu's rule,
+// checked on an H200: 4 for coalesced, 32 for a 128-byte stride), and 128-byte lines per
+// request on fermi with L1 caching.
+func TestOffsetSectorsPerRequest(t *testing.T) {
+	for _, tc := range []struct {
+		kernel       string
+		sectors      float64
+		fermiLinesRq float64
+	}{
+		{"test_coalesced", 4, 1},
+		{"test_offset_2", 8, 2},
+		{"test_offset_4", 16, 4},
+		{"test_offset_8", 32, 8},
+		{"test_offset_32", 32, 32},
+	} {
+		r := traceOf(t, tc.kernel, "elements=8192")
+		for _, a := range []string{"ampere", "hopper"} {
+			k := replayOne(t, r, preset(t, a), false)
+			got := metric(t, k, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") /
+				metric(t, k, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")
+			if got != tc.sectors {
+				t.Errorf("%s on %s: %.3f sectors per request, want %v", tc.kernel, a, got, tc.sectors)
+			}
+		}
+		k := replayOne(t, r, preset(t, "fermi"), false)
+		got := metric(t, k, "gtrace__global_ld_transactions.sum") / metric(t, k, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")
+		if got != tc.fermiLinesRq {
+			t.Errorf("%s on fermi: %.3f lines per request, want %v", tc.kernel, got, tc.fermiLinesRq)
+		}
+	}
+}
+
+// sharedLoadWays is wavefronts per shared-load instruction, over the kernel.
+func sharedLoadWays(t testing.TB, k *KernelReport) float64 {
+	return metric(t, k, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") /
+		metric(t, k, "smsp__sass_inst_executed_op_shared_ld.sum")
+}
+
+// Transpose: V2 reads its 32×32 tile down a column, a 32-way conflict (wavefronts = 32 ×
+// requests); the 32×33 padding of V3 and V4 removes it, for loads and stores.
+func TestTransposeBankConflicts(t *testing.T) {
+	for _, a := range []string{"fermi", "kepler", "ampere", "hopper"} {
+		cfg := preset(t, a)
+		k := replayOne(t, traceOf(t, "transpose_v2", "n=128"), cfg, false)
+		if got := sharedLoadWays(t, k); got != 32 {
+			t.Errorf("%s: transpose V2 shared load: %v wavefronts per request, want 32", a, got)
+		}
+		if got := metric(t, k, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"); got != 31*metric(t, k, "smsp__sass_inst_executed_op_shared_ld.sum") {
+			t.Errorf("%s: transpose V2: %v load bank conflicts, want 31 per request", a, got)
+		}
+		for _, v := range []string{"transpose_v3", "transpose_v4"} {
+			k := replayOne(t, traceOf(t, v, "n=128"), cfg, false)
+			for _, op := range []string{"ld", "st"} {
+				if got := metric(t, k, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_"+op+".sum"); got != 0 {
+					t.Errorf("%s: %s has %v shared %s bank conflicts, want 0", a, v, got, op)
+				}
+			}
+		}
+	}
+}
+
+// The seed's bank examples (32 × 4-byte banks on every arch); and an 8-byte access,
+// which is 2-way in Kepler's 4-byte bank mode and conflict-free in its 8-byte mode.
+func TestBankExamples(t *testing.T) {
+	for _, tc := range []struct {
+		kernel string
+		arch   string
+		set    string
+		ways   float64
+	}{
+		{"bank_linear", "hopper", "", 1},
+		{"bank_same_word", "hopper", "", 1},
+		{"bank_two_way", "hopper", "", 2},
+		{"bank_linear", "fermi", "", 1},
+		{"bank_two_way", "fermi", "", 2},
+		{"bank_double", "kepler", "shared.bank_width=4", 2},
+		{"bank_double", "kepler", "shared.bank_width=8", 1},
+	} {
+		var sets []string
+		if tc.set != "" {
+			sets = append(sets, tc.set)
+		}
+		k := replayOne(t, traceOf(t, tc.kernel, "blocks=4"), preset(t, tc.arch, sets...), false)
+		if got := sharedLoadWays(t, k); got != tc.ways {
+			t.Errorf("%s on %s %s: %v wavefronts per shared load, want %v", tc.kernel, tc.arch, tc.set, got, tc.ways)
+		}
+	}
+}
+
+// Constant memory: a uniform c_array[0] (and c_array[blockIdx.x]) is one request per
+// warp-instruction; c_array[threadIdx.x] is 32 serialised requests.
+func TestConstantRequests(t *testing.T) {
+	k := replayOne(t, traceOf(t, "constant_access", "blocks=8", "threads=128"), preset(t, "hopper"), true)
+	var perInst []float64
+	for _, p := range k.PerPC {
+		if !strings.HasPrefix(p.PTX, "ld.const") {
+			continue
+		}
+		var inst, req float64
+		for _, m := range p.Metrics {
+			switch m.Name {
+			case "smsp__inst_executed.sum":
+				inst = m.Value
+			case "idc__requests.sum":
+				req = m.Value
+			}
+		}
+		perInst = append(perInst, req/inst)
+	}
+	want := []float64{1, 1, 32}
+	if len(perInst) != len(want) {
+		t.Fatalf("constant_access: %d ld.const instructions (%v requests each), want %d", len(perInst), perInst, len(want))
+	}
+	for i := range want {
+		if perInst[i] != want[i] {
+			t.Errorf("ld.const #%d: %v requests per warp-instruction, want %v", i, perInst[i], want[i])
+		}
+	}
+}
+
+// Texture: walking the image column after column through the texture cache keeps its hit
+// rate within a few points of row after row (the block-linear layout puts 2D neighbours
+// in one line), while plain global column access moves many times more sectors per
+// request than row access (seed 001).
+func TestTextureLocality(t *testing.T) {
+	sizes := []string{"width=256", "height=256", "blocks=16", "threads=64"}
+	for _, a := range []string{"kepler", "ampere", "hopper"} {
+		cfg := preset(t, a)
+		row := replayOne(t, traceOf(t, "tex_row_tex", sizes...), cfg, false)
+		col := replayOne(t, traceOf(t, "tex_column_tex", sizes...), cfg, false)
+		hr, hc := metric(t, row, "gtrace__texture_hit_rate.pct"), metric(t, col, "gtrace__texture_hit_rate.pct")
+		// "A few points": 15 points, the difference a 128-byte tile's shape allows between
+		// its two directions (models/texcache doc).
+		if math.Abs(hr-hc) > 15 || hc < 50 {
+			t.Errorf("%s: texture hit rate row %.1f%%, column %.1f%%: want both high and within 15 points", a, hr, hc)
+		}
+		grow := replayOne(t, traceOf(t, "tex_row_global", sizes...), cfg, false)
+		gcol := replayOne(t, traceOf(t, "tex_column_global", sizes...), cfg, false)
+		spr := func(k *KernelReport) float64 {
+			return metric(t, k, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") / metric(t, k, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")
+		}
+		if spr(gcol) < 4*spr(grow) {
+			t.Errorf("%s: global column access %.1f sectors/request vs row %.1f: want at least 4x", a, spr(gcol), spr(grow))
+		}
+	}
+}
+
+// Data layout (seed 002): SoA and ASTA reach a higher DRAM burst utilisation than AoS.
+func TestLayoutBurstUtilization(t *testing.T) {
+	for _, a := range []string{"fermi", "hopper"} {
+		cfg := preset(t, a)
+		util := map[string]float64{}
+		for _, v := range []string{"particles_aos", "particles_soa", "particles_asta"} {
+			util[v] = metric(t, replayOne(t, traceOf(t, v, "n=4096"), cfg, false), "gtrace__dram_burst_utilization.pct")
+		}
+		if util["particles_soa"] <= util["particles_aos"] || util["particles_asta"] <= util["particles_aos"] {
+			t.Errorf("%s: burst utilisation AoS %.1f%%, SoA %.1f%%, ASTA %.1f%%: want SoA and ASTA above AoS",
+				a, util["particles_aos"], util["particles_soa"], util["particles_asta"])
+		}
+	}
+}
+
+// The counts must not depend on how many goroutines run the SM stage.
+func TestDeterministicAcrossWorkers(t *testing.T) {
+	r := traceOf(t, "transpose_v2", "n=256")
+	cfg := preset(t, "hopper")
+	var first []Metric
+	for _, w := range []int{1, 2, 7} {
+		rep, err := Memory(context.Background(), r, cfg, Options{Workers: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := rep.Kernels[0].Metrics
+		if first == nil {
+			first = m
+			continue
+		}
+		for i := range m {
+			if m[i] != first[i] {
+				t.Fatalf("workers=%d: %s = %v, workers=1 gave %v", w, m[i].Name, m[i].Value, first[i].Value)
+			}
+		}
+	}
+}
