@@ -246,8 +246,8 @@ func alu(in *instr, a, b, c uint64) uint64 {
 	return 0
 }
 
-func f32(v uint64) float32 { return math.Float32frombits(uint32(v)) }
-func f64(v uint64) float64 { return math.Float64frombits(v) }
+func f32(v uint64) float32  { return math.Float32frombits(uint32(v)) }
+func f64(v uint64) float64  { return math.Float64frombits(v) }
 func f64r(f float64) uint64 { return math.Float64bits(f) }
 
 // f32r returns f's bits, flushing a subnormal result to zero under .ftz and clamping

@@ -110,8 +110,10 @@ type Kernel struct {
 	parallel bool
 	maxInst  uint64
 
+	predConst [2]int32 // predicates holding constant false/true, -1 until used
+
 	// per-load scratch
-	modSyms map[string]symbol
+	modSyms    map[string]symbol
 	sharedSyms map[string]symbol
 }
 
@@ -137,7 +139,7 @@ func Load(spec Spec) (*Kernel, error) {
 	if spec.Grid.Count() > 1<<31 {
 		return nil, fmt.Errorf("grid %v has too many CTAs", spec.Grid)
 	}
-	k := &Kernel{spec: spec, mod: mod, imms: map[uint64]int32{}, consts: map[string]symbol{}, globals: map[string]*alloc{}, nslots: numSpecial}
+	k := &Kernel{spec: spec, mod: mod, imms: map[uint64]int32{}, consts: map[string]symbol{}, globals: map[string]*alloc{}, nslots: numSpecial, predConst: [2]int32{-1, -1}}
 	k.maxInst = spec.MaxInst
 	if k.maxInst == 0 {
 		k.maxInst = DefaultMaxInst
@@ -640,4 +642,17 @@ func (k *Kernel) finalize() {
 			}
 		}
 	}
+}
+
+// constPred returns a predicate register that always holds v.
+func (k *Kernel) constPred(v bool) int32 {
+	i := 0
+	if v {
+		i = 1
+	}
+	if k.predConst[i] < 0 {
+		k.predConst[i] = int32(k.npreds)
+		k.npreds++
+	}
+	return k.predConst[i]
 }

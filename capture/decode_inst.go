@@ -923,6 +923,9 @@ func (r *resolver) value(o operand, t vtype) (int32, error) {
 		if sp, ok := specialNames[o.name]; ok {
 			return int32(sp), nil
 		}
+		if o.name == "WARP_SZ" { // nvcc's predefined warp-size constant
+			return r.k.imm(32), nil
+		}
 		if strings.HasPrefix(o.name, "%") && !strings.Contains(o.name[1:], "%") {
 			if _, ok := r.sc.lookup(o.name); !ok {
 				if strings.Contains(o.name, "clock") || strings.HasPrefix(o.name, "%envreg") || strings.HasPrefix(o.name, "%pm") || strings.HasPrefix(o.name, "%globaltimer") {
@@ -992,8 +995,16 @@ func (r *resolver) predDstP(o operand) error {
 }
 
 func (r *resolver) predSrc(si int, o operand) error {
-	if o.kind == oImm && (o.imm.text == "0" || o.imm.text == "1") { // constant predicate
-		return r.fail("constant predicate operands are not supported")
+	if o.kind == oImm { // constant predicate: mov.pred %p, 0 (nvcc)
+		v, err := literal(o.imm.text, o.ineg, tU32)
+		if err != nil {
+			return r.fail("bad predicate constant %s", o.imm.text)
+		}
+		r.in.s[si] = r.k.constPred(v != 0)
+		if int(r.in.ns) < si+1 {
+			r.in.ns = uint8(si + 1)
+		}
+		return nil
 	}
 	s, ok := r.sc.lookup(o.name)
 	if o.kind != oName || !ok || s.kind != symPred {

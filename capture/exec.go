@@ -25,11 +25,11 @@ type warpState struct {
 	c   *cta
 	idx int
 
-	regs   []uint64 // slot s, lane l at regs[s*32+l]
-	preds  []uint32 // one mask per predicate register
-	local  []byte   // localSize bytes per lane, lane-major
-	fparam []byte   // fparamSize bytes per lane, lane-major
-	callSite []int32 // per function, per lane: the pc of the call being served
+	regs     []uint64 // slot s, lane l at regs[s*32+l]
+	preds    []uint32 // one mask per predicate register
+	local    []byte   // localSize bytes per lane, lane-major
+	fparam   []byte   // fparamSize bytes per lane, lane-major
+	callSite []int32  // per function, per lane: the pc of the call being served
 
 	valid  uint32 // lanes that exist (a partial last warp has fewer)
 	exited uint32

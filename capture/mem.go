@@ -137,14 +137,14 @@ func (a *alloc) contents() []byte {
 // texture is one tex2d argument: a W×H array of elem-byte texels in the gob64x8
 // layout (see doc.go), stored in its own allocation in the texture range.
 type texture struct {
-	handle    uint64
-	w, h      int
-	elem      int
-	typ       string
-	base      uint64
-	tilesX    int // 64-byte tiles per row of tiles
-	data      []byte
-	arg       int
+	handle uint64
+	w, h   int
+	elem   int
+	typ    string
+	base   uint64
+	tilesX int // 64-byte tiles per row of tiles
+	data   []byte
+	arg    int
 }
 
 const texLayout = "gob64x8"

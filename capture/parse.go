@@ -29,8 +29,8 @@ type varDecl struct {
 	typ      string // ".b8", ".u32", ".pred", ...
 	vec      int    // .v2/.v4 declarations, 0 if none
 	name     string
-	count    int    // %r<count> for registers; -1 for a plain name
-	dims     []int  // array dimensions; a 0 entry is an unsized [] (extern shared)
+	count    int   // %r<count> for registers; -1 for a plain name
+	dims     []int // array dimensions; a 0 entry is an unsized [] (extern shared)
 	init     []initElem
 	hasInit  bool
 	ptrSpace string // .ptr.global etc. on kernel params (ignored but accepted)
@@ -79,13 +79,13 @@ type stmt struct {
 type operandKind uint8
 
 const (
-	oName   operandKind = iota // register, special register, symbol, label or function
-	oImm                       // integer or float literal
-	oAddr                      // [base+off] or [sym+off] or [imm] or [tex, {x, y}]
-	oVec                       // {a, b, c, d}
-	oSink                      // _
-	oParen                     // (a, b) argument list of call
-	oPair                      // %p|%q
+	oName  operandKind = iota // register, special register, symbol, label or function
+	oImm                      // integer or float literal
+	oAddr                     // [base+off] or [sym+off] or [imm] or [tex, {x, y}]
+	oVec                      // {a, b, c, d}
+	oSink                     // _
+	oParen                    // (a, b) argument list of call
+	oPair                     // %p|%q
 )
 
 type operand struct {

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/bits"
 	"runtime"
@@ -51,7 +52,11 @@ type cta struct {
 	bars        [16]barrier
 	epoch       uint64 // bumped by every write to memory: the livelock detector's clock
 	lockAtomics bool
+	stop        func() bool // reports that the run is over (cancelled, or an earlier CTA faulted)
 }
+
+// errStopped ends a CTA whose result nobody will read.
+var errStopped = errors.New("capture: stopped")
 
 type barrier struct {
 	arrived int
@@ -115,7 +120,11 @@ func (k *Kernel) Run(ctx context.Context, kernelIndex int, sink Sink) (*Result, 
 		go func() {
 			defer wg.Done()
 			c := k.newCTA(gm, workers > 1)
+			c.stop = func() bool { return ctx.Err() != nil || int64(c.id) > stopAt.Load() }
 			for id := range jobs {
+				if c.stop != nil && (ctx.Err() != nil || int64(id) > stopAt.Load()) {
+					continue
+				}
 				warps := make([]*format.Warp, c.nwarps)
 				for j := range warps {
 					warps[j] = warpPool.Get().(*format.Warp)
@@ -279,6 +288,9 @@ func (c *cta) run(id int, recs []*format.Warp) (uint64, error) {
 		w.seen = nil
 		w.cache = nil
 		clear(w.preds)
+		if p := k.predConst[1]; p >= 0 {
+			w.preds[p] = 0xffffffff
+		}
 		clear(w.local)
 		clear(w.fparam)
 		r := w.regs
@@ -348,6 +360,9 @@ func (c *cta) run(id int, recs []*format.Warp) (uint64, error) {
 		}
 		if done {
 			break
+		}
+		if c.stop != nil && c.stop() {
+			return 0, errStopped
 		}
 		if !ran {
 			return 0, c.deadlock()

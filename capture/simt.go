@@ -223,10 +223,10 @@ const (
 type pathState uint8
 
 const (
-	psRun     pathState = iota
-	psParked            // at its innermost frame's pc
-	psBarrier           // at a CTA barrier
-	psWarpSync          // waiting for the lanes of a bar.warp.sync / shfl.sync / vote.sync
+	psRun      pathState = iota
+	psParked             // at its innermost frame's pc
+	psBarrier            // at a CTA barrier
+	psWarpSync           // waiting for the lanes of a bar.warp.sync / shfl.sync / vote.sync
 )
 
 type cframe struct {
@@ -419,7 +419,7 @@ func (w *warpState) pickPath() *itsPath {
 
 func (w *warpState) unpark(p *itsPath) {
 	p.state = psRun
-	p.frames = p.frames[:len(p.frames)-1 : len(p.frames)-1]
+	p.frames = p.frames[: len(p.frames)-1 : len(p.frames)-1]
 }
 
 // checkPark parks p if it reached its innermost frame's pc, then merges what can be.

@@ -13,9 +13,9 @@ import (
 // Spec describes one kernel launch to capture. The zero value of each optional field is
 // documented next to it.
 type Spec struct {
-	PTX       []byte   // PTX text
-	PTXName   string   // file name for error positions; "" = "input.ptx"
-	Kernel    string   // .entry name
+	PTX       []byte // PTX text
+	PTXName   string // file name for error positions; "" = "input.ptx"
+	Kernel    string // .entry name
 	Grid      format.Dim3
 	Block     format.Dim3
 	DynShared uint32   // dynamic shared bytes (--shared)
