@@ -143,9 +143,8 @@ type smState struct {
 	l1Glob  bool                // global loads allocate in L1
 
 	ctas    []*ctaState
-	pending []int // CTA ids assigned, to be loaded at the start of the next SM stage
-	cnt     counters
-	pcs     []counters
+	pending []int      // CTA ids assigned, to be loaded at the start of the next SM stage
+	pcs     []counters // per-pc counts of the worker running this SM in the current round
 	l2q     []l2req
 	addrs   []uint64
 	curPC   uint32
@@ -201,7 +200,7 @@ func classify(in *format.Inst) instKind {
 	return ikPlain
 }
 
-func newSM(cfg *arch.Config, prog []format.Inst, kinds []instKind, perPC bool) (*smState, error) {
+func newSM(cfg *arch.Config, prog []format.Inst, kinds []instKind) (*smState, error) {
 	s := &smState{cfg: cfg, prog: prog, kind: kinds, addrs: make([]uint64, 0, 32)}
 	var err error
 	if s.l1, err = cache.New(cfg.L1.Config); err != nil {
@@ -229,9 +228,6 @@ func newSM(cfg *arch.Config, prog []format.Inst, kinds []instKind, perPC bool) (
 	s.cc.OnFetch(fetch)
 	s.ncPath = cfg.Arch == "kepler"
 	s.l1Glob = cfg.L1.CacheGlobal
-	if perPC {
-		s.pcs = make([]counters, len(prog))
-	}
 	return s, nil
 }
 
@@ -247,12 +243,10 @@ func (s *smState) step(ws *warpState) {
 		return
 	}
 	s.curPC = pc
-	var pcc *counters
-	if s.pcs != nil {
-		pcc = &s.pcs[pc]
-	}
-	var c counters
-	c.Inst, c.ThreadInst = 1, popc(mask)
+	// Every count lands on the instruction that caused it; kernel totals are the sum.
+	c := &s.pcs[pc]
+	c.Inst++
+	c.ThreadInst += popc(mask)
 	in := &s.prog[pc]
 	k := s.kind[pc]
 	if k == ikGeneric {
@@ -266,11 +260,11 @@ func (s *smState) step(ws *warpState) {
 		c.CReq++
 		c.CHit++
 	case ikGlobal:
-		s.global(&c, in, w, i)
+		s.global(c, in, w, i)
 	case ikLocal:
-		s.local(&c, in, w, i)
+		s.local(c, in, w, i)
 	case ikShared:
-		s.shared(&c, in, w, i)
+		s.shared(c, in, w, i)
 	case ikConst:
 		s.addrs = w.Addrs(i, s.addrs[:0])
 		r := s.cc.Access(s.addrs, max(int(in.Width), 1))
@@ -282,10 +276,6 @@ func (s *smState) step(ws *warpState) {
 		c.TReq++
 		c.TSec += uint64(r.Sectors)
 		c.THit += uint64(r.Hits)
-	}
-	s.cnt.add(&c)
-	if pcc != nil {
-		pcc.add(&c)
 	}
 }
 
@@ -349,7 +339,7 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 	case k == kLd:
 		cached := s.l1Glob && in.CacheOp != format.CacheCG && in.CacheOp != format.CacheCV && in.CacheOp != format.CacheVolatile
 		for _, u := range r.Units() {
-			q := l2req{line: u.Line, mask: u.Sectors, op: l2Read, pc: s.curPC, use: usedBytes(u.Line, s.addrs, width)}
+			q := l2req{line: u.Line, mask: u.Sectors, op: l2Read, pc: s.curPC}
 			if cached {
 				res := s.l1.Access(u.Line, u.Sectors, cache.Load)
 				c.GLdHit += popc8(res.Hit | res.Merged)
@@ -357,6 +347,7 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 					continue
 				}
 			}
+			q.use = usedBytes(u.Line, s.addrs, width)
 			s.l2q = append(s.l2q, q)
 		}
 	case k == kSt:
@@ -426,11 +417,16 @@ func (s *smState) shared(c *counters, in *format.Inst, w *format.Warp, i int) {
 // usedBytes marks, for each 32-byte chunk of the 128-byte line at line, the bytes that
 // the lanes' accesses of width bytes at addrs touch.
 func usedBytes(line uint64, addrs []uint64, width int) (use [4]uint32) {
+	end := line + 128
 	for _, a := range addrs {
-		for b := a; b < a+uint64(width); b++ {
-			if off := b - line; off < 128 {
-				use[off/32] |= 1 << (off % 32)
-			}
+		b := a + uint64(width)
+		if b <= line || a >= end {
+			continue
+		}
+		lo, hi := max(a, line)-line, min(b, end)-line
+		for c := lo / 32; c <= (hi-1)/32; c++ {
+			clo, chi := max(lo, c*32)-c*32, min(hi, c*32+32)-c*32
+			use[c] |= uint32((uint64(1)<<(chi-clo) - 1) << clo)
 		}
 	}
 	return use
@@ -507,8 +503,7 @@ func (s *smState) runRound(r *format.Reader, kernel int) {
 type l2State struct {
 	slices []*cache.Sectored
 	dram   *dram.Model
-	cnt    counters
-	pcs    []counters
+	pcs    []counters // per-pc counts of the L2 and DRAM
 }
 
 func (l *l2State) slice(line uint64) *cache.Sectored {
@@ -519,7 +514,7 @@ func (l *l2State) slice(line uint64) *cache.Sectored {
 
 func (l *l2State) serve(reqs []l2req) {
 	for _, q := range reqs {
-		var c counters
+		c := &l.pcs[q.pc]
 		sl := l.slice(q.line)
 		n := popc8(q.mask)
 		switch q.op {
@@ -533,7 +528,7 @@ func (l *l2State) serve(reqs []l2req) {
 					c.DRAMRead += cache.Chunk
 				}
 			}
-			l.evict(&c, res)
+			l.evict(c, res)
 		case l2Write, l2Atom:
 			// NVIDIA's L2 takes a written sector without fetching it (byte-masked), and
 			// ncu counts such a write as a hit: on an H200 a kernel that stores 131072
@@ -552,11 +547,7 @@ func (l *l2State) serve(reqs []l2req) {
 					}
 				}
 			}
-			l.evict(&c, res)
-		}
-		l.cnt.add(&c)
-		if l.pcs != nil && int(q.pc) < len(l.pcs) {
-			l.pcs[q.pc].add(&c)
+			l.evict(c, res)
 		}
 	}
 }
@@ -645,7 +636,7 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 	nsm := cfg.SM.Count
 	sms := make([]*smState, nsm)
 	for i := range sms {
-		if sms[i], err = newSM(cfg, prog, kinds, opts.PerPC); err != nil {
+		if sms[i], err = newSM(cfg, prog, kinds); err != nil {
 			return nil, err
 		}
 	}
@@ -661,9 +652,7 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 	if l2.dram, err = dram.New(cfg.DRAM.Config); err != nil {
 		return nil, fmt.Errorf("dram: %w", err)
 	}
-	if opts.PerPC {
-		l2.pcs = make([]counters, len(prog))
-	}
+	l2.pcs = make([]counters, len(prog))
 
 	total := r.NumCTAs(ki)
 	next := 0
@@ -681,6 +670,12 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, nsm)
+	// Each worker counts into its own per-pc array; integer sums do not depend on which
+	// worker counted what, so the totals are the same for any worker count.
+	workerPCs := make([][]counters, workers)
+	for w := range workerPCs {
+		workerPCs[w] = make([]counters, len(prog))
+	}
 	done := 0
 	for done < total {
 		if err := ctx.Err(); err != nil {
@@ -693,6 +688,7 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 				defer wg.Done()
 				for sm := w; sm < nsm; sm += workers {
 					if resident[sm] > 0 || len(sms[sm].pending) > 0 {
+						sms[sm].pcs = workerPCs[w]
 						sms[sm].runRound(r, ki)
 					}
 				}
@@ -726,11 +722,15 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 		}
 	}
 
+	perPC := make([]counters, len(prog))
 	var sum counters
-	for _, s := range sms {
-		sum.add(&s.cnt)
+	for pc := range prog {
+		for _, wp := range workerPCs {
+			perPC[pc].add(&wp[pc])
+		}
+		perPC[pc].add(&l2.pcs[pc])
+		sum.add(&perPC[pc])
 	}
-	sum.add(&l2.cnt)
 	kr := &KernelReport{Name: l.Kernel, Launch: l, Occupancy: occ, SharedCarveout: cfg.Shared.Size, L1Bytes: cfg.L1.Size}
 	kr.Metrics = sum.metrics()
 	ds := l2.dram.Stats()
@@ -742,15 +742,10 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 	)
 	if opts.PerPC {
 		for pc := range prog {
-			var c counters
-			for _, s := range sms {
-				c.add(&s.pcs[pc])
-			}
-			c.add(&l2.pcs[pc])
-			if c.Inst == 0 {
+			if perPC[pc].Inst == 0 {
 				continue
 			}
-			kr.PerPC = append(kr.PerPC, PCReport{PC: uint32(pc), PTX: prog[pc].PTX, Line: prog[pc].Line, Metrics: c.metrics()})
+			kr.PerPC = append(kr.PerPC, PCReport{PC: uint32(pc), PTX: prog[pc].PTX, Line: prog[pc].Line, Metrics: perPC[pc].metrics()})
 		}
 	}
 	return kr, nil
