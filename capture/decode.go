@@ -253,7 +253,9 @@ func (k *Kernel) layoutModule() error {
 	k.bufs = make([]*alloc, len(k.args))
 	for i, a := range k.args {
 		if a.Kind == ArgBuf {
-			k.bufs[i] = k.gmemInit.add(fmt.Sprintf("arg %d (%s)", i, a.Source), i, uint64(a.Count*a.ElemBytes()), a.InitBytes())
+			init := a.InitBytes()
+			k.bufs[i] = k.gmemInit.add(fmt.Sprintf("arg %d (%s)", i, a.Source), i, uint64(a.Count*a.ElemBytes()), init)
+			k.bufs[i].init = init
 		}
 	}
 	var cb []byte

@@ -220,11 +220,15 @@ func (w *warpState) step(pc int32, active uint32, path uint16, fl format.Flags) 
 		}
 	case opSetp:
 		a, b := w.slot(in.s[0]), w.slot(in.s[1])
-		var r uint32
-		for m := exec; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros32(m)
-			if compare(in.cmp, in.t, a[l], b[l]) {
-				r |= 1 << l
+		r, ok := setpFast(in, a, b)
+		if ok {
+			r &= exec
+		} else {
+			for m := exec; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if compare(in.cmp, in.t, a[l], b[l]) {
+					r |= 1 << l
+				}
 			}
 		}
 		notR := exec &^ r
@@ -600,6 +604,29 @@ func (w *warpState) memInst(in *instr, pc int32, exec uint32, path uint16, fl fo
 		w.rec.AppendMem(uint32(pc), exec, path, fl, &w.lanes)
 		return nil
 	}
+	if in.space == msShared && base != nil && in.vec == 1 && es == 4 && in.op <= opSt {
+		// The other hot path: scalar 32-bit shared loads and stores.
+		sh := w.c.shared
+		for m := exec; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			addr := base[l] + off
+			if addr&3 != 0 || addr+4 > uint64(len(sh)) {
+				_, _, err := w.access(in, pc, l, msShared, addr, 4, in.op == opSt)
+				return err
+			}
+			w.lanes[l] = addr
+			if in.op == opLd {
+				w.regs[int(in.d[0])*32+l] = in.t.ext(uint64(binary.LittleEndian.Uint32(sh[addr:]))) & maskFor(in.t2)
+			} else {
+				binary.LittleEndian.PutUint32(sh[addr:], uint32(w.regs[int(in.s[0])*32+l]))
+			}
+		}
+		if in.op == opSt {
+			w.c.epoch++
+		}
+		w.rec.AppendMem(uint32(pc), exec, path, fl, &w.lanes)
+		return nil
+	}
 	atomicLock := in.op >= opAtom && w.c.lockAtomics && in.space != msShared
 	for m := exec; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
@@ -799,4 +826,65 @@ func clampInt(x, n int) int {
 		return n - 1
 	}
 	return x
+}
+
+// setpFast compares all 32 lanes for the common integer types (comparisons have no
+// side effects, so inactive lanes are computed and masked off by the caller).
+func setpFast(in *instr, a, b *[32]uint64) (uint32, bool) {
+	switch in.t {
+	case tS32:
+		return cmpLanes[int32](in.cmp, a, b)
+	case tU32, tB32:
+		return cmpLanes[uint32](in.cmp, a, b)
+	case tS64:
+		return cmpLanes[int64](in.cmp, a, b)
+	case tU64, tB64:
+		return cmpLanes[uint64](in.cmp, a, b)
+	}
+	return 0, false
+}
+
+func cmpLanes[T int32 | uint32 | int64 | uint64](cmp uint8, a, b *[32]uint64) (uint32, bool) {
+	var r uint32
+	switch cmp {
+	case cmpEQ:
+		for l := 0; l < 32; l++ {
+			if T(a[l]) == T(b[l]) {
+				r |= 1 << l
+			}
+		}
+	case cmpNE:
+		for l := 0; l < 32; l++ {
+			if T(a[l]) != T(b[l]) {
+				r |= 1 << l
+			}
+		}
+	case cmpLT, cmpLO:
+		for l := 0; l < 32; l++ {
+			if T(a[l]) < T(b[l]) {
+				r |= 1 << l
+			}
+		}
+	case cmpLE, cmpLS:
+		for l := 0; l < 32; l++ {
+			if T(a[l]) <= T(b[l]) {
+				r |= 1 << l
+			}
+		}
+	case cmpGT, cmpHI:
+		for l := 0; l < 32; l++ {
+			if T(a[l]) > T(b[l]) {
+				r |= 1 << l
+			}
+		}
+	case cmpGE, cmpHS:
+		for l := 0; l < 32; l++ {
+			if T(a[l]) >= T(b[l]) {
+				r |= 1 << l
+			}
+		}
+	default:
+		return 0, false
+	}
+	return r, true
 }

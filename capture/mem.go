@@ -39,6 +39,7 @@ type alloc struct {
 	base, size uint64
 	name       string // "arg 0 (buf:f32:1024)", ".global gvar"
 	arg        int    // argument index, -1 for a .global variable
+	init       []byte // initial contents of a buf argument (shared, read-only)
 	pages      []atomic.Pointer[page]
 }
 

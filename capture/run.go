@@ -208,7 +208,7 @@ func (k *Kernel) Run(ctx context.Context, kernelIndex int, sink Sink) (*Result, 
 			continue
 		}
 		al := gm.allocs[i2alloc(k, i)]
-		res.Buffers = append(res.Buffers, Buffer{Arg: i, Type: a.Type, Init: a.InitBytes(), Final: al.contents(), Addr: al.base})
+		res.Buffers = append(res.Buffers, Buffer{Arg: i, Type: a.Type, Init: k.bufs[i].init, Final: al.contents(), Addr: al.base})
 	}
 	return res, nil
 }

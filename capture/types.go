@@ -46,54 +46,46 @@ func (t vtype) String() string {
 	return "?"
 }
 
-// size in bytes.
-func (t vtype) size() int {
-	switch t {
-	case tB8, tU8, tS8:
-		return 1
-	case tB16, tU16, tS16:
-		return 2
-	case tB32, tU32, tS32, tF32:
-		return 4
-	case tB64, tU64, tS64, tF64:
-		return 8
-	case tB128:
-		return 16
-	case tPred:
-		return 1
+var (
+	typeSizes  = [...]uint8{tB8: 1, tB16: 2, tB32: 4, tB64: 8, tU8: 1, tU16: 2, tU32: 4, tU64: 8, tS8: 1, tS16: 2, tS32: 4, tS64: 8, tF32: 4, tF64: 8, tPred: 1, tB128: 16}
+	typeMasks  [len(typeSizes)]uint64
+	typeSigned = [len(typeSizes)]bool{tS8: true, tS16: true, tS32: true, tS64: true}
+)
+
+func init() {
+	for t, n := range typeSizes {
+		if n >= 8 {
+			typeMasks[t] = ^uint64(0)
+		} else {
+			typeMasks[t] = 1<<(8*uint(n)) - 1
+		}
 	}
-	return 0
 }
 
-func (t vtype) bits() uint { return uint(t.size() * 8) }
-func (t vtype) signed() bool {
-	return t == tS8 || t == tS16 || t == tS32 || t == tS64
-}
-func (t vtype) float() bool { return t == tF32 || t == tF64 }
+// size in bytes.
+func (t vtype) size() int    { return int(typeSizes[t]) }
+func (t vtype) bits() uint   { return uint(typeSizes[t]) * 8 }
+func (t vtype) signed() bool { return typeSigned[t] }
+func (t vtype) float() bool  { return t == tF32 || t == tF64 }
 
 // mask keeps the low size() bytes.
-func (t vtype) mask() uint64 {
-	if t.size() >= 8 {
-		return ^uint64(0)
-	}
-	return 1<<(t.bits()) - 1
-}
+func (t vtype) mask() uint64 { return typeMasks[t] }
 
-// sext sign-extends (signed types) or zero-extends the low bits of v to 64 bits.
+// ext sign-extends (signed types) or zero-extends the low bits of v to 64 bits.
 func (t vtype) ext(v uint64) uint64 {
-	switch t.size() {
+	switch typeSizes[t] {
 	case 1:
-		if t.signed() {
+		if typeSigned[t] {
 			return uint64(int64(int8(v)))
 		}
 		return uint64(uint8(v))
 	case 2:
-		if t.signed() {
+		if typeSigned[t] {
 			return uint64(int64(int16(v)))
 		}
 		return uint64(uint16(v))
 	case 4:
-		if t.signed() {
+		if typeSigned[t] {
 			return uint64(int64(int32(v)))
 		}
 		return uint64(uint32(v))

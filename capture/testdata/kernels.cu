@@ -156,3 +156,14 @@ extern "C" __global__ void texread(float *out, unsigned long long tex, int w)
 	int y = blockIdx.y;
 	out[y * w + x] = tex2D_f32(tex, x - 1, y);
 }
+
+// A long arithmetic loop with one store: many warp-instructions, little memory.
+extern "C" __global__ void busy(float *out, int iters)
+{
+	float x = threadIdx.x, y = 1.0f;
+	for (int i = 0; i < iters; i++) {
+		x = x * 0.999f + y;
+		y = y * 1.0001f - 0.5f * x;
+	}
+	out[blockIdx.x * blockDim.x + threadIdx.x] = x + y;
+}
