@@ -1,10 +1,17 @@
 package format
 
 import (
+	"bufio"
+	"fmt"
 	"io"
 	"math/bits"
 
-	"github.com/gtrace/gtrace/format/internal/pq"
+	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/arrow/array"
+	"github.com/apache/arrow/go/v17/arrow/memory"
+	"github.com/apache/arrow/go/v17/parquet"
+	"github.com/apache/arrow/go/v17/parquet/compress"
+	"github.com/apache/arrow/go/v17/parquet/pqarrow"
 )
 
 // ExportOptions configures ExportParquet. The zero value exports one row per
@@ -17,118 +24,221 @@ type ExportOptions struct {
 	RowGroupRows int
 }
 
-// Columns of the per-instruction export, in order. docs/sql.md documents them.
-var instColumns = []pq.Column{
-	{Name: "kernel", Kind: pq.String},
-	{Name: "cta", Kind: pq.Int32, Bits: 32},
-	{Name: "cta_x", Kind: pq.Int32, Bits: 32},
-	{Name: "cta_y", Kind: pq.Int32, Bits: 32},
-	{Name: "cta_z", Kind: pq.Int32, Bits: 32},
-	{Name: "warp", Kind: pq.Int32, Bits: 16},
-	{Name: "seq", Kind: pq.Int32, Bits: 32},
-	{Name: "pc", Kind: pq.Int32, Bits: 32},
-	{Name: "opcode", Kind: pq.String},
-	{Name: "class", Kind: pq.String},
-	{Name: "space", Kind: pq.String},
-	{Name: "memop", Kind: pq.String},
-	{Name: "width", Kind: pq.Int32, Bits: 8},
-	{Name: "mask", Kind: pq.Int32, Bits: 32},
-	{Name: "active", Kind: pq.Int32, Bits: 8},
-	{Name: "path", Kind: pq.Int32, Bits: 16},
-	{Name: "flags", Kind: pq.Int32, Bits: 8},
-	{Name: "addrs", Kind: pq.ListUint64},
-	{Name: "file", Kind: pq.String},
-	{Name: "line", Kind: pq.Int32, Bits: 32},
-}
+// exportBatchRows is how many rows ExportParquet builds as Arrow arrays before handing
+// them to the Parquet writer: large enough that the per-batch cost vanishes, small
+// enough (a few MB) that memory does not grow with the trace.
+const exportBatchRows = 64 << 10
 
-var laneColumns = []pq.Column{
-	{Name: "kernel", Kind: pq.String},
-	{Name: "cta", Kind: pq.Int32, Bits: 32},
-	{Name: "warp", Kind: pq.Int32, Bits: 16},
-	{Name: "seq", Kind: pq.Int32, Bits: 32},
-	{Name: "pc", Kind: pq.Int32, Bits: 32},
-	{Name: "space", Kind: pq.String},
-	{Name: "lane", Kind: pq.Int32, Bits: 8},
-	{Name: "addr", Kind: pq.Int64},
-}
+// Columns of the per-instruction export, in order. docs/sql.md documents them. Every
+// column is required except addrs, which is null for a record that moves no memory.
+var instSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "kernel", Type: arrow.BinaryTypes.String},
+	{Name: "cta", Type: arrow.PrimitiveTypes.Uint32},
+	{Name: "cta_x", Type: arrow.PrimitiveTypes.Uint32},
+	{Name: "cta_y", Type: arrow.PrimitiveTypes.Uint32},
+	{Name: "cta_z", Type: arrow.PrimitiveTypes.Uint32},
+	{Name: "warp", Type: arrow.PrimitiveTypes.Uint16},
+	{Name: "seq", Type: arrow.PrimitiveTypes.Uint32},
+	{Name: "pc", Type: arrow.PrimitiveTypes.Uint32},
+	{Name: "opcode", Type: arrow.BinaryTypes.String},
+	{Name: "class", Type: arrow.BinaryTypes.String},
+	{Name: "space", Type: arrow.BinaryTypes.String},
+	{Name: "memop", Type: arrow.BinaryTypes.String},
+	{Name: "width", Type: arrow.PrimitiveTypes.Uint8},
+	{Name: "mask", Type: arrow.PrimitiveTypes.Uint32},
+	{Name: "active", Type: arrow.PrimitiveTypes.Uint8},
+	{Name: "path", Type: arrow.PrimitiveTypes.Uint16},
+	{Name: "flags", Type: arrow.PrimitiveTypes.Uint8},
+	{Name: "addrs", Type: arrow.ListOfNonNullable(arrow.PrimitiveTypes.Uint64), Nullable: true},
+	{Name: "file", Type: arrow.BinaryTypes.String},
+	{Name: "line", Type: arrow.PrimitiveTypes.Uint32},
+}, nil)
+
+// Columns of the per-lane export, in order.
+var laneSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "kernel", Type: arrow.BinaryTypes.String},
+	{Name: "cta", Type: arrow.PrimitiveTypes.Uint32},
+	{Name: "warp", Type: arrow.PrimitiveTypes.Uint16},
+	{Name: "seq", Type: arrow.PrimitiveTypes.Uint32},
+	{Name: "pc", Type: arrow.PrimitiveTypes.Uint32},
+	{Name: "space", Type: arrow.BinaryTypes.String},
+	{Name: "lane", Type: arrow.PrimitiveTypes.Uint8},
+	{Name: "addr", Type: arrow.PrimitiveTypes.Uint64},
+}, nil)
 
 // ExportParquet writes the trace as a zstd-compressed Parquet file for DuckDB, pandas or
 // pyarrow: plain columns, text where the trace has enums, addresses expanded (`addrs` is
-// list<uint64>, null for a record that moves no memory). It streams: memory holds one CTA
-// and one row group's compressed pages. Unsigned columns carry Parquet's unsigned
-// integer types (DuckDB reads them as UTINYINT, USMALLINT, UINTEGER, UBIGINT).
+// list<uint64>, null for a record that moves no memory). Unsigned columns carry Parquet's
+// unsigned integer types (DuckDB reads them as UTINYINT, USMALLINT, UINTEGER, UBIGINT);
+// text columns are dictionary-encoded in the file.
+//
+// It streams: memory holds one CTA, one batch of Arrow arrays and one row group's
+// compressed pages. It does not close w.
 func ExportParquet(r *Reader, w io.Writer, opts ExportOptions) error {
-	cols := instColumns
+	schema := instSchema
 	if opts.PerLane {
-		cols = laneColumns
+		schema = laneSchema
 	}
 	groupRows := opts.RowGroupRows
 	if groupRows <= 0 {
 		groupRows = 1 << 20
 	}
-	pw, err := pq.NewWriter(w, cols, groupRows)
+	props := parquet.NewWriterProperties(
+		parquet.WithCompression(compress.Codecs.Zstd),
+		parquet.WithMaxRowGroupLength(int64(groupRows)),
+	)
+	// The Parquet writer closes its sink if it can, and writes many small pieces:
+	// hand it a buffer that hides w's Close.
+	bw := bufio.NewWriterSize(w, 1<<20)
+	fw, err := pqarrow.NewFileWriter(schema, struct{ io.Writer }{bw}, props, pqarrow.DefaultWriterProps())
+	if err != nil {
+		return fmt.Errorf("gtrace/format: export: %w", err)
+	}
+	rb := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer rb.Release()
+	if opts.PerLane {
+		err = exportLanes(r, rb, fw)
+	} else {
+		err = exportInsts(r, rb, fw)
+	}
+	if cerr := fw.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("gtrace/format: export: %w", cerr)
+	}
 	if err != nil {
 		return err
 	}
-	meta := r.Meta()
-	addrs := make([]uint64, 0, 32) // non-nil: a memory record with no active lane is an empty list, not null
-	var lanes [32]uint64
+	return bw.Flush()
+}
+
+// flushRows writes the rows built so far as one record batch; the builders start empty.
+func flushRows(rb *array.RecordBuilder, fw *pqarrow.FileWriter) error {
+	rec := rb.NewRecord()
+	defer rec.Release()
+	if rec.NumRows() == 0 {
+		return nil
+	}
+	// WriteBuffered, not Write: Write makes each batch a row group of its own, while
+	// this fills row groups of MaxRowGroupLength rows from successive batches.
+	if err := fw.WriteBuffered(rec); err != nil {
+		return fmt.Errorf("gtrace/format: export: %w", err)
+	}
+	return nil
+}
+
+func exportInsts(r *Reader, rb *array.RecordBuilder, fw *pqarrow.FileWriter) error {
+	var (
+		kernel  = rb.Field(0).(*array.StringBuilder)
+		cta     = rb.Field(1).(*array.Uint32Builder)
+		ctaX    = rb.Field(2).(*array.Uint32Builder)
+		ctaY    = rb.Field(3).(*array.Uint32Builder)
+		ctaZ    = rb.Field(4).(*array.Uint32Builder)
+		warp    = rb.Field(5).(*array.Uint16Builder)
+		seq     = rb.Field(6).(*array.Uint32Builder)
+		pc      = rb.Field(7).(*array.Uint32Builder)
+		opcode  = rb.Field(8).(*array.StringBuilder)
+		class   = rb.Field(9).(*array.StringBuilder)
+		space   = rb.Field(10).(*array.StringBuilder)
+		memop   = rb.Field(11).(*array.StringBuilder)
+		width   = rb.Field(12).(*array.Uint8Builder)
+		mask    = rb.Field(13).(*array.Uint32Builder)
+		active  = rb.Field(14).(*array.Uint8Builder)
+		path    = rb.Field(15).(*array.Uint16Builder)
+		flags   = rb.Field(16).(*array.Uint8Builder)
+		addrs   = rb.Field(17).(*array.ListBuilder)
+		addr    = addrs.ValueBuilder().(*array.Uint64Builder)
+		file    = rb.Field(18).(*array.StringBuilder)
+		line    = rb.Field(19).(*array.Uint32Builder)
+		meta    = r.Meta()
+		rows    = 0
+		scratch = make([]uint64, 0, 32)
+	)
 	for wp, err := range r.All() {
 		if err != nil {
 			return err
 		}
 		l := &meta.Launches[wp.Kernel]
-		cta := uint32(wp.CTA)
+		c := uint32(wp.CTA)
+		gx, gy := max(l.Grid.X, 1), max(l.Grid.Y, 1)
 		for i := 0; i < wp.Len(); i++ {
 			in := &l.Program.Insts[wp.PC[i]] // the reader checked pc against the table
-			if opts.PerLane {
-				mask := wp.LaneAddrs(i, &lanes)
-				for m := mask; m != 0; m &= m - 1 {
-					lane := bits.TrailingZeros32(m)
-					pw.String(0, l.Kernel)
-					pw.Int32(1, int32(cta))
-					pw.Int32(2, int32(wp.Warp))
-					pw.Int32(3, int32(i))
-					pw.Int32(4, int32(wp.PC[i]))
-					pw.String(5, in.Space.String())
-					pw.Int32(6, int32(lane))
-					pw.Int64(7, int64(lanes[lane]))
-					if err := pw.EndRow(); err != nil {
-						return err
-					}
-				}
-				continue
-			}
-			gx, gy := max(l.Grid.X, 1), max(l.Grid.Y, 1)
-			pw.String(0, l.Kernel)
-			pw.Int32(1, int32(cta))
-			pw.Int32(2, int32(cta%gx))
-			pw.Int32(3, int32(cta/gx%gy))
-			pw.Int32(4, int32(cta/gx/gy))
-			pw.Int32(5, int32(wp.Warp))
-			pw.Int32(6, int32(i))
-			pw.Int32(7, int32(wp.PC[i]))
-			pw.String(8, in.Opcode)
-			pw.String(9, in.Class.String())
-			pw.String(10, in.Space.String())
-			pw.String(11, in.MemOp.String())
-			pw.Int32(12, int32(in.Width))
-			pw.Int32(13, int32(wp.Mask[i]))
-			pw.Int32(14, int32(bits.OnesCount32(wp.Mask[i])))
-			pw.Int32(15, int32(wp.Path[i]))
-			pw.Int32(16, int32(wp.Flags[i]))
+			kernel.Append(l.Kernel)
+			cta.Append(c)
+			ctaX.Append(c % gx)
+			ctaY.Append(c / gx % gy)
+			ctaZ.Append(c / gx / gy)
+			warp.Append(uint16(wp.Warp))
+			seq.Append(uint32(i))
+			pc.Append(wp.PC[i])
+			opcode.Append(in.Opcode)
+			class.Append(in.Class.String())
+			space.Append(in.Space.String())
+			memop.Append(in.MemOp.String())
+			width.Append(in.Width)
+			mask.Append(wp.Mask[i])
+			active.Append(uint8(bits.OnesCount32(wp.Mask[i])))
+			path.Append(wp.Path[i])
+			flags.Append(uint8(wp.Flags[i]))
 			if wp.Mode[i] == AddrNone {
-				pw.List(17, nil)
+				addrs.AppendNull()
 			} else {
-				addrs = wp.Addrs(i, addrs[:0])
-				pw.List(17, addrs)
+				// A memory record with no active lane is an empty list, not null.
+				addrs.Append(true)
+				scratch = wp.Addrs(i, scratch[:0])
+				addr.AppendValues(scratch, nil)
 			}
-			pw.String(18, in.File)
-			pw.Int32(19, int32(in.Line))
-			if err := pw.EndRow(); err != nil {
-				return err
+			file.Append(in.File)
+			line.Append(in.Line)
+			if rows++; rows == exportBatchRows {
+				if err := flushRows(rb, fw); err != nil {
+					return err
+				}
+				rows = 0
 			}
 		}
 	}
-	return pw.Close()
+	return flushRows(rb, fw)
+}
+
+func exportLanes(r *Reader, rb *array.RecordBuilder, fw *pqarrow.FileWriter) error {
+	var (
+		kernel = rb.Field(0).(*array.StringBuilder)
+		cta    = rb.Field(1).(*array.Uint32Builder)
+		warp   = rb.Field(2).(*array.Uint16Builder)
+		seq    = rb.Field(3).(*array.Uint32Builder)
+		pc     = rb.Field(4).(*array.Uint32Builder)
+		space  = rb.Field(5).(*array.StringBuilder)
+		lane   = rb.Field(6).(*array.Uint8Builder)
+		addr   = rb.Field(7).(*array.Uint64Builder)
+		meta   = r.Meta()
+		rows   = 0
+		lanes  [32]uint64
+	)
+	for wp, err := range r.All() {
+		if err != nil {
+			return err
+		}
+		l := &meta.Launches[wp.Kernel]
+		for i := 0; i < wp.Len(); i++ {
+			sp := l.Program.Insts[wp.PC[i]].Space.String()
+			m := wp.LaneAddrs(i, &lanes)
+			for ; m != 0; m &= m - 1 {
+				ln := bits.TrailingZeros32(m)
+				kernel.Append(l.Kernel)
+				cta.Append(uint32(wp.CTA))
+				warp.Append(uint16(wp.Warp))
+				seq.Append(uint32(i))
+				pc.Append(wp.PC[i])
+				space.Append(sp)
+				lane.Append(uint8(ln))
+				addr.Append(lanes[ln])
+				if rows++; rows == exportBatchRows {
+					if err := flushRows(rb, fw); err != nil {
+						return err
+					}
+					rows = 0
+				}
+			}
+		}
+	}
+	return flushRows(rb, fw)
 }
