@@ -1,57 +1,112 @@
-// Command hwcheck checks the reference kernels' Go references against a real GPU:
-// it writes each kernel's PTX, launch and initial buffers as a job, runner.cu runs
-// the jobs through the CUDA driver API, and hwcheck compares what came back with
-// kernels.Kernel.Check.
+// Command hwcheck runs the reference kernels on a real GPU from the same descriptions
+// that `gtrace capture` emulates, checks the GPU's output against the Go references,
+// and turns Nsight Compute's counters for those launches into gtrace's ground-truth
+// CSV (traces/hw/, read by replay.ReadGroundTruth).
 //
-//	go run ./kernels/hwcheck prepare DIR         # here: jobs for both PTX corpora
+//	hwcheck prepare [-sizes small|default] DIR   # jobs for both PTX corpora
 //	nvcc -O2 -o runner kernels/hwcheck/runner.cu -lcuda
-//	./runner DIR/jobs DIR/out                     # on the GPU machine
-//	go run ./kernels/hwcheck verify DIR          # here: Check every result
+//	./runner DIR/jobs DIR/out                     # on the GPU machine, maybe under ncu
+//	hwcheck verify DIR                            # Check every result
+//	hwcheck tidy -env ENV.txt DIR... > GPU-DATE.csv         # DIR/ncu.csv: ncu's counters
 //
-// Kernels run at their Small sizes. Buffers are filled as capture fills them
-// (capture.Arg.InitBytes documents zero, iota, const and the splitmix64 rand), so
-// a capture and the hardware see the same data.
+// scripts/hw/collect.sh does all of it on a GPU machine. The tool is pure Go with no
+// cgo, so a static build made elsewhere runs there.
+//
+// One description drives both sides: the launch (grid, block, dynamic shared memory,
+// argument specs, __constant__ initialisers) is kernels.Kernel.Launch, and every
+// initial buffer is capture.ParseArg(spec).InitBytes(), the bytes a capture starts
+// from. The GPU therefore computes on exactly the data the emulator sees.
 package main
 
 import (
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
+	"flag"
 	"fmt"
-	"math"
+	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
+	"github.com/gtrace/gtrace/capture"
 	"github.com/gtrace/gtrace/kernels"
 )
 
 func main() {
-	if len(os.Args) != 3 || (os.Args[1] != "prepare" && os.Args[1] != "verify") {
-		fmt.Fprintln(os.Stderr, "usage: hwcheck prepare|verify DIR")
-		os.Exit(2)
-	}
-	var err error
-	if os.Args[1] == "prepare" {
-		err = prepare(os.Args[2])
-	} else {
-		err = verify(os.Args[2])
-	}
-	if err != nil {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "hwcheck:", err)
+		var u usage
+		if errors.As(err, &u) {
+			os.Exit(2)
+		}
 		os.Exit(1)
 	}
+}
+
+type usage string
+
+func (u usage) Error() string { return string(u) }
+
+const usageText = "usage: hwcheck prepare [-sizes small|default] DIR | verify DIR | tidy [-env FILE] DIR..."
+
+func run(args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return usage(usageText)
+	}
+	fs := flag.NewFlagSet("hwcheck "+args[0], flag.ContinueOnError)
+	sizes := fs.String("sizes", "small", "prepare: small (the tests' quick sizes) or default (what `gtrace capture KERNEL` runs)")
+	env := fs.String("env", "", "tidy: KEY: VALUE lines to copy into the CSV's # header")
+	if err := fs.Parse(args[1:]); err != nil {
+		return usage(err.Error())
+	}
+	if fs.NArg() != 1 && (args[0] != "tidy" || fs.NArg() == 0) {
+		return usage(usageText)
+	}
+	dir := fs.Arg(0)
+	switch args[0] {
+	case "prepare":
+		if *sizes != "small" && *sizes != "default" {
+			return usage("-sizes " + *sizes + ": want small or default")
+		}
+		return prepare(dir, *sizes)
+	case "verify":
+		return verify(dir, stdout)
+	case "tidy":
+		return tidy(fs.Args(), *env, stdout)
+	}
+	return usage(usageText)
 }
 
 var producers = []kernels.Producer{kernels.Clang14, kernels.NVCC}
 
 func jobName(k *kernels.Kernel, p kernels.Producer) string { return k.Name + "." + string(p) }
 
-func prepare(dir string) error {
+// job is what prepare records about one launch and what verify and tidy read back.
+type job struct {
+	name     string
+	kernel   *kernels.Kernel
+	producer kernels.Producer
+	sizes    map[string]int
+	launch   kernels.Launch
+}
+
+// sizesOf picks the sizes prepare runs k at.
+func sizesOf(k *kernels.Kernel, which string) (map[string]int, error) {
+	if which == "default" {
+		return k.Defaults(), nil
+	}
+	return kernels.ParseSizes(k, k.Small)
+}
+
+// prepare writes DIR/jobs/<kernel>.<producer>/job.txt with its initial buffers, and the
+// PTX each job loads, in the format runner.cu documents. Lines the runner does not know
+// (kernel, producer, size) are for verify and tidy.
+func prepare(dir, which string) error {
 	jobs := filepath.Join(dir, "jobs")
+	if err := os.RemoveAll(jobs); err != nil {
+		return err
+	}
 	for _, k := range kernels.All() {
-		sz, err := kernels.ParseSizes(k, k.Small)
+		sz, err := sizesOf(k, which)
 		if err != nil {
 			return err
 		}
@@ -70,36 +125,43 @@ func prepare(dir string) error {
 			}
 			jd := filepath.Join(jobs, jobName(k, p))
 			var b strings.Builder
+			fmt.Fprintf(&b, "kernel %s\nproducer %s\n", k.Name, p)
+			for _, s := range k.Sizes {
+				fmt.Fprintf(&b, "size %s %d\n", s.Name, sz[s.Name])
+			}
 			fmt.Fprintf(&b, "ptx %s\nentry %s\n", ptxPath, k.Entry)
 			fmt.Fprintf(&b, "grid %d %d %d\nblock %d %d %d\nshared %d\n", l.Grid.X, l.Grid.Y, l.Grid.Z, l.Block.X, l.Block.Y, l.Block.Z, l.DynShared)
 			for i, spec := range l.Args {
-				a, err := parse(spec)
+				a, err := capture.ParseArg(spec)
 				if err != nil {
-					return fmt.Errorf("%s: %w", k.Name, err)
+					return fmt.Errorf("%s argument %d: %w", k.Name, i, err)
 				}
 				file := fmt.Sprintf("init%d.bin", i)
-				switch a.kind {
-				case "buf":
+				switch a.Kind {
+				case capture.ArgBuf:
 					fmt.Fprintf(&b, "arg buf %s\n", file)
-				case "tex2d":
-					fmt.Fprintf(&b, "arg tex2d %d %d %s\n", a.w, a.h, file)
+				case capture.ArgTex2D:
+					if a.Type != "f32" {
+						return fmt.Errorf("%s argument %d %q: runner.cu makes f32 textures only", k.Name, i, spec)
+					}
+					fmt.Fprintf(&b, "arg tex2d %d %d %s\n", a.W, a.H, file)
 				default:
-					fmt.Fprintf(&b, "arg scalar %s\n", hex.EncodeToString(a.scalar))
+					fmt.Fprintf(&b, "arg scalar %x\n", a.InitBytes())
 					continue
 				}
-				if err := write(filepath.Join(jd, file), a.initBytes()); err != nil {
+				if err := write(filepath.Join(jd, file), a.InitBytes()); err != nil {
 					return err
 				}
 			}
 			for i, c := range l.Consts {
 				name, spec, _ := strings.Cut(c, "=")
-				a, err := parse("buf:" + spec)
+				a, err := capture.ParseArg("buf:" + spec)
 				if err != nil {
-					return fmt.Errorf("%s: %w", k.Name, err)
+					return fmt.Errorf("%s const %q: %w", k.Name, c, err)
 				}
 				file := fmt.Sprintf("const%d.bin", i)
 				fmt.Fprintf(&b, "const %s %s\n", name, file)
-				if err := write(filepath.Join(jd, file), a.initBytes()); err != nil {
+				if err := write(filepath.Join(jd, file), a.InitBytes()); err != nil {
 					return err
 				}
 			}
@@ -111,44 +173,93 @@ func prepare(dir string) error {
 	return nil
 }
 
-func verify(dir string) error {
-	jobs, out := filepath.Join(dir, "jobs"), filepath.Join(dir, "out")
-	failed, ran := 0, 0
-	for _, k := range kernels.All() {
-		sz, _ := kernels.ParseSizes(k, k.Small)
-		l := k.Launch(sz)
-		for _, p := range producers {
-			name := jobName(k, p)
-			status, err := os.ReadFile(filepath.Join(out, name, "status"))
-			if errors.Is(err, os.ErrNotExist) {
-				continue
+// readJob reads back the kernel, producer and sizes prepare recorded for job name.
+func readJob(jobs, name string) (job, error) {
+	b, err := os.ReadFile(filepath.Join(jobs, name, "job.txt"))
+	if err != nil {
+		return job{}, err
+	}
+	j := job{name: name}
+	var kv []string
+	for n, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		switch f[0] {
+		case "kernel", "producer":
+			if len(f) != 2 {
+				return j, fmt.Errorf("%s/job.txt:%d: want %s NAME", name, n+1, f[0])
 			}
-			ran++
-			if string(status) != "ok" {
-				fmt.Printf("FAIL %-28s %-8s launch: %s\n", k.Name, p, status)
-				failed++
-				continue
+			if f[0] == "producer" {
+				j.producer = kernels.Producer(f[1])
+			} else if j.kernel, err = kernels.Lookup(f[1]); err != nil {
+				return j, fmt.Errorf("%s/job.txt:%d: %w", name, n+1, err)
 			}
-			init := make([][]byte, len(l.Args))
-			final := make([][]byte, len(l.Args))
-			for i, spec := range l.Args {
-				if !strings.HasPrefix(spec, "buf:") && !strings.HasPrefix(spec, "tex2d:") {
-					continue
-				}
-				init[i], _ = os.ReadFile(filepath.Join(jobs, name, fmt.Sprintf("init%d.bin", i)))
-				if strings.HasPrefix(spec, "buf:") {
-					final[i], _ = os.ReadFile(filepath.Join(out, name, fmt.Sprintf("arg%d.bin", i)))
-				}
+		case "size":
+			if len(f) != 3 {
+				return j, fmt.Errorf("%s/job.txt:%d: want size NAME VALUE", name, n+1)
 			}
-			if err := k.Check(sz, init, final); err != nil {
-				fmt.Printf("FAIL %-28s %-8s %v\n", k.Name, p, err)
-				failed++
-				continue
-			}
-			fmt.Printf("ok   %-28s %-8s\n", k.Name, p)
+			kv = append(kv, f[1]+"="+f[2])
 		}
 	}
-	fmt.Printf("%d runs, %d failed\n", ran, failed)
+	if j.kernel == nil || j.producer == "" {
+		return j, fmt.Errorf("%s/job.txt: no kernel or producer line (made by an older hwcheck?)", name)
+	}
+	if j.sizes, err = kernels.ParseSizes(j.kernel, kv); err != nil {
+		return j, fmt.Errorf("%s/job.txt: %w", name, err)
+	}
+	j.launch = j.kernel.Launch(j.sizes)
+	return j, nil
+}
+
+// listJobs returns the job directories under jobs, sorted (the order runner.cu runs them).
+func listJobs(jobs string) ([]string, error) {
+	ents, err := os.ReadDir(jobs)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range ents {
+		if _, err := os.Stat(filepath.Join(jobs, e.Name(), "job.txt")); err == nil {
+			names = append(names, e.Name())
+		}
+	}
+	return names, nil
+}
+
+// verify checks every job the runner ran against its Go reference, prints one line per
+// job, and writes the same lines to DIR/verify.txt for tidy.
+func verify(dir string, stdout io.Writer) error {
+	jobs, out := filepath.Join(dir, "jobs"), filepath.Join(dir, "out")
+	names, err := listJobs(jobs)
+	if err != nil {
+		return err
+	}
+	var log strings.Builder
+	failed, ran := 0, 0
+	for _, name := range names {
+		j, err := readJob(jobs, name)
+		if err != nil {
+			return err
+		}
+		status, err := os.ReadFile(filepath.Join(out, name, "status"))
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		ran++
+		line := "ok   " + name
+		if msg := check(j, jobs, out, string(status)); msg != "" {
+			line = "FAIL " + name + " " + msg
+			failed++
+		}
+		fmt.Fprintln(stdout, line)
+		log.WriteString(line + "\n")
+	}
+	fmt.Fprintf(stdout, "%d runs, %d failed\n", ran, failed)
+	if err := os.WriteFile(filepath.Join(dir, "verify.txt"), []byte(log.String()), 0o644); err != nil {
+		return err
+	}
 	if ran == 0 {
 		return fmt.Errorf("no results under %s", out)
 	}
@@ -158,120 +269,37 @@ func verify(dir string) error {
 	return nil
 }
 
+// check returns "" when job j's output matches its reference, else why not.
+func check(j job, jobs, out, status string) string {
+	if status != "ok" {
+		return "launch: " + strings.ReplaceAll(status, "\n", " ")
+	}
+	init := make([][]byte, len(j.launch.Args))
+	final := make([][]byte, len(j.launch.Args))
+	for i, spec := range j.launch.Args {
+		a, err := capture.ParseArg(spec)
+		if err != nil {
+			return err.Error()
+		}
+		if a.Kind == capture.ArgScalar {
+			continue
+		}
+		init[i] = a.InitBytes()
+		if a.Kind == capture.ArgBuf {
+			if final[i], err = os.ReadFile(filepath.Join(out, j.name, fmt.Sprintf("arg%d.bin", i))); err != nil {
+				return err.Error()
+			}
+		}
+	}
+	if err := j.kernel.Check(j.sizes, init, final); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
 func write(path string, b []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
 	return os.WriteFile(path, b, 0o644)
-}
-
-// arg is the part of an argument spec that a job needs.
-type arg struct {
-	kind   string // buf, tex2d or a scalar type
-	typ    string
-	count  int
-	w, h   int
-	init   string
-	seed   uint64
-	value  string
-	scalar []byte
-}
-
-func parse(spec string) (arg, error) {
-	f := strings.Split(spec, ":")
-	a := arg{kind: f[0], init: "zero", seed: 1}
-	rest := 3
-	switch f[0] {
-	case "buf":
-		a.typ = f[1]
-		a.count, _ = strconv.Atoi(f[2])
-	case "tex2d":
-		a.typ, rest = f[1], 4
-		a.w, _ = strconv.Atoi(f[2])
-		a.h, _ = strconv.Atoi(f[3])
-		a.count = a.w * a.h
-	default:
-		var bits uint64
-		switch f[0] {
-		case "f32":
-			v, err := strconv.ParseFloat(f[1], 32)
-			if err != nil {
-				return a, err
-			}
-			bits = uint64(math.Float32bits(float32(v)))
-		case "i32":
-			v, err := strconv.ParseInt(f[1], 0, 32)
-			if err != nil {
-				return a, err
-			}
-			bits = uint64(uint32(v))
-		default:
-			return a, fmt.Errorf("scalar %q: not used by the reference kernels", spec)
-		}
-		a.scalar = binary.LittleEndian.AppendUint32(nil, uint32(bits))
-		return a, nil
-	}
-	if len(f) > rest {
-		a.init = f[rest]
-		if len(f) > rest+1 {
-			a.value = f[rest+1]
-			if a.init == "rand" {
-				a.seed, _ = strconv.ParseUint(a.value, 0, 64)
-			}
-		}
-	}
-	return a, nil
-}
-
-// initBytes fills a buffer as capture.Arg.InitBytes does, for the types the
-// reference kernels use.
-func (a arg) initBytes() []byte {
-	size := map[string]int{"f32": 4, "i32": 4, "u32": 4, "f64": 8, "i64": 8, "u64": 8}[a.typ]
-	out := make([]byte, a.count*size)
-	s := a.seed
-	for i := 0; i < a.count; i++ {
-		var v uint64
-		switch a.init {
-		case "zero":
-			continue
-		case "iota":
-			v = uint64(i)
-			switch a.typ {
-			case "f32":
-				v = uint64(math.Float32bits(float32(i)))
-			case "f64":
-				v = math.Float64bits(float64(i))
-			}
-		case "const":
-			f, _ := strconv.ParseFloat(a.value, 64)
-			v = uint64(int64(f))
-			switch a.typ {
-			case "f32":
-				v = uint64(math.Float32bits(float32(f)))
-			case "f64":
-				v = math.Float64bits(f)
-			}
-		case "rand":
-			// splitmix64 (Steele, Lea and Flood, OOPSLA 2014), as capture uses it.
-			s += 0x9e3779b97f4a7c15
-			z := s
-			z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-			z = (z ^ z>>27) * 0x94d049bb133111eb
-			x := z ^ z>>31
-			switch a.typ {
-			case "f32":
-				v = uint64(math.Float32bits(float32(x>>40) / (1 << 24)))
-			case "f64":
-				v = math.Float64bits(float64(x>>11) / (1 << 53))
-			default:
-				v = x % 1000
-			}
-		}
-		if size == 4 {
-			binary.LittleEndian.PutUint32(out[i*size:], uint32(v))
-		} else {
-			binary.LittleEndian.PutUint64(out[i*size:], v)
-		}
-	}
-	return out
 }

@@ -2,9 +2,14 @@
 // API, from the jobs that `go run ./kernels/hwcheck prepare` writes, so that the Go
 // references (kernels.Kernel.Check) can be checked against hardware.
 //
-//   nvcc -O2 -o runner runner.cu -lcuda && ./runner JOBS OUT
+//   nvcc -O2 -o runner runner.cu -lcuda && ./runner JOBS OUT [JOB...]
 //
-// JOBS/<kernel>/job.txt lists, one per line:
+// Jobs run in the order of their names (all of them, or the ones named), one kernel
+// launch each, so that a profiler's result IDs can be mapped back to jobs:
+// OUT/launches.txt gets "INDEX JOB ENTRY GX,GY,GZ BX,BY,BZ" for every launch that
+// cuLaunchKernel accepted, and OUT/device.txt the device's name and properties.
+//
+// JOBS/<kernel>/job.txt lists, one per line (other keys are for hwcheck and skipped):
 //   ptx FILE                  the PTX to load (relative to JOBS)
 //   entry NAME
 //   grid X Y Z / block X Y Z / shared BYTES
@@ -16,6 +21,7 @@
 // OUT/<kernel>/argN.bin receives the final contents of memory argument N, and
 // OUT/<kernel>/status "ok" or the error.
 #include <cuda.h>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -59,6 +65,9 @@ struct Arg {
 	int w = 0, h = 0;
 	unsigned long long value = 0;
 };
+
+static FILE *launches;
+static int launched;
 
 static bool runJob(const std::string &jobs, const std::string &name, const std::string &out)
 {
@@ -137,6 +146,9 @@ static bool runJob(const std::string &jobs, const std::string &name, const std::
 		params.push_back(&a.value);
 	}
 	CK(cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared, 0, params.data(), 0));
+	fprintf(launches, "%d %s %s %u,%u,%u %u,%u,%u\n", launched++, name.c_str(), entry.c_str(),
+		grid[0], grid[1], grid[2], block[0], block[1], block[2]);
+	fflush(launches);
 	CK(cuCtxSynchronize());
 	mkdir((out + "/" + name).c_str(), 0755);
 	for (size_t i = 0; i < args.size(); i++) {
@@ -157,8 +169,8 @@ static bool runJob(const std::string &jobs, const std::string &name, const std::
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: runner JOBS OUT\n");
+	if (argc < 3) {
+		fprintf(stderr, "usage: runner JOBS OUT [JOB...]\n");
 		return 2;
 	}
 	CUdevice dev;
@@ -169,12 +181,43 @@ int main(int argc, char **argv)
 	}
 	std::string jobs = argv[1], out = argv[2];
 	mkdir(out.c_str(), 0755);
-	DIR *d = opendir(jobs.c_str());
 	std::vector<std::string> names;
 	struct stat st;
-	for (struct dirent *e; d && (e = readdir(d));)
-		if (e->d_name[0] != '.' && stat((jobs + "/" + e->d_name + "/job.txt").c_str(), &st) == 0)
-			names.push_back(e->d_name);
+	if (argc > 3) {
+		names.assign(argv + 3, argv + argc);
+	} else {
+		DIR *d = opendir(jobs.c_str());
+		for (struct dirent *e; d && (e = readdir(d));)
+			if (e->d_name[0] != '.' && stat((jobs + "/" + e->d_name + "/job.txt").c_str(), &st) == 0)
+				names.push_back(e->d_name);
+		if (d)
+			closedir(d);
+	}
+	std::sort(names.begin(), names.end());
+	{
+		char devName[256] = {0};
+		int v[6] = {0};
+		const CUdevice_attribute attrs[6] = {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,
+			CU_DEVICE_ATTRIBUTE_CLOCK_RATE, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
+			CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR};
+		cuDeviceGetName(devName, sizeof devName, dev);
+		for (int i = 0; i < 6; i++)
+			cuDeviceGetAttribute(&v[i], attrs[i], dev);
+		int drv = 0;
+		cuDriverGetVersion(&drv);
+		FILE *f = fopen((out + "/device.txt").c_str(), "w");
+		if (f) {
+			fprintf(f, "device: %s\nsms: %d\nl2_bytes: %d\nsm_clock_max_khz: %d\nmem_clock_khz: %d\n"
+				   "compute_capability: %d.%d\ncuda_driver_api: %d\n",
+				devName, v[0], v[1], v[2], v[3], v[4], v[5], drv);
+			fclose(f);
+		}
+	}
+	launches = fopen((out + "/launches.txt").c_str(), "w");
+	if (!launches) {
+		fprintf(stderr, "runner: cannot write %s/launches.txt\n", out.c_str());
+		return 1;
+	}
 	int bad = 0;
 	for (auto &n : names) {
 		err.clear();
@@ -187,6 +230,7 @@ int main(int argc, char **argv)
 			bad++;
 		}
 	}
+	fclose(launches);
 	printf("runner: %zu jobs, %d failed\n", names.size(), bad);
 	return bad ? 1 : 0;
 }

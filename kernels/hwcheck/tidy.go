@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gtrace/gtrace/kernels"
+)
+
+// launched is one line of DIR/out/launches.txt: runner.cu writes one per successful
+// cuLaunchKernel, in launch order, which is the order of ncu's result IDs.
+type launched struct {
+	job, entry, grid, block string
+}
+
+func readLaunches(path string) ([]launched, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var ls []launched
+	for n, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 5 || f[0] != strconv.Itoa(n) {
+			return nil, fmt.Errorf("%s:%d: want INDEX JOB ENTRY GX,GY,GZ BX,BY,BZ with INDEX %d", path, n+1, n)
+		}
+		ls = append(ls, launched{f[1], f[2], f[3], f[4]})
+	}
+	return ls, nil
+}
+
+// ncuRow is one metric of one profiled launch, from ncu's details page.
+type ncuRow struct {
+	id                  int
+	kernel, grid, block string
+	metric, unit, value string
+}
+
+// readNCU reads `ncu --csv --page details` output. Lines that are not CSV records
+// (ncu's ==PROF== chatter, the program's own output) are skipped; columns are found by
+// their header names, so ncu versions that add columns still parse.
+func readNCU(r io.Reader) ([]ncuRow, error) {
+	var buf bytes.Buffer
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), `"`) {
+			buf.WriteString(sc.Text())
+			buf.WriteByte('\n')
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	cr := csv.NewReader(&buf)
+	cr.FieldsPerRecord = -1
+	recs, err := cr.ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("no CSV records")
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	for _, h := range []string{"ID", "Kernel Name", "Grid Size", "Block Size", "Metric Name", "Metric Unit", "Metric Value"} {
+		if _, ok := col[h]; !ok {
+			return nil, fmt.Errorf("header %q has no column %q (want ncu --csv --page details)", strings.Join(recs[0], ","), h)
+		}
+	}
+	var rows []ncuRow
+	for n, rec := range recs[1:] {
+		if len(rec) != len(recs[0]) {
+			return nil, fmt.Errorf("record %d: %d fields, header has %d", n+2, len(rec), len(recs[0]))
+		}
+		id, err := strconv.Atoi(rec[col["ID"]])
+		if err != nil {
+			return nil, fmt.Errorf("record %d: ID %q: %v", n+2, rec[col["ID"]], err)
+		}
+		rows = append(rows, ncuRow{
+			id: id, kernel: rec[col["Kernel Name"]], grid: rec[col["Grid Size"]], block: rec[col["Block Size"]],
+			metric: rec[col["Metric Name"]], unit: rec[col["Metric Unit"]], value: rec[col["Metric Value"]],
+		})
+	}
+	return rows, nil
+}
+
+// dim3 turns ncu's "(4096, 1, 1)" into runner.cu's "4096,1,1".
+func dim3(s string) string {
+	return strings.ReplaceAll(strings.Trim(strings.TrimSpace(s), "()"), " ", "")
+}
+
+// number parses an ncu value printed with --print-units base: thousands separators
+// are commas, the decimal mark a point.
+func number(s string) (float64, error) {
+	return strconv.ParseFloat(strings.ReplaceAll(strings.TrimSpace(s), ",", ""), 64)
+}
+
+type key struct{ job, metric string }
+type val struct{ unit, value string }
+
+// tidy writes the ground-truth CSV: a # header (the env file's KEY: VALUE lines, what
+// was verified), then kernel,producer,metric,unit,value rows in kernels.All order.
+// Each DIR is one profiled runner process: DIR/out/launches.txt, DIR/verify.txt and
+// DIR/ncu.csv. Launches whose output failed verify are left out and named in the
+// header: their counters describe a wrong run.
+func tidy(dirs []string, envPath string, stdout io.Writer) error {
+	got := map[key]val{}
+	seen := map[string]bool{}
+	verified := map[string]bool{}
+	var bad []string
+	for _, dir := range dirs {
+		if err := tidyDir(dir, got, seen, verified, &bad); err != nil {
+			return err
+		}
+	}
+	var w bytes.Buffer
+	fmt.Fprintln(&w, "# gtrace hardware ground truth: Nsight Compute counters of the reference kernels (docs/VALIDATION.md).")
+	if envPath != "" {
+		b, err := os.ReadFile(envPath)
+		if err != nil {
+			return err
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				fmt.Fprintln(&w, "# "+line)
+			}
+		}
+	}
+	var unverified, missing []string
+	var jobs []string
+	for _, k := range kernels.All() {
+		for _, p := range producers {
+			name := jobName(k, p)
+			switch {
+			case !seen[name]:
+				if _, err := kernels.PTXOf(k, p); err == nil {
+					missing = append(missing, name)
+				}
+			case !verified[name]:
+				unverified = append(unverified, name)
+			default:
+				jobs = append(jobs, name)
+			}
+		}
+	}
+	fmt.Fprintf(&w, "# launches: %d profiled and verified against the Go references\n", len(jobs))
+	if len(unverified) > 0 {
+		fmt.Fprintf(&w, "# unverified (left out): %s\n", strings.Join(unverified, " "))
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(&w, "# not profiled: %s\n", strings.Join(missing, " "))
+	}
+	if len(bad) > 0 {
+		fmt.Fprintf(&w, "# not a number (left out): %s\n", strings.Join(bad, "; "))
+	}
+	cw := csv.NewWriter(&w)
+	cw.Write([]string{"kernel", "producer", "metric", "unit", "value"})
+	for _, name := range jobs {
+		var metrics []string
+		for k := range got {
+			if k.job == name {
+				metrics = append(metrics, k.metric)
+			}
+		}
+		slices.Sort(metrics)
+		kernel, producer, _ := strings.Cut(name, ".")
+		for _, m := range metrics {
+			v := got[key{name, m}]
+			n, _ := number(v.value)
+			cw.Write([]string{kernel, producer, m, v.unit, strconv.FormatFloat(n, 'f', -1, 64)})
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return err
+	}
+	_, err := stdout.Write(w.Bytes())
+	return err
+}
+
+// tidyDir adds one runner process's counters to got.
+func tidyDir(dir string, got map[key]val, seen, verified map[string]bool, bad *[]string) error {
+	ls, err := readLaunches(filepath.Join(dir, "out", "launches.txt"))
+	if err != nil {
+		return err
+	}
+	ncuPath := filepath.Join(dir, "ncu.csv")
+	f, err := os.Open(ncuPath)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	rows, err := readNCU(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", ncuPath, err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "verify.txt"))
+	if err != nil {
+		return fmt.Errorf("run hwcheck verify %s first: %w", dir, err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "ok" {
+			verified[f[1]] = true
+		}
+	}
+	for _, r := range rows {
+		if r.id < 0 || r.id >= len(ls) {
+			return fmt.Errorf("%s: result ID %d (%s) but runner launched %d kernels", ncuPath, r.id, r.kernel, len(ls))
+		}
+		l := ls[r.id]
+		if r.kernel != l.entry || dim3(r.grid) != l.grid || dim3(r.block) != l.block {
+			return fmt.Errorf("%s: result ID %d is %s %s×%s, but launch %d was %s (%s) %s×%s",
+				ncuPath, r.id, r.kernel, r.grid, r.block, r.id, l.job, l.entry, l.grid, l.block)
+		}
+		seen[l.job] = true
+		if !verified[l.job] {
+			continue
+		}
+		if _, err := number(r.value); err != nil {
+			*bad = append(*bad, l.job+" "+r.metric+"="+r.value)
+			continue
+		}
+		got[key{l.job, r.metric}] = val{r.unit, r.value}
+	}
+	return nil
+}
