@@ -207,6 +207,9 @@ func varSize(d *varDecl) int64 {
 	return n
 }
 
+// maxVarBytes bounds a .global variable (and so what Load allocates for one).
+const maxVarBytes = 256 << 20
+
 func alignUp(x, a int64) int64 {
 	if a <= 1 {
 		return x
@@ -228,6 +231,12 @@ func varAlign(d *varDecl) int64 {
 // initBytes encodes a variable's initialiser.
 func (k *Kernel) initBytes(d *varDecl) ([]byte, error) {
 	size := varSize(d)
+	if size > maxVarBytes || size < 0 {
+		return nil, k.errAt(d.pos, "%s %s is %d bytes; at most %d are supported", d.space, d.name, size, int64(maxVarBytes))
+	}
+	if d.space == ".const" && size > 64<<10 {
+		return nil, k.errAt(d.pos, ".const %s is %d bytes; the constant bank holds 64 KiB", d.name, size)
+	}
 	out := make([]byte, size)
 	t := vtypeNames[d.typ]
 	es := int64(t.size())

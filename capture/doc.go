@@ -1,3 +1,194 @@
-// Package capture runs CUDA kernels, given as PTX, on the CPU and records per-warp
-// instruction and address traces.
+// Package capture runs CUDA kernels, given as PTX, on the CPU and records each warp's
+// dynamic instruction stream (pc, active mask, divergence path, addresses) for the
+// trace format in package format.
+//
+// # Use
+//
+//	k, err := capture.Load(capture.Spec{PTX: src, Kernel: "add", Grid: ..., Block: ...,
+//		Args: []string{"buf:f32:1024:rand", "buf:f32:1024", "i32:1024"}})
+//	launch := k.Launch()                         // metadata + program table for format.Meta
+//	res, err := k.Run(ctx, 0, writer)            // writer: a Sink, e.g. *format.Writer
+//
+// Load parses, resolves and validates everything (an unsupported instruction is a
+// *PTXError with file:line:col naming it; nothing is skipped silently); Run executes.
+// Run can be called again: every Run starts from the initial memory.
+//
+// # Pipeline
+//
+// lex.go → parse.go (syntax tree) → decode.go, decode_inst.go (names resolved to
+// register-file slots, opcode and type enums, memory layout) → link.go (call
+// parameters, arguments, immediate post-dominators) → exec.go (one instruction over
+// 32 lanes) → simt.go (stack and ITS) → run.go (CTA scheduling, workers, sink order).
+//
+// A warp's register file is []uint64, slot-major: slot s of lane l is regs[s*32+l].
+// Slots 0..22 are the special registers (%tid.x … %gridid), then the PTX registers of
+// every function (non-recursive calls allow static frames), then the immediates, each
+// filled into all 32 lanes, so every source operand is a slot and the lane loops have
+// no operand-kind switch. Predicates are one uint32 lane mask each. Integer values of
+// n bits sit in the low n bits of their slot, f32 as its bit pattern.
+//
+// # Supported PTX
+//
+// Producers: clang-14 (-nocudainc -nocudalib, sm_80) and nvcc 12/13 (sm_80, sm_90);
+// every kernel in kernels/ptx and kernels/ptx-nvcc loads (TestCorpora).
+//
+// Directives: .version .target .address_size (64 only) .file .loc .pragma .visible
+// .extern .weak .entry .func (with return parameters) .param (kernel, function and
+// call-site, with .align and .ptr) .reg (%r<N> and lists) .shared (static, and extern
+// unsized = dynamic) .const (with initialisers) .global (with initialisers) .local;
+// .maxntid .reqntid .minnctapersm .maxnreg .noreturn are accepted and ignored.
+// Operands: registers, special registers, immediates (decimal, 0x, 0b, octal, U suffix,
+// 0fXXXXXXXX, 0dXXXXXXXXXXXXXXXX, decimal floats), predicates with @p / @!p and !p,
+// p|q destinations, {a, b, c, d} vectors, _ sinks, [reg], [reg+imm], [reg+-imm],
+// [sym], [sym+imm], [imm], symbols as values (mov/cvta), labels, WARP_SZ.
+//
+//	opcode                 types / modifiers
+//	mov                    b16-b64 u s f32 f64 pred; pack {a,b}→d and unpack d→{a,b}
+//	ld ldu st              .global .shared .local .const .param generic; .v2 .v4; .nc;
+//	                       .volatile; .ca .cg .cs .lu .cv .wb .wt; .relaxed/.acquire/
+//	                       .release and scopes accepted; 8- to 64-bit and f32/f64
+//	cvta                   .global .shared .local .const, and .to.*; 64-bit
+//	cvt                    every int/float pair; .rn .rz .rm .rp; .rni .rzi .rmi .rpi;
+//	                       .sat .ftz (float→int saturates, NaN→0)
+//	add sub                int (.sat on s32), f32 f64 (.rn .ftz .sat)
+//	mul mad                .lo .hi .wide (int), f32 f64 (mad.f = fma)
+//	mul24 mad24            .lo .hi (u32 s32)
+//	div rem                int (÷0 gives all ones / a), f32 f64 (.rn .approx .full)
+//	abs neg min max        int, f32 f64 (.ftz; min/max ignore a NaN operand)
+//	and or xor not cnot    b16-b64, and pred
+//	shl shr                b/u/s 16-64 (shr.s arithmetic; counts ≥ width clamp)
+//	popc clz brev bfe bfi  b32 b64 (bfi: immediate length)
+//	prmt lop3 shf          b32 (prmt default mode; shf.l/.r .wrap/.clamp)
+//	selp slct set setp     every comparison (eq ne lt le gt ge lo ls hi hs equ neu
+//	                       ltu leu gtu geu num nan), .and/.or/.xor with a predicate,
+//	                       p|q destinations
+//	fma rcp sqrt rsqrt     f32 f64 (.rn .approx .ftz)
+//	sin cos ex2 lg2 tanh   f32 .approx (evaluated in float64, rounded to f32)
+//	copysign               f32 f64
+//	bra (.uni) call (.uni) ret exit trap brkpt
+//	bar.sync barrier.sync  id, optional thread count; bar.warp.sync
+//	membar fence           recorded, no effect (capture is sequentially consistent)
+//	atom red               .global .shared generic; add min max exch cas and or xor
+//	                       inc dec; b32 b64 u32 u64 s32 s64 f32 f64 (add/exch/min/max)
+//	shfl(.sync)            .up .down .bfly .idx .b32, optional predicate destination
+//	vote(.sync)            .all .any .uni .ballot
+//	activemask             b32
+//	tex.2d.v4              f32/s32/u32 results, f32/s32 coordinates
+//	prefetch nanosleep     recorded, no effect
+//
+// Not supported (a *PTXError): f16/bf16, .cc carry chains, indirect calls, recursion,
+// surfaces, texture/sampler references, mma/wmma, cp.async, mbarrier, %clock and other
+// timing registers. Approximate instructions (.approx) are computed at full precision.
+//
+// # Memory
+//
+// Global memory is sparse and paged (64 KiB pages, allocated on first write). Each
+// buf argument is its own allocation, in argument order from GlobalBase, 64 KiB
+// aligned with a guard page in between; .global variables follow. An access outside
+// every allocation is a Fault naming the nearest allocation. Shared memory is per CTA:
+// static variables (in order of first use) then, 16-byte aligned, the dynamic extern
+// area of Spec.DynShared bytes. Local memory is per thread. Const is one 64 KiB bank
+// of the module's .const variables, in declaration order, settable through
+// Spec.Consts. Every access must be aligned to its full width (vectors included).
+//
+// Generic addresses: the shared, local and const windows start at SharedWindow,
+// LocalWindow and ConstWindow (4 GiB each); anything else is global. cvta adds or
+// subtracts the window base.
+//
+// Addresses in the trace, per state space of the program-table row:
+//
+//	global   the device address
+//	shared   the byte offset in the CTA's shared memory
+//	local    LocalPhysBase + globalWarp*localBytes*32 + (off/4)*128 + lane*4 + off%4:
+//	         local memory interleaved by 4-byte words across the lanes, as NVIDIA lays
+//	         it out, so one offset read by a warp is one 128-byte line
+//	const    the byte offset in the constant bank
+//	param    the byte offset in the parameter buffer (kernel) or frame (.func)
+//	generic  the generic address as resolved per lane: global addresses as they are,
+//	         shared as SharedWindow+offset, const as ConstWindow+offset, local as the
+//	         interleaved local address above. The row's Space stays SpaceGeneric: a
+//	         replay classifies each address by these ranges.
+//	texture  the texel's address in the texture's own range (below), plus the integer
+//	         texel coordinates in the record's Coords
+//
+// Textures (tex2d:TYPE:W:H[:INIT] arguments): point sampling, clamp addressing,
+// unnormalised coordinates (f32 coordinates are floored). The handle is the texture's
+// index + 1. Texels are laid out as "gob64x8": the array is cut into tiles of 64
+// bytes × 8 rows (an NVIDIA GOB, 512 bytes); tiles are stored in row-major order of
+// tiles, rows of a tile one after another. Texel (x, y) of E-byte elements is at
+//
+//	Base + ((y/8)*ceil(W*E/64) + (x*E)/64)*512 + (y%8)*64 + (x*E)%64
+//
+// with Base from TextureBase, one texture after another at 64 KiB boundaries
+// (format.Texture carries Base, size and the layout name). A one-channel texture
+// returns (texel, 0, 0, 1).
+//
+// # Divergence and the trace's Path and Flags
+//
+// Each record's Mask is the lanes for which the instruction took effect (active lanes
+// whose guard predicate held), except for bra/ret/exit records, whose Mask is every
+// active lane that evaluated the branch. A record with Mask 0 is an issued instruction
+// whose guard was false everywhere.
+//
+// Stack mode (format.SIMTStack) is a reconvergence stack at the immediate
+// post-dominator, computed per function from the CFG (Cooper–Harvey–Kennedy on the
+// reverse graph, with a pseudo exit node). A divergent branch turns the top entry into
+// the reconvergence entry, then pushes the not-taken and the taken path, each with a
+// new path id; the taken path runs first. Path ids come from a per-warp counter
+// starting at 1 (0 is the warp's initial path) and wrap modulo 65536, skipping 0.
+//
+// ITS mode (format.SIMTITS) keeps per-thread pcs grouped into paths. A divergent
+// branch splits the path and opens a convergence frame at the branch's IPDOM; a path
+// that reaches its frame's pc parks; when every path of the frame is parked there they
+// merge back into the frame's parent path (and its id). The scheduler runs a path for
+// up to 64 instructions, then moves round-robin to the next runnable one. A parked
+// path waits at most 4096 warp-instructions, or until nothing else can run; then it
+// leaves the frame and goes on alone. That is what lets an intra-warp spin lock finish
+// (the lock holder waits at the loop exit while the others spin). bar.warp.sync,
+// shfl.sync and vote.sync wait until every non-exited lane of their member mask is at
+// a warp-synchronous instruction; those at the same pc merge.
+//
+// Flags, in both modes: FlagSplit on the branch record that diverged; FlagSwitch on
+// the first record of a path the scheduler moved to without reconverging (a stack pop
+// to a sibling, an ITS interleave); FlagReconverge on the first record after paths
+// rejoined. Records between a split and its reconvergence that share a Path id form
+// one path's stream: a timing replay can serialise the paths (as the stack did) or
+// interleave them.
+//
+// A stack-mode warp that spins while a diverged path waits (an intra-warp lock) is
+// detected when its state (pcs, masks, registers, predicates, and the CTA's memory
+// write epoch) repeats at a taken branch after 4096 instructions without a pop, exit
+// or barrier; Run then fails with the Fault whose Error is exactly
+// "no forward progress under stack-based SIMT at pc N (<ptx>); capture with --simt its".
+//
+// # Barriers and atomics
+//
+// Warps of a CTA run round-robin, each until it blocks at a barrier, exits, or has run
+// 8192 instructions. bar.sync counts threads: it completes when the expected number
+// (the thread count operand, or every non-exited thread of the CTA) has arrived;
+// exiting threads release a barrier they were holding up (PTX ISA, exit). A CTA in
+// which no warp can run is a barrier-deadlock Fault naming a thread that never arrives
+// (under the stack, a __syncthreads inside divergent code; under ITS the other path
+// may exit, which completes the barrier, as on Volta and later). Atomics run lane by
+// lane in ascending lane order, warps in the scheduler's order.
+//
+// CTAs run on Spec.Workers goroutines and reach the Sink in CTA order through a
+// reorder window of 4×workers CTAs, so memory stays bounded and the trace is
+// byte-identical whatever the worker count. Parallel CTAs could observe each other
+// through global atomics, so a kernel runs CTAs in parallel only if every global or
+// generic atomic is an integer add/and/or/xor/min/max whose result is never read
+// (these commute, so memory ends the same in any order); any other global atomic
+// (cas, exch, inc, dec, a float add, or an atom whose old value is used) makes Run
+// emulate CTAs one at a time, in CTA order: trace and final memory stay deterministic
+// and Result.Workers says 1. Plain loads and stores racing between CTAs are not
+// ordered (as in CUDA); a kernel whose CTAs communicate through them is outside what
+// capture promises to reproduce deterministically.
+//
+// # Faults and budgets
+//
+// Every Fault has Kind, kernel, CTA, thread (linear in the CTA), pc and the PTX text:
+// out-of-bounds (with the address and nearest allocation), misaligned, barrier
+// deadlock, warp-sync deadlock, livelock, trap, and an exhausted per-warp instruction
+// budget (Spec.MaxInst, default DefaultMaxInst). On a fault, the CTAs before the
+// faulting one have been written to the sink and later ones are abandoned.
 package capture
