@@ -371,6 +371,36 @@ func (w *warpState) lanewise(in *instr, exec uint32) {
 				d[l] = uint64(math.Float32bits(math.Float32frombits(uint32(a[l])) + math.Float32frombits(uint32(b[l]))))
 			}
 			return
+		case in.op == opMulF && in.t == tF32 && in.flags&(fFTZ|fSat) == 0:
+			for l := 0; l < 32; l++ {
+				d[l] = uint64(math.Float32bits(math.Float32frombits(uint32(a[l])) * math.Float32frombits(uint32(b[l]))))
+			}
+			return
+		case in.op == opFma && in.t == tF32 && in.flags&(fFTZ|fSat) == 0:
+			for l := 0; l < 32; l++ {
+				x, y, z := math.Float32frombits(uint32(a[l])), math.Float32frombits(uint32(b[l])), math.Float32frombits(uint32(c[l]))
+				d[l] = uint64(math.Float32bits(float32(math.FMA(float64(x), float64(y), float64(z)))))
+			}
+			return
+		case in.op == opNeg && in.t == tF32:
+			for l := 0; l < 32; l++ {
+				d[l] = a[l] ^ 0x80000000
+			}
+			return
+		case in.op == opSub && (in.t == tS32 || in.t == tU32) && in.flags&fSat == 0:
+			for l := 0; l < 32; l++ {
+				d[l] = uint64(uint32(a[l] - b[l]))
+			}
+			return
+		case in.op == opShr && in.t == tU32:
+			for l := 0; l < 32; l++ {
+				if uint32(b[l]) < 32 {
+					d[l] = uint64(uint32(a[l]) >> uint32(b[l]))
+				} else {
+					d[l] = 0
+				}
+			}
+			return
 		case in.op == opMulWide && in.t == tU32:
 			for l := 0; l < 32; l++ {
 				d[l] = uint64(uint32(a[l])) * uint64(uint32(b[l]))
