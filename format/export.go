@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
+	"github.com/apache/arrow/go/v17/arrow/bitutil"
 	"github.com/apache/arrow/go/v17/arrow/memory"
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/compress"
@@ -29,10 +30,15 @@ type ExportOptions struct {
 // enough (a few MB) that memory does not grow with the trace.
 const exportBatchRows = 64 << 10
 
+// textType is the Arrow type of the text columns: indices into a dictionary of the
+// values, which the Parquet writer stores as a dictionary page and run-length-encoded
+// indices; readers see plain strings.
+var textType = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+
 // Columns of the per-instruction export, in order. docs/sql.md documents them. Every
 // column is required except addrs, which is null for a record that moves no memory.
 var instSchema = arrow.NewSchema([]arrow.Field{
-	{Name: "kernel", Type: arrow.BinaryTypes.String},
+	{Name: "kernel", Type: textType},
 	{Name: "cta", Type: arrow.PrimitiveTypes.Uint32},
 	{Name: "cta_x", Type: arrow.PrimitiveTypes.Uint32},
 	{Name: "cta_y", Type: arrow.PrimitiveTypes.Uint32},
@@ -40,28 +46,28 @@ var instSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "warp", Type: arrow.PrimitiveTypes.Uint16},
 	{Name: "seq", Type: arrow.PrimitiveTypes.Uint32},
 	{Name: "pc", Type: arrow.PrimitiveTypes.Uint32},
-	{Name: "opcode", Type: arrow.BinaryTypes.String},
-	{Name: "class", Type: arrow.BinaryTypes.String},
-	{Name: "space", Type: arrow.BinaryTypes.String},
-	{Name: "memop", Type: arrow.BinaryTypes.String},
+	{Name: "opcode", Type: textType},
+	{Name: "class", Type: textType},
+	{Name: "space", Type: textType},
+	{Name: "memop", Type: textType},
 	{Name: "width", Type: arrow.PrimitiveTypes.Uint8},
 	{Name: "mask", Type: arrow.PrimitiveTypes.Uint32},
 	{Name: "active", Type: arrow.PrimitiveTypes.Uint8},
 	{Name: "path", Type: arrow.PrimitiveTypes.Uint16},
 	{Name: "flags", Type: arrow.PrimitiveTypes.Uint8},
 	{Name: "addrs", Type: arrow.ListOfNonNullable(arrow.PrimitiveTypes.Uint64), Nullable: true},
-	{Name: "file", Type: arrow.BinaryTypes.String},
+	{Name: "file", Type: textType},
 	{Name: "line", Type: arrow.PrimitiveTypes.Uint32},
 }, nil)
 
 // Columns of the per-lane export, in order.
 var laneSchema = arrow.NewSchema([]arrow.Field{
-	{Name: "kernel", Type: arrow.BinaryTypes.String},
+	{Name: "kernel", Type: textType},
 	{Name: "cta", Type: arrow.PrimitiveTypes.Uint32},
 	{Name: "warp", Type: arrow.PrimitiveTypes.Uint16},
 	{Name: "seq", Type: arrow.PrimitiveTypes.Uint32},
 	{Name: "pc", Type: arrow.PrimitiveTypes.Uint32},
-	{Name: "space", Type: arrow.BinaryTypes.String},
+	{Name: "space", Type: textType},
 	{Name: "lane", Type: arrow.PrimitiveTypes.Uint8},
 	{Name: "addr", Type: arrow.PrimitiveTypes.Uint64},
 }, nil)
@@ -69,11 +75,10 @@ var laneSchema = arrow.NewSchema([]arrow.Field{
 // ExportParquet writes the trace as a zstd-compressed Parquet file for DuckDB, pandas or
 // pyarrow: plain columns, text where the trace has enums, addresses expanded (`addrs` is
 // list<uint64>, null for a record that moves no memory). Unsigned columns carry Parquet's
-// unsigned integer types (DuckDB reads them as UTINYINT, USMALLINT, UINTEGER, UBIGINT);
-// text columns are dictionary-encoded in the file.
+// unsigned integer types (DuckDB reads them as UTINYINT, USMALLINT, UINTEGER, UBIGINT).
 //
-// It streams: memory holds one CTA, one batch of Arrow arrays and one row group's
-// compressed pages. It does not close w.
+// It streams: memory holds one CTA, one batch of rows and one row group's compressed
+// pages. It does not close w.
 func ExportParquet(r *Reader, w io.Writer, opts ExportOptions) error {
 	schema := instSchema
 	if opts.PerLane {
@@ -86,6 +91,24 @@ func ExportParquet(r *Reader, w io.Writer, opts ExportOptions) error {
 	props := parquet.NewWriterProperties(
 		parquet.WithCompression(compress.Codecs.Zstd),
 		parquet.WithMaxRowGroupLength(int64(groupRows)),
+		// Numbers in PLAIN pages: zstd removes the repetition a dictionary would, and
+		// arrow v17's dictionary encoder hashes every value. Text comes as Arrow
+		// dictionaries (textType), written as a Parquet dictionary and indices.
+		parquet.WithDictionaryDefault(false),
+		parquet.WithDictionaryFor("kernel", true),
+		parquet.WithDictionaryFor("opcode", true),
+		parquet.WithDictionaryFor("class", true),
+		parquet.WithDictionaryFor("space", true),
+		parquet.WithDictionaryFor("memop", true),
+		parquet.WithDictionaryFor("file", true),
+		// Min/max statistics let DuckDB skip row groups, which only works for columns
+		// whose values cluster (rows are in kernel, CTA, warp order). For text they cost
+		// a pass over every batch's indices; keep them for kernel only.
+		parquet.WithStatsFor("opcode", false),
+		parquet.WithStatsFor("class", false),
+		parquet.WithStatsFor("space", false),
+		parquet.WithStatsFor("memop", false),
+		parquet.WithStatsFor("file", false),
 	)
 	// The Parquet writer closes its sink if it can, and writes many small pieces:
 	// hand it a buffer that hides w's Close.
@@ -94,12 +117,10 @@ func ExportParquet(r *Reader, w io.Writer, opts ExportOptions) error {
 	if err != nil {
 		return fmt.Errorf("gtrace/format: export: %w", err)
 	}
-	rb := array.NewRecordBuilder(memory.DefaultAllocator, schema)
-	defer rb.Release()
 	if opts.PerLane {
-		err = exportLanes(r, rb, fw)
+		err = exportLanes(r, fw)
 	} else {
-		err = exportInsts(r, rb, fw)
+		err = exportInsts(r, fw)
 	}
 	if cerr := fw.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("gtrace/format: export: %w", cerr)
@@ -110,13 +131,119 @@ func ExportParquet(r *Reader, w io.Writer, opts ExportOptions) error {
 	return bw.Flush()
 }
 
-// flushRows writes the rows built so far as one record batch; the builders start empty.
-func flushRows(rb *array.RecordBuilder, fw *pqarrow.FileWriter) error {
-	rec := rb.NewRecord()
-	defer rec.Release()
-	if rec.NumRows() == 0 {
-		return nil
+// The export builds each batch in plain slices, reused from batch to batch, and wraps
+// them as Arrow arrays without copying; the Parquet writer has encoded them by the time
+// WriteBuffered returns. Arrow's builders would allocate every batch anew.
+
+// textDicts holds the dictionaries of the text columns, fixed for the whole export (the
+// Parquet writer then writes each column chunk's dictionary once and only indices per
+// row), and each launch's indices into them.
+type textDicts struct {
+	kernel, opcode, class, space, memop, file arrow.Array
+	kernelOf                                  []int32   // per launch
+	opcodeOf, fileOf                          [][]int32 // per launch, per pc
+}
+
+func newTextDicts(meta *Meta) *textDicts {
+	d := &textDicts{
+		class: stringArray(classNames[:]), space: stringArray(spaceNames[:]), memop: stringArray(memOpNames[:]),
 	}
+	var kernels, opcodes, files dictValues
+	for k := range meta.Launches {
+		l := &meta.Launches[k]
+		d.kernelOf = append(d.kernelOf, kernels.id(l.Kernel))
+		ops, fs := make([]int32, len(l.Program.Insts)), make([]int32, len(l.Program.Insts))
+		for pc := range l.Program.Insts {
+			ops[pc], fs[pc] = opcodes.id(l.Program.Insts[pc].Opcode), files.id(l.Program.Insts[pc].File)
+		}
+		d.opcodeOf, d.fileOf = append(d.opcodeOf, ops), append(d.fileOf, fs)
+	}
+	d.kernel, d.opcode, d.file = stringArray(kernels.vals), stringArray(opcodes.vals), stringArray(files.vals)
+	return d
+}
+
+func (d *textDicts) release() {
+	for _, a := range []arrow.Array{d.kernel, d.opcode, d.class, d.space, d.memop, d.file} {
+		a.Release()
+	}
+}
+
+// dictValues numbers distinct strings in order of first appearance.
+type dictValues struct {
+	vals []string
+	ids  map[string]int32
+}
+
+func (v *dictValues) id(s string) int32 {
+	if i, ok := v.ids[s]; ok {
+		return i
+	}
+	if v.ids == nil {
+		v.ids = map[string]int32{}
+	}
+	v.ids[s] = int32(len(v.vals))
+	v.vals = append(v.vals, s)
+	return v.ids[s]
+}
+
+func stringArray(vals []string) arrow.Array {
+	b := array.NewStringBuilder(memory.DefaultAllocator)
+	defer b.Release()
+	b.AppendValues(vals, nil)
+	return b.NewArray()
+}
+
+func primArray[T integer](typ arrow.DataType, s []T) arrow.Array {
+	return array.MakeFromData(array.NewData(typ, len(s), []*memory.Buffer{nil, memory.NewBufferBytes(asBytes(s))}, nil, 0, 0))
+}
+
+func textArray(idx []int32, dict arrow.Array) arrow.Array {
+	ind := primArray(arrow.PrimitiveTypes.Int32, idx)
+	defer ind.Release()
+	return array.NewDictionaryArray(textType, ind, dict)
+}
+
+// listCol is a nullable list<uint64> column.
+type listCol struct {
+	offs  []int32
+	valid []byte // bit i set: row i is not null
+	nulls int
+	vals  []uint64
+}
+
+func (l *listCol) add(row int, vals []uint64, null bool) {
+	if row>>3 >= len(l.valid) {
+		l.valid = append(l.valid, 0)
+	}
+	if null {
+		l.nulls++
+	} else {
+		bitutil.SetBit(l.valid, row)
+		l.vals = append(l.vals, vals...)
+	}
+	l.offs = append(l.offs, int32(len(l.vals)))
+}
+
+func (l *listCol) reset() {
+	l.offs, l.valid, l.nulls, l.vals = append(l.offs[:0], 0), l.valid[:0], 0, l.vals[:0]
+}
+
+func (l *listCol) array(typ arrow.DataType, n int) arrow.Array {
+	child := array.NewData(arrow.PrimitiveTypes.Uint64, len(l.vals),
+		[]*memory.Buffer{nil, memory.NewBufferBytes(asBytes(l.vals))}, nil, 0, 0)
+	defer child.Release()
+	return array.MakeFromData(array.NewData(typ, n,
+		[]*memory.Buffer{memory.NewBufferBytes(l.valid), memory.NewBufferBytes(asBytes(l.offs))},
+		[]arrow.ArrayData{child}, l.nulls, 0))
+}
+
+// writeBatch hands one batch of columns, in schema order, to the Parquet writer.
+func writeBatch(fw *pqarrow.FileWriter, schema *arrow.Schema, n int, cols []arrow.Array) error {
+	rec := array.NewRecord(schema, cols, int64(n))
+	for _, c := range cols {
+		c.Release()
+	}
+	defer rec.Release()
 	// WriteBuffered, not Write: Write makes each batch a row group of its own, while
 	// this fills row groups of MaxRowGroupLength rows from successive batches.
 	if err := fw.WriteBuffered(rec); err != nil {
@@ -125,120 +252,160 @@ func flushRows(rb *array.RecordBuilder, fw *pqarrow.FileWriter) error {
 	return nil
 }
 
-func exportInsts(r *Reader, rb *array.RecordBuilder, fw *pqarrow.FileWriter) error {
-	var (
-		kernel  = rb.Field(0).(*array.StringBuilder)
-		cta     = rb.Field(1).(*array.Uint32Builder)
-		ctaX    = rb.Field(2).(*array.Uint32Builder)
-		ctaY    = rb.Field(3).(*array.Uint32Builder)
-		ctaZ    = rb.Field(4).(*array.Uint32Builder)
-		warp    = rb.Field(5).(*array.Uint16Builder)
-		seq     = rb.Field(6).(*array.Uint32Builder)
-		pc      = rb.Field(7).(*array.Uint32Builder)
-		opcode  = rb.Field(8).(*array.StringBuilder)
-		class   = rb.Field(9).(*array.StringBuilder)
-		space   = rb.Field(10).(*array.StringBuilder)
-		memop   = rb.Field(11).(*array.StringBuilder)
-		width   = rb.Field(12).(*array.Uint8Builder)
-		mask    = rb.Field(13).(*array.Uint32Builder)
-		active  = rb.Field(14).(*array.Uint8Builder)
-		path    = rb.Field(15).(*array.Uint16Builder)
-		flags   = rb.Field(16).(*array.Uint8Builder)
-		addrs   = rb.Field(17).(*array.ListBuilder)
-		addr    = addrs.ValueBuilder().(*array.Uint64Builder)
-		file    = rb.Field(18).(*array.StringBuilder)
-		line    = rb.Field(19).(*array.Uint32Builder)
-		meta    = r.Meta()
-		rows    = 0
-		scratch = make([]uint64, 0, 32)
-	)
+// instBatch holds rows of the per-instruction export.
+type instBatch struct {
+	kernel, opcode, class, space, memop, file  []int32 // dictionary indices
+	cta, ctaX, ctaY, ctaZ, seq, pc, mask, line []uint32
+	warp, path                                 []uint16
+	width, active, flags                       []uint8
+	addrs                                      listCol
+}
+
+func (b *instBatch) reset() {
+	for _, s := range []*[]int32{&b.kernel, &b.opcode, &b.class, &b.space, &b.memop, &b.file} {
+		*s = (*s)[:0]
+	}
+	for _, s := range []*[]uint32{&b.cta, &b.ctaX, &b.ctaY, &b.ctaZ, &b.seq, &b.pc, &b.mask, &b.line} {
+		*s = (*s)[:0]
+	}
+	b.warp, b.path = b.warp[:0], b.path[:0]
+	b.width, b.active, b.flags = b.width[:0], b.active[:0], b.flags[:0]
+	b.addrs.reset()
+}
+
+func (b *instBatch) write(fw *pqarrow.FileWriter, d *textDicts) error {
+	n := len(b.cta)
+	if n == 0 {
+		return nil
+	}
+	u8, u16, u32 := arrow.PrimitiveTypes.Uint8, arrow.PrimitiveTypes.Uint16, arrow.PrimitiveTypes.Uint32
+	err := writeBatch(fw, instSchema, n, []arrow.Array{
+		textArray(b.kernel, d.kernel), primArray(u32, b.cta), primArray(u32, b.ctaX), primArray(u32, b.ctaY),
+		primArray(u32, b.ctaZ), primArray(u16, b.warp), primArray(u32, b.seq), primArray(u32, b.pc),
+		textArray(b.opcode, d.opcode), textArray(b.class, d.class), textArray(b.space, d.space),
+		textArray(b.memop, d.memop), primArray(u8, b.width), primArray(u32, b.mask), primArray(u8, b.active),
+		primArray(u16, b.path), primArray(u8, b.flags), b.addrs.array(instSchema.Field(17).Type, n),
+		textArray(b.file, d.file), primArray(u32, b.line),
+	})
+	b.reset()
+	return err
+}
+
+func exportInsts(r *Reader, fw *pqarrow.FileWriter) error {
+	meta := r.Meta()
+	d := newTextDicts(meta)
+	defer d.release()
+	var b instBatch
+	b.reset()
+	scratch := make([]uint64, 0, 32)
 	for wp, err := range r.All() {
 		if err != nil {
 			return err
 		}
 		l := &meta.Launches[wp.Kernel]
+		kernel, opcodes, files := d.kernelOf[wp.Kernel], d.opcodeOf[wp.Kernel], d.fileOf[wp.Kernel]
 		c := uint32(wp.CTA)
 		gx, gy := max(l.Grid.X, 1), max(l.Grid.Y, 1)
 		for i := 0; i < wp.Len(); i++ {
-			in := &l.Program.Insts[wp.PC[i]] // the reader checked pc against the table
-			kernel.Append(l.Kernel)
-			cta.Append(c)
-			ctaX.Append(c % gx)
-			ctaY.Append(c / gx % gy)
-			ctaZ.Append(c / gx / gy)
-			warp.Append(uint16(wp.Warp))
-			seq.Append(uint32(i))
-			pc.Append(wp.PC[i])
-			opcode.Append(in.Opcode)
-			class.Append(in.Class.String())
-			space.Append(in.Space.String())
-			memop.Append(in.MemOp.String())
-			width.Append(in.Width)
-			mask.Append(wp.Mask[i])
-			active.Append(uint8(bits.OnesCount32(wp.Mask[i])))
-			path.Append(wp.Path[i])
-			flags.Append(uint8(wp.Flags[i]))
+			pc := wp.PC[i]
+			in := &l.Program.Insts[pc] // the reader checked pc against the table
+			row := len(b.cta)
+			b.kernel = append(b.kernel, kernel)
+			b.cta = append(b.cta, c)
+			b.ctaX = append(b.ctaX, c%gx)
+			b.ctaY = append(b.ctaY, c/gx%gy)
+			b.ctaZ = append(b.ctaZ, c/gx/gy)
+			b.warp = append(b.warp, uint16(wp.Warp))
+			b.seq = append(b.seq, uint32(i))
+			b.pc = append(b.pc, pc)
+			b.opcode = append(b.opcode, opcodes[pc])
+			b.class = append(b.class, int32(in.Class))
+			b.space = append(b.space, int32(in.Space))
+			b.memop = append(b.memop, int32(in.MemOp))
+			b.width = append(b.width, in.Width)
+			b.mask = append(b.mask, wp.Mask[i])
+			b.active = append(b.active, uint8(bits.OnesCount32(wp.Mask[i])))
+			b.path = append(b.path, wp.Path[i])
+			b.flags = append(b.flags, uint8(wp.Flags[i]))
 			if wp.Mode[i] == AddrNone {
-				addrs.AppendNull()
+				b.addrs.add(row, nil, true)
 			} else {
 				// A memory record with no active lane is an empty list, not null.
-				addrs.Append(true)
 				scratch = wp.Addrs(i, scratch[:0])
-				addr.AppendValues(scratch, nil)
+				b.addrs.add(row, scratch, false)
 			}
-			file.Append(in.File)
-			line.Append(in.Line)
-			if rows++; rows == exportBatchRows {
-				if err := flushRows(rb, fw); err != nil {
+			b.file = append(b.file, files[pc])
+			b.line = append(b.line, in.Line)
+			if row+1 == exportBatchRows {
+				if err := b.write(fw, d); err != nil {
 					return err
 				}
-				rows = 0
 			}
 		}
 	}
-	return flushRows(rb, fw)
+	return b.write(fw, d)
 }
 
-func exportLanes(r *Reader, rb *array.RecordBuilder, fw *pqarrow.FileWriter) error {
-	var (
-		kernel = rb.Field(0).(*array.StringBuilder)
-		cta    = rb.Field(1).(*array.Uint32Builder)
-		warp   = rb.Field(2).(*array.Uint16Builder)
-		seq    = rb.Field(3).(*array.Uint32Builder)
-		pc     = rb.Field(4).(*array.Uint32Builder)
-		space  = rb.Field(5).(*array.StringBuilder)
-		lane   = rb.Field(6).(*array.Uint8Builder)
-		addr   = rb.Field(7).(*array.Uint64Builder)
-		meta   = r.Meta()
-		rows   = 0
-		lanes  [32]uint64
-	)
+// laneBatch holds rows of the per-lane export.
+type laneBatch struct {
+	kernel, space []int32 // dictionary indices
+	cta, seq, pc  []uint32
+	warp          []uint16
+	lane          []uint8
+	addr          []uint64
+}
+
+func (b *laneBatch) reset() {
+	b.kernel, b.space = b.kernel[:0], b.space[:0]
+	b.cta, b.seq, b.pc, b.warp, b.lane, b.addr = b.cta[:0], b.seq[:0], b.pc[:0], b.warp[:0], b.lane[:0], b.addr[:0]
+}
+
+func (b *laneBatch) write(fw *pqarrow.FileWriter, d *textDicts) error {
+	n := len(b.cta)
+	if n == 0 {
+		return nil
+	}
+	u32 := arrow.PrimitiveTypes.Uint32
+	err := writeBatch(fw, laneSchema, n, []arrow.Array{
+		textArray(b.kernel, d.kernel), primArray(u32, b.cta), primArray(arrow.PrimitiveTypes.Uint16, b.warp),
+		primArray(u32, b.seq), primArray(u32, b.pc), textArray(b.space, d.space),
+		primArray(arrow.PrimitiveTypes.Uint8, b.lane), primArray(arrow.PrimitiveTypes.Uint64, b.addr),
+	})
+	b.reset()
+	return err
+}
+
+func exportLanes(r *Reader, fw *pqarrow.FileWriter) error {
+	meta := r.Meta()
+	d := newTextDicts(meta)
+	defer d.release()
+	var b laneBatch
+	var lanes [32]uint64
 	for wp, err := range r.All() {
 		if err != nil {
 			return err
 		}
 		l := &meta.Launches[wp.Kernel]
+		kernel := d.kernelOf[wp.Kernel]
 		for i := 0; i < wp.Len(); i++ {
-			sp := l.Program.Insts[wp.PC[i]].Space.String()
-			m := wp.LaneAddrs(i, &lanes)
-			for ; m != 0; m &= m - 1 {
+			space := int32(l.Program.Insts[wp.PC[i]].Space)
+			for m := wp.LaneAddrs(i, &lanes); m != 0; m &= m - 1 {
 				ln := bits.TrailingZeros32(m)
-				kernel.Append(l.Kernel)
-				cta.Append(uint32(wp.CTA))
-				warp.Append(uint16(wp.Warp))
-				seq.Append(uint32(i))
-				pc.Append(wp.PC[i])
-				space.Append(sp)
-				lane.Append(uint8(ln))
-				addr.Append(lanes[ln])
-				if rows++; rows == exportBatchRows {
-					if err := flushRows(rb, fw); err != nil {
+				b.kernel = append(b.kernel, kernel)
+				b.cta = append(b.cta, uint32(wp.CTA))
+				b.warp = append(b.warp, uint16(wp.Warp))
+				b.seq = append(b.seq, uint32(i))
+				b.pc = append(b.pc, wp.PC[i])
+				b.space = append(b.space, space)
+				b.lane = append(b.lane, uint8(ln))
+				b.addr = append(b.addr, lanes[ln])
+				if len(b.cta) == exportBatchRows {
+					if err := b.write(fw, d); err != nil {
 						return err
 					}
-					rows = 0
 				}
 			}
 		}
 	}
-	return flushRows(rb, fw)
+	return b.write(fw, d)
 }
