@@ -89,6 +89,8 @@ func fakeNCU(t *testing.T, dir string, names []string, entry func(i int, e strin
 		fmt.Fprintf(&b, "%s\"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum\",\"\",\"%d\"\n", pre, 32768+i)
 		fmt.Fprintf(&b, "%s\"dram__bytes_read.sum\",\"byte\",\"4,196,352\"\n", pre)
 		fmt.Fprintf(&b, "%s\"lts__t_sector_hit_rate.pct\",\"%%\",\"51.82\"\n", pre)
+		fmt.Fprintf(&b, "%s\"dram__bytes_write.sum\",\"Kbyte\",\"2.82\"\n", pre)
+		fmt.Fprintf(&b, "%s\"gpu__time_duration.sum\",\"usecond\",\"3.17\"\n", pre)
 	}
 	b.WriteString("==PROF== Disconnected from process 712\n")
 	if err := os.WriteFile(filepath.Join(dir, "ncu.csv"), []byte(b.String()), 0o644); err != nil {
@@ -160,6 +162,8 @@ func TestFlowWithoutGPU(t *testing.T) {
 		"constant_access,nvcc,dram__bytes_read.sum,byte,4196352\n",
 		"constant_access,nvcc,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,,32769\n",
 		"tex_row_tex,clang-14,lts__t_sector_hit_rate.pct,%,51.82\n",
+		"tex_row_tex,clang-14,dram__bytes_write.sum,byte,2820\n",
+		"tex_row_tex,clang-14,gpu__time_duration.sum,ns,3170\n",
 		"transpose_v2,nvcc,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,,32771\n",
 	} {
 		if !strings.Contains(got, s) {

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -109,6 +110,30 @@ func number(s string) (float64, error) {
 type key struct{ job, metric string }
 type val struct{ unit, value string }
 
+// baseUnit undoes ncu's automatic scaling (Kbyte, Msector, usecond...) for a run
+// where --print-units base was not honoured: counts to their base unit, times to
+// nanoseconds (ncu 2025.3 spells the base unit ns). ncu's prefixes are decimal.
+func baseUnit(unit string, v float64) (string, float64) {
+	for _, base := range []string{"byte", "sector", "inst", "cycle", "request", "warp"} {
+		if pre, ok := strings.CutSuffix(unit, base); ok && len(pre) == 1 {
+			if i := strings.Index("KMGT", pre); i >= 0 {
+				return base, v * math.Pow(1000, float64(i+1))
+			}
+		}
+	}
+	switch unit {
+	case "second", "s":
+		return "ns", v * 1e9
+	case "msecond", "ms":
+		return "ns", v * 1e6
+	case "usecond", "us":
+		return "ns", v * 1e3
+	case "nsecond":
+		return "ns", v
+	}
+	return unit, v
+}
+
 // tidy writes the ground-truth CSV: a # header (the env file's KEY: VALUE lines, what
 // was verified), then kernel,producer,metric,unit,value rows in kernels.All order.
 // Each DIR is one profiled runner process: DIR/out/launches.txt, DIR/verify.txt and
@@ -178,7 +203,8 @@ func tidy(dirs []string, envPath string, stdout io.Writer) error {
 		for _, m := range metrics {
 			v := got[key{name, m}]
 			n, _ := number(v.value)
-			cw.Write([]string{kernel, producer, m, v.unit, strconv.FormatFloat(n, 'f', -1, 64)})
+			unit, n := baseUnit(v.unit, n)
+			cw.Write([]string{kernel, producer, m, unit, strconv.FormatFloat(n, 'f', -1, 64)})
 		}
 	}
 	cw.Flush()
