@@ -85,11 +85,10 @@ type Kernel struct {
 	ipdom  []int32 // immediate post-dominator per pc (a pseudo-pc exit of its function when none)
 	launch format.Launch
 
-	nslots   int
-	npreds   int
-	tmpl     []uint64 // register-file template: immediates filled in, 32 lanes per slot
-	imms     map[uint64]int32
-	regNames int // first slot after specials+regs... (informational)
+	nslots int
+	npreds int
+	tmpl   []uint64 // register-file template: immediates filled in, 32 lanes per slot
+	imms   map[uint64]int32
 
 	sharedStatic uint32
 	sharedTotal  uint32

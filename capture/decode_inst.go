@@ -489,10 +489,7 @@ func (k *Kernel) decodeInst(sc *scope, a *instAST, in *instr, row *format.Inst) 
 			if t.size() != 4 && t.size() != 2 {
 				return fail("mul.wide needs a 16- or 32-bit type")
 			}
-			if err := lanewise(opMulWide, 2, format.ClassALU); err != nil {
-				return err
-			}
-			return r.retypeDst(sizeTypeSigned(t.size()*2, t.signed()))
+			return lanewise(opMulWide, 2, format.ClassALU)
 		case m.hi:
 			return lanewise(opMulHi, 2, format.ClassALU)
 		case m.lo:
@@ -515,12 +512,8 @@ func (k *Kernel) decodeInst(sc *scope, a *instAST, in *instr, row *format.Inst) 
 			if err := lanewise(opMadWide, 3, format.ClassALU); err != nil {
 				return err
 			}
-			wt := sizeTypeSigned(t.size()*2, t.signed())
 			in.t = t
-			if err := r.src(2, 3, wt); err != nil {
-				return err
-			}
-			return r.retypeDst(wt)
+			return r.src(2, 3, sizeTypeSigned(t.size()*2, t.signed()))
 		case m.hi:
 			return lanewise(opMadHi, 3, format.ClassALU)
 		case m.lo:
@@ -569,10 +562,7 @@ func (k *Kernel) decodeInst(sc *scope, a *instAST, in *instr, row *format.Inst) 
 		if base == "clz" {
 			op = opClz
 		}
-		if err := lanewise(op, 1, format.ClassALU); err != nil {
-			return err
-		}
-		return r.retypeDst(tU32)
+		return lanewise(op, 1, format.ClassALU)
 	case "brev":
 		return lanewise(opBrev, 1, format.ClassALU)
 	case "bfe":
@@ -880,9 +870,6 @@ func (r *resolver) dstOp(di int, o operand, t vtype) error {
 	r.write(s.slot)
 	return nil
 }
-
-// retypeDst is a no-op kept for clarity where the destination is wider than the type.
-func (r *resolver) retypeDst(t vtype) error { return nil }
 
 func (r *resolver) src(si, i int, t vtype) error {
 	if i >= len(r.a.ops) {

@@ -121,7 +121,6 @@ func (w *warpState) step(pc int32, active uint32, path uint16, fl format.Flags) 
 		return ctlExit, exec, nil
 	case opCall:
 		rec.Append(uint32(pc), exec, path, fl)
-		callee := k.funcs[in.target]
 		ps := int(k.fparamSize)
 		for m := exec; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
@@ -131,7 +130,6 @@ func (w *warpState) step(pc int32, active uint32, path uint16, fl format.Flags) 
 			}
 			w.callSite[int(in.target)*32+l] = pc
 		}
-		_ = callee
 		return ctlCall, exec, nil
 	case opBar:
 		rec.Append(uint32(pc), exec, path, fl)
