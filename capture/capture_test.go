@@ -423,7 +423,7 @@ func TestTexture(t *testing.T) {
 		}
 	}
 	l := k.Launch()
-	if len(l.Textures) != 1 || l.Textures[0].Layout != "gob64x8" || l.Textures[0].Base != TextureBase {
+	if len(l.Textures) != 1 || l.Textures[0].Layout != "gob64x8-swizzled" || l.Textures[0].Base != TextureBase {
 		t.Fatalf("textures: %+v", l.Textures)
 	}
 	// Warp 0 of CTA (0, 1): x = -1..30 at y = 1, clamped to 0..30.
@@ -445,8 +445,11 @@ func TestTexture(t *testing.T) {
 			if x != max(lane-1, 0) || y != 1 {
 				t.Fatalf("lane %d coords (%d,%d)", lane, x, y)
 			}
-			// gob64x8: 16 f32 texels per 64-byte tile row, 8 rows per 512-byte tile.
-			want := TextureBase + uint64((y/8)*5+x*4/64)*512 + uint64(y%8)*64 + uint64(x*4%64)
+			// gob64x8-swizzled: 16 f32 texels per 64-byte GOB row, 8 rows per 512-byte
+			// GOB, each 32-byte sector 16 bytes of two rows.
+			bx := x * 4
+			want := TextureBase + uint64((y/8)*5+bx/64)*512 +
+				uint64(bx%64/32*256+y%8/2*64+bx%32/16*32+y%2*16+bx%16)
 			if lanes[lane] != want {
 				t.Fatalf("lane %d texel address %#x, want %#x", lane, lanes[lane], want)
 			}

@@ -113,11 +113,14 @@
 //
 // Textures (tex2d:TYPE:W:H[:INIT] arguments): point sampling, clamp addressing,
 // unnormalised coordinates (f32 coordinates are floored). The handle is the texture's
-// index + 1. Texels are laid out as "gob64x8": the array is cut into tiles of 64
-// bytes × 8 rows (an NVIDIA GOB, 512 bytes); tiles are stored in row-major order of
-// tiles, rows of a tile one after another. Texel (x, y) of E-byte elements is at
+// index + 1. Texels are laid out as "gob64x8-swizzled", NVIDIA's block-linear layout
+// with a block height of one GOB: the array is cut into GOBs of 64 bytes × 8 rows (512
+// bytes) stored in row-major order of GOBs, and inside a GOB each 32-byte sector holds
+// 16 bytes of two adjacent rows (Tegra X1 TRM). Texel (x, y) of E-byte elements, with
+// b = x*E, is at
 //
-//	Base + ((y/8)*ceil(W*E/64) + (x*E)/64)*512 + (y%8)*64 + (x*E)%64
+//	Base + ((y/8)*ceil(W*E/64) + b/64)*512
+//	     + (b%64)/32*256 + (y%8)/2*64 + (b%32)/16*32 + (y%2)*16 + b%16
 //
 // with Base from TextureBase, one texture after another at 64 KiB boundaries
 // (format.Texture carries Base, size and the layout name). A one-channel texture

@@ -148,15 +148,22 @@ type texture struct {
 	arg    int
 }
 
-const texLayout = "gob64x8"
+const texLayout = "gob64x8-swizzled"
 
-// texOffset is the byte offset of texel (x, y) in the gob64x8 layout: the array is cut
-// into tiles of 64 bytes × 8 rows (an NVIDIA GOB, 512 bytes); tiles are stored in
-// row-major order of tiles; inside a tile, rows of 64 bytes follow each other.
+// texOffset is the byte offset of texel (x, y) in NVIDIA's block-linear layout with a
+// block height of one GOB: the array is cut into GOBs of 64 bytes × 8 rows (512 bytes),
+// stored in row-major order of GOBs, and bytes inside a GOB are swizzled so that each
+// 32-byte sector holds 16 bytes of two adjacent rows (Tegra X1 TRM, "Block Linear"):
+//
+//	gob(x, y) = ((x%64)/32)*256 + ((y%8)/2)*64 + ((x%32)/16)*32 + (y%2)*16 + x%16
+//
+// with x in bytes. A 128-byte line thus covers 32 bytes × 4 rows, which is what makes a
+// column walk through a texture cost about what a row walk does.
 func (t *texture) texOffset(x, y int) uint64 {
 	bx := x * t.elem
 	tile := (y>>3)*t.tilesX + bx>>6
-	return uint64(tile)*512 + uint64(y&7)*64 + uint64(bx&63)
+	in := (bx&63)/32*256 + (y&7)/2*64 + (bx&31)/16*32 + (y&1)*16 + bx&15
+	return uint64(tile)*512 + uint64(in)
 }
 
 func newTexture(handle uint64, base uint64, w, h int, typ string, init []byte, arg int) *texture {

@@ -7,23 +7,18 @@
 //
 // # The layout (shared with the emulator)
 //
-// gtrace stores a texture (cudaArray) of Width × Height texels of E bytes
-// (E = 1, 2, 4, 8 or 16) in tiles of exactly 128 bytes, one cache line
-// each. A tile is TW × TH texels:
+// capture lays a texture (cudaArray) of Width × Height texels of E bytes out as
+// NVIDIA's block-linear layout with a block height of one GOB: GOBs of 64 bytes × 8
+// rows (512 bytes) in row-major order, and inside a GOB each 32-byte sector holds 16
+// bytes of two adjacent rows (Tegra X1 TRM, "Block Linear"). With b = x*E:
 //
-//	E (bytes)   1    2    4    8    16
-//	TW × TH   16×8  8×8  8×4  4×4  4×2
+//	offset(x, y) = ((y/8)*ceil(Width*E/64) + b/64)*512
+//	             + (b%64)/32*256 + (y%8)/2*64 + (b%32)/16*32 + (y%2)*16 + b%16
 //
-// Tiles are laid out row-major over the image, and texels row-major inside
-// a tile:
-//
-//	tilesX = ceil(Width / TW)
-//	offset(x, y) = ((y/TH)*tilesX + x/TW) * 128 + ((y%TH)*TW + x%TW) * E
-//
-// The texel address the emulator records is the texture's base address plus
-// offset(x, y) (BlockLinear computes it). The layout is ours, not NVIDIA's
-// undocumented one; what matters is that it is 2D-local at line granularity,
-// as NVIDIA's block-linear "GOB" layout is.
+// BlockLinear computes it. A 128-byte line is then 32 bytes × 4 rows, and a sector 16
+// bytes × 2 rows: 2D neighbourhoods share lines and sectors, so a column walk costs
+// about what a row walk does (twice the sectors per request for 4-byte texels, where
+// row-major global memory costs eight times).
 //
 // # The cache
 //

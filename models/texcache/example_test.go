@@ -19,6 +19,6 @@ func Example() {
 		fmt.Printf("column %d: %d lines, %d sectors, %d hits\n", x, r.Lines, r.Sectors, r.Hits)
 	}
 	// Output:
-	// column 0: 8 lines, 32 sectors, 0 hits
-	// column 1: 8 lines, 32 sectors, 32 hits
+	// column 0: 8 lines, 16 sectors, 0 hits
+	// column 1: 8 lines, 16 sectors, 16 hits
 }

@@ -6,38 +6,15 @@ import (
 	"github.com/gtrace/gtrace/models/cache"
 )
 
-// TileBytes is the size of one layout tile, equal to one cache line.
-const TileBytes = 128
-
-// TileShape returns the tile width and height in texels for texels of
-// elemBytes (1, 2, 4, 8 or 16); other sizes get ok == false.
-func TileShape(elemBytes int) (w, h int, ok bool) {
-	switch elemBytes {
-	case 1:
-		return 16, 8, true
-	case 2:
-		return 8, 8, true
-	case 4:
-		return 8, 4, true
-	case 8:
-		return 4, 4, true
-	case 16:
-		return 4, 2, true
-	}
-	return 0, 0, false
-}
-
-// BlockLinear returns the byte offset of texel (x, y) in a texture width
-// texels wide with elemBytes-byte texels, in gtrace's layout (see the
-// package doc). Unsupported element sizes give a row-major offset.
+// BlockLinear returns the byte offset of texel (x, y) in a texture width texels wide
+// with elemBytes-byte texels, in the layout the emulator records (package doc): NVIDIA's
+// block-linear layout with a block height of one GOB.
 func BlockLinear(x, y, width, elemBytes int) uint64 {
-	tw, th, ok := TileShape(elemBytes)
-	if !ok {
-		return uint64(y*width+x) * uint64(elemBytes)
-	}
-	tilesX := (width + tw - 1) / tw
-	tile := (y/th)*tilesX + x/tw
-	return uint64(tile)*TileBytes + uint64((y%th)*tw+x%tw)*uint64(elemBytes)
+	b := x * elemBytes
+	gobsX := (width*elemBytes + 63) / 64
+	gob := (y/8)*gobsX + b/64
+	in := b%64/32*256 + y%8/2*64 + b%32/16*32 + y%2*16 + b%16
+	return uint64(gob)*512 + uint64(in)
 }
 
 // Result describes one texture instruction.
@@ -96,7 +73,7 @@ func (t *Cache) Access(addrs []uint64, width int) Result {
 	n := 0
 	for _, a := range addrs[:min(len(addrs), 32)] {
 		for s, last := a/cache.Chunk, (a+uint64(max(width, 1))-1)/cache.Chunk; s <= last; s++ {
-			line, bit := s/4*TileBytes, uint8(1)<<(s%4)
+			line, bit := s/4*128, uint8(1)<<(s%4)
 			j := n - 1
 			for ; j >= 0 && t.lines[j] != line; j-- {
 			}

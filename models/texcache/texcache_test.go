@@ -16,25 +16,29 @@ func TestBlockLinear(t *testing.T) {
 		want       uint64
 	}{
 		{0, 0, 64, 4, 0},
-		{7, 0, 64, 4, 28},         // last texel of the first tile row
-		{8, 0, 64, 4, 128},        // next tile to the right
-		{0, 1, 64, 4, 32},         // second row of the first tile: next sector
-		{0, 4, 64, 4, 8 * 128},    // first tile of the second tile row (64/8 = 8 tiles per row)
-		{9, 5, 64, 4, 9*128 + 36}, // tile (1,1) = 8+1, texel (1,1) inside = 1*8+1
-		{3, 3, 10, 8, 120},        // 4x4 tiles of 8 B: (3*4+3)*8
-		{5, 0, 10, 16, 128 + 16},  // 4x2 tiles of 16 B: second tile, second texel
-		{1, 0, 3, 3, 3},           // unsupported size: row-major
+		{3, 0, 64, 4, 12},               // last texel of the first 16-byte sector row
+		{0, 1, 64, 4, 16},               // the row below shares the sector
+		{4, 0, 64, 4, 32},               // next 16 bytes to the right: next sector
+		{0, 2, 64, 4, 64},               // rows 2-3 start the next 64 bytes
+		{8, 0, 64, 4, 256},              // bytes 32-63 of a GOB row: second half of the GOB
+		{16, 0, 64, 4, 512},             // next GOB to the right
+		{0, 8, 64, 4, 4 * 512},          // first GOB of the second GOB row (64*4/64 = 4 GOBs per row)
+		{5, 3, 64, 4, 64 + 32 + 16 + 4}, // b=20: (20%32)/16*32 + (3%2)*16 + 20%16, rows 2-3
+		{1, 0, 3, 3, 3},                 // 3-byte texels: byte offsets as given
 	} {
 		if got := BlockLinear(tc.x, tc.y, tc.w, tc.e); got != tc.want {
 			t.Errorf("BlockLinear(%d,%d,w=%d,E=%d) = %d, want %d", tc.x, tc.y, tc.w, tc.e, got, tc.want)
 		}
 	}
-	// Every tile is exactly one line: its texels span [k*128, k*128+128).
-	for _, e := range []int{1, 2, 4, 8, 16} {
-		tw, th, _ := TileShape(e)
-		if tw*th*e != TileBytes {
-			t.Errorf("E=%d: tile %dx%d is %d B", e, tw, th, tw*th*e)
+	// A 128-byte line holds 8 texels x 4 rows of 4-byte texels.
+	lines := map[uint64]int{}
+	for y := 0; y < 4; y++ {
+		for x := 0; x < 8; x++ {
+			lines[BlockLinear(x, y, 64, 4)/128]++
 		}
+	}
+	if len(lines) != 1 {
+		t.Errorf("8x4 texels span %d lines, want 1", len(lines))
 	}
 }
 
