@@ -73,8 +73,8 @@ func replayCommand() *cli.Command {
 func compareCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "compare",
-		Usage:     "replay one trace on several architectures, side by side",
-		ArgsUsage: "FILE",
+		Usage:     "replay traces on several architectures, side by side (one column per trace and arch)",
+		ArgsUsage: "FILE [FILE...]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "arch", Value: "fermi,kepler,ampere,hopper", Usage: "comma-separated archs"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table | json | csv"},
@@ -128,11 +128,7 @@ func validateCommand() *cli.Command {
 		Name:      "validate",
 		Usage:     "compare a model with counters measured on a real GPU",
 		ArgsUsage: " ",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "hw", Usage: "ground-truth CSV under traces/hw/", Required: true},
-			&cli.StringFlag{Name: "arch", Value: "hopper"},
-			&cli.StringFlag{Name: "gpu", Usage: "preset matching the GPU, e.g. h100 or h200"},
-		},
-		Action: notImplemented("validate"),
+		Flags:     validateFlags(),
+		Action:    validateAction,
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/models/arch"
 	"github.com/gtrace/gtrace/replay"
 	"github.com/urfave/cli/v2"
@@ -139,10 +140,19 @@ func printReport(w io.Writer, rep *replay.Report) error {
 	return nil
 }
 
+// column is one trace replayed on one arch: a column of the comparison table.
+type column struct {
+	label string
+	rep   *replay.Report
+}
+
 func compareAction(c *cli.Context) error {
 	fmtName := c.String("format")
 	if fmtName != "table" && fmtName != "json" && fmtName != "csv" {
 		return usageError("--format %q: want table, json or csv", fmtName)
+	}
+	if c.NArg() == 0 {
+		return usageError("compare: give one or more trace FILEs")
 	}
 	var cfgs []*arch.Config
 	for _, a := range strings.Split(c.String("arch"), ",") {
@@ -152,39 +162,46 @@ func compareAction(c *cli.Context) error {
 		}
 		cfgs = append(cfgs, cfg)
 	}
-	r, err := openTrace(c)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	var reps []*replay.Report
-	for _, cfg := range cfgs {
-		prog := newProgress("replay on "+cfg.GPU, "CTAs")
-		rep, err := replay.Memory(c.Context, r, cfg, replay.Options{
-			Progress: func(_, done, total int) { prog.update(done, total) }})
-		prog.done()
+	var cols []column
+	for _, file := range c.Args().Slice() {
+		r, err := format.Open(file)
 		if err != nil {
 			return err
 		}
-		reps = append(reps, rep)
+		for _, cfg := range cfgs {
+			prog := newProgress("replay "+filepath.Base(file)+" on "+cfg.GPU, "CTAs")
+			rep, err := replay.Memory(c.Context, r, cfg, replay.Options{
+				Progress: func(_, done, total int) { prog.update(done, total) }})
+			prog.done()
+			if err != nil {
+				r.Close()
+				return err
+			}
+			label := cfg.Arch + "/" + cfg.GPU
+			if c.NArg() > 1 {
+				label = strings.TrimSuffix(filepath.Base(file), ".gtrace") + "@" + cfg.Arch
+			}
+			cols = append(cols, column{label, rep})
+		}
+		r.Close()
 	}
 	switch fmtName {
 	case "json":
-		for _, rep := range reps {
-			if err := rep.WriteJSON(c.App.Writer); err != nil {
+		for _, col := range cols {
+			if err := col.rep.WriteJSON(c.App.Writer); err != nil {
 				return err
 			}
 		}
 		return nil
 	case "csv":
-		for _, rep := range reps {
-			if err := rep.WriteCSV(c.App.Writer); err != nil {
+		for _, col := range cols {
+			if err := col.rep.WriteCSV(c.App.Writer); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	return printComparison(c.App.Writer, reps, c.Bool("all"))
+	return printComparison(c.App.Writer, cols, c.Bool("all"))
 }
 
 // comparedMetrics are the rows `compare` shows by default: the ones that differ between
@@ -218,26 +235,46 @@ var comparedMetrics = []string{
 	"gtrace__ctas_per_sm",
 }
 
-func printComparison(w io.Writer, reps []*replay.Report, all bool) error {
+func printComparison(w io.Writer, cols []column, all bool) error {
+	nk := 0
+	for _, col := range cols {
+		nk = max(nk, len(col.rep.Kernels))
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	for ki := range reps[0].Kernels {
-		fmt.Fprintf(w, "%s\n", reps[0].Kernels[ki].Name)
-		fmt.Fprintf(tw, "metric\t")
-		for _, rep := range reps {
-			fmt.Fprintf(tw, "%s/%s\t", rep.Arch, rep.GPU)
-		}
-		fmt.Fprintln(tw)
-		names := comparedMetrics
-		if all {
-			names = nil
-			for _, m := range reps[0].Kernels[ki].Metrics {
-				names = append(names, m.Name)
+	for ki := range nk {
+		var names []string
+		var first *replay.KernelReport
+		for _, col := range cols {
+			if ki < len(col.rep.Kernels) {
+				k := &col.rep.Kernels[ki]
+				if first == nil {
+					first = k
+				}
+				if len(names) == 0 || names[len(names)-1] != k.Name {
+					names = append(names, k.Name)
+				}
 			}
 		}
-		for _, name := range names {
+		fmt.Fprintf(w, "%s\n", strings.Join(names, " vs "))
+		fmt.Fprintf(tw, "metric\t")
+		for _, col := range cols {
+			fmt.Fprintf(tw, "%s\t", col.label)
+		}
+		fmt.Fprintln(tw)
+		metrics := comparedMetrics
+		if all {
+			metrics = nil
+			for _, m := range first.Metrics {
+				metrics = append(metrics, m.Name)
+			}
+		}
+		for _, name := range metrics {
 			fmt.Fprintf(tw, "%s\t", name)
-			for _, rep := range reps {
-				v, ok := rep.Kernels[ki].Metric(name)
+			for _, col := range cols {
+				v, ok := 0.0, false
+				if ki < len(col.rep.Kernels) {
+					v, ok = col.rep.Kernels[ki].Metric(name)
+				}
 				if ok {
 					fmt.Fprintf(tw, "%s\t", fmtValue(v))
 				} else {
