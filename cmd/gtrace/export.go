@@ -2,8 +2,8 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/gtrace/gtrace/format"
 	"github.com/urfave/cli/v2"
@@ -23,21 +23,12 @@ func exportAction(c *cli.Context) error {
 	}
 	defer r.Close()
 	out := c.String("output")
-	// Write beside the destination and rename, so a failed export never leaves a file that
-	// looks whole, nor destroys an earlier one.
-	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".tmp-*")
+	// Written beside the destination and renamed, so a failed export never leaves a file
+	// that looks whole, nor destroys an earlier one.
+	err = writeAtomically(out, func(w io.Writer) error {
+		return format.ExportParquet(r, w, format.ExportOptions{PerLane: c.Bool("per-lane")})
+	})
 	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := format.ExportParquet(r, tmp, format.ExportOptions{PerLane: c.Bool("per-lane")}); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), out); err != nil {
 		return err
 	}
 	fi, err := os.Stat(out)

@@ -96,7 +96,9 @@ func writeAtomically(path string, write func(io.Writer) error) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
+	// Hide Close: Parquet writers close a sink that has one, and the rename needs the
+	// file closed here, once.
+	if err := write(struct{ io.Writer }{tmp}); err != nil {
 		tmp.Close()
 		return err
 	}

@@ -82,7 +82,7 @@ func validateAction(c *cli.Context) error {
 	if f := v.Failures(); len(f) > 0 {
 		var names []string
 		for _, c := range f {
-			names = append(names, c.Kernel+"/"+c.Producer+" "+c.Band.Metric)
+			names = append(names, c.Kernel+"/"+c.Producer+" "+c.Band.Name())
 		}
 		return cli.Exit(fmt.Sprintf("validate: %d exact-class metrics miss without an explanation: %s", len(f), strings.Join(names, "; ")), 1)
 	}

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// gtrace runs the CLI in-process and returns its exit code, stdout and stderr.
+func gtrace(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(append([]string{"gtrace"}, args...), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestHelpListsTheContract(t *testing.T) {
+	code, out, _ := gtrace(t, "--help")
+	if code != 0 {
+		t.Fatalf("--help exited %d", code)
+	}
+	for _, cmd := range []string{"capture", "replay", "compare", "inspect", "export", "import", "kernels", "archs", "validate"} {
+		if !strings.Contains(out, "\n   "+cmd+" ") {
+			t.Errorf("--help does not list %s:\n%s", cmd, out)
+		}
+	}
+	if code, out, _ := gtrace(t, "--version"); code != 0 || !strings.Contains(out, "gtrace version") {
+		t.Errorf("--version: %d %q", code, out)
+	}
+}
+
+func TestNotImplementedSaysSo(t *testing.T) {
+	for _, args := range [][]string{
+		{"import", "accelsim", "dir", "-o", "x.gtrace"},
+		{"export", "nofile.gtrace", "--format", "accelsim", "-o", "x.txt"},
+	} {
+		code, _, errs := gtrace(t, args...)
+		if code != 2 || !strings.Contains(errs, "not implemented yet") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and 'not implemented yet'", args, code, errs)
+		}
+	}
+}
+
+func TestBadInputIsAClearError(t *testing.T) {
+	dir := t.TempDir()
+	junk := filepath.Join(dir, "junk.gtrace")
+	if err := os.WriteFile(junk, []byte("this is not an arrow file at all"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"inspect", junk},
+		{"replay", junk, "--arch", "hopper"},
+		{"inspect", filepath.Join(dir, "missing.gtrace")},
+	} {
+		code, _, errs := gtrace(t, args...)
+		if code != 1 || !strings.HasPrefix(errs, "gtrace: ") || strings.Contains(errs, "panic") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 1 and a one-line error", args, code, errs)
+		}
+	}
+	for _, args := range [][]string{
+		{"replay", junk, "--arch", "volta"},
+		{"capture", "no_such_kernel"},
+		{"capture", "transpose_v1", "--size", "n=7"},
+		{"capture", "--ptx", junk},
+		{"replay", junk, "--arch", "hopper", "--set", "l1.nonsense=3"},
+	} {
+		code, _, errs := gtrace(t, args...)
+		if code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, stderr %q; want a usage error (exit 2)", args, code, errs)
+		}
+	}
+}
+
+// The main path end to end: capture a reference kernel (its output checked against the
+// Go reference), inspect it, export it, replay it as JSON and compare it.
+func TestCaptureInspectReplay(t *testing.T) {
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "t.gtrace")
+	code, out, errs := gtrace(t, "capture", "transpose_v2", "--size", "n=64", "-o", tr, "--simt", "stack")
+	if code != 0 || !strings.Contains(out, "checked against the Go reference: ok") {
+		t.Fatalf("capture: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = gtrace(t, "inspect", tr)
+	if code != 0 || !strings.Contains(out, "matrixTransposeShared") || !strings.Contains(out, "SIMT stack") ||
+		!strings.Contains(out, "bytes per warp-instruction") {
+		t.Fatalf("inspect: exit %d\n%s%s", code, out, errs)
+	}
+	pq := filepath.Join(dir, "t.parquet")
+	if code, out, errs = gtrace(t, "export", tr, "--format", "parquet", "-o", pq); code != 0 {
+		t.Fatalf("export: exit %d\n%s%s", code, out, errs)
+	}
+	if fi, err := os.Stat(pq); err != nil || fi.Size() == 0 {
+		t.Fatalf("export wrote nothing: %v", err)
+	}
+	code, out, errs = gtrace(t, "replay", tr, "--arch", "hopper", "--format", "json", "-o", filepath.Join(dir, "s.parquet"))
+	if code != 0 {
+		t.Fatalf("replay: exit %d\n%s", code, errs)
+	}
+	var rep struct {
+		Kernels []struct {
+			Name    string             `json:"name"`
+			Metrics map[string]float64 `json:"metrics"`
+		} `json:"kernels"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("replay json: %v\n%s", err, out)
+	}
+	// 64x64 floats in 32x32 tiles: 4 CTAs x 32 warps, one shared load each, 32-way.
+	m := rep.Kernels[0].Metrics
+	if m["smsp__sass_inst_executed_op_shared_ld.sum"] != 128 || m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] != 128*32 {
+		t.Errorf("replay: shared loads %v, wavefronts %v; want 128 and 4096",
+			m["smsp__sass_inst_executed_op_shared_ld.sum"], m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"])
+	}
+	code, out, errs = gtrace(t, "compare", tr, tr, "--arch", "fermi,hopper")
+	if code != 0 || strings.Count(strings.SplitN(out, "\n", 3)[1], "@") != 4 {
+		t.Fatalf("compare: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, _ = gtrace(t, "archs", "hopper/h200"); code != 0 || !strings.Contains(out, "l2.size") {
+		t.Errorf("archs hopper/h200: exit %d\n%s", code, out)
+	}
+}
+
+// A failed capture leaves no file behind, and keeps an earlier one.
+func TestFailedCaptureKeepsEarlierFile(t *testing.T) {
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "t.gtrace")
+	if err := os.WriteFile(tr, []byte("earlier"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := gtrace(t, "capture", "spinlock", "--simt", "stack", "-o", tr)
+	if code != 1 || !strings.Contains(errs, "capture with --simt its") {
+		t.Fatalf("spinlock under stack: exit %d, %q", code, errs)
+	}
+	if b, _ := os.ReadFile(tr); string(b) != "earlier" {
+		t.Errorf("the earlier file was replaced by %q", b)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 {
+		t.Errorf("left behind: %v", ents)
+	}
+}
