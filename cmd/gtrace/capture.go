@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -126,7 +127,7 @@ func userJob(c *cli.Context) (captureJob, error) {
 		}
 		job.spec.PTX, job.spec.PTXName = ptx, name
 	}
-	job.spec.Kernel = c.String("kernel")
+	job.spec.Kernel = mangledEntry(job.spec.PTX, c.String("kernel"))
 	if job.spec.Kernel == "" {
 		return job, usageError("capture: --kernel NAME (the .entry to run) is required with --ptx/--cu")
 	}
@@ -147,6 +148,20 @@ func userJob(c *cli.Context) (captureJob, error) {
 	job.spec.Consts = c.StringSlice("const")
 	job.out = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name)) + "." + job.spec.Kernel + ".gtrace"
 	return job, nil
+}
+
+// mangledEntry lets --kernel name a C++ kernel by its source name: when the PTX has no
+// .entry of that name but exactly one whose Itanium mangling starts _Z<len><name>, that
+// one is meant (nvcc and clang mangle every kernel not declared extern "C").
+func mangledEntry(ptx []byte, name string) string {
+	if name == "" || regexp.MustCompile(`\.entry\s+`+regexp.QuoteMeta(name)+`\s*\(`).Match(ptx) {
+		return name
+	}
+	re := regexp.MustCompile(`\.entry\s+(_Z` + strconv.Itoa(len(name)) + regexp.QuoteMeta(name) + `[A-Za-z0-9_]*)\s*\(`)
+	if m := re.FindAllSubmatch(ptx, -1); len(m) == 1 {
+		return string(m[0][1])
+	}
+	return name
 }
 
 // compileCU turns a .cu file into PTX with clang-14 (preferred: no CUDA SDK needed) or nvcc.

@@ -142,3 +142,12 @@ func TestFailedCaptureKeepsEarlierFile(t *testing.T) {
 		t.Errorf("left behind: %v", ents)
 	}
 }
+
+func TestMangledEntry(t *testing.T) {
+	ptx := []byte(".visible .entry _Z5saxpyifPKfPf(\n.param .u32 p\n)\n.visible .entry plain(\n)")
+	for name, want := range map[string]string{"saxpy": "_Z5saxpyifPKfPf", "plain": "plain", "sax": "sax", "_Z5saxpyifPKfPf": "_Z5saxpyifPKfPf"} {
+		if got := mangledEntry(ptx, name); got != want {
+			t.Errorf("mangledEntry(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
