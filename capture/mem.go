@@ -2,6 +2,8 @@ package capture
 
 import (
 	"fmt"
+
+	"github.com/gtrace/gtrace/format"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -10,21 +12,23 @@ import (
 // Address map. Every device allocation (buf argument, .global variable) lives in the
 // global range at a deterministic address; shared, local and const memory are reached
 // from generic addresses through fixed 4 GiB windows, as on NVIDIA GPUs.
+// The values are the trace's address map, defined in format so that a replay can read
+// the space of a generic access from its address.
 const (
 	// GlobalBase is the address of the first device allocation. Allocations are placed
 	// in argument order, each at a 64 KiB boundary, with at least one unmapped 64 KiB
 	// guard page between neighbours so that an overrun faults.
-	GlobalBase uint64 = 0x10_0000_0000
+	GlobalBase = format.GlobalBase
 	// TextureBase is where texture arrays are laid out (one after another, 64 KiB aligned).
-	TextureBase uint64 = 0x100_0000_0000
+	TextureBase = format.TextureBase
 	// LocalPhysBase is where the trace places local memory: see localAddr.
-	LocalPhysBase uint64 = 0x200_0000_0000
+	LocalPhysBase = format.LocalPhysBase
 	// SharedWindow, LocalWindow and ConstWindow start the generic-address windows:
 	// generic address SharedWindow+x is byte x of the CTA's shared memory, and so on.
-	SharedWindow uint64 = 0x1000_0000_0000
-	LocalWindow  uint64 = 0x2000_0000_0000
-	ConstWindow  uint64 = 0x3000_0000_0000
-	windowSize   uint64 = 1 << 32
+	SharedWindow = format.SharedWindow
+	LocalWindow  = format.LocalWindow
+	ConstWindow  = format.ConstWindow
+	windowSize   = format.WindowSize
 
 	pageBits = 16
 	pageSize = 1 << pageBits

@@ -3,6 +3,7 @@ package kernels
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/gtrace/gtrace/capture"
 	"math"
 	"strconv"
 	"strings"
@@ -11,19 +12,7 @@ import (
 // elemType is an argument's element type, as the spec grammar spells it.
 type elemType string
 
-func (t elemType) size() int {
-	switch t {
-	case "i8", "u8":
-		return 1
-	case "i16", "u16":
-		return 2
-	case "i32", "u32", "f32":
-		return 4
-	case "i64", "u64", "f64":
-		return 8
-	}
-	return 0
-}
+func (t elemType) size() int { return capture.Arg{Type: string(t)}.ElemBytes() }
 
 // argLayout is what a Check needs to know about one kernel argument: whether it is
 // memory (a buf or a tex2d), its element type and its element count.
