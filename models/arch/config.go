@@ -45,6 +45,15 @@ type SM struct {
 	MaxRegsPerThread     int    // per-thread register limit
 	RegAllocUnit         int    // registers are allocated per warp in units of this many
 	SIMT                 string // divergence model: "stack" (pre-Volta) or "its" (Volta+)
+	Scheduler            string // warp scheduler policy: "lrr", "gto" or "two-level"
+
+	// Execution lanes per SM of each pipe, for a timing engine: a warp instruction
+	// occupies its scheduler's share of the pipe (lanes / Schedulers) for
+	// 32 / share cycles, e.g. 2 cycles on Fermi's 16-lane halves.
+	FP32Lanes int // FP32 and integer cores
+	SFULanes  int // special-function units
+	DPLanes   int // FP64 units
+	LSULanes  int // load/store units; shared-memory wavefronts take 32 / LSULanes cycles
 }
 
 // L1 is the per-SM L1 data cache.
@@ -75,7 +84,8 @@ type Const struct {
 // L2 is the chip-wide L2: Size is the total, split evenly over Slices.
 type L2 struct {
 	cache.Config
-	Slices int
+	Slices      int
+	BytesPerClk int // bytes one slice moves per SM clock, for a timing engine
 }
 
 // Slice returns the configuration of one L2 slice.
@@ -92,6 +102,7 @@ type DRAM struct {
 	dram.Config
 	Type         string  // GDDR5, HBM2, ...
 	BandwidthGBs float64 // peak, for reports and a later timing model
+	RowMissNS    float64 // precharge + activate (tRP + tRCD) before a row-buffer miss is served
 }
 
 // Latency is in SM clock cycles, for a timing engine. ALU..DP are dependent
@@ -186,6 +197,17 @@ func (c *Config) Validate() error {
 	}
 	if c.SM.SIMT != "stack" && c.SM.SIMT != "its" {
 		bad("sm.simt", "must be stack or its, is %q", c.SM.SIMT)
+	}
+	if c.SM.Scheduler != "lrr" && c.SM.Scheduler != "gto" && c.SM.Scheduler != "two-level" {
+		bad("sm.scheduler", "must be lrr, gto or two-level, is %q", c.SM.Scheduler)
+	}
+	pos("sm.fp32_lanes", c.SM.FP32Lanes)
+	pos("sm.sfu_lanes", c.SM.SFULanes)
+	pos("sm.dp_lanes", c.SM.DPLanes)
+	pos("sm.lsu_lanes", c.SM.LSULanes)
+	pos("l2.bytes_per_clk", c.L2.BytesPerClk)
+	if c.DRAM.RowMissNS < 0 {
+		bad("dram.row_miss_ns", "must not be negative, is %g", c.DRAM.RowMissNS)
 	}
 	if c.Coalescer < coalesce.Lines128 || c.Coalescer > coalesce.Sectors32 {
 		bad("coalescer", "not set")

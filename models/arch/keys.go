@@ -41,6 +41,11 @@ func buildFields() []field {
 		{key: "sm.max_regs_per_thread", ptr: func(c *Config) any { return &c.SM.MaxRegsPerThread }},
 		{key: "sm.reg_alloc_unit", ptr: func(c *Config) any { return &c.SM.RegAllocUnit }},
 		{key: "sm.simt", ptr: func(c *Config) any { return &c.SM.SIMT }},
+		{key: "sm.scheduler", ptr: func(c *Config) any { return &c.SM.Scheduler }},
+		{key: "sm.fp32_lanes", ptr: func(c *Config) any { return &c.SM.FP32Lanes }},
+		{key: "sm.sfu_lanes", ptr: func(c *Config) any { return &c.SM.SFULanes }},
+		{key: "sm.dp_lanes", ptr: func(c *Config) any { return &c.SM.DPLanes }},
+		{key: "sm.lsu_lanes", ptr: func(c *Config) any { return &c.SM.LSULanes }},
 		{key: "coalescer", ptr: func(c *Config) any { return &c.Coalescer }},
 	}
 	f = append(f, cacheFields("l1", func(c *Config) *cache.Config { return &c.L1.Config })...)
@@ -62,6 +67,7 @@ func buildFields() []field {
 	f = append(f, cacheFields("l2", func(c *Config) *cache.Config { return &c.L2.Config })...)
 	f = append(f,
 		field{key: "l2.slices", ptr: func(c *Config) any { return &c.L2.Slices }},
+		field{key: "l2.bytes_per_clk", ptr: func(c *Config) any { return &c.L2.BytesPerClk }},
 		field{key: "dram.type", ptr: func(c *Config) any { return &c.DRAM.Type }},
 		field{key: "dram.bandwidth_gbs", ptr: func(c *Config) any { return &c.DRAM.BandwidthGBs }},
 		field{key: "dram.channels", ptr: func(c *Config) any { return &c.DRAM.Channels }},
@@ -71,6 +77,7 @@ func buildFields() []field {
 		field{key: "dram.bus_bytes", ptr: func(c *Config) any { return &c.DRAM.BusBytes }},
 		field{key: "dram.interleave", size: true, ptr: func(c *Config) any { return &c.DRAM.Interleave }},
 		field{key: "dram.hash", ptr: func(c *Config) any { return &c.DRAM.Hash }},
+		field{key: "dram.row_miss_ns", ptr: func(c *Config) any { return &c.DRAM.RowMissNS }},
 		field{key: "lat.alu", ptr: func(c *Config) any { return &c.Latency.ALU }},
 		field{key: "lat.fma", ptr: func(c *Config) any { return &c.Latency.FMA }},
 		field{key: "lat.sfu", ptr: func(c *Config) any { return &c.Latency.SFU }},
