@@ -1,0 +1,760 @@
+package replay
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/gtrace/gtrace/capture"
+	"github.com/gtrace/gtrace/format"
+	"github.com/gtrace/gtrace/kernels"
+	"github.com/gtrace/gtrace/models/arch"
+)
+
+// GroundTruth is a hardware counter file under traces/hw/ (scripts/hw/collect.sh makes
+// one): Nsight Compute counters of the reference kernels at their default launch, one
+// row per kernel, PTX producer and metric, after a # header that says where and how
+// they were measured:
+//
+//	# gpu: NVIDIA H200
+//	# ncu_options: --cache-control all --clock-control base ...
+//	kernel,producer,metric,unit,value
+//	add_vectors,clang-14,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,,65536
+type GroundTruth struct {
+	Header [][2]string // "# KEY: VALUE" lines in file order; other # lines are skipped
+	Rows   []HWRow
+	index  map[[3]string]int
+}
+
+// HWRow is one measured counter.
+type HWRow struct {
+	Kernel, Producer, Metric, Unit string
+	Value                          float64
+}
+
+// ReadGroundTruth parses a ground-truth CSV. Errors name the line.
+func ReadGroundTruth(r io.Reader) (*GroundTruth, error) {
+	g := &GroundTruth{index: map[[3]string]int{}}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	line := 0
+	header := false
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		if c, ok := strings.CutPrefix(text, "#"); ok {
+			if k, v, ok := strings.Cut(c, ":"); ok && !strings.Contains(strings.TrimSpace(k), " ") {
+				g.Header = append(g.Header, [2]string{strings.TrimSpace(k), strings.TrimSpace(v)})
+			}
+			continue
+		}
+		rec, err := csv.NewReader(strings.NewReader(text)).Read()
+		if err != nil {
+			return nil, fmt.Errorf("ground truth line %d: %w", line, err)
+		}
+		if !header {
+			if strings.Join(rec, ",") != "kernel,producer,metric,unit,value" {
+				return nil, fmt.Errorf("ground truth line %d: header %q, want kernel,producer,metric,unit,value", line, text)
+			}
+			header = true
+			continue
+		}
+		if len(rec) != 5 {
+			return nil, fmt.Errorf("ground truth line %d: %d fields, want 5", line, len(rec))
+		}
+		v, err := strconv.ParseFloat(rec[4], 64)
+		if err != nil {
+			return nil, fmt.Errorf("ground truth line %d: value %q: %w", line, rec[4], err)
+		}
+		key := [3]string{rec[0], rec[1], rec[2]}
+		if _, dup := g.index[key]; dup {
+			return nil, fmt.Errorf("ground truth line %d: %s %s %s given twice", line, rec[0], rec[1], rec[2])
+		}
+		g.index[key] = len(g.Rows)
+		g.Rows = append(g.Rows, HWRow{rec[0], rec[1], rec[2], rec[3], v})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if !header {
+		return nil, errors.New("ground truth: no kernel,producer,metric,unit,value header")
+	}
+	return g, nil
+}
+
+// ReadGroundTruthFile reads a ground-truth CSV from a file.
+func ReadGroundTruthFile(path string) (*GroundTruth, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	g, err := ReadGroundTruth(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return g, nil
+}
+
+// Get returns a header value ("" if absent).
+func (g *GroundTruth) Get(key string) string {
+	for _, kv := range g.Header {
+		if kv[0] == key {
+			return kv[1]
+		}
+	}
+	return ""
+}
+
+// Value returns one measured counter.
+func (g *GroundTruth) Value(kernel, producer, metric string) (float64, bool) {
+	i, ok := g.index[[3]string{kernel, producer, metric}]
+	if !ok {
+		return 0, false
+	}
+	return g.Rows[i].Value, true
+}
+
+// Kernels lists the kernels measured from producer's PTX, in file order.
+func (g *GroundTruth) Kernels(producer string) []string {
+	var out []string
+	for _, r := range g.Rows {
+		if r.Producer == producer && !slices.Contains(out, r.Kernel) {
+			out = append(out, r.Kernel)
+		}
+	}
+	return out
+}
+
+// Producers lists the PTX producers in the file, in file order.
+func (g *GroundTruth) Producers() []string {
+	var out []string
+	for _, r := range g.Rows {
+		if !slices.Contains(out, r.Producer) {
+			out = append(out, r.Producer)
+		}
+	}
+	return out
+}
+
+// PresetGPU maps the GPU name in a ground truth's header (nvidia-smi's, e.g. "NVIDIA
+// H100 80GB HBM3") to a built-in preset of arch.
+func PresetGPU(archName, gpuName string) (string, error) {
+	name := strings.ToLower(gpuName)
+	for _, gpu := range arch.GPUs(archName) {
+		if strings.Contains(name, gpu) {
+			return gpu, nil
+		}
+	}
+	return "", fmt.Errorf("no %s preset matches GPU %q (presets: %s); name one with --gpu", archName, gpuName, strings.Join(arch.GPUs(archName), ", "))
+}
+
+// Class says how a metric is judged against the hardware.
+type Class uint8
+
+const (
+	// ClassExact metrics depend only on addresses: they must match the hardware.
+	ClassExact Class = iota + 1
+	// ClassBand metrics must fall within a stated tolerance.
+	ClassBand
+	// ClassInfo metrics are reported with their error and judged by no band.
+	ClassInfo
+)
+
+func (c Class) String() string {
+	switch c {
+	case ClassExact:
+		return "exact"
+	case ClassBand:
+		return "band"
+	case ClassInfo:
+		return "info"
+	}
+	return "?"
+}
+
+// Band is how one metric is compared.
+type Band struct {
+	// Metric names the comparison, and is the model's metric (and the hardware's,
+	// unless HWNum is set).
+	Metric string
+	// Label, if set, tells two comparisons of one model metric apart.
+	Label string
+	// HWNum and HWDen, if set, derive the hardware value as 100·HWNum/HWDen (a
+	// percentage of two ncu counters), for a rate that ncu defines over more traffic
+	// than the model's metric covers.
+	HWNum, HWDen string
+	Class        Class
+	// Points: the error is in absolute percentage points (the metric is a percentage);
+	// otherwise it is relative, (model-hardware)/hardware.
+	Points bool
+	// Limit is the largest |error| that passes a ClassBand metric: points, or a fraction.
+	Limit float64
+	// Why says where the limit comes from.
+	Why string
+}
+
+// Name is the comparison's name in tables: the metric, and its label if any.
+func (b Band) Name() string {
+	if b.Label != "" {
+		return b.Metric + " [" + b.Label + "]"
+	}
+	return b.Metric
+}
+
+// hardware returns the band's hardware value for one kernel.
+func (b Band) hardware(gt *GroundTruth, kernel, producer string) (float64, bool) {
+	if b.HWNum == "" {
+		return gt.Value(kernel, producer, b.Metric)
+	}
+	n, ok1 := gt.Value(kernel, producer, b.HWNum)
+	d, ok2 := gt.Value(kernel, producer, b.HWDen)
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	if d == 0 {
+		return 0, true
+	}
+	return 100 * n / d, true
+}
+
+func (b Band) limitString() string {
+	switch {
+	case b.Class == ClassExact:
+		return "exact"
+	case b.Class == ClassInfo:
+		return "-"
+	case b.Points:
+		return fmt.Sprintf("±%g pt", b.Limit)
+	}
+	return fmt.Sprintf("±%g%%", 100*b.Limit)
+}
+
+// Bands lists the comparisons validate makes, in report order. The model reports each
+// metric under ncu's name. The limits are issue 5's; each Why says what they cover.
+var Bands = []Band{
+	{Metric: "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", Class: ClassExact, Why: "one request per warp-level global load instruction: addresses and active masks only"},
+	{Metric: "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", Class: ClassExact, Why: "distinct 32 B sectors per request: addresses only"},
+	{Metric: "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", Class: ClassExact, Why: "as loads"},
+	{Metric: "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", Class: ClassExact, Why: "as loads"},
+	{Metric: "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", Class: ClassBand, Limit: 0.10,
+		Why: "bank conflicts are address-only, but ncu counts a few extra wavefronts that no bank model predicts (the conflict-free residue)"},
+	{Metric: "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", Class: ClassBand, Limit: 0.10,
+		Why: "as loads; hardware shows about 8% extra wavefronts on conflict-free shared stores"},
+	{Metric: "l1tex__t_sector_hit_rate.pct", Class: ClassBand, Points: true, Limit: 5,
+		Why: "depends on the order in which warps reach L1, which the functional replay fixes by a documented rule"},
+	{Metric: "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", Class: ClassBand, Points: true, Limit: 5,
+		Why: "the load part of the L1 hit rate, held to the same band"},
+	{Metric: "lts__t_sector_hit_rate.pct", Label: "L1/TEX traffic", Class: ClassBand, Points: true, Limit: 10,
+		HWNum: "lts__t_sectors_srcunit_tex_lookup_hit.sum", HWDen: "lts__t_sectors_srcunit_tex.sum",
+		Why: "the model's L2 sees only the SMs' L1/TEX misses, so it is compared with ncu's L2 hit rate of that source unit"},
+	{Metric: "dram__bytes_read.sum", Class: ClassBand, Limit: 0.15, Why: "L2 misses, plus DRAM traffic the model does not see (instruction and constant fetch)"},
+	{Metric: "dram__bytes_write.sum", Class: ClassBand, Limit: 0.15, Why: "L2 write-backs during the kernel"},
+	{Metric: "lts__t_sector_hit_rate.pct", Class: ClassInfo, Points: true,
+		Why: "ncu's rate over all L2 traffic, which includes sources the model has no part of (and reads above 100% on tiny kernels)"},
+	{Metric: "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", Class: ClassInfo},
+	{Metric: "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", Class: ClassInfo},
+	{Metric: "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", Class: ClassInfo},
+	{Metric: "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", Class: ClassInfo},
+	{Metric: "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", Class: ClassInfo},
+	{Metric: "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", Class: ClassInfo},
+	{Metric: "smsp__sass_inst_executed_op_shared_ld.sum", Class: ClassInfo},
+	{Metric: "smsp__sass_inst_executed_op_shared_st.sum", Class: ClassInfo},
+	{Metric: "lts__t_sectors_srcunit_tex_op_read.sum", Class: ClassInfo},
+	{Metric: "lts__t_sectors_srcunit_tex_op_write.sum", Class: ClassInfo},
+	{Metric: "l1tex__t_requests_pipe_tex_mem_texture.sum", Class: ClassInfo},
+	{Metric: "l1tex__t_sectors_pipe_tex_mem_texture.sum", Class: ClassInfo},
+	{Metric: "idc__requests.sum", Class: ClassInfo},
+	{Metric: "smsp__inst_executed.sum", Class: ClassInfo},
+	{Metric: "smsp__thread_inst_executed.sum", Class: ClassInfo},
+}
+
+// BandOf returns the band of a comparison by its Name.
+func BandOf(name string) (Band, bool) {
+	for _, b := range Bands {
+		if b.Name() == name {
+			return b, true
+		}
+	}
+	return Band{}, false
+}
+
+// Exception is a documented, explained miss: validate reports it, and it does not fail.
+// Every one is explained in docs/VALIDATION.md, generated from Why.
+type Exception struct {
+	Kernel   string // a reference kernel
+	Producer string // "" for both corpora
+	Metric   string // a Band's Name
+	Cause    string // a short title; misses with one cause are explained together
+	Why      string
+}
+
+func (e Exception) matches(kernel, producer, name string) bool {
+	return e.Kernel == kernel && (e.Producer == "" || e.Producer == producer) && e.Metric == name
+}
+
+// Status is the outcome of one comparison.
+type Status uint8
+
+const (
+	StatusMatch    Status = iota + 1 // equal (to ncu's printed precision)
+	StatusWithin                     // a ClassBand metric inside its band
+	StatusInfo                       // a ClassInfo metric: reported only
+	StatusExplained                  // outside its band, with a documented Exception
+	StatusMiss                       // outside its band, unexplained
+)
+
+func (s Status) String() string {
+	return [...]string{"?", "match", "within", "info", "explained", "MISS"}[s]
+}
+
+// Comparison is one kernel's metric, measured and modelled.
+type Comparison struct {
+	Kernel, Producer string
+	Band             Band
+	HW, Model        float64
+	// Err is model minus hardware: points for a percentage, else relative to the
+	// hardware (±Inf when the hardware counted 0 and the model did not).
+	Err    float64
+	Status     Status
+	Cause, Why string // the Exception's, when explained
+}
+
+// Summary gathers one metric's comparisons across kernels.
+type Summary struct {
+	Band                              Band
+	Producer                          string
+	N, Match, Within, Explained, Miss int
+	// MeanAbsErr is the MAPE (a fraction) of a relative metric or the mean |points| of
+	// a percentage, over the Finite comparisons (relative errors are infinite where the
+	// hardware counted 0 and the model did not).
+	MeanAbsErr float64
+	Finite     int
+	Worst      Comparison // largest |Err|
+}
+
+// Validation is the outcome of Validate.
+type Validation struct {
+	GPU, Arch, Preset string
+	Comparisons       []Comparison
+	Summaries         []Summary
+	// Stale lists exceptions whose metric now passes: the table should lose them.
+	Stale []Exception
+}
+
+// Failures returns the exact-class comparisons that missed without an exception: the
+// ones that make validate fail.
+func (v *Validation) Failures() []Comparison {
+	var out []Comparison
+	for _, c := range v.Comparisons {
+		if c.Status == StatusMiss && c.Band.Class == ClassExact {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Misses returns every comparison outside its band without an exception, of any class.
+func (v *Validation) Misses() []Comparison {
+	var out []Comparison
+	for _, c := range v.Comparisons {
+		if c.Status == StatusMiss {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ValidateOptions tune Validate. The zero value validates every clang-14 kernel of the
+// ground truth, with no trace cache.
+type ValidateOptions struct {
+	// Producers picks the PTX corpora; nil means clang-14 only.
+	Producers []string
+	// Kernels restricts the run to these kernels; nil means every kernel in the file.
+	Kernels []string
+	// Exceptions are the documented misses; nil means none.
+	Exceptions []Exception
+	// CacheDir, if set, keeps captured traces there, keyed by everything that shapes
+	// them (see traceKey), so a rerun only replays.
+	CacheDir string
+	// Workers is passed to capture and replay; 0 means GOMAXPROCS.
+	Workers int
+	// Progress, if set, is called before each kernel.
+	Progress func(kernel, producer string, i, n int)
+}
+
+// Validate captures every kernel of the ground truth at its default launch (or takes the
+// trace from the cache), replays it on cfg, and compares each metric of Bands with the
+// hardware. The ground truth's launch__registers_per_thread is fed to occupancy, since
+// how many CTAs share an SM decides what the caches see.
+func Validate(ctx context.Context, gt *GroundTruth, cfg *arch.Config, opts ValidateOptions) (*Validation, error) {
+	if s := gt.Get("sizes"); s != "" && !strings.HasPrefix(s, "default") {
+		return nil, fmt.Errorf("validate: the ground truth was measured at sizes %q; validate captures at the default sizes", s)
+	}
+	producers := opts.Producers
+	if len(producers) == 0 {
+		producers = []string{string(kernels.Clang14)}
+	}
+	v := &Validation{GPU: gt.Get("gpu"), Arch: cfg.Arch, Preset: cfg.GPU}
+	type job struct {
+		k        *kernels.Kernel
+		producer string
+	}
+	var jobs []job
+	for _, p := range producers {
+		names := gt.Kernels(p)
+		if len(names) == 0 {
+			return nil, fmt.Errorf("validate: the ground truth has no %s rows", p)
+		}
+		for _, name := range names {
+			if opts.Kernels != nil && !slices.Contains(opts.Kernels, name) {
+				continue
+			}
+			k, err := kernels.Lookup(name)
+			if err != nil {
+				return nil, fmt.Errorf("validate: %w", err)
+			}
+			jobs = append(jobs, job{k, p})
+		}
+	}
+	for _, want := range opts.Kernels {
+		if !slices.ContainsFunc(jobs, func(j job) bool { return j.k.Name == want }) {
+			return nil, fmt.Errorf("validate: kernel %q is not in the ground truth", want)
+		}
+	}
+	used := make([]bool, len(opts.Exceptions))
+	for i, j := range jobs {
+		if opts.Progress != nil {
+			opts.Progress(j.k.Name, j.producer, i, len(jobs))
+		}
+		kr, err := modelKernel(ctx, gt, j.k, j.producer, cfg, opts)
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range Bands {
+			hw, ok := b.hardware(gt, j.k.Name, j.producer)
+			if !ok {
+				continue
+			}
+			model, ok := kr.Metric(b.Metric)
+			if !ok {
+				return nil, fmt.Errorf("validate: the replay reports no %s", b.Metric)
+			}
+			c := compare(j.k.Name, j.producer, b, hw, model)
+			if c.Status == StatusMiss {
+				for ei, e := range opts.Exceptions {
+					if e.matches(c.Kernel, c.Producer, b.Name()) {
+						c.Status, c.Cause, c.Why, used[ei] = StatusExplained, e.Cause, e.Why, true
+						break
+					}
+				}
+			}
+			v.Comparisons = append(v.Comparisons, c)
+		}
+	}
+	for i, e := range opts.Exceptions {
+		inScope := slices.ContainsFunc(jobs, func(j job) bool {
+			return j.k.Name == e.Kernel && (e.Producer == "" || e.Producer == j.producer)
+		})
+		if inScope && !used[i] {
+			v.Stale = append(v.Stale, e)
+		}
+	}
+	v.Summaries = summarize(v.Comparisons, producers)
+	return v, nil
+}
+
+// matchTolerance is what "equal" means: ncu prints percentages with two decimals,
+// so a rate within half of the last digit matches; counts must be equal.
+func matchTolerance(b Band) float64 {
+	if b.Points {
+		return 0.005
+	}
+	return 0
+}
+
+func compare(kernel, producer string, b Band, hw, model float64) Comparison {
+	c := Comparison{Kernel: kernel, Producer: producer, Band: b, HW: hw, Model: model}
+	switch {
+	case b.Points:
+		c.Err = model - hw
+	case hw != 0:
+		c.Err = (model - hw) / math.Abs(hw)
+	case model != 0:
+		c.Err = math.Inf(1)
+	}
+	var ok bool
+	switch {
+	case math.Abs(model-hw) <= matchTolerance(b):
+		c.Status = StatusMatch
+		return c
+	case b.Class == ClassInfo:
+		c.Status = StatusInfo
+		return c
+	case b.Class == ClassBand:
+		ok = math.Abs(c.Err) <= b.Limit
+	}
+	if ok {
+		c.Status = StatusWithin
+	} else {
+		c.Status = StatusMiss
+	}
+	return c
+}
+
+func summarize(cs []Comparison, producers []string) []Summary {
+	var out []Summary
+	for _, p := range producers {
+		for _, b := range Bands {
+			s := Summary{Band: b, Producer: p}
+			sum := 0.0
+			for _, c := range cs {
+				if c.Producer != p || c.Band.Name() != b.Name() {
+					continue
+				}
+				s.N++
+				switch c.Status {
+				case StatusMatch:
+					s.Match++
+				case StatusWithin:
+					s.Within++
+				case StatusExplained:
+					s.Explained++
+				case StatusMiss:
+					s.Miss++
+				}
+				if !math.IsInf(c.Err, 0) {
+					s.Finite++
+					sum += math.Abs(c.Err)
+				}
+				if s.N == 1 || math.Abs(c.Err) > math.Abs(s.Worst.Err) {
+					s.Worst = c
+				}
+			}
+			if s.N == 0 {
+				continue
+			}
+			if s.Finite > 0 {
+				s.MeanAbsErr = sum / float64(s.Finite)
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// modelKernel captures (or loads from the cache) and replays one kernel.
+func modelKernel(ctx context.Context, gt *GroundTruth, k *kernels.Kernel, producer string, cfg *arch.Config, opts ValidateOptions) (*KernelReport, error) {
+	sz := k.Defaults()
+	l := k.Launch(sz)
+	for metric, want := range map[string]uint64{"launch__grid_size": l.Grid.Count(), "launch__block_size": l.Block.Count()} {
+		if hw, ok := gt.Value(k.Name, producer, metric); ok && uint64(hw) != want {
+			return nil, fmt.Errorf("validate %s: the hardware ran %s = %g, the default launch has %d: the ground truth is for other sizes", k.Name, metric, hw, want)
+		}
+	}
+	spec, err := k.Spec(sz, kernels.Producer(producer))
+	if err != nil {
+		return nil, fmt.Errorf("validate: %w", err)
+	}
+	spec.SIMT = format.SIMTITS
+	spec.Workers = opts.Workers
+	if regs, ok := gt.Value(k.Name, producer, "launch__registers_per_thread"); ok {
+		spec.RegsPerThread = uint32(regs)
+	}
+	r, err := traceFor(ctx, k, sz, spec, opts.CacheDir)
+	if err != nil {
+		return nil, fmt.Errorf("validate %s (%s): %w", k.Name, producer, err)
+	}
+	rep, err := Memory(ctx, r, cfg, Options{Workers: opts.Workers})
+	if err != nil {
+		return nil, fmt.Errorf("validate %s (%s): %w", k.Name, producer, err)
+	}
+	return &rep.Kernels[0], nil
+}
+
+// traceFor captures spec and checks the result against the kernel's Go reference, or
+// opens the trace a previous run cached.
+func traceFor(ctx context.Context, k *kernels.Kernel, sz map[string]int, spec capture.Spec, cacheDir string) (*format.Reader, error) {
+	var path string
+	if cacheDir != "" {
+		key, err := traceKey(spec)
+		if err != nil {
+			return nil, err
+		}
+		path = filepath.Join(cacheDir, k.Name+"-"+key[:16]+".gtrace")
+		if b, err := os.ReadFile(path); err == nil {
+			if r, err := format.NewReader(bytes.NewReader(b), int64(len(b))); err == nil {
+				return r, nil
+			}
+		}
+	}
+	kk, err := capture.Load(spec)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	w, err := format.NewWriter(&buf, format.Meta{Version: format.CurrentVersion, Producer: "gtrace validate",
+		Launches: []format.Launch{kk.Launch()}})
+	if err != nil {
+		return nil, err
+	}
+	res, err := kk.Run(ctx, 0, w)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	if err := k.Verify(sz, spec, res); err != nil {
+		return nil, err
+	}
+	if path != "" {
+		if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+			return nil, err
+		}
+		tmp, err := os.CreateTemp(cacheDir, ".tmp-*")
+		if err != nil {
+			return nil, err
+		}
+		_, werr := tmp.Write(buf.Bytes())
+		cerr := tmp.Close()
+		if werr != nil || cerr != nil {
+			os.Remove(tmp.Name())
+			return nil, errors.Join(werr, cerr)
+		}
+		if err := os.Rename(tmp.Name(), path); err != nil {
+			return nil, err
+		}
+	}
+	return format.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+}
+
+// executableHash identifies the code that captures: any change to the emulator makes a
+// new binary, so cached traces can never outlive the code that made them.
+var executableHash = sync.OnceValues(func() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+})
+
+// traceKey hashes everything that shapes a captured trace: the capturing binary, the
+// PTX, the launch and its data, the SIMT model and the register count recorded for
+// occupancy.
+func traceKey(spec capture.Spec) (string, error) {
+	exe, err := executableHash()
+	if err != nil {
+		return "", fmt.Errorf("trace cache key: %w", err)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "exe %s\nformat %d\nkernel %s\ngrid %v\nblock %v\nshared %d\nsimt %d\nregs %d\nproducer %s\n",
+		exe, format.CurrentVersion, spec.Kernel, spec.Grid, spec.Block, spec.DynShared, spec.SIMT, spec.RegsPerThread, spec.PTXProducer)
+	for _, a := range spec.Args {
+		fmt.Fprintf(h, "arg %s\n", a)
+	}
+	for _, c := range spec.Consts {
+		fmt.Fprintf(h, "const %s\n", c)
+	}
+	h.Write(spec.PTX)
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// fmtHW prints a counter or a percentage as ncu does (percentages with two decimals).
+func fmtHW(b Band, v float64) string {
+	if b.Points || strings.HasSuffix(b.Metric, ".pct") {
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// ErrString prints a comparison's error: points for percentages, percent otherwise.
+func (c Comparison) ErrString() string {
+	switch {
+	case c.Status == StatusMatch:
+		return "0"
+	case math.IsInf(c.Err, 0):
+		return "inf"
+	case c.Band.Points:
+		return fmt.Sprintf("%+.2f pt", c.Err)
+	}
+	return fmt.Sprintf("%+.1f%%", 100*c.Err)
+}
+
+// WriteTable prints one line per comparison: kernel, producer, metric, hardware, model,
+// error, band and status.
+func (v *Validation) WriteTable(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "KERNEL\tPRODUCER\tMETRIC\tHARDWARE\tMODEL\tERROR\tBAND\tSTATUS")
+	for _, c := range v.Comparisons {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Kernel, c.Producer, c.Band.Name(),
+			fmtHW(c.Band, c.HW), fmtHW(c.Band, c.Model), c.ErrString(), c.Band.limitString(), c.Status)
+	}
+	return tw.Flush()
+}
+
+// meanString prints a summary's mean error: MAPE for relative metrics, mean points for
+// percentages.
+func (s Summary) meanString() string {
+	if s.Finite == 0 {
+		return "-"
+	}
+	if s.Band.Points {
+		return fmt.Sprintf("%.2f pt", s.MeanAbsErr)
+	}
+	return fmt.Sprintf("%.1f%%", 100*s.MeanAbsErr)
+}
+
+func (s Summary) worstString() string {
+	if s.Worst.Status == StatusMatch {
+		return "-"
+	}
+	return fmt.Sprintf("%s %s (%s vs %s)", s.Worst.Kernel, s.Worst.ErrString(), fmtHW(s.Band, s.Worst.HW), fmtHW(s.Band, s.Worst.Model))
+}
+
+// WriteSummary prints one line per metric and producer: comparisons, exact matches,
+// within band, excepted, misses, MAPE (or mean points) and the worst case.
+func (v *Validation) WriteSummary(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PRODUCER\tMETRIC\tCLASS\tBAND\tN\tEXACT\tWITHIN\tEXPLAINED\tMISS\tMAPE/MEAN\tWORST")
+	for _, s := range v.Summaries {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\n", s.Producer, s.Band.Name(), s.Band.Class,
+			s.Band.limitString(), s.N, s.Match, s.Within, s.Explained, s.Miss, s.meanString(), s.worstString())
+	}
+	return tw.Flush()
+}
+
+// KnownDifferences are the documented misses against the committed ground truth
+// (traces/hw/), each explained in docs/VALIDATION.md.
+var KnownDifferences = []Exception{}
+
+// WriteMarkdown writes the generated part of docs/VALIDATION.md.
+func (v *Validation) WriteMarkdown(w io.Writer, gt *GroundTruth, source string) error {
+	return nil
+}
