@@ -314,11 +314,11 @@ func (e Exception) matches(kernel, producer, name string) bool {
 type Status uint8
 
 const (
-	StatusMatch    Status = iota + 1 // equal (to ncu's printed precision)
-	StatusWithin                     // a ClassBand metric inside its band
-	StatusInfo                       // a ClassInfo metric: reported only
-	StatusExplained                  // outside its band, with a documented Exception
-	StatusMiss                       // outside its band, unexplained
+	StatusMatch     Status = iota + 1 // equal (to ncu's printed precision)
+	StatusWithin                      // a ClassBand metric inside its band
+	StatusInfo                        // a ClassInfo metric: reported only
+	StatusExplained                   // outside its band, with a documented Exception
+	StatusMiss                        // outside its band, unexplained
 )
 
 func (s Status) String() string {
@@ -332,7 +332,7 @@ type Comparison struct {
 	HW, Model        float64
 	// Err is model minus hardware: points for a percentage, else relative to the
 	// hardware (±Inf when the hardware counted 0 and the model did not).
-	Err    float64
+	Err        float64
 	Status     Status
 	Cause, Why string // the Exception's, when explained
 }
