@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -287,6 +289,10 @@ func TestWriterRejects(t *testing.T) {
 			return w.WriteCTA(0, 0, ws)
 		}},
 		{"undefined-flag", func(w *Writer, ws []*Warp) error { ws[0].Flags[0] = 1 << 7; return w.WriteCTA(0, 0, ws) }},
+		{"wide-stride-not-stride-row", func(w *Writer, ws []*Warp) error {
+			ws[0].Stride[0] = 1 << 40
+			return w.WriteCTA(0, 0, ws)
+		}},
 		{"twice", func(w *Writer, ws []*Warp) error {
 			if err := w.WriteCTA(0, 0, ws); err != nil {
 				return nil // the first must succeed; fail the test below by returning nil
@@ -301,6 +307,75 @@ func TestWriterRejects(t *testing.T) {
 				t.Fatalf("got %v, want a *WriteError", err)
 			}
 		})
+	}
+}
+
+// The stride column is 32 bits. AppendMem encodes a wider stride as deltas, and the
+// writer stores a hand-built AddrStride row with one as AddrDeltas: the addresses survive
+// either way, and a stride that fits keeps its mode.
+func TestWideStride(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		mask      uint32
+		stride    int64
+		viaAppend bool
+		wantMode  AddrMode
+	}{
+		{"append-mem", 0xFFFFFFFF, 1 << 33, true, AddrDeltas},
+		{"append-mem-int32-min", 0xFFFFFFFF, math.MinInt32, true, AddrStride},
+		{"hand-built", 0xFFFFFFFF, 1 << 33, false, AddrDeltas},
+		{"hand-built-sparse-negative", 0xA0A00A0A, -(1 << 40), false, AddrDeltas},
+		{"hand-built-one-lane", 1 << 7, 1 << 35, false, AddrDeltas},
+		{"hand-built-no-lane", 0, 1 << 35, false, AddrStride},
+		{"hand-built-int32-max", 0xFFFF0000, math.MaxInt32, false, AddrStride},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const base = 0x7000_0000_0000
+			var lanes [32]uint64
+			for l := range lanes {
+				lanes[l] = base + uint64(tc.stride*int64(l))
+			}
+			wp := &Warp{}
+			if tc.viaAppend {
+				wp.AppendMem(0, tc.mask, 0, 0, &lanes)
+			} else {
+				wp.appendRow(0, tc.mask, 0, 0, AddrStride, base, tc.stride)
+			}
+			wp.Append(1, tc.mask, 0, 0)
+			tr := &trace{meta: Meta{Launches: []Launch{loopLaunch("k", 1, 1)}}, ctas: [][][]*Warp{{{wp}}}}
+			got, err := openBytes(t, tr.write(t)).ReadWarp(0, 0, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Mode[0] != tc.wantMode {
+				t.Errorf("mode %d, want %d", got.Mode[0], tc.wantMode)
+			}
+			var want [32]uint64
+			if m := got.LaneAddrs(0, &want); m != tc.mask {
+				t.Errorf("mask %#x, want %#x", m, tc.mask)
+			}
+			for m := tc.mask; m != 0; m &= m - 1 {
+				if l := bits.TrailingZeros32(m); want[l] != lanes[l] {
+					t.Errorf("lane %d: %#x, want %#x", l, want[l], lanes[l])
+				}
+			}
+			if tc.wantMode == AddrStride && tc.mask != 0 && got.Stride[0] != tc.stride {
+				t.Errorf("stride %d, want %d", got.Stride[0], tc.stride)
+			}
+		})
+	}
+}
+
+// A launch's block may hold up to 256 warps, the range of the 8-bit warp column.
+func TestBlockLimit(t *testing.T) {
+	for _, tc := range []struct {
+		threads uint32
+		ok      bool
+	}{{1, true}, {1024, true}, {8192, true}, {8193, false}, {0, false}} {
+		_, err := NewWriter(&bytes.Buffer{}, Meta{Launches: []Launch{{Kernel: "k", Grid: Dim3{1, 1, 1}, Block: Dim3{tc.threads, 1, 1}}}})
+		if (err == nil) != tc.ok {
+			t.Errorf("block of %d threads: err %v, want ok=%v", tc.threads, err, tc.ok)
+		}
 	}
 }
 

@@ -263,7 +263,8 @@ type decoder struct {
 	cols      batchCols
 	mode      []AddrMode
 	flags     []Flags
-	warpStart []int // warp w's rows are [warpStart[w], warpStart[w+1])
+	stride    []int64 // the stride column, widened
+	warpStart []int   // warp w's rows are [warpStart[w], warpStart[w+1])
 	lastBase  []uint64
 }
 
@@ -326,7 +327,7 @@ func (rd *Reader) decode(d *decoder, kernel, idx int) (err error) {
 			return corrupt(ErrCorrupt, blk.offset, idx, "column %s has %d rows, batch has %d", colSpecs[c].name, l, rows)
 		}
 	}
-	const rowBytes = 2 + 4 + 4 + 2 + 1 + 8 + 8 + 4 + 4 + 2 // columns, offsets, mode and flags
+	const rowBytes = 1 + 4 + 4 + 2 + 1 + 8 + 4 + 4 + 4 + 2 + 8 // columns, offsets, mode, flags, stride
 	if rows < 0 || nDeltas < 0 || nCoords < 0 || rows > maxBatchBytes/rowBytes ||
 		nDeltas > maxBatchBytes/8 || nCoords > maxBatchBytes/4 ||
 		rows*rowBytes+nDeltas*8+nCoords*4 > maxBatchBytes {
@@ -412,7 +413,7 @@ func (d *decoder) check(warps, progLen int, off int64, batch int) error {
 	if c.doff[0] != 0 || c.doff[n] != uint32(len(c.deltas)) || c.coff[0] != 0 || c.coff[n] != uint32(len(c.coords)) {
 		return bad(-1, "list offsets do not span their values")
 	}
-	d.mode, d.flags = resize(d.mode, n), resize(d.flags, n)
+	d.mode, d.flags, d.stride = resize(d.mode, n), resize(d.flags, n), resize(d.stride, n)
 	d.warpStart = resize(d.warpStart, warps+1)
 	last := resize(d.lastBase, progLen)
 	d.lastBase = last
@@ -420,7 +421,7 @@ func (d *decoder) check(warps, progLen int, off int64, batch int) error {
 	// once per warp-instruction read.
 	warp, pcs, mask, info, base := c.warp[:n], c.pc[:n], c.mask[:n], c.info[:n], c.base[:n]
 	doff, coff := c.doff[1:n+1], c.coff[1:n+1]
-	mode, flags := d.mode[:n], d.flags[:n]
+	mode, flags, stride, stride32 := d.mode[:n], d.flags[:n], d.stride[:n], c.stride[:n]
 	cur := -1
 	d0, k0 := uint32(0), uint32(0)
 	for i := range pcs {
@@ -440,7 +441,7 @@ func (d *decoder) check(warps, progLen int, off int64, batch int) error {
 		}
 		in := info[i]
 		m := AddrMode(in >> infoModeShift)
-		mode[i], flags[i] = m, Flags(in&infoFlagsMask)
+		mode[i], flags[i], stride[i] = m, Flags(in&infoFlagsMask), int64(stride32[i])
 		d1, k1 := doff[i], coff[i]
 		if d1 < d0 || k1 < k0 {
 			return bad(i, "list offsets decrease")
@@ -475,7 +476,7 @@ func (d *decoder) view(v *Warp, kernel, cta, w int) {
 		return
 	}
 	v.PC, v.Mask, v.Path, v.Flags = c.pc[lo:hi:hi], c.mask[lo:hi:hi], c.path[lo:hi:hi], d.flags[lo:hi:hi]
-	v.Mode, v.Base, v.Stride = d.mode[lo:hi:hi], c.base[lo:hi:hi], c.stride[lo:hi:hi]
+	v.Mode, v.Base, v.Stride = d.mode[lo:hi:hi], c.base[lo:hi:hi], d.stride[lo:hi:hi]
 	v.DeltaOff, v.Deltas = c.doff[lo:hi+1:hi+1], c.deltas[:c.doff[hi]:c.doff[hi]]
 	v.CoordOff, v.Coords = c.coff[lo:hi+1:hi+1], c.coords[:c.coff[hi]:c.coff[hi]]
 }
@@ -487,7 +488,7 @@ func (d *decoder) cloneAll(kernel, cta int) []*Warp {
 	nw := len(d.warpStart) - 1
 	pc, mask, path := slices.Clone(c.pc), slices.Clone(c.mask), slices.Clone(c.path)
 	flags, mode := slices.Clone(d.flags[:n]), slices.Clone(d.mode[:n])
-	base, stride := slices.Clone(c.base), slices.Clone(c.stride)
+	base, stride := slices.Clone(c.base), slices.Clone(d.stride[:n])
 	deltas, coords := slices.Clone(c.deltas), slices.Clone(c.coords)
 	offs := make([]uint32, 2*(n+nw)) // DeltaOff then CoordOff, Len()+1 per warp
 	ws := make([]Warp, nw)

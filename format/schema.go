@@ -21,13 +21,13 @@ const (
 
 // Column indexes of the v1 record batch schema. Each row is one warp-instruction.
 const (
-	colWarp   = iota // uint16: warp index within the CTA; rows are sorted by warp, then issue order
+	colWarp   = iota // uint8: warp index within the CTA; rows are sorted by warp, then issue order
 	colPC            // uint32: index into the kernel's program table
 	colMask          // uint32: active lanes
 	colPath          // uint16: divergence path id
 	colInfo          // uint8: Flags in bits 0..5, AddrMode in bits 6..7
 	colBase          // uint64: Base minus the Base of the previous row with the same pc in this warp (wrapping)
-	colStride        // int64: Stride (AddrStride rows; 0 otherwise)
+	colStride        // int32: Stride (AddrStride rows; 0 otherwise)
 	colDeltas        // list<int64>: Deltas of the row (AddrDeltas rows; empty otherwise)
 	colCoords        // list<int32>: texel x,y per active lane (texture fetches; empty otherwise)
 	numCols
@@ -48,13 +48,13 @@ type colSpec struct {
 }
 
 var colSpecs = [numCols]colSpec{
-	{"warp", 2, false, false},
+	{"warp", 1, false, false},
 	{"pc", 4, false, false},
 	{"mask", 4, false, false},
 	{"path", 2, false, false},
 	{"info", 1, false, false},
 	{"base", 8, false, false},
-	{"stride", 8, true, false},
+	{"stride", 4, true, false},
 	{"deltas", 8, true, true},
 	{"coords", 4, true, true},
 }
@@ -154,9 +154,11 @@ type wireInst struct {
 	Line        uint32   `json:"line,omitempty"`
 }
 
-// maxWarpsPerCTA bounds a launch's block so that the warp column fits in uint16 (CUDA
-// allows 1024 threads, 32 warps).
-const maxWarpsPerCTA = 1 << 16
+// maxWarpsPerCTA bounds a launch's block so that the warp column fits in uint8. CUDA
+// allows at most 1024 threads, 32 warps, per block on every compute capability (CUDA C++
+// Programming Guide, "Features and Technical Specifications", maximum number of threads
+// per block).
+const maxWarpsPerCTA = 1 << 8
 
 // encodeMeta validates meta and returns its JSON.
 func encodeMeta(m *Meta) ([]byte, error) {

@@ -177,7 +177,7 @@ type Texture struct {
 type Launch struct {
 	Kernel         string
 	Grid           Dim3
-	Block          Dim3
+	Block          Dim3   // at most 8192 threads, 256 warps (the warp column is 8 bits); CUDA allows 1024
 	SharedBytes    uint32 // static + dynamic shared memory per CTA
 	DynSharedBytes uint32 // the dynamic part
 	RegsPerThread  uint32 // 0 when unknown

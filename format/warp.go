@@ -25,7 +25,9 @@ const (
 	AddrNone AddrMode = iota
 	// AddrUniform: every active lane uses Base.
 	AddrUniform
-	// AddrStride: active lane l uses Base + Stride*l (l is the lane id, 0..31).
+	// AddrStride: active lane l uses Base + Stride*l (l is the lane id, 0..31). A file
+	// stores Stride in 32 bits: AppendMem uses this mode only for such strides, and the
+	// writer stores a row with a wider one as AddrDeltas.
 	AddrStride
 	// AddrDeltas: the first active lane uses Base; each next active lane adds the next Delta.
 	AddrDeltas
@@ -115,8 +117,7 @@ func (w *Warp) AppendMem(pc, mask uint32, path uint16, flags Flags, lanes *[32]u
 	second := bits.TrailingZeros32(rest)
 	diff := int64(lanes[second] - lanes[first])
 	span := int64(second - first)
-	if diff%span == 0 {
-		stride := diff / span
+	if stride := diff / span; diff%span == 0 && stride == int64(int32(stride)) { // the file's stride column is int32
 		base := lanes[first] - uint64(stride*int64(first))
 		ok := true
 		for m := rest; m != 0; m &= m - 1 {

@@ -169,7 +169,7 @@ func (w *Writer) appendWarp(progLen int, wp *Warp) error {
 	c.warp, c.pc, c.mask, c.path = extend(c.warp, n), extend(c.pc, n), extend(c.mask, n), extend(c.path, n)
 	c.info, c.base, c.stride = extend(c.info, n), extend(c.base, n), extend(c.stride, n)
 	c.doff, c.coff = extend(c.doff, n), extend(c.coff, n)
-	warp := uint16(wp.Warp)
+	warp := uint8(wp.Warp)
 	pcs, masks, paths, modes, flags := wp.PC[:n], wp.Mask[:n], wp.Path[:n], wp.Mode[:n], wp.Flags[:n]
 	bases, strides := wp.Base[:n], wp.Stride[:n]
 	dOff, kOff := wp.DeltaOff[:n+1], wp.CoordOff[:n+1]
@@ -202,15 +202,39 @@ func (w *Writer) appendWarp(progLen int, wp *Warp) error {
 			c.deltas = append(c.deltas, wp.Deltas[d0:d1]...)
 			c.coords = append(c.coords, wp.Coords[k0:k1]...)
 		}
+		b, s := bases[i], strides[i]
+		if s != int64(int32(s)) {
+			// Rare (AppendMem never makes such a row): the stride column is int32.
+			if mode != AddrStride {
+				return fail(i, "stride %d on a row of mode %d", s, mode)
+			}
+			if mask != 0 {
+				b, mode = c.appendStrideDeltas(b, s, mask), AddrDeltas
+			}
+			s = 0
+		}
 		r := o + i
-		b := bases[i]
 		c.warp[r], c.pc[r], c.mask[r], c.path[r] = warp, pc, mask, paths[i]
 		c.info[r] = uint8(fl) | uint8(mode)<<infoModeShift
 		c.base[r], last[pc] = b-last[pc], b
-		c.stride[r] = strides[i]
+		c.stride[r] = int32(s)
 		c.doff[r+1], c.coff[r+1] = uint32(len(c.deltas)), uint32(len(c.coords))
 	}
 	return nil
+}
+
+// appendStrideDeltas appends the deltas of an AddrStride row whose stride does not fit
+// the stride column, so that the row can be stored as AddrDeltas, and returns the row's
+// AddrDeltas base: its first active lane's address.
+func (c *batchCols) appendStrideDeltas(base uint64, stride int64, mask uint32) uint64 {
+	first := bits.TrailingZeros32(mask)
+	prev := first
+	for m := mask & (mask - 1); m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		c.deltas = append(c.deltas, stride*int64(l-prev))
+		prev = l
+	}
+	return base + uint64(stride*int64(first))
 }
 
 // extend returns s lengthened by n elements, their values unspecified.
@@ -297,13 +321,13 @@ func (p *posWriter) Seek(off int64, whence int) (int64, error) {
 
 // batchCols holds one CTA's columns, as written or as read. Typed slices are reused.
 type batchCols struct {
-	warp   []uint16
+	warp   []uint8
 	pc     []uint32
 	mask   []uint32
 	path   []uint16
 	info   []uint8
 	base   []uint64
-	stride []int64
+	stride []int32
 	doff   []uint32 // list offsets, len rows+1, from 0
 	deltas []int64
 	coff   []uint32
@@ -332,7 +356,7 @@ func (c *batchCols) record(schema *arrow.Schema) arrow.Record {
 		return array.NewData(lt, n, []*memory.Buffer{nil, memory.NewBufferBytes(offs)}, []arrow.ArrayData{child}, 0, 0)
 	}
 	data := [numCols]arrow.ArrayData{
-		colWarp:   prim(colWarp, asBytes(c.warp)),
+		colWarp:   prim(colWarp, c.warp),
 		colPC:     prim(colPC, asBytes(c.pc)),
 		colMask:   prim(colMask, asBytes(c.mask)),
 		colPath:   prim(colPath, asBytes(c.path)),
