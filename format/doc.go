@@ -114,6 +114,7 @@
 //
 // # Export
 //
-// ExportParquet writes plain columns for SQL; docs/sql.md is a cookbook of DuckDB queries
-// over it, run by the tests in format/sqlbook.
+// ExportParquet writes plain columns for SQL through arrow's pqarrow, streaming 64 Ki-row
+// batches into zstd row groups; docs/sql.md is a cookbook of DuckDB queries over it, run
+// by the tests in format/sqlbook.
 package format
