@@ -1,0 +1,206 @@
+package replay
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gtrace/gtrace/models/arch"
+)
+
+// hwFile is the committed ground truth that make test validates against.
+const hwFile = "../traces/hw/h200-2026-11-21.csv"
+
+// validateSubset is what make test replays at the default launch, both corpora: every
+// band and every explained cause is represented, at about a tenth of the cost of all
+// 51 kernels (`make validate` runs them all). Kernels that take seconds to capture at
+// their default sizes (test_*, transpose_*, reduce_v1..v4) are left to make validate.
+var validateSubset = []string{
+	"coalesce_misaligned", "coalesce_broadcast", // global sectors, L1 hits
+	"copy4",                       // vector loads; DRAM writes (explained)
+	"reduce_v5_1",                 // shared residue, warp shuffles
+	"bank_two_way", "bank_double", // shared conflicts
+	"bank_sums_unpadded",               // LDS.128 in SASS (explained)
+	"constant_access",                  // constant path; DRAM reads (explained)
+	"tex_row_tex", "tex_random_global", // texture; clang and nvcc differ in loads
+	"particles_soa",     // stores hit in L1 (explained)
+	"divergence_nested", // clang and nvcc differ in stores
+	"spinlock",          // atomics under ITS
+}
+
+func readHW(t *testing.T) *GroundTruth {
+	t.Helper()
+	gt, err := ReadGroundTruthFile(hwFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gt
+}
+
+func h200(t *testing.T) *arch.Config {
+	t.Helper()
+	gpu, err := PresetGPU("hopper", "NVIDIA H200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := arch.Preset("hopper", gpu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// TestValidateAgainstHardware fails when an exact-class metric regresses or a banded
+// metric leaves its band without an explanation in KnownDifferences.
+func TestValidateAgainstHardware(t *testing.T) {
+	gt := readHW(t)
+	if gt.Get("gpu") != "NVIDIA H200" {
+		t.Fatalf("%s: gpu %q", hwFile, gt.Get("gpu"))
+	}
+	v, err := Validate(context.Background(), gt, h200(t), ValidateOptions{
+		Producers: []string{"clang-14", "nvcc"}, Kernels: validateSubset, Exceptions: KnownDifferences,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 2 * len(validateSubset) * len(Bands); len(v.Comparisons) != want {
+		t.Errorf("%d comparisons, want %d (every band for every kernel and corpus)", len(v.Comparisons), want)
+	}
+	for _, c := range v.Misses() {
+		t.Errorf("%s (%s) %s: hardware %s, model %s, error %s: outside %s (%s class) and not explained in KnownDifferences",
+			c.Kernel, c.Producer, c.Band.Name(), fmtHW(c.Band, c.HW), fmtHW(c.Band, c.Model), c.ErrString(), c.Band.limitString(), c.Band.Class)
+	}
+	exact := 0
+	for _, c := range v.Comparisons {
+		if c.Band.Class == ClassExact && c.Status == StatusMatch {
+			exact++
+		}
+		if c.Band.Class == ClassExact && c.Status == StatusExplained {
+			t.Errorf("%s %s: an exact-class metric must not need an explanation", c.Kernel, c.Band.Name())
+		}
+	}
+	if want := 2 * len(validateSubset) * 4; exact != want {
+		t.Errorf("%d exact-class matches, want %d", exact, want)
+	}
+	for _, e := range v.Stale {
+		t.Logf("KnownDifferences: %s %s %s now passes; remove it and regenerate docs/VALIDATION.md", e.Kernel, e.Producer, e.Metric)
+	}
+}
+
+// A regression in the exact class must fail: the same replay against ground truth with
+// one sector changed.
+func TestValidateCatchesAnExactMiss(t *testing.T) {
+	gt := readHW(t)
+	const kernel, metric = "bank_linear", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
+	gt.Rows[gt.index[[3]string{kernel, "clang-14", metric}]].Value++
+	v, err := Validate(context.Background(), gt, h200(t), ValidateOptions{Kernels: []string{kernel}, Exceptions: KnownDifferences})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := v.Failures()
+	if len(f) != 1 || f[0].Band.Metric != metric || f[0].Kernel != kernel {
+		t.Fatalf("failures %+v, want exactly %s %s", f, kernel, metric)
+	}
+	// An exception explains it away, and is then not stale.
+	v, err = Validate(context.Background(), gt, h200(t), ValidateOptions{Kernels: []string{kernel},
+		Exceptions: []Exception{{Kernel: kernel, Metric: metric, Why: "test"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Failures()) != 0 || len(v.Stale) != 0 {
+		t.Fatalf("with an exception: failures %v, stale %v", v.Failures(), v.Stale)
+	}
+}
+
+func TestCompare(t *testing.T) {
+	exact, _ := BandOf("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")
+	dram, _ := BandOf("dram__bytes_read.sum")
+	l1, _ := BandOf("l1tex__t_sector_hit_rate.pct")
+	info, _ := BandOf("idc__requests.sum")
+	for _, tc := range []struct {
+		band      Band
+		hw, model float64
+		err       float64
+		status    Status
+	}{
+		{exact, 4096, 4096, 0, StatusMatch},
+		{exact, 4096, 4097, 1.0 / 4096, StatusMiss},
+		{exact, 0, 1, math.Inf(1), StatusMiss},
+		{dram, 1000, 1150, 0.15, StatusWithin}, // the band's edge is inside
+		{dram, 1000, 1151, 0.151, StatusMiss},
+		{dram, 0, 0, 0, StatusMatch},
+		{l1, 50.00, 50.004, 0.004, StatusMatch}, // ncu prints two decimals
+		{l1, 50, 45, -5, StatusWithin},
+		{l1, 50, 44.9, -5.1, StatusMiss},
+		{info, 100, 300, 2, StatusInfo},
+	} {
+		c := compare("k", "clang-14", tc.band, tc.hw, tc.model)
+		if c.Status != tc.status || math.Abs(c.Err-tc.err) > 1e-9 && !(math.IsInf(c.Err, 1) && math.IsInf(tc.err, 1)) {
+			t.Errorf("%s hw %g model %g: %v err %g, want %v err %g", tc.band.Name(), tc.hw, tc.model, c.Status, c.Err, tc.status, tc.err)
+		}
+	}
+}
+
+func TestReadGroundTruth(t *testing.T) {
+	const head = "# gpu: NVIDIA H100 80GB HBM3\n# a comment: with spaces is skipped\nkernel,producer,metric,unit,value\n"
+	g, err := ReadGroundTruth(strings.NewReader(head + "copy,clang-14,dram__bytes_read.sum,byte,16777216\ncopy,nvcc,lts__t_sector_hit_rate.pct,%,50.5\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Get("gpu") != "NVIDIA H100 80GB HBM3" || len(g.Header) != 1 {
+		t.Errorf("header %v", g.Header)
+	}
+	if v, ok := g.Value("copy", "nvcc", "lts__t_sector_hit_rate.pct"); !ok || v != 50.5 {
+		t.Errorf("value %v %v", v, ok)
+	}
+	if p := g.Producers(); len(p) != 2 || p[0] != "clang-14" {
+		t.Errorf("producers %v", p)
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"kernel,metric,value\n", "header"},
+		{head + "copy,clang-14,m,,1\ncopy,clang-14,m,,2\n", "line 5: copy clang-14 m given twice"},
+		{head + "copy,clang-14,m,,x\n", "line 4: value \"x\""},
+		{head + "copy,clang-14,m,1\n", "line 4: 4 fields"},
+		{"# only a header\n", "no kernel,producer"},
+	} {
+		if _, err := ReadGroundTruth(strings.NewReader(tc.text)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want an error containing %q", tc.text, err, tc.want)
+		}
+	}
+}
+
+func TestPresetGPU(t *testing.T) {
+	for name, want := range map[string]string{"NVIDIA H100 80GB HBM3": "h100", "NVIDIA H200": "h200", "NVIDIA H100 PCIe": "h100"} {
+		if got, err := PresetGPU("hopper", name); err != nil || got != want {
+			t.Errorf("%s: %q %v, want %s", name, got, err, want)
+		}
+	}
+	if _, err := PresetGPU("hopper", "NVIDIA A100-SXM4-40GB"); err == nil {
+		t.Error("an A100 matched a hopper preset")
+	}
+}
+
+// Every explanation names a kernel that exists in the ground truth, a compared metric,
+// and not the exact class, and says why.
+func TestKnownDifferencesAreWellFormed(t *testing.T) {
+	gt := readHW(t)
+	for _, e := range KnownDifferences {
+		b, ok := BandOf(e.Metric)
+		switch {
+		case !ok:
+			t.Errorf("%s: %s is not a compared metric", e.Kernel, e.Metric)
+		case b.Class == ClassExact:
+			t.Errorf("%s: %s is in the exact class: fix the model instead", e.Kernel, e.Metric)
+		case b.Class == ClassInfo:
+			t.Errorf("%s: %s has no band to miss", e.Kernel, e.Metric)
+		}
+		if !slices.Contains(gt.Kernels("clang-14"), e.Kernel) {
+			t.Errorf("%s: not in %s", e.Kernel, hwFile)
+		}
+		if e.Cause == "" || len(e.Why) < 80 {
+			t.Errorf("%s %s: a cause and a paragraph of why, please", e.Kernel, e.Metric)
+		}
+	}
+}
