@@ -144,29 +144,3 @@ func BenchmarkReadCTA(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "winst/s")
 }
-
-// BenchmarkExport exports a coalesced trace to Parquet, per warp-instruction and per lane.
-func BenchmarkExport(b *testing.B) {
-	tr := benchTrace(shapes[0])
-	n := tr.warpInsts()
-	r := openBytes(b, tr.write(b))
-	for _, perLane := range []bool{false, true} {
-		name := "insts"
-		if perLane {
-			name = "lanes"
-		}
-		b.Run(name, func(b *testing.B) {
-			var cw countWriter
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				cw.n = 0
-				if err := ExportParquet(r, &cw, ExportOptions{PerLane: perLane}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "winst/s")
-			b.ReportMetric(float64(cw.n)/float64(n), "B/winst")
-			b.SetBytes(cw.n)
-		})
-	}
-}

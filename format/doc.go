@@ -114,7 +114,8 @@
 //
 // # Export
 //
-// ExportParquet writes plain columns for SQL through arrow's pqarrow, streaming 64 Ki-row
-// batches into zstd row groups; docs/sql.md is a cookbook of DuckDB queries over it, run
-// by the tests in format/sqlbook.
+// Package format/export writes plain columns for SQL through arrow's pqarrow, streaming
+// 64 Ki-row batches into zstd row groups; docs/sql.md is a cookbook of DuckDB queries
+// over it, run by its tests. It is a separate package so that reading and writing traces
+// does not link pqarrow's dependencies.
 package format

@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/gtrace/gtrace/format"
+	"github.com/gtrace/gtrace/format/export"
 	"github.com/urfave/cli/v2"
 )
 
@@ -26,7 +26,7 @@ func exportAction(c *cli.Context) error {
 	// Written beside the destination and renamed, so a failed export never leaves a file
 	// that looks whole, nor destroys an earlier one.
 	err = writeAtomically(out, func(w io.Writer) error {
-		return format.ExportParquet(r, w, format.ExportOptions{PerLane: c.Bool("per-lane")})
+		return export.Parquet(r, w, export.Options{PerLane: c.Bool("per-lane")})
 	})
 	if err != nil {
 		return err

@@ -1,10 +1,18 @@
-package format
+// Package export writes gtrace traces as Parquet for DuckDB, pandas and pyarrow, through
+// arrow's pqarrow. It is its own package so that format, capture and everything else that
+// only reads or writes traces do not link pqarrow's dependencies (gRPC and protobuf come
+// with arrow/flight).
+package export
 
 import (
 	"bufio"
 	"fmt"
 	"io"
 	"math/bits"
+	"strings"
+	"unsafe"
+
+	"github.com/gtrace/gtrace/format"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
@@ -15,9 +23,9 @@ import (
 	"github.com/apache/arrow/go/v17/parquet/pqarrow"
 )
 
-// ExportOptions configures ExportParquet. The zero value exports one row per
+// Options configures Parquet. The zero value exports one row per
 // warp-instruction in row groups of 1 Mi rows.
-type ExportOptions struct {
+type Options struct {
 	// PerLane writes one row per lane access of a memory instruction (columns kernel,
 	// cta, warp, seq, pc, space, lane, addr) instead of one row per warp-instruction.
 	PerLane bool
@@ -72,14 +80,14 @@ var laneSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "addr", Type: arrow.PrimitiveTypes.Uint64},
 }, nil)
 
-// ExportParquet writes the trace as a zstd-compressed Parquet file for DuckDB, pandas or
+// Parquet writes the trace as a zstd-compressed Parquet file for DuckDB, pandas or
 // pyarrow: plain columns, text where the trace has enums, addresses expanded (`addrs` is
 // list<uint64>, null for a record that moves no memory). Unsigned columns carry Parquet's
 // unsigned integer types (DuckDB reads them as UTINYINT, USMALLINT, UINTEGER, UBIGINT).
 //
 // It streams: memory holds one CTA, one batch of rows and one row group's compressed
 // pages. It does not close w.
-func ExportParquet(r *Reader, w io.Writer, opts ExportOptions) error {
+func Parquet(r *format.Reader, w io.Writer, opts Options) error {
 	schema := instSchema
 	if opts.PerLane {
 		schema = laneSchema
@@ -115,7 +123,7 @@ func ExportParquet(r *Reader, w io.Writer, opts ExportOptions) error {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	fw, err := pqarrow.NewFileWriter(schema, struct{ io.Writer }{bw}, props, pqarrow.DefaultWriterProps())
 	if err != nil {
-		return fmt.Errorf("gtrace/format: export: %w", err)
+		return fmt.Errorf("gtrace/format/export: %w", err)
 	}
 	if opts.PerLane {
 		err = exportLanes(r, fw)
@@ -123,7 +131,7 @@ func ExportParquet(r *Reader, w io.Writer, opts ExportOptions) error {
 		err = exportInsts(r, fw)
 	}
 	if cerr := fw.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("gtrace/format: export: %w", cerr)
+		err = fmt.Errorf("gtrace/format/export: %w", cerr)
 	}
 	if err != nil {
 		return err
@@ -144,9 +152,11 @@ type textDicts struct {
 	opcodeOf, fileOf                          [][]int32 // per launch, per pc
 }
 
-func newTextDicts(meta *Meta) *textDicts {
+func newTextDicts(meta *format.Meta) *textDicts {
 	d := &textDicts{
-		class: stringArray(classNames[:]), space: stringArray(spaceNames[:]), memop: stringArray(memOpNames[:]),
+		class: stringArray(enumNames(func(i int) fmt.Stringer { return format.Class(i) })),
+		space: stringArray(enumNames(func(i int) fmt.Stringer { return format.Space(i) })),
+		memop: stringArray(enumNames(func(i int) fmt.Stringer { return format.MemOp(i) })),
 	}
 	var kernels, opcodes, files dictValues
 	for k := range meta.Launches {
@@ -247,7 +257,7 @@ func writeBatch(fw *pqarrow.FileWriter, schema *arrow.Schema, n int, cols []arro
 	// WriteBuffered, not Write: Write makes each batch a row group of its own, while
 	// this fills row groups of MaxRowGroupLength rows from successive batches.
 	if err := fw.WriteBuffered(rec); err != nil {
-		return fmt.Errorf("gtrace/format: export: %w", err)
+		return fmt.Errorf("gtrace/format/export: %w", err)
 	}
 	return nil
 }
@@ -291,7 +301,7 @@ func (b *instBatch) write(fw *pqarrow.FileWriter, d *textDicts) error {
 	return err
 }
 
-func exportInsts(r *Reader, fw *pqarrow.FileWriter) error {
+func exportInsts(r *format.Reader, fw *pqarrow.FileWriter) error {
 	meta := r.Meta()
 	d := newTextDicts(meta)
 	defer d.release()
@@ -327,7 +337,7 @@ func exportInsts(r *Reader, fw *pqarrow.FileWriter) error {
 			b.active = append(b.active, uint8(bits.OnesCount32(wp.Mask[i])))
 			b.path = append(b.path, wp.Path[i])
 			b.flags = append(b.flags, uint8(wp.Flags[i]))
-			if wp.Mode[i] == AddrNone {
+			if wp.Mode[i] == format.AddrNone {
 				b.addrs.add(row, nil, true)
 			} else {
 				// A memory record with no active lane is an empty list, not null.
@@ -375,7 +385,7 @@ func (b *laneBatch) write(fw *pqarrow.FileWriter, d *textDicts) error {
 	return err
 }
 
-func exportLanes(r *Reader, fw *pqarrow.FileWriter) error {
+func exportLanes(r *format.Reader, fw *pqarrow.FileWriter) error {
 	meta := r.Meta()
 	d := newTextDicts(meta)
 	defer d.release()
@@ -408,4 +418,31 @@ func exportLanes(r *Reader, fw *pqarrow.FileWriter) error {
 		}
 	}
 	return b.write(fw, d)
+}
+
+// enumNames lists an enum's names from value 0 up to the first value without one (whose
+// String falls back to "kind(N)"), so the dictionary index of a value is the value.
+func enumNames(v func(int) fmt.Stringer) []string {
+	var names []string
+	for i := 0; i < 256; i++ {
+		n := v(i).String()
+		if strings.HasSuffix(n, ")") {
+			break
+		}
+		names = append(names, n)
+	}
+	return names
+}
+
+type integer interface {
+	~uint8 | ~uint16 | ~uint32 | ~uint64 | ~int32 | ~int64
+}
+
+// asBytes views s's memory as bytes (Arrow buffers are little-endian, as is every host
+// format supports).
+func asBytes[T integer](s []T) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(s[0])))
 }

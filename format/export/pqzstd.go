@@ -1,4 +1,4 @@
-package format
+package export
 
 import (
 	"sync"
@@ -9,7 +9,7 @@ import (
 
 // arrow v17's Parquet zstd codec builds a new zstd encoder for every page it compresses
 // (parquet/compress/zstd.go, EncodeLevel), each allocating and clearing a history buffer
-// of twice the 8 MB window: that alone doubled ExportParquet's time (BenchmarkExport,
+// of twice the 8 MB window: that alone doubled Parquet's time (BenchmarkExport,
 // 1.64 s -> 0.79 s per op). compress.RegisterCodec is the library's hook for replacing a codec,
 // meant to be called from init; this one keeps encoders in a pool instead. EncodeAll's
 // output does not depend on the encoder's past, so the pages are the bytes arrow's own

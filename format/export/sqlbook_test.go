@@ -1,4 +1,4 @@
-package sqlbook
+package export
 
 import (
 	"database/sql"
@@ -55,7 +55,7 @@ type kernel struct {
 
 var kernels = []kernel{{"coalesced", 1, 0xFFFFFFFF}, {"strided32", 32, 0xFFFFFFFF}, {"divergent", 1, 0x0000FFFF}}
 
-func writeTrace(t *testing.T, path string) {
+func writeTrace(t testing.TB, path string) {
 	meta := format.Meta{Producer: "sqlbook"}
 	for _, k := range kernels {
 		meta.Launches = append(meta.Launches, format.Launch{
@@ -109,12 +109,12 @@ func writeTrace(t *testing.T, path string) {
 	}
 }
 
-func export(t *testing.T, r *format.Reader, path string, opts format.ExportOptions) {
+func export(t *testing.T, r *format.Reader, path string, opts Options) {
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := format.ExportParquet(r, f, opts); err != nil {
+	if err := Parquet(r, f, opts); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
@@ -173,8 +173,8 @@ func TestCookbook(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	export(t, r, filepath.Join(dir, "trace.parquet"), format.ExportOptions{RowGroupRows: 100})
-	export(t, r, filepath.Join(dir, "lanes.parquet"), format.ExportOptions{PerLane: true})
+	export(t, r, filepath.Join(dir, "trace.parquet"), Options{RowGroupRows: 100})
+	export(t, r, filepath.Join(dir, "lanes.parquet"), Options{PerLane: true})
 	t.Chdir(dir) // the cookbook names its files relative to the working directory
 
 	db, err := sql.Open("duckdb", "")
