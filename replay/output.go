@@ -3,16 +3,8 @@ package replay
 import (
 	"encoding/csv"
 	"encoding/json"
-	"fmt"
 	"io"
 	"strconv"
-
-	"github.com/apache/arrow/go/v17/arrow"
-	"github.com/apache/arrow/go/v17/arrow/array"
-	"github.com/apache/arrow/go/v17/arrow/memory"
-	"github.com/apache/arrow/go/v17/parquet"
-	"github.com/apache/arrow/go/v17/parquet/compress"
-	"github.com/apache/arrow/go/v17/parquet/pqarrow"
 )
 
 // orderedMetrics marshals as a JSON object whose keys keep the report's order.
@@ -82,8 +74,9 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	return enc.Encode(out)
 }
 
-// rows calls fn for every (kernel, pc, metric) of the report; pc is -1 for kernel totals.
-func (r *Report) rows(fn func(k *KernelReport, pc int, ptx string, m Metric) error) error {
+// Rows calls fn for every (kernel, pc, metric) of the report, kernel totals first with pc
+// -1, then each instruction of --per-pc; it stops at fn's first error.
+func (r *Report) Rows(fn func(k *KernelReport, pc int, ptx string, m Metric) error) error {
 	for i := range r.Kernels {
 		k := &r.Kernels[i]
 		for _, m := range k.Metrics {
@@ -109,7 +102,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	if err := cw.Write([]string{"arch", "gpu", "kernel", "pc", "ptx", "metric", "value"}); err != nil {
 		return err
 	}
-	err := r.rows(func(k *KernelReport, pc int, ptx string, m Metric) error {
+	err := r.Rows(func(k *KernelReport, pc int, ptx string, m Metric) error {
 		p := ""
 		if pc >= 0 {
 			p = strconv.Itoa(pc)
@@ -121,58 +114,4 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// WriteParquet writes the same rows as WriteCSV as a zstd Parquet file (pc null for
-// kernel totals), for DuckDB and Python.
-func (r *Report) WriteParquet(w io.Writer) error {
-	schema := arrow.NewSchema([]arrow.Field{
-		{Name: "arch", Type: arrow.BinaryTypes.String},
-		{Name: "gpu", Type: arrow.BinaryTypes.String},
-		{Name: "kernel", Type: arrow.BinaryTypes.String},
-		{Name: "pc", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-		{Name: "ptx", Type: arrow.BinaryTypes.String},
-		{Name: "metric", Type: arrow.BinaryTypes.String},
-		{Name: "value", Type: arrow.PrimitiveTypes.Float64},
-	}, nil)
-	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd))
-	fw, err := pqarrow.NewFileWriter(schema, w, props, pqarrow.DefaultWriterProps())
-	if err != nil {
-		return err
-	}
-	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
-	defer b.Release()
-	flush := func() error {
-		rec := b.NewRecord()
-		defer rec.Release()
-		return fw.Write(rec)
-	}
-	n := 0
-	err = r.rows(func(k *KernelReport, pc int, ptx string, m Metric) error {
-		b.Field(0).(*array.StringBuilder).Append(r.Arch)
-		b.Field(1).(*array.StringBuilder).Append(r.GPU)
-		b.Field(2).(*array.StringBuilder).Append(k.Name)
-		if pc >= 0 {
-			b.Field(3).(*array.Int32Builder).Append(int32(pc))
-		} else {
-			b.Field(3).(*array.Int32Builder).AppendNull()
-		}
-		b.Field(4).(*array.StringBuilder).Append(ptx)
-		b.Field(5).(*array.StringBuilder).Append(m.Name)
-		b.Field(6).(*array.Float64Builder).Append(m.Value)
-		if n++; n%65536 == 0 {
-			return flush()
-		}
-		return nil
-	})
-	if err == nil {
-		err = flush()
-	}
-	if cerr := fw.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("writing stats parquet: %w", err)
-	}
-	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gtrace/gtrace/format"
+	"github.com/gtrace/gtrace/format/export"
 	"github.com/gtrace/gtrace/models/arch"
 	"github.com/gtrace/gtrace/replay"
 	"github.com/urfave/cli/v2"
@@ -75,7 +76,7 @@ func replayAction(c *cli.Context) error {
 		return err
 	}
 	if out := c.String("output"); out != "" {
-		if err := writeAtomically(out, rep.WriteParquet); err != nil {
+		if err := writeAtomically(out, func(w io.Writer) error { return writeStats(w, rep) }); err != nil {
 			return err
 		}
 	}
@@ -86,6 +87,15 @@ func replayAction(c *cli.Context) error {
 		return rep.WriteCSV(c.App.Writer)
 	}
 	return printReport(c.App.Writer, rep)
+}
+
+// writeStats writes a report's rows as Parquet (replay -o stats.parquet).
+func writeStats(w io.Writer, rep *replay.Report) error {
+	return export.Metrics(w, func(emit func(export.MetricRow) error) error {
+		return rep.Rows(func(k *replay.KernelReport, pc int, ptx string, m replay.Metric) error {
+			return emit(export.MetricRow{Arch: rep.Arch, GPU: rep.GPU, Kernel: k.Name, PC: pc, PTX: ptx, Metric: m.Name, Value: m.Value})
+		})
+	})
 }
 
 // writeAtomically writes a file through a temporary beside it, so a failure leaves no

@@ -248,3 +248,40 @@ func run(t *testing.T, db *sql.DB, query string) []string {
 	}
 	return out
 }
+
+// Replay statistics written by Metrics read back in DuckDB with kernel totals as null pcs.
+func TestMetricsParquet(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "stats.parquet")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := []MetricRow{
+		{"hopper", "h100", "k", -1, "", "dram__bytes_read.sum", 4096},
+		{"hopper", "h100", "k", 3, "ld.global.f32 %f1, [%rd1];", "dram__bytes_read.sum", 4096},
+		{"hopper", "h100", "k", 4, "st.global.f32 [%rd2], %f1;", "dram__bytes_read.sum", 0},
+	}
+	err = Metrics(f, func(emit func(MetricRow) error) error {
+		for _, r := range rows {
+			if err := emit(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	got := run(t, db, "SELECT count(*) FILTER (WHERE pc IS NULL), sum(value) FILTER (WHERE pc IS NOT NULL), max(pc) FROM '"+path+"'")
+	if len(got) != 1 || got[0] != "1|4096|4" {
+		t.Errorf("stats.parquet: %v, want [1|4096|4]", got)
+	}
+}
