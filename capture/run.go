@@ -79,13 +79,24 @@ func (k *Kernel) Run(ctx context.Context, kernelIndex int, sink Sink) (*Result, 
 		workers = 1
 	}
 	workers = min(workers, total)
+	// Workers take chunks of consecutive CTAs: a small CTA (a reduction's runs in tens
+	// of microseconds) would otherwise spend as long in channel handoffs and goroutine
+	// wake-ups as in emulation. A chunk is about 1/64 of a worker's share, at most 64
+	// CTAs, so memory stays bounded by window × chunk CTAs.
+	chunk := min(max(total/(workers*64), 1), 64)
+	if workers == 1 {
+		chunk = 1
+	}
 	window := 4 * workers
 
-	type result struct {
-		id    int
+	type ctaResult struct {
 		warps []*format.Warp
 		insts uint64
 		err   error
+	}
+	type result struct {
+		first int // first CTA of the chunk
+		ctas  []ctaResult
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -94,11 +105,26 @@ func (k *Kernel) Run(ctx context.Context, kernelIndex int, sink Sink) (*Result, 
 	slots := make(chan struct{}, window)
 	var stopAt atomic.Int64
 	stopAt.Store(int64(total))
-	warpPool := sync.Pool{New: func() any { return new(format.Warp) }}
+	// Warp sets go round between the workers and the writer through a free list, so
+	// their grown column slices are reused for the whole run; a sync.Pool would drop
+	// them at every GC and the emulator would regrow them.
+	free := make(chan []*format.Warp, (window+workers)*chunk)
+	getWarps := func(n int) []*format.Warp {
+		select {
+		case ws := <-free:
+			return ws
+		default:
+		}
+		ws := make([]*format.Warp, n)
+		for j := range ws {
+			ws[j] = new(format.Warp)
+		}
+		return ws
+	}
 
 	go func() {
 		defer close(jobs)
-		for id := 0; id < total; id++ {
+		for id := 0; id < total; id += chunk {
 			select {
 			case slots <- struct{}{}:
 			case <-ctx.Done():
@@ -121,27 +147,31 @@ func (k *Kernel) Run(ctx context.Context, kernelIndex int, sink Sink) (*Result, 
 			defer wg.Done()
 			c := k.newCTA(gm, workers > 1)
 			c.stop = func() bool { return ctx.Err() != nil || int64(c.id) > stopAt.Load() }
-			for id := range jobs {
-				if c.stop != nil && (ctx.Err() != nil || int64(id) > stopAt.Load()) {
-					continue
-				}
-				warps := make([]*format.Warp, c.nwarps)
-				for j := range warps {
-					warps[j] = warpPool.Get().(*format.Warp)
-					warps[j].Reset()
-					warps[j].Kernel, warps[j].CTA, warps[j].Warp = kernelIndex, id, j
-				}
-				n, err := c.run(id, warps)
-				if err != nil {
-					for {
-						cur := stopAt.Load()
-						if int64(id) >= cur || stopAt.CompareAndSwap(cur, int64(id)) {
-							break
+			for first := range jobs {
+				r := result{first: first}
+				for id := first; id < min(first+chunk, total); id++ {
+					if ctx.Err() != nil || int64(id) > stopAt.Load() {
+						break
+					}
+					warps := getWarps(c.nwarps)
+					for j := range warps {
+						warps[j].Reset()
+						warps[j].Kernel, warps[j].CTA, warps[j].Warp = kernelIndex, id, j
+					}
+					n, err := c.run(id, warps)
+					r.ctas = append(r.ctas, ctaResult{warps, n, err})
+					if err != nil {
+						for {
+							cur := stopAt.Load()
+							if int64(id) >= cur || stopAt.CompareAndSwap(cur, int64(id)) {
+								break
+							}
 						}
+						break
 					}
 				}
 				select {
-				case results <- result{id, warps, n, err}:
+				case results <- r:
 				case <-ctx.Done():
 					return
 				}
@@ -159,33 +189,44 @@ func (k *Kernel) Run(ctx context.Context, kernelIndex int, sink Sink) (*Result, 
 		if !ok {
 			break
 		}
-		pending[r.id] = r
-		for {
+		pending[r.first] = r
+		for runErr == nil {
 			r, ok := pending[next]
 			if !ok {
 				break
 			}
 			delete(pending, next)
-			if r.err != nil {
-				runErr = r.err
-				break
-			}
-			if sink != nil {
-				if err := sink.WriteCTA(kernelIndex, next, r.warps); err != nil {
-					runErr = fmt.Errorf("capture %s: writing CTA %d: %w", k.spec.Kernel, next, err)
+			for _, cr := range r.ctas {
+				if cr.err != nil {
+					runErr = cr.err
 					break
 				}
+				if sink != nil {
+					if err := sink.WriteCTA(kernelIndex, next, cr.warps); err != nil {
+						runErr = fmt.Errorf("capture %s: writing CTA %d: %w", k.spec.Kernel, next, err)
+						break
+					}
+				}
+				select {
+				case free <- cr.warps:
+				default:
+				}
+				res.WarpInsts += cr.insts
+				next++
+				res.CTAs = next
+				if k.spec.Progress != nil {
+					k.spec.Progress(next, total)
+				}
 			}
-			for _, w := range r.warps {
-				warpPool.Put(w)
+			if runErr == nil && len(r.ctas) < min(chunk, total-r.first) {
+				// The chunk stopped early: a later CTA of an earlier chunk faulted, or
+				// the run was cancelled.
+				runErr = ctx.Err()
+				if runErr == nil {
+					runErr = fmt.Errorf("capture %s: stopped after %d of %d CTAs", k.spec.Kernel, next, total)
+				}
 			}
-			res.WarpInsts += r.insts
-			next++
-			res.CTAs = next
 			<-slots
-			if k.spec.Progress != nil {
-				k.spec.Progress(next, total)
-			}
 		}
 		if ctx.Err() != nil && runErr == nil {
 			runErr = ctx.Err()
