@@ -1,0 +1,976 @@
+package replay
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gtrace/gtrace/format"
+	"github.com/gtrace/gtrace/models/arch"
+	"github.com/gtrace/gtrace/models/cache"
+	"github.com/gtrace/gtrace/models/coalesce"
+	"github.com/gtrace/gtrace/models/constcache"
+	"github.com/gtrace/gtrace/models/sched"
+	"github.com/gtrace/gtrace/models/smem"
+	"github.com/gtrace/gtrace/models/texcache"
+)
+
+// Timing replays every kernel of r on cfg with time: integer SM cycles, each SM's warp
+// schedulers (cfg.SM.Scheduler policy, cfg.SM.Schedulers × DispatchPerScheduler issue),
+// a per-warp scoreboard over the program table's registers, pipe widths, the memory
+// pipeline (L1 with MSHRs, sliced L2 and DRAM channels with bandwidth, queueing and row
+// timing), barriers, and CTAs launched as earlier ones retire. It reports cycles, time,
+// IPC, occupancy, issue-slot use and stall reasons named as Nsight Compute's warp states
+// (the smsp__pcsamp_warps_issue_stalled_* family: warp-cycles spent in each state, as PC
+// sampling at every cycle would count them), per pc with opts.PerPC.
+//
+// Divergence follows the arch: on a stack arch (sm.simt=stack) a warp issues its records
+// in trace order, so the paths of a split run one after the other; on an ITS arch each
+// path between a split and its reconvergence is its own stream, and the warp issues from
+// whichever path is ready, so one path's memory wait hides behind the other.
+//
+// All SMs advance on one goroutine in cycle order (SMs in index order within a cycle), so
+// the shared L2 and DRAM see one order of requests: results are the same on every run and
+// do not depend on opts.Workers.
+func Timing(ctx context.Context, r *format.Reader, cfg *arch.Config, opts Options) (*Report, error) {
+	rep := &Report{Arch: cfg.Arch, GPU: cfg.GPU, Name: cfg.Name}
+	meta := r.Meta()
+	for ki := range meta.Launches {
+		kr, err := timeKernel(ctx, r, ki, cfg, opts)
+		if err != nil {
+			return nil, fmt.Errorf("timing %s on %s: %w", meta.Launches[ki].Kernel, cfg.GPU, err)
+		}
+		rep.Kernels = append(rep.Kernels, *kr)
+	}
+	return rep, nil
+}
+
+// Cycles is the modelled sm__cycles_elapsed.avg of each kernel of r on cfg, for a
+// validator comparing with measured cycles.
+func Cycles(ctx context.Context, r *format.Reader, cfg *arch.Config) ([]float64, error) {
+	rep, err := Timing(ctx, r, cfg, Options{})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, len(rep.Kernels))
+	for i := range rep.Kernels {
+		out[i], _ = rep.Kernels[i].Metric("sm__cycles_elapsed.avg")
+	}
+	return out, nil
+}
+
+// stall is a warp state, named as ncu names them.
+type stall uint8
+
+const (
+	stSelected stall = iota
+	stNotSelected
+	stLongScoreboard
+	stShortScoreboard
+	stWait
+	stMathPipeThrottle
+	stMIOThrottle
+	stLGThrottle
+	stBarrier
+	numStalls
+)
+
+var stallNames = [numStalls]string{"selected", "not_selected", "long_scoreboard", "short_scoreboard", "wait",
+	"math_pipe_throttle", "mio_throttle", "lg_throttle", "barrier"}
+
+func stallOf(r sched.Reason) stall {
+	switch r {
+	case sched.Long:
+		return stLongScoreboard
+	case sched.Short:
+		return stShortScoreboard
+	}
+	return stWait
+}
+
+// pipe indexes a scheduler's execution pipes.
+type pipe uint8
+
+const (
+	pALU pipe = iota
+	pSFU
+	pDP
+	pNone    // memory (timed by the SM's LSU/MIO), barriers
+	numPipes = pNone
+)
+
+// tInst is what the engine needs of a program row, decided once per kernel.
+type tInst struct {
+	kind    instKind
+	pipe    pipe
+	lat     int64
+	why     sched.Reason
+	rd, wr  []uint16
+	width   int
+	memOp   format.MemOp
+	cacheOp format.CacheOp
+}
+
+// mioQueue is how many cycles of work the SM's LSU/MIO queue holds before a memory
+// instruction that wants it waits to issue (mio_throttle, lg_throttle). Assumed: NVIDIA
+// does not document the queue depth; 32 cycles is 16 Fermi warp accesses or 32 Hopper
+// ones.
+const mioQueue = 32
+
+// itsWindow bounds how many records past the oldest unissued one an ITS warp looks at for
+// a ready path. The capture's ITS scheduler switches paths every 64 instructions.
+const itsWindow = 256
+
+type tWarp struct {
+	w     *format.Warp
+	cta   *tCTA
+	slot  int
+	sched int
+	sb    sched.Scoreboard
+
+	lo     int  // oldest unissued record
+	its    bool // issue by path (divergent warp on an ITS arch)
+	dep    []int32
+	done   []bool
+	nIssue int
+
+	atBar    bool
+	finished bool
+
+	// This cycle's verdict, and the state charged for the cycles until the next step.
+	ready  bool
+	next   int // record to issue when ready
+	wake   int64
+	state  stall
+	atPC   uint32
+	issued int // instructions issued this cycle
+}
+
+type tCTA struct {
+	warps   []*tWarp
+	live    int
+	waiting int
+	drained int64
+}
+
+type tSched struct {
+	pol   sched.Policy
+	pipes [numPipes]sched.Pipe
+}
+
+type tSM struct {
+	e      *timer
+	id     int
+	l1     *cache.Sectored
+	tex    *texcache.Cache
+	cc     *constcache.Cache
+	banks  *smem.Banks
+	coal   *coalesce.Coalescer
+	sector *coalesce.Coalescer
+	fill   map[uint64]int64 // L1 sector → cycle its fill lands
+	nfill  int
+
+	scheds []tSched
+	slots  []*tWarp // by slot; nil = free
+	ctas   []*tCTA
+	live   int // warps resident and unfinished
+
+	mshr    []int64 // completion cycles of outstanding L1 misses (a min-heap)
+	mio     int64   // cycle the LSU/MIO pipe is free
+	fetched []cache.Result
+
+	next     int64 // next cycle this SM has something to do; -1 = idle
+	last     int64 // cycle of the previous step
+	launches []int64
+	end      int64 // when its last CTA retired
+
+	// statistics
+	active, warpCycles, issueCycles int64
+	err                             error
+}
+
+type timer struct {
+	cfg    *arch.Config
+	r      *format.Reader
+	ki     int
+	prog   []format.Inst
+	insts  []tInst
+	l2     *timedL2
+	sms    []*tSM
+	occ    CTAOccupancy
+	next   int // next CTA to launch
+	total  int
+	done   int
+	issue  int // dispatch per scheduler
+	mshrs  int
+	lsuCyc int64
+	its    bool
+	abuf   []uint64
+
+	lat arch.Latency
+
+	inst     []uint64            // per pc
+	stalls   [][numStalls]uint64 // per pc
+	thread   []uint64            // per pc
+	reason   [numStalls]uint64   // totals
+	issued   uint64              // total warp instructions
+	progress func(kernel, done, total int)
+}
+
+func opClass(in *format.Inst, k instKind, l arch.Latency) (pipe, int64, sched.Reason) {
+	switch k {
+	case ikBarrier:
+		return pNone, 0, sched.Fixed
+	case ikParam:
+		// SASS reads kernel parameters as constant-bank operands: no instruction.
+		return pALU, int64(l.ALU), sched.Fixed
+	case ikConstBankRead:
+		return pALU, int64(l.Const), sched.Short
+	case ikPlain:
+	default:
+		return pNone, 0, sched.Long // timed by the memory pipeline
+	}
+	switch in.Class {
+	case format.ClassFP32:
+		return pALU, int64(l.FMA), sched.Fixed
+	case format.ClassFP64:
+		return pDP, int64(l.DP), sched.Fixed
+	case format.ClassSFU:
+		return pSFU, int64(l.SFU), sched.Short
+	case format.ClassSync:
+		return pNone, int64(l.ALU), sched.Fixed
+	}
+	return pALU, int64(l.ALU), sched.Fixed
+}
+
+func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config, opts Options) (*KernelReport, error) {
+	l := &r.Meta().Launches[ki]
+	cfg, occ, err := kernelConfig(base, l)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := sched.New(cfg.SM.Scheduler); err != nil {
+		return nil, err
+	}
+	e := &timer{cfg: cfg, r: r, ki: ki, prog: l.Program.Insts, occ: occ, total: r.NumCTAs(ki),
+		issue: max(cfg.SM.DispatchPerScheduler, 1), mshrs: max(cfg.L1.MSHRs, 1), lat: cfg.Latency,
+		lsuCyc: int64(max(32/max(cfg.SM.LSULanes, 1), 1)), its: cfg.SM.SIMT == "its", progress: opts.Progress, abuf: make([]uint64, 0, 32)}
+	n := len(e.prog)
+	e.insts = make([]tInst, n)
+	for pc := range e.prog {
+		in := &e.prog[pc]
+		k := classify(in)
+		p, lat, why := opClass(in, k, cfg.Latency)
+		e.insts[pc] = tInst{kind: k, pipe: p, lat: lat, why: why, rd: in.RegsRead, wr: in.RegsWritten,
+			width: max(int(in.Width), 1), memOp: in.MemOp, cacheOp: in.CacheOp}
+	}
+	e.inst = make([]uint64, n)
+	e.thread = make([]uint64, n)
+	e.stalls = make([][numStalls]uint64, n)
+	if e.l2, err = newTimedL2(cfg); err != nil {
+		return nil, err
+	}
+	e.sms = make([]*tSM, cfg.SM.Count)
+	for i := range e.sms {
+		if e.sms[i], err = e.newSM(i); err != nil {
+			return nil, err
+		}
+	}
+	// Breadth-first initial placement, as the memory engine.
+	for round := 0; round < occ.CTAsPerSM && e.next < e.total; round++ {
+		for _, s := range e.sms {
+			if e.next >= e.total {
+				break
+			}
+			s.launches = append(s.launches, 0)
+			s.next = 0
+		}
+	}
+	if err := e.run(ctx); err != nil {
+		return nil, err
+	}
+	return e.report(l, opts), nil
+}
+
+func (e *timer) newSM(id int) (*tSM, error) {
+	cfg := e.cfg
+	s := &tSM{e: e, id: id, fill: map[uint64]int64{}, next: -1}
+	l1 := cfg.L1.Config
+	l1.MSHRs = 0 // fills land at once in the functional cache; s.fill holds their time
+	var err error
+	if s.l1, err = cache.New(l1); err != nil {
+		return nil, fmt.Errorf("l1: %w", err)
+	}
+	tx := cfg.Tex
+	tx.MSHRs = 0
+	if s.tex, err = texcache.New(tx); err != nil {
+		return nil, fmt.Errorf("tex: %w", err)
+	}
+	if s.cc, err = constcache.New(constcache.Config{L1: cfg.Const.L1, L15: cfg.Const.L15}); err != nil {
+		return nil, fmt.Errorf("const: %w", err)
+	}
+	if s.banks, err = smem.New(cfg.Shared.Banks, cfg.Shared.BankWidth); err != nil {
+		return nil, fmt.Errorf("shared: %w", err)
+	}
+	if s.coal, err = coalesce.New(cfg.GlobalLoadMode()); err != nil {
+		return nil, err
+	}
+	if s.sector, err = coalesce.New(coalesce.Sectors32); err != nil {
+		return nil, err
+	}
+	fetch := func(line uint64, sectors uint8) {
+		s.fetched = append(s.fetched, cache.Result{Line: line, Fetch: sectors})
+	}
+	s.tex.OnFetch(fetch)
+	s.cc.OnFetch(fetch)
+	s.scheds = make([]tSched, max(cfg.SM.Schedulers, 1))
+	ns := len(s.scheds)
+	for i := range s.scheds {
+		s.scheds[i].pol, _ = sched.New(cfg.SM.Scheduler)
+		s.scheds[i].pipes[pALU].Lanes = max(cfg.SM.FP32Lanes/ns, 1)
+		s.scheds[i].pipes[pSFU].Lanes = max(cfg.SM.SFULanes/ns, 1)
+		s.scheds[i].pipes[pDP].Lanes = max(cfg.SM.DPLanes/ns, 1)
+	}
+	s.slots = make([]*tWarp, cfg.SM.MaxWarps)
+	return s, nil
+}
+
+// run advances the SMs in cycle order until every CTA has retired.
+func (e *timer) run(ctx context.Context) error {
+	steps := 0
+	for {
+		t := int64(-1)
+		for _, s := range e.sms {
+			if s.next >= 0 && (t < 0 || s.next < t) {
+				t = s.next
+			}
+		}
+		if t < 0 {
+			break
+		}
+		for _, s := range e.sms {
+			if s.next == t {
+				s.step(t)
+				if s.err != nil {
+					return s.err
+				}
+			}
+		}
+		if steps++; steps&0xfff == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
+	if e.done != e.total {
+		return fmt.Errorf("%d of %d CTAs retired: a barrier never completed", e.done, e.total)
+	}
+	return nil
+}
+
+// launch loads the next CTA of the grid into free warp slots.
+func (s *tSM) launch(t int64) {
+	e := s.e
+	if e.next >= e.total {
+		return
+	}
+	id := e.next
+	e.next++
+	warps, err := e.r.ReadCTA(e.ki, id)
+	if err != nil {
+		s.err = err
+		return
+	}
+	c := &tCTA{}
+	for _, w := range warps {
+		slot := -1
+		for i, x := range s.slots {
+			if x == nil {
+				slot = i
+				break
+			}
+		}
+		if slot < 0 {
+			s.err = fmt.Errorf("CTA %d: no free warp slot on SM %d (occupancy %d CTAs)", id, s.id, e.occ.CTAsPerSM)
+			return
+		}
+		tw := &tWarp{w: w, cta: c, slot: slot, sched: slot % len(s.scheds), finished: w.Len() == 0}
+		if e.its {
+			tw.prepareITS()
+		}
+		s.slots[slot] = tw
+		c.warps = append(c.warps, tw)
+		if !tw.finished {
+			c.live++
+			s.live++
+			s.scheds[tw.sched].pol.Add(slot)
+		} else {
+			s.slots[slot] = nil
+		}
+	}
+	s.ctas = append(s.ctas, c)
+	if c.live == 0 {
+		s.retire(c, t)
+	}
+}
+
+// prepareITS gives each record of a divergent warp the record it must follow: the
+// previous record of its path, or for a path's first record the split that opened it.
+// A reconvergence record follows every earlier record.
+func (w *tWarp) prepareITS() {
+	fw := w.w
+	split := false
+	for _, f := range fw.Flags {
+		if f&format.FlagSplit != 0 {
+			split = true
+			break
+		}
+	}
+	if !split {
+		return
+	}
+	n := fw.Len()
+	w.its = true
+	w.dep = make([]int32, n)
+	w.done = make([]bool, n)
+	last := map[uint16]int32{}
+	lastSplit := int32(-1)
+	for i := range n {
+		p := fw.Path[i]
+		switch prev, seen := last[p]; {
+		case fw.Flags[i]&format.FlagReconverge != 0 || i == 0:
+			w.dep[i] = int32(i) - 1
+		case seen:
+			w.dep[i] = prev
+		case lastSplit >= 0:
+			w.dep[i] = lastSplit
+		default:
+			w.dep[i] = int32(i) - 1
+		}
+		last[p] = int32(i)
+		if fw.Flags[i]&format.FlagSplit != 0 {
+			lastSplit = int32(i)
+		}
+	}
+}
+
+// candidates calls fn with the records warp w may issue next, oldest first, until fn
+// returns true.
+func (w *tWarp) candidates(fn func(i int) bool) {
+	if !w.its {
+		fn(w.lo)
+		return
+	}
+	end := min(w.lo+itsWindow, len(w.done))
+	for i := w.lo; i < end; i++ {
+		if w.done[i] {
+			continue
+		}
+		if d := w.dep[i]; d >= 0 && !w.done[d] {
+			continue
+		}
+		if i != w.lo && w.w.Flags[i]&format.FlagReconverge != 0 {
+			continue
+		}
+		if fn(i) {
+			return
+		}
+	}
+}
+
+func (w *tWarp) markIssued(i int) {
+	w.nIssue++
+	if !w.its {
+		w.lo++
+		return
+	}
+	w.done[i] = true
+	for w.lo < len(w.done) && w.done[w.lo] {
+		w.lo++
+	}
+}
+
+// retire frees a finished CTA's slots at t and launches the next CTA when its last
+// pending result lands.
+func (s *tSM) retire(c *tCTA, t int64) {
+	e := s.e
+	free := max(t, c.drained)
+	for _, w := range c.warps {
+		if s.slots[w.slot] == w {
+			s.slots[w.slot] = nil
+		}
+	}
+	for i, x := range s.ctas {
+		if x == c {
+			s.ctas = append(s.ctas[:i], s.ctas[i+1:]...)
+			break
+		}
+	}
+	e.done++
+	s.end = max(s.end, free)
+	if e.progress != nil {
+		e.progress(e.ki, e.done, e.total)
+	}
+	if e.next < e.total {
+		s.launches = append(s.launches, free)
+	}
+}
+
+// check decides whether w can issue record i at t; if not it sets w's state and wake.
+func (s *tSM) check(w *tWarp, i int, t int64) bool {
+	e := s.e
+	pc := w.w.PC[i]
+	if int(pc) >= len(e.insts) {
+		s.err = fmt.Errorf("warp %d of CTA %d: pc %d outside the program table (%d rows)", w.w.Warp, w.w.CTA, pc, len(e.insts))
+		return false
+	}
+	in := &e.insts[pc]
+	w.atPC = pc
+	if ok, until, why := w.sb.Check(t, in.rd, in.wr); !ok {
+		w.state, w.wake = stallOf(why), until
+		return false
+	}
+	if in.pipe < numPipes {
+		if ok, at := s.scheds[w.sched].pipes[in.pipe].Free(t); !ok {
+			w.state, w.wake = stMathPipeThrottle, at
+			return false
+		}
+		return true
+	}
+	switch in.kind {
+	case ikGlobal, ikLocal, ikTex, ikGeneric:
+		if s.mio > t+mioQueue {
+			w.state, w.wake = stLGThrottle, s.mio-mioQueue
+			return false
+		}
+		if in.memOp != format.MemStore && len(s.mshr) >= e.mshrs {
+			s.popMSHR(t)
+			if len(s.mshr) >= e.mshrs {
+				w.state, w.wake = stLGThrottle, s.mshr[0]
+				return false
+			}
+		}
+	case ikShared, ikConst:
+		if s.mio > t+mioQueue {
+			w.state, w.wake = stMIOThrottle, s.mio-mioQueue
+			return false
+		}
+	}
+	return true
+}
+
+// evaluate sets w.ready (and w.next) or w's stall state for cycle t.
+func (s *tSM) evaluate(w *tWarp, t int64) {
+	w.ready = false
+	w.wake = -1
+	switch {
+	case w.finished:
+		return
+	case w.atBar:
+		w.state = stBarrier
+		w.atPC = w.w.PC[max(w.lo-1, 0)]
+		return
+	}
+	st, wake, pc := stall(0), int64(-1), uint32(0)
+	w.candidates(func(i int) bool {
+		if s.check(w, i, t) {
+			w.ready, w.next = true, i
+			return true
+		}
+		if wake < 0 || (w.wake >= 0 && w.wake < wake) {
+			st, wake, pc = w.state, w.wake, w.atPC
+		}
+		return false
+	})
+	if !w.ready {
+		w.state, w.wake, w.atPC = st, wake, pc
+		return
+	}
+	{
+		w.state = stNotSelected
+		w.atPC = w.w.PC[w.next]
+	}
+}
+
+// step is one cycle of the SM: charge the cycles since the last step to each warp's
+// state, launch CTAs whose slots are free, then let every scheduler issue.
+func (s *tSM) step(t int64) {
+	e := s.e
+	if dt := t - s.last; dt > 0 && s.live > 0 {
+		s.active += dt
+		s.warpCycles += dt * int64(s.live)
+		for _, w := range s.slots {
+			if w != nil && !w.finished {
+				e.stalls[w.atPC][w.state] += uint64(dt)
+				e.reason[w.state] += uint64(dt)
+			}
+		}
+	}
+	s.last = t
+	kept := s.launches[:0]
+	for _, at := range s.launches {
+		if at <= t {
+			s.launch(t)
+			if s.err != nil {
+				return
+			}
+		} else {
+			kept = append(kept, at)
+		}
+	}
+	s.launches = kept
+	for _, w := range s.slots {
+		if w != nil {
+			w.issued = 0
+			s.evaluate(w, t)
+		}
+	}
+	any := false
+	for si := range s.scheds {
+		sc := &s.scheds[si]
+		w := sc.pol.Pick(func(slot int) bool { return s.slots[slot] != nil && s.slots[slot].ready })
+		if w < 0 {
+			continue
+		}
+		tw := s.slots[w]
+		n := 0
+		for n < e.issue && tw.ready && !tw.finished {
+			s.issue(tw, tw.next, t)
+			if s.err != nil {
+				return
+			}
+			n++
+			if tw.finished || tw.atBar {
+				break
+			}
+			s.evaluate(tw, t) // a second, independent instruction (Kepler dual issue)
+		}
+		tw.ready = false
+		tw.state = stSelected
+		sc.pol.Issued(w)
+		s.issueCycles++
+		any = true
+	}
+	// Long waits demote a warp in the two-level policy.
+	for _, w := range s.slots {
+		if w != nil && w.state == stLongScoreboard {
+			s.scheds[w.sched].pol.LongStall(w.slot)
+		}
+	}
+	s.next = -1
+	if any {
+		s.next = t + 1
+	} else {
+		for _, w := range s.slots {
+			if w != nil && w.wake > t && (s.next < 0 || w.wake < s.next) {
+				s.next = w.wake
+			}
+		}
+	}
+	for _, at := range s.launches {
+		if at > t && (s.next < 0 || at < s.next) {
+			s.next = at
+		} else if at <= t {
+			s.next = t + 1
+		}
+	}
+	if s.next < 0 && s.live > 0 {
+		// Every live warp waits at a barrier that cannot complete.
+		s.err = fmt.Errorf("SM %d: %d warps can never issue again at cycle %d", s.id, s.live, t)
+	}
+}
+
+// issue executes record i of w at t.
+func (s *tSM) issue(w *tWarp, i int, t int64) {
+	e := s.e
+	fw := w.w
+	pc := fw.PC[i]
+	in := &e.insts[pc]
+	e.inst[pc]++
+	e.thread[pc] += popc(fw.Mask[i])
+	e.issued++
+	w.issued++
+	w.markIssued(i)
+	if in.pipe < numPipes {
+		s.scheds[w.sched].pipes[in.pipe].Take(t)
+	}
+	k := in.kind
+	if k == ikGeneric {
+		k = s.resolve(fw, i)
+	}
+	var done int64
+	switch k {
+	case ikBarrier:
+		w.atBar = true
+		w.cta.waiting++
+	case ikGlobal:
+		done = s.global(in, fw, i, t)
+	case ikLocal:
+		done = s.local(in, fw, i, t)
+	case ikShared:
+		done = s.shared(in, fw, i, t)
+	case ikConst:
+		done = s.constant(fw, i, in, t)
+	case ikTex:
+		done = s.texture(fw, i, in, t, texelBytes(&e.prog[pc]))
+	default:
+		done = t + in.lat
+	}
+	if done > t && len(in.wr) > 0 {
+		why := in.why
+		switch k {
+		case ikShared, ikConst:
+			why = sched.Short
+		case ikGlobal, ikLocal, ikTex:
+			why = sched.Long
+		}
+		w.sb.Add(t, in.wr, done, why)
+	}
+	if w.lo >= fw.Len() {
+		w.finished = true
+		s.live--
+		s.scheds[w.sched].pol.Remove(w.slot)
+		c := w.cta
+		c.live--
+		c.drained = max(c.drained, w.sb.Drained(), t+1)
+		if w.atBar {
+			w.atBar = false
+			c.waiting--
+		}
+	}
+	c := w.cta
+	if c.waiting > 0 && c.waiting == c.live {
+		for _, x := range c.warps {
+			x.atBar = false
+		}
+		c.waiting = 0
+	}
+	if c.live == 0 {
+		s.retire(c, t+1)
+	}
+}
+
+func (s *tSM) resolve(w *format.Warp, i int) instKind {
+	a := s.e.addrs(w, i)
+	if len(a) == 0 {
+		return ikPlain
+	}
+	switch format.SpaceOfGeneric(a[0]) {
+	case format.SpaceShared:
+		return ikShared
+	case format.SpaceLocal:
+		return ikLocal
+	case format.SpaceConst:
+		return ikConst
+	}
+	return ikGlobal
+}
+
+func (e *timer) addrs(w *format.Warp, i int) []uint64 {
+	e.abuf = w.Addrs(i, e.abuf[:0])
+	return e.abuf
+}
+
+// lsu reserves the SM's LSU/MIO pipe for n passes from t and returns when it starts.
+func (s *tSM) lsu(t int64, n int) int64 {
+	start := max(t, s.mio)
+	s.mio = start + int64(max(n, 1))*s.e.lsuCyc
+	return start
+}
+
+func (s *tSM) pushMSHR(done int64) {
+	h := append(s.mshr, done)
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if h[p] <= h[i] {
+			break
+		}
+		h[p], h[i] = h[i], h[p]
+		i = p
+	}
+	s.mshr = h
+}
+
+func (s *tSM) popMSHR(t int64) {
+	h := s.mshr
+	for len(h) > 0 && h[0] <= t {
+		n := len(h) - 1
+		h[0] = h[n]
+		h = h[:n]
+		for i := 0; ; {
+			l, m := 2*i+1, i
+			if l < n && h[l] < h[m] {
+				m = l
+			}
+			if l+1 < n && h[l+1] < h[m] {
+				m = l + 1
+			}
+			if m == i {
+				break
+			}
+			h[i], h[m] = h[m], h[i]
+			i = m
+		}
+	}
+	s.mshr = h
+}
+
+// l1Fill records the cycle the sectors of a fill land in L1.
+func (s *tSM) l1Fill(line uint64, mask uint8, done int64) {
+	for b := uint64(0); b < 8; b++ {
+		if mask&(1<<b) != 0 {
+			s.fill[line+b*cache.Chunk] = done
+		}
+	}
+	if s.nfill++; s.nfill >= 1<<14 {
+		s.nfill = 0
+		for a, f := range s.fill {
+			if f < done-4*int64(s.e.lat.DRAM) {
+				delete(s.fill, a)
+			}
+		}
+	}
+}
+
+// l1Pending is when the in-flight sectors of mask in line land (0: none in flight).
+func (s *tSM) l1Pending(line uint64, mask uint8, t int64) int64 {
+	var d int64
+	for b := uint64(0); b < 8; b++ {
+		if mask&(1<<b) != 0 {
+			if f, ok := s.fill[line+b*cache.Chunk]; ok && f > t {
+				d = max(d, f)
+			}
+		}
+	}
+	return d
+}
+
+func (s *tSM) global(in *tInst, w *format.Warp, i int, t int64) int64 {
+	e := s.e
+	a := e.addrs(w, i)
+	st := in.memOp == format.MemStore
+	if in.memOp == format.MemLoad && in.cacheOp == format.CacheNC && e.cfg.Arch == "kepler" {
+		// The read-only data cache (LDG) is the texture cache.
+		return s.texture(w, i, in, t, in.width)
+	}
+	r := s.coal.Coalesce(w.Mask[i], a, in.width, st)
+	units := r.Units()
+	start := s.lsu(t, len(units))
+	done := start + int64(e.lat.L1Hit)
+	switch {
+	case in.memOp == format.MemLoad:
+		cached := e.cfg.L1.CacheGlobal && in.cacheOp != format.CacheCG && in.cacheOp != format.CacheCV && in.cacheOp != format.CacheVolatile
+		for j, u := range units {
+			at := start + int64(j)*e.lsuCyc
+			fetch := u.Sectors
+			if cached {
+				res := s.l1.Access(u.Line, u.Sectors, cache.Load)
+				if p := s.l1Pending(u.Line, res.Hit, at); p > 0 {
+					done = max(done, p)
+				}
+				fetch = res.Fetch
+				if fetch == 0 {
+					continue
+				}
+			}
+			d := e.l2.read(at, u.Line, fetch)
+			if cached {
+				s.l1Fill(u.Line, fetch, d)
+			}
+			s.pushMSHR(d)
+			done = max(done, d)
+		}
+	case st:
+		for j, u := range units {
+			at := start + int64(j)*e.lsuCyc
+			mask := u.Sectors
+			if e.cfg.L1.CacheGlobal {
+				res := s.l1.Access(u.Line, u.Sectors, cache.Store)
+				if mask = res.Forward; mask == 0 {
+					continue
+				}
+			}
+			e.l2.write(at, u.Line, mask, false)
+		}
+		return t
+	default: // atomics and reductions at L2
+		for j, u := range units {
+			done = max(done, e.l2.write(start+int64(j)*e.lsuCyc, u.Line, u.Sectors, true))
+		}
+	}
+	return done
+}
+
+func (s *tSM) local(in *tInst, w *format.Warp, i int, t int64) int64 {
+	e := s.e
+	a := e.addrs(w, i)
+	st := in.memOp == format.MemStore
+	r := s.sector.Coalesce(w.Mask[i], a, in.width, st)
+	units := r.Units()
+	start := s.lsu(t, len(units))
+	done := start + int64(e.lat.L1Hit)
+	op := cache.Load
+	if st {
+		op = cache.Store
+	}
+	for j, u := range units {
+		at := start + int64(j)*e.lsuCyc
+		res := s.l1.Access(u.Line, u.Sectors, op)
+		if p := s.l1Pending(u.Line, res.Hit, at); p > 0 {
+			done = max(done, p)
+		}
+		if res.Fetch != 0 {
+			d := e.l2.read(at, u.Line, res.Fetch)
+			s.l1Fill(u.Line, res.Fetch, d)
+			s.pushMSHR(d)
+			done = max(done, d)
+		}
+		if res.Forward != 0 {
+			e.l2.write(at, u.Line, res.Forward, false)
+		}
+		if res.EvictDirty != 0 {
+			e.l2.write(at, res.EvictLine, res.EvictDirty, false)
+		}
+	}
+	if st {
+		return t
+	}
+	return done
+}
+
+func (s *tSM) shared(in *tInst, w *format.Warp, i int, t int64) int64 {
+	e := s.e
+	r := s.banks.Access(w.Mask[i], e.addrs(w, i), in.width)
+	n := max(r.Wavefronts, 1)
+	start := s.lsu(t, n)
+	return start + int64(e.lat.Shared) + int64(n-1)*e.lsuCyc
+}
+
+func (s *tSM) constant(w *format.Warp, i int, in *tInst, t int64) int64 {
+	e := s.e
+	s.fetched = s.fetched[:0]
+	r := s.cc.Access(e.addrs(w, i), in.width)
+	n := max(r.Requests, 1)
+	start := s.lsu(t, n)
+	done := start + int64(e.lat.Const) + int64(n-1)
+	if r.L15Hits > 0 && e.lat.ConstL15 > 0 {
+		done = max(done, start+int64(e.lat.ConstL15)+int64(n-1))
+	}
+	for _, f := range s.fetched {
+		done = max(done, e.l2.read(start, f.Line, f.Fetch))
+	}
+	return done
+}
+
+func (s *tSM) texture(w *format.Warp, i int, in *tInst, t int64, texel int) int64 {
+	e := s.e
+	s.fetched = s.fetched[:0]
+	r := s.tex.Access(e.addrs(w, i), texel)
+	start := s.lsu(t, max(r.Lines, 1))
+	done := start + int64(e.lat.Texture)
+	for _, f := range s.fetched {
+		d := e.l2.read(start, f.Line, f.Fetch) + int64(e.lat.Texture)
+		s.pushMSHR(d)
+		done = max(done, d)
+	}
+	return done
+}

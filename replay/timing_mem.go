@@ -1,0 +1,186 @@
+package replay
+
+import (
+	"fmt"
+
+	"github.com/gtrace/gtrace/models/arch"
+	"github.com/gtrace/gtrace/models/cache"
+	"github.com/gtrace/gtrace/models/dram"
+)
+
+// tick is the fixed-point unit of the chip-wide memory resources: 1/tickScale of an SM
+// cycle, so that a DRAM channel moving 21.1 bytes per cycle keeps its rate in integers.
+const tickScale = 1024
+
+// timedL2 is the chip's L2 slices and DRAM with time: each slice and each DRAM channel
+// is a server with a busy-until time, and requests reserve it in the order the engine
+// issues them (nondecreasing time), so queueing delay is the wait for the reservation.
+//
+// Hit and miss decisions come from the same functional caches as the memory engine;
+// data in flight is tracked here, per 32-byte sector, as the time its fill lands (an
+// access that hits a sector still in flight waits for it, as an MSHR merge does).
+type timedL2 struct {
+	slices    []*cache.Sectored
+	sliceBusy []int64 // ticks
+	sectorT   int64   // ticks one slice needs per 32-byte sector
+
+	dram      *dram.Model // address mapping only
+	banks     int
+	chanBusy  []int64 // ticks
+	bankReady []int64 // cycles
+	openRow   []int64
+	burstT    int64 // ticks one channel needs per 32-byte sector
+	rowMiss   int64 // cycles
+
+	latL2, latDRAM int64
+	fill           map[uint64]int64 // sector address → cycle its data arrives in L2
+	fillAdds       int
+
+	readBytes, writeBytes uint64
+}
+
+func newTimedL2(cfg *arch.Config) (*timedL2, error) {
+	l := &timedL2{latL2: int64(cfg.Latency.L2Hit), latDRAM: int64(cfg.Latency.DRAM), fill: map[uint64]int64{}}
+	sc := cfg.L2.Slice()
+	sc.MSHRs = 0 // fills land at once in the functional cache; l.fill holds their time
+	for range max(cfg.L2.Slices, 1) {
+		c, err := cache.New(sc)
+		if err != nil {
+			return nil, fmt.Errorf("l2 slice: %w", err)
+		}
+		l.slices = append(l.slices, c)
+	}
+	l.sliceBusy = make([]int64, len(l.slices))
+	l.sectorT = int64(tickScale * cache.Chunk / max(cfg.L2.BytesPerClk, 1))
+	var err error
+	if l.dram, err = dram.New(cfg.DRAM.Config); err != nil {
+		return nil, fmt.Errorf("dram: %w", err)
+	}
+	ch := cfg.DRAM.Channels
+	l.banks = cfg.DRAM.Banks
+	l.chanBusy = make([]int64, ch)
+	l.bankReady = make([]int64, ch*l.banks)
+	l.openRow = make([]int64, ch*l.banks)
+	for i := range l.openRow {
+		l.openRow[i] = -1
+	}
+	// Bytes one channel moves per SM cycle: the preset's peak bandwidth shared evenly.
+	perCycle := cfg.DRAM.BandwidthGBs * 1e9 / (float64(cfg.SM.ClockMHz) * 1e6) / float64(ch)
+	if perCycle <= 0 {
+		return nil, fmt.Errorf("dram: bandwidth %g GB/s over %d channels at %d MHz", cfg.DRAM.BandwidthGBs, ch, cfg.SM.ClockMHz)
+	}
+	l.burstT = max(int64(float64(tickScale*cache.Chunk)/perCycle+0.5), 1)
+	l.rowMiss = int64(cfg.DRAM.RowMissNS*float64(cfg.SM.ClockMHz)/1000 + 0.5)
+	return l, nil
+}
+
+func (l *timedL2) slice(line uint64) int {
+	q := line >> 7
+	q ^= q>>7 ^ q>>13
+	return int(q % uint64(len(l.slices)))
+}
+
+// reserve takes n sectors of slice s's bandwidth from cycle t on and returns the cycle
+// service starts.
+func (l *timedL2) reserve(s int, t int64, n int) int64 {
+	start := max(t*tickScale, l.sliceBusy[s])
+	l.sliceBusy[s] = start + int64(n)*l.sectorT
+	return (start + tickScale - 1) / tickScale
+}
+
+// read serves an L1 miss for the sectors in mask of line, sent at cycle t, and returns
+// the cycle the data is back at the SM (t + lat.l2_hit unloaded, t + lat.dram on a miss).
+func (l *timedL2) read(t int64, line uint64, mask uint8) int64 {
+	s := l.slice(line)
+	n := popc8(mask)
+	start := l.reserve(s, t, int(n))
+	done := start + l.latL2
+	res := l.slices[s].Access(line, mask, cache.Load)
+	for b := uint64(0); b < 8; b++ {
+		bit := uint8(1) << b
+		addr := line + b*cache.Chunk
+		switch {
+		case res.Fetch&bit != 0:
+			d := l.dramAccess(start, addr, false)
+			l.setFill(addr, d)
+			done = max(done, d)
+		case mask&bit != 0:
+			if f, ok := l.fill[addr]; ok && f > done {
+				done = f
+			}
+		}
+	}
+	l.evict(start, res)
+	return done
+}
+
+// write takes store (or atomic) sectors at cycle t; an atomic's fetch and result return
+// like a read.
+func (l *timedL2) write(t int64, line uint64, mask uint8, atomic bool) int64 {
+	s := l.slice(line)
+	start := l.reserve(s, t, int(popc8(mask)))
+	res := l.slices[s].Access(line, mask, cache.Store)
+	done := start + l.latL2
+	if atomic {
+		for b := uint64(0); b < 8; b++ {
+			if res.Fetch&(1<<b) != 0 {
+				done = max(done, l.dramAccess(start, line+b*cache.Chunk, false))
+			}
+		}
+	}
+	l.evict(start, res)
+	return done
+}
+
+func (l *timedL2) evict(t int64, res cache.Result) {
+	if !res.Evicted || res.EvictDirty == 0 {
+		return
+	}
+	for b := uint64(0); b < 8; b++ {
+		if res.EvictDirty&(1<<b) != 0 {
+			l.dramAccess(t, res.EvictLine+b*cache.Chunk, true)
+		}
+	}
+}
+
+func (l *timedL2) setFill(addr uint64, d int64) {
+	l.fill[addr] = d
+	if l.fillAdds++; l.fillAdds >= 1<<16 {
+		l.fillAdds = 0
+		l.pruneFill(d - l.latDRAM*4)
+	}
+}
+
+// pruneFill forgets fills that landed before t: nothing in flight is that old.
+func (l *timedL2) pruneFill(t int64) {
+	for a, f := range l.fill {
+		if f < t {
+			delete(l.fill, a)
+		}
+	}
+}
+
+// dramAccess moves one 32-byte sector at addr, sent from L2 at cycle t, and returns the
+// cycle its data reaches the SM: t + lat.dram when nothing waits. A row-buffer miss
+// holds the bank for the precharge and activate; the channel's data bus moves one sector
+// per burstT ticks, and requests queue for it in the order they come.
+func (l *timedL2) dramAccess(t int64, addr uint64, write bool) int64 {
+	loc := l.dram.Map(addr)
+	b := loc.Channel*l.banks + loc.Bank
+	ready := max(t, l.bankReady[b])
+	if l.openRow[b] != int64(loc.Row) {
+		ready += l.rowMiss
+		l.openRow[b] = int64(loc.Row)
+	}
+	start := max(ready*tickScale, l.chanBusy[loc.Channel])
+	l.chanBusy[loc.Channel] = start + l.burstT
+	l.bankReady[b] = ready
+	if write {
+		l.writeBytes += cache.Chunk
+	} else {
+		l.readBytes += cache.Chunk
+	}
+	// lat.dram is measured by pointer chases over cold, random rows: it includes the
+	// row miss, which a row hit saves.
+	return (start+tickScale-1)/tickScale + l.latDRAM - l.rowMiss
+}

@@ -1,0 +1,80 @@
+package replay
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/gtrace/gtrace/capture"
+	"github.com/gtrace/gtrace/format"
+	"github.com/gtrace/gtrace/kernels"
+)
+
+// captureSIMT captures a reference kernel under the given SIMT model (stack for the
+// pre-Volta presets, ITS for the others), checking its output first.
+func captureSIMT(t testing.TB, simt format.SIMTModel, name string, sizes ...string) *format.Reader {
+	t.Helper()
+	k, err := kernels.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sz, err := kernels.ParseSizes(k, sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := k.Spec(sz, kernels.Clang14)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.SIMT = simt
+	kk, err := capture.Load(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w, err := format.NewWriter(&buf, format.Meta{Version: format.CurrentVersion, Producer: "timing test",
+		Launches: []format.Launch{kk.Launch()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := kk.Run(context.Background(), 0, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Verify(sz, spec, res); err != nil {
+		t.Fatal(err)
+	}
+	r, err := format.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func timeOne(t testing.TB, r *format.Reader, a string, sets ...string) *KernelReport {
+	t.Helper()
+	rep, err := Timing(context.Background(), r, preset(t, a, sets...), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &rep.Kernels[0]
+}
+
+func TestTimingSmoke(t *testing.T) {
+	for _, a := range []string{"fermi", "kepler", "ampere", "hopper"} {
+		simt := format.SIMTITS
+		if a == "fermi" || a == "kepler" {
+			simt = format.SIMTStack
+		}
+		for _, name := range []string{"add_vectors", "transpose_v2", "reduce_v3", "divergence_if_else"} {
+			r := captureSIMT(t, simt, name)
+			k := timeOne(t, r, a)
+			for _, m := range k.Metrics {
+				t.Logf("%s %s %s = %g", a, name, m.Name, m.Value)
+			}
+		}
+	}
+}
