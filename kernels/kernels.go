@@ -94,6 +94,7 @@ var registry = sync.OnceValue(func() []*Kernel {
 		layoutKernels,
 		divergenceKernels,
 		spinlockKernels,
+		volkovKernels,
 	} {
 		all = append(all, topic()...)
 	}
