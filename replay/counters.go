@@ -25,6 +25,7 @@ type counters struct {
 	// Global memory through the LSU pipe.
 	GReq, GSec [numKinds]uint64
 	GLdHit     uint64    // global-load sectors that hit in L1
+	GStHit     uint64    // global-store sectors whose line was resident in L1
 	GTrans     [2]uint64 // ld, st: transactions in the arch's unit (lines, segments or sectors)
 	GUseful    [2]uint64 // ld, st: distinct bytes asked for by active lanes
 	GBus       [2]uint64 // ld, st: bytes those transactions move
@@ -59,6 +60,7 @@ func (c *counters) add(o *counters) {
 		c.GSec[i] += o.GSec[i]
 	}
 	c.GLdHit += o.GLdHit
+	c.GStHit += o.GStHit
 	for i := range 2 {
 		c.GTrans[i] += o.GTrans[i]
 		c.GUseful[i] += o.GUseful[i]
@@ -126,9 +128,10 @@ func (c *counters) metrics() []Metric {
 	put("smsp__sass_inst_executed_op_shared_ld.sum", float64(c.SReq[0]))
 	put("smsp__sass_inst_executed_op_shared_st.sum", float64(c.SReq[1]))
 	// The L1/TEX t-stage sees every sector of global and local LSU traffic and of
-	// texture fetches; a store is never a hit (stores write through or evict).
+	// texture fetches; a store sector hits when its line is resident (ncu counts it so:
+	// the write-through L1 updates the line).
 	tSec := c.GSec[kLd] + c.GSec[kSt] + c.GSec[kAtom] + c.GSec[kRed] + c.LSec[0] + c.LSec[1] + c.TSec
-	put("l1tex__t_sector_hit_rate.pct", ratioPct(c.GLdHit+c.NCHit+c.LHit+c.THit, tSec))
+	put("l1tex__t_sector_hit_rate.pct", ratioPct(c.GLdHit+c.GStHit+c.NCHit+c.LHit+c.THit, tSec))
 	put("l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", ratioPct(c.GLdHit+c.NCHit, c.GSec[kLd]))
 	put("l1tex__t_requests_pipe_tex_mem_texture.sum", float64(c.TReq))
 	put("l1tex__t_sectors_pipe_tex_mem_texture.sum", float64(c.TSec))

@@ -354,6 +354,9 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 		for _, u := range r.Units() {
 			if s.l1Glob {
 				res := s.l1.Access(u.Line, u.Sectors, cache.Store)
+				// A store to a resident sector is a lookup hit, as ncu counts it (L1
+				// writes through and updates the line).
+				c.GStHit += popc8(res.Hit)
 				if res.Forward != 0 {
 					s.l2q = append(s.l2q, l2req{line: u.Line, mask: res.Forward, op: l2Write, pc: s.curPC})
 				}
@@ -501,9 +504,25 @@ func (s *smState) runRound(r *format.Reader, kernel int) {
 
 // l2State is the shared L2 (in slices) and DRAM of the chip.
 type l2State struct {
-	slices []*cache.Sectored
-	dram   *dram.Model
-	pcs    []counters // per-pc counts of the L2 and DRAM
+	fetchSectors uint // sectors a read miss brings in: l2.fetch_bytes / 32 (1, 2 or 4)
+	slices       []*cache.Sectored
+	dram         *dram.Model
+	pcs          []counters // per-pc counts of the L2 and DRAM
+}
+
+// fetchBlock widens a mask of missing sectors to the aligned fetch blocks holding them.
+func (l *l2State) fetchBlock(miss uint8) uint8 {
+	if l.fetchSectors <= 1 {
+		return miss
+	}
+	var out uint8
+	group := uint8(1)<<l.fetchSectors - 1
+	for b := uint(0); b < 8; b += l.fetchSectors {
+		if miss&(group<<b) != 0 {
+			out |= group << b
+		}
+	}
+	return out
 }
 
 func (l *l2State) slice(line uint64) *cache.Sectored {
@@ -526,6 +545,18 @@ func (l *l2State) serve(reqs []l2req) {
 				if res.Fetch&(1<<b) != 0 {
 					l.fetch(q.line+b*cache.Chunk, q.useOf(b))
 					c.DRAMRead += cache.Chunk
+				}
+			}
+			// A miss brings in the whole fetch block around each missing sector; the
+			// neighbours cost DRAM bursts but serve no request yet.
+			if extra := l.fetchBlock(res.Fetch) &^ q.mask; extra != 0 && res.Fetch != 0 {
+				if more := sl.Access(q.line, extra, cache.Load).Fetch; more != 0 {
+					for b := uint64(0); b < 8; b++ {
+						if more&(1<<b) != 0 {
+							l.dram.Move(q.line+b*cache.Chunk, cache.Chunk, false)
+							c.DRAMRead += cache.Chunk
+						}
+					}
 				}
 			}
 			l.evict(c, res)
@@ -640,7 +671,7 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 			return nil, err
 		}
 	}
-	l2 := &l2State{}
+	l2 := &l2State{fetchSectors: uint(max(cfg.L2.FetchBytes/cache.Chunk, 1))}
 	sliceCfg := cfg.L2.Slice()
 	for range max(cfg.L2.Slices, 1) {
 		c, err := cache.New(sliceCfg)

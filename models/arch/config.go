@@ -86,6 +86,9 @@ type L2 struct {
 	cache.Config
 	Slices      int
 	BytesPerClk int // bytes one slice moves per SM clock, for a timing engine
+	// FetchBytes is what a read miss brings in from DRAM: the missing sector, or the
+	// aligned 64- or 128-byte block around it (CUDA's cudaLimitMaxL2FetchGranularity).
+	FetchBytes int
 }
 
 // Slice returns the configuration of one L2 slice.

@@ -68,6 +68,7 @@ func buildFields() []field {
 	f = append(f,
 		field{key: "l2.slices", ptr: func(c *Config) any { return &c.L2.Slices }},
 		field{key: "l2.bytes_per_clk", ptr: func(c *Config) any { return &c.L2.BytesPerClk }},
+		field{key: "l2.fetch_bytes", ptr: func(c *Config) any { return &c.L2.FetchBytes }},
 		field{key: "dram.type", ptr: func(c *Config) any { return &c.DRAM.Type }},
 		field{key: "dram.bandwidth_gbs", ptr: func(c *Config) any { return &c.DRAM.BandwidthGBs }},
 		field{key: "dram.channels", ptr: func(c *Config) any { return &c.DRAM.Channels }},

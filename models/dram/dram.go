@@ -155,15 +155,24 @@ func (m *Model) Map(addr uint64) Location {
 }
 
 // Access serves one request of bytes useful bytes at addr.
-func (m *Model) Access(addr uint64, bytes int, write bool) {
+func (m *Model) Access(addr uint64, bytes int, write bool) { m.access(addr, bytes, write, true) }
+
+// Move moves the bursts that hold [addr, addr+bytes) without counting any of their bytes
+// as useful: what a cache fetches beyond what was asked for (an L2 that reads 64 bytes
+// around a 32-byte miss) costs bursts and row activity, but serves no request yet.
+func (m *Model) Move(addr uint64, bytes int, write bool) { m.access(addr, bytes, write, false) }
+
+func (m *Model) access(addr uint64, bytes int, write, useful bool) {
 	if bytes <= 0 {
 		return
 	}
 	s := &m.stats
 	s.Requests++
-	if write {
+	switch {
+	case !useful:
+	case write:
 		s.WriteBytes += uint64(bytes)
-	} else {
+	default:
 		s.ReadBytes += uint64(bytes)
 	}
 	end := addr + uint64(bytes)
@@ -177,6 +186,9 @@ func (m *Model) Access(addr uint64, bytes int, write bool) {
 		}
 		lo, hi := max(addr, b)-b, min(end, b+m.burst)-b
 		use := (^uint64(0) >> (64 - (hi - lo))) << lo
+		if !useful {
+			use = 0
+		}
 		if m.last[ch] == b+1 && m.lastWr[ch] == write {
 			m.lastUse[ch] |= use
 			continue

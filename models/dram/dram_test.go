@@ -162,3 +162,18 @@ func BenchmarkAccess(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "accesses/s")
 }
+
+// Move costs bursts but adds no useful bytes: a 32-byte read plus its 32-byte neighbour
+// moved alongside is two 32-byte bursts at 50% utilisation.
+func TestMoveIsNotUseful(t *testing.T) {
+	m, err := New(Config{Channels: 2, Banks: 4, RowBytes: 2048, BurstLength: 4, BusBytes: 8, Interleave: 256})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Access(0, 32, false)
+	m.Move(32, 32, false)
+	s := m.Stats()
+	if s.Bursts != 2 || s.BurstBytes != 64 || s.ReadBytes != 32 || s.BurstUtilization() != 50 || s.RowHits != 1 {
+		t.Errorf("stats %+v, utilisation %v: want 2 bursts, 64 B moved, 32 B read, 50%%, 1 row hit", s, s.BurstUtilization())
+	}
+}
