@@ -139,6 +139,36 @@ func volkovKernels() []*Kernel {
 		w := sz["width"]
 		return map[int]any{2: matmulRef(m.f32(0), m.f32(1), w, 16)}, nil
 	}))
+
+	// The divergence seed's if/else, with each path loading its own array: what the
+	// timing replay uses to show a stack serialising two memory waits and ITS
+	// overlapping them.
+	const dblock = 256
+	d := &Kernel{
+		Name: "divergence_two_loads", Entry: "divergence_two_loads", PTXFile: "volkov.ptx",
+		Topic:   "divergence (seed: hardware mapping; CRS stack vs ITS)",
+		Summary: "if (threadIdx.x & 0x4) v = a[i]*3+1; else v = b[i]-7; out[i] = v ^ 0x55: each path waits on its own load",
+		Sizes:   []Size{{Name: "blocks", Default: 64, Help: "blocks of 256 threads", Min: 1, Max: 1 << 16}},
+		Small:   []string{"blocks=2"},
+		SIMT:    both,
+		Launch: func(sz map[string]int) Launch {
+			n := sz["blocks"] * dblock
+			return Launch{Grid: dim1(sz["blocks"]), Block: dim1(dblock),
+				Args: []string{buf("i32", n, "zero"), buf("i32", n, "rand:1"), buf("i32", n, "rand:2")}}
+		},
+	}
+	ks = append(ks, withCheck(d, func(sz map[string]int, m mem) (map[int]any, error) {
+		a, b := m.i32(1), m.i32(2)
+		out := make([]int32, len(a))
+		for i := range out {
+			v := b[i] - 7
+			if i%dblock&4 != 0 {
+				v = a[i]*3 + 1
+			}
+			out[i] = v ^ 0x55
+		}
+		return map[int]any{0: out}, nil
+	}))
 	return ks
 }
 

@@ -79,6 +79,17 @@ func init() {
 	handMadeRefs["matmul_sdk_2"] = matmul(2)
 	handMadeRefs["matmul_sdk_4"] = matmul(4)
 	handMadeRefs["matmul_sdk_8"] = matmul(8)
+	handMadeRefs["divergence_two_loads"] = func(l Launch, sz map[string]int, a []any) {
+		out, x, y := a[0].([]int32), a[1].([]int32), a[2].([]int32)
+		forThreads(l, func(bx, _, tx, _ int) {
+			i := bx*int(l.Block.X) + tx
+			if tx&4 != 0 {
+				out[i] = (x[i]*3 + 1) ^ 0x55
+			} else {
+				out[i] = (y[i] - 7) ^ 0x55
+			}
+		})
+	}
 	handMadeRefs["tiled_matmul_bounds"] = func(l Launch, sz map[string]int, a []any) {
 		M, N, P, w := a[0].([]float32), a[1].([]float32), a[2].([]float32), a[3].(int)
 		forThreads(l, func(bx, by, tx, ty int) {

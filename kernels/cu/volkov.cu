@@ -167,3 +167,20 @@ extern "C" __global__ void tiled_matmul_bounds(const float *M, const float *N, f
 	if (Row < Width && Col < Width)
 		P[Row * Width + Col] = Pvalue;
 }
+
+// For the timing replay's divergence test: the seed's if/else shape, where each
+// path loads from its own array, so a path's memory wait is its own. A stack
+// arch waits for A's load, then for B's; an ITS arch overlaps the two.
+static __device__ __noinline__ int pathA(const int *a, int i) { return a[i] * 3 + 1; }
+static __device__ __noinline__ int pathB(const int *b, int i) { return b[i] - 7; }
+
+extern "C" __global__ void divergence_two_loads(int *out, const int *a, const int *b)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	int v;
+	if (threadIdx.x & 0x4)
+		v = pathA(a, i);
+	else
+		v = pathB(b, i);
+	out[i] = v ^ 0x55;
+}
