@@ -14,6 +14,13 @@ import (
 // pre-Volta presets, ITS for the others), checking its output first.
 func captureSIMT(t testing.TB, simt format.SIMTModel, name string, sizes ...string) *format.Reader {
 	t.Helper()
+	return captureRegs(t, simt, 0, name, sizes...)
+}
+
+// captureRegs is captureSIMT with the launch's registers per thread set, as ptxas would
+// report them (0: unknown).
+func captureRegs(t testing.TB, simt format.SIMTModel, regs uint32, name string, sizes ...string) *format.Reader {
+	t.Helper()
 	k, err := kernels.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
@@ -27,6 +34,7 @@ func captureSIMT(t testing.TB, simt format.SIMTModel, name string, sizes ...stri
 		t.Fatal(err)
 	}
 	spec.SIMT = simt
+	spec.RegsPerThread = regs
 	kk, err := capture.Load(spec)
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,133 @@
+package replay
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/gtrace/gtrace/format"
+	"github.com/gtrace/gtrace/models/arch"
+)
+
+// TestVolkovMemcpy is seed 003's Part II on fermi: with 8 float4 loads in flight per
+// thread, memcpy reaches at least 80% of the DRAM peak at 8% occupancy (one block of
+// 4 warps per SM, held there by dynamic shared memory, as the seed does); one float per
+// thread at the same occupancy does not come close.
+func TestVolkovMemcpy(t *testing.T) {
+	pct := func(name string) (float64, float64) {
+		r := captureSIMT(t, format.SIMTStack, name, "n=1048576", "block=128", "smem=32768")
+		k := timeOne(t, r, "fermi")
+		bw, _ := k.Metric("dram__throughput.avg.pct_of_peak_sustained_elapsed")
+		occ, _ := k.Metric("sm__warps_active.avg.pct_of_peak_sustained_active")
+		return bw, occ
+	}
+	bw, occ := pct("volkov_memcpy_float4x8")
+	t.Logf("8 x float4 per thread: %.0f%% of DRAM peak at %.1f%% occupancy (seed: 87%% at 8%%)", bw, occ)
+	if bw < 80 || occ > 9 {
+		t.Errorf("8 x float4: %.0f%% of DRAM peak at %.1f%% occupancy, want >= 80%% at about 8%%", bw, occ)
+	}
+	bw1, occ1 := pct("volkov_memcpy_f1")
+	t.Logf("1 float per thread: %.0f%% of DRAM peak at %.1f%% occupancy", bw1, occ1)
+	if bw1 > bw/2 {
+		t.Errorf("1 float per thread reaches %.0f%% at %.1f%% occupancy: latency is not limiting it", bw1, occ1)
+	}
+}
+
+// TestVolkovMatmul is seed 003's Part IV on fermi: the SDK matrix multiply with 1, 2, 4
+// and 8 outputs per thread, at the register counts the seed gives for sm_20 (21, 28,
+// 41, 63: 1, 2, 3 and 4 blocks per SM). One SM (sm.count=1) and 36 blocks, so every
+// variant runs whole waves and the comparison is the SM's own throughput.
+func TestVolkovMatmul(t *testing.T) {
+	want := []float64{1, 1.4, 1.76, 2.0}
+	regs := []uint32{21, 28, 41, 63}
+	var base float64
+	for i, out := range []int{1, 2, 4, 8} {
+		r := captureRegs(t, format.SIMTStack, regs[i], fmt.Sprintf("matmul_sdk_%d", out), "n=192")
+		k := timeOne(t, r, "fermi", "sm.count=1")
+		cyc, _ := k.Metric("sm__cycles_elapsed.avg")
+		if i == 0 {
+			base = cyc
+		}
+		sp := base / cyc
+		t.Logf("%d outputs/thread: %d blocks/SM, %.0f cycles, speedup %.2f (seed %.2f)", out, k.Occupancy.CTAsPerSM, cyc, sp, want[i])
+		// The seed's tolerance is 20%. The model reproduces the first step (two blocks
+		// per SM overlap one block's global loads with the other's arithmetic) but
+		// not the later ones: see the issue report.
+		if i == 1 && math.Abs(sp/want[i]-1) > 0.2 {
+			t.Errorf("2 outputs/thread: speedup %.2f, seed %.2f (tolerance 20%%)", sp, want[i])
+		}
+	}
+}
+
+// TestCoalescingBandwidth is seed 001's granularity table on ampere/rtx3090: its
+// testCoalesced moves 16 MiB at 256 GiB/s with 32-byte sectors, a GDDR6(X) GeForce of
+// the Ampere generation's kind, and rtx3090 is the preset closest to it (sectored L1 and
+// L2, GDDR6X). Throughput relative to testCoalesced follows the seed within 25% where
+// the extra cost is sectors (offset 2, 4, 8); testOffset<32> and testScattered touch as
+// many sectors as testOffset<8> in this model, while the seed's GPU pays about twice and
+// four times that (DRAM fetch granularity and row misses): logged, not asserted.
+func TestCoalescingBandwidth(t *testing.T) {
+	cfg, err := arch.Preset("ampere", "rtx3090")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := []float64{1, 0.52, 0.29, 0.14, 0.067, 0.032}
+	var base float64
+	for i, name := range []string{"test_coalesced", "test_offset_2", "test_offset_4", "test_offset_8", "test_offset_32", "test_scattered"} {
+		r := captureSIMT(t, format.SIMTITS, name, "elements=262144")
+		rep, err := Timing(context.Background(), r, cfg, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cyc, _ := rep.Kernels[0].Metric("sm__cycles_elapsed.avg")
+		if i == 0 {
+			base = cyc
+		}
+		rel := base / cyc
+		t.Logf("%-15s %7.0f cycles, relative %.3f (seed %.3f)", name, cyc, rel, seed[i])
+		if i <= 3 && math.Abs(rel/seed[i]-1) > 0.25 {
+			t.Errorf("%s: relative throughput %.3f, seed %.3f (tolerance 25%%)", name, rel, seed[i])
+		}
+	}
+}
+
+// TestDivergenceStackVsITS: the seed's "if (threadIdx.x & 0x4) A(); else B();" shape
+// with A and B loading from different arrays (divergence_two_loads; in the seed's own
+// divergence_if_else both paths load the same sectors, so B's load merges into A's fill
+// and a stack loses little). A stack arch runs B after A, so the warp waits for two
+// memory latencies; an ITS arch issues B's load while A waits for its own, so the two
+// overlap. Same trace, same hopper preset, only sm.simt differs.
+func TestDivergenceStackVsITS(t *testing.T) {
+	r := captureSIMT(t, format.SIMTITS, "divergence_two_loads", "blocks=2")
+	stack := timeOne(t, r, "hopper", "sm.simt=stack")
+	its := timeOne(t, r, "hopper")
+	cs, _ := stack.Metric("sm__cycles_elapsed.avg")
+	ci, _ := its.Metric("sm__cycles_elapsed.avg")
+	lat := float64(preset(t, "hopper").Latency.DRAM)
+	t.Logf("stack %.0f cycles, ITS %.0f cycles (DRAM latency %.0f)", cs, ci, lat)
+	if cs-ci < lat/2 {
+		t.Errorf("ITS saves %.0f cycles over the stack, want about one memory latency (%.0f)", cs-ci, lat)
+	}
+}
+
+// TestTimingDeterministic: the same cycles and stalls on every run and worker count.
+func TestTimingDeterministic(t *testing.T) {
+	r := captureSIMT(t, format.SIMTITS, "transpose_v2", "n=128")
+	var first []Metric
+	for _, w := range []int{1, 2, 7} {
+		rep, err := Timing(context.Background(), r, preset(t, "ampere"), Options{Workers: w, PerPC: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = rep.Kernels[0].Metrics
+			continue
+		}
+		for i, m := range rep.Kernels[0].Metrics {
+			if m != first[i] {
+				t.Fatalf("workers=%d: %s = %g, first run %g", w, m.Name, m.Value, first[i].Value)
+			}
+		}
+	}
+}
