@@ -780,13 +780,14 @@ var KnownDifferences = slices.Concat(
 			"64-byte block, or evicts and refetches. Not established which.",
 		"test_scattered"),
 	known("lts__t_sector_hit_rate.pct [L1/TEX traffic]", "", "texture misses reach L2 in other units",
-		"A column sweep through the texture sends 524288 sector reads to L2 in the model (models/texcache "+
-			"fills whole 128-byte lines of the block-linear layout, and each is fetched again by a later warp) "+
-			"and about 382000 on the hardware, for the same 4.19 MB from DRAM; the hardware also counts four "+
-			"times as many texture requests (131072 against 32768, one per quarter-warp). With fewer, "+
-			"mostly missing reads, the hardware's L2 hit rate is lower (55.6% against 75.1%). "+
-			"The cause is not established: texture fill granularity and miss merging in the texture pipe "+
-			"are the candidates; tex_row_tex and tex_random_tex stay within the band.",
+		"A column sweep through the texture touches exactly the hardware's 524288 texture sectors "+
+			"(l1tex__t_sectors_pipe_tex_mem_texture matches for every texture kernel, which checks the "+
+			"block-linear GOB layout capture uses), but the model's per-SM texture cache sends all 524288 "+
+			"to L2 where the hardware sends about 382000, for the same 4.19 MB from DRAM; the hardware also "+
+			"counts four times as many texture requests (131072 against 32768, one per quarter-warp). With "+
+			"fewer, mostly missing reads, the hardware's L2 hit rate is lower (55.6% against 75.1%). "+
+			"The cause is not established: miss merging across quarter-warp requests in the texture pipe "+
+			"is the candidate; tex_row_tex and tex_random_tex stay within the band.",
 		"tex_column_tex"),
 	known("lts__t_sector_hit_rate.pct [L1/TEX traffic]", "", "the L1 merges partial stores before L2",
 		"particles_aos updates six floats of each 24-byte particle with separate stores. L1 sees 786432 "+
