@@ -619,7 +619,9 @@ func (s *tSM) step(t int64) {
 	}
 	s.launches = kept
 	for _, w := range s.slots {
-		if w != nil {
+		// A warp that waits for a known cycle (a result, a pipe, an MSHR) keeps its
+		// verdict until then: nothing can make it ready sooner.
+		if w != nil && (w.wake <= t || w.ready) {
 			w.issued = 0
 			s.evaluate(w, t)
 		}

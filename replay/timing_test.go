@@ -71,17 +71,39 @@ func timeOne(t testing.TB, r *format.Reader, a string, sets ...string) *KernelRe
 	return &rep.Kernels[0]
 }
 
+// TestTimingSmoke: every arch times a few kernels at their Small sizes with consistent
+// totals: IPC and occupancy within their peaks, every issued instruction counted once.
 func TestTimingSmoke(t *testing.T) {
 	for _, a := range []string{"fermi", "kepler", "ampere", "hopper"} {
 		simt := format.SIMTITS
 		if a == "fermi" || a == "kepler" {
 			simt = format.SIMTStack
 		}
+		cfg := preset(t, a)
 		for _, name := range []string{"add_vectors", "transpose_v2", "reduce_v3", "divergence_if_else"} {
-			r := captureSIMT(t, simt, name)
-			k := timeOne(t, r, a)
-			for _, m := range k.Metrics {
-				t.Logf("%s %s %s = %g", a, name, m.Name, m.Value)
+			k, _ := kernels.Lookup(name)
+			r := captureSIMT(t, simt, name, k.Small...)
+			kr := timeOne(t, r, a)
+			get := func(m string) float64 { v, _ := kr.Metric(m); return v }
+			var winst uint64
+			for w, err := range r.All() {
+				if err != nil {
+					t.Fatal(err)
+				}
+				winst += uint64(w.Len())
+			}
+			if got := get("smsp__inst_executed.sum"); got != float64(winst) {
+				t.Errorf("%s on %s: %g warp instructions issued, trace has %d", name, a, got, winst)
+			}
+			peak := float64(cfg.SM.Schedulers * cfg.SM.DispatchPerScheduler)
+			if ipc := get("sm__inst_executed.avg.per_cycle_active"); ipc <= 0 || ipc > peak {
+				t.Errorf("%s on %s: IPC %g outside (0, %g]", name, a, ipc, peak)
+			}
+			if occ := get("sm__warps_active.avg.pct_of_peak_sustained_active"); occ <= 0 || occ > 100 {
+				t.Errorf("%s on %s: occupancy %g%%", name, a, occ)
+			}
+			if get("sm__cycles_elapsed.avg") <= 0 {
+				t.Errorf("%s on %s: no cycles", name, a)
 			}
 		}
 	}

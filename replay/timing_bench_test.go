@@ -1,0 +1,37 @@
+package replay
+
+import (
+	"context"
+	"fmt"
+	"testing"
+)
+
+// BenchmarkTiming reports timing-replay throughput in warp-instructions per second on one
+// core (the engine runs on one goroutine), for a global-memory-bound kernel (transpose
+// V1), a shared-memory one (transpose V2) and an arithmetic one (Volkov ILP 4). The
+// issue's target is 2 M warp-inst/s per core.
+func BenchmarkTiming(b *testing.B) {
+	for _, tc := range []struct{ name, size string }{
+		{"transpose_v1", "n=512"}, {"transpose_v2", "n=512"}, {"volkov_ilp4", "threads=1024"},
+	} {
+		r := traceOf(b, tc.name, tc.size)
+		var winst uint64
+		for w, err := range r.All() {
+			if err != nil {
+				b.Fatal(err)
+			}
+			winst += uint64(w.Len())
+		}
+		for _, a := range []string{"fermi", "hopper"} {
+			cfg := preset(b, a)
+			b.Run(fmt.Sprintf("%s/%s", tc.name, a), func(b *testing.B) {
+				for range b.N {
+					if _, err := Timing(context.Background(), r, cfg, Options{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(winst)*float64(b.N)/b.Elapsed().Seconds(), "winst/s")
+			})
+		}
+	}
+}
