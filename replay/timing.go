@@ -276,13 +276,15 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 		}
 	}
 	// Breadth-first initial placement, as the memory engine.
-	for round := 0; round < occ.CTAsPerSM && e.next < e.total; round++ {
+	placed := 0
+	for round := 0; round < occ.CTAsPerSM && placed < e.total; round++ {
 		for _, s := range e.sms {
-			if e.next >= e.total {
+			if placed >= e.total {
 				break
 			}
 			s.launches = append(s.launches, 0)
 			s.next = 0
+			placed++
 		}
 	}
 	if err := e.run(ctx); err != nil {
@@ -646,8 +648,8 @@ func (s *tSM) step(t int64) {
 			}
 			s.evaluate(tw, t) // a second, independent instruction (Kepler dual issue)
 		}
-		tw.ready = false
-		tw.state = stSelected
+		// Selected for this cycle; its next verdict comes at the next step.
+		tw.ready, tw.state, tw.wake = false, stSelected, -1
 		sc.pol.Issued(w)
 		s.issueCycles++
 		any = true

@@ -131,3 +131,22 @@ func TestTimingDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestTimingPlacement: CTAs go to SMs breadth-first, as in the memory engine, so 8 CTAs on
+// hopper's 132 SMs keep 8 SMs busy (not one SM holding all 8) and the stall states of a
+// global-load kernel are mostly long_scoreboard.
+func TestTimingPlacement(t *testing.T) {
+	r := captureSIMT(t, format.SIMTITS, "add_vectors", "n=4096")
+	k := timeOne(t, r, "hopper")
+	el, _ := k.Metric("sm__cycles_elapsed.avg")
+	act, _ := k.Metric("sm__cycles_active.avg")
+	if ctas := act * 132 / el; ctas < 7.5 || ctas > 8 {
+		t.Errorf("%.1f SMs' worth of active cycles, want about 8 (one CTA each)", ctas)
+	}
+	long, _ := k.Metric("smsp__pcsamp_warps_issue_stalled_long_scoreboard")
+	sel, _ := k.Metric("smsp__pcsamp_warps_issue_selected")
+	inst, _ := k.Metric("smsp__inst_executed.sum")
+	if sel > inst || long < 10*sel {
+		t.Errorf("selected %g warp-cycles for %g instructions, long scoreboard %g", sel, inst, long)
+	}
+}
