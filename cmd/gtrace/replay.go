@@ -48,10 +48,11 @@ func loadArch(archName, gpu, configFile string, sets []string) (*arch.Config, er
 }
 
 func replayAction(c *cli.Context) error {
+	run := replay.Memory
 	switch e := c.String("engine"); e {
 	case "memory":
 	case "timing":
-		return cli.Exit("replay --engine timing: not implemented yet", exitNotImplemented)
+		run = replay.Timing
 	default:
 		return usageError("--engine %q: want memory or timing", e)
 	}
@@ -69,7 +70,7 @@ func replayAction(c *cli.Context) error {
 	}
 	defer r.Close()
 	prog := newProgress("replay on "+cfg.GPU, "CTAs")
-	rep, err := replay.Memory(c.Context, r, cfg, replay.Options{PerPC: c.Bool("per-pc"),
+	rep, err := run(c.Context, r, cfg, replay.Options{PerPC: c.Bool("per-pc"),
 		Progress: func(_, done, total int) { prog.update(done, total) }})
 	prog.done()
 	if err != nil {
