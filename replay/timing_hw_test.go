@@ -16,7 +16,9 @@ import (
 
 // TestHWCycles compares modelled cycles (Cycles on hopper/h200) with the H200's
 // sm__cycles_elapsed.avg in traces/hw for every clang-14 kernel there, at the default
-// sizes the ground truth used, and reports the MAPE. It captures every kernel at full
+// sizes the ground truth used, and reports the MAPE (50 kernels, 2026-11-21: 41%; the
+// model has no kernel launch and drain cost, about 3,400 cycles on the H200 going by
+// its smallest kernels, and misses tiny kernels most). It captures every kernel at full
 // size (minutes), so it runs only with GTRACE_HW_CYCLES=1:
 //
 //	GTRACE_HW_CYCLES=1 go test ./replay -run TestHWCycles -v -timeout 30m
@@ -47,6 +49,12 @@ func TestHWCycles(t *testing.T) {
 	var sum float64
 	n := 0
 	for _, name := range order {
+		if name == "spinlock" {
+			// Its trace holds the emulator's spin iterations, not the hardware's: a
+			// replay of a synchronising kernel's trace cannot time it.
+			t.Logf("%-24s skipped: a spin loop's length depends on the schedule, not the trace", name)
+			continue
+		}
 		k, err := kernels.Lookup(name)
 		if err != nil {
 			t.Logf("%s: %v", name, err)
