@@ -115,6 +115,10 @@ func TestCaptureInspectReplay(t *testing.T) {
 		t.Errorf("replay: shared loads %v, wavefronts %v; want 128 and 4096",
 			m["smsp__sass_inst_executed_op_shared_ld.sum"], m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"])
 	}
+	code, out, errs = gtrace(t, "replay", tr, "--arch", "fermi", "--engine", "timing", "--format", "csv")
+	if code != 0 || !strings.Contains(out, ",sm__cycles_elapsed.avg,") {
+		t.Fatalf("replay --engine timing: exit %d\n%s%s", code, out, errs)
+	}
 	code, out, errs = gtrace(t, "compare", tr, tr, "--arch", "fermi,hopper")
 	if code != 0 || strings.Count(strings.SplitN(out, "\n", 3)[1], "@") != 4 {
 		t.Fatalf("compare: exit %d\n%s%s", code, out, errs)
