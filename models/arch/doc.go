@@ -11,7 +11,7 @@
 //
 // Presets are written as tables of key, value and source (presets.go), so
 // the source a reader sees in the code is the one `gtrace archs NAME` prints.
-// Source tags follow ../shared/research/hw-facts.md: [V] read in the source
+// Source tags follow docs/research/hw-facts.md: [V] read in the source
 // or measured, [R] recalled from the named source and unverified, [M] a
 // gpgpu-sim/Accel-Sim model parameter, "ME" our H200 measurements, and
 // "assumed: why" where nothing better exists.

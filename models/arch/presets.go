@@ -14,7 +14,7 @@ type preset struct {
 
 type row struct{ key, value, src string }
 
-// Source abbreviations (full references in ../shared/research/hw-facts.md):
+// Source abbreviations (full references in docs/research/hw-facts.md):
 //
 //	PG   CUDA C++ Programming Guide, Compute Capabilities (§20.x, Table 27)
 //	PG4  CUDA C Programming Guide 4.x/5.0, Appendix F.4 (cc 2.x), F.5 (cc 3.x)
