@@ -54,6 +54,14 @@ type SM struct {
 	SFULanes  int // special-function units
 	DPLanes   int // FP64 units
 	LSULanes  int // load/store units; shared-memory wavefronts take 32 / LSULanes cycles
+
+	// LaunchCycles is a kernel's fixed launch-and-drain cost in SM cycles, which ncu's
+	// sm__cycles_elapsed.avg includes and no SM spends issuing: a timing engine adds it
+	// to elapsed cycles. 0 reports the SMs' own cycles only.
+	LaunchCycles int
+	// CTALaunchCycles is the least time between two CTA launches on one SM: the
+	// dispatcher sets up one CTA at a time. 0 launches a CTA as soon as it fits.
+	CTALaunchCycles int
 }
 
 // L1 is the per-SM L1 data cache.
@@ -208,6 +216,12 @@ func (c *Config) Validate() error {
 	pos("sm.sfu_lanes", c.SM.SFULanes)
 	pos("sm.dp_lanes", c.SM.DPLanes)
 	pos("sm.lsu_lanes", c.SM.LSULanes)
+	if c.SM.LaunchCycles < 0 {
+		bad("sm.launch_cycles", "must not be negative, is %d", c.SM.LaunchCycles)
+	}
+	if c.SM.CTALaunchCycles < 0 {
+		bad("sm.cta_launch_cycles", "must not be negative, is %d", c.SM.CTALaunchCycles)
+	}
 	pos("l2.bytes_per_clk", c.L2.BytesPerClk)
 	if c.DRAM.RowMissNS < 0 {
 		bad("dram.row_miss_ns", "must not be negative, is %g", c.DRAM.RowMissNS)
