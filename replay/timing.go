@@ -178,10 +178,11 @@ type tSM struct {
 	mio     int64   // cycle the LSU/MIO pipe is free
 	fetched []cache.Result
 
-	next     int64 // next cycle this SM has something to do; -1 = idle
-	last     int64 // cycle of the previous step
-	launches []int64
-	end      int64 // when its last CTA retired
+	next       int64 // next cycle this SM has something to do; -1 = idle
+	last       int64 // cycle of the previous step
+	launches   []int64
+	launchFree int64 // first cycle the next CTA may launch (sm.cta_launch_cycles)
+	end        int64 // when its last CTA retired
 
 	// statistics
 	active, warpCycles, issueCycles int64
@@ -203,8 +204,10 @@ type timer struct {
 	issue  int // dispatch per scheduler
 	mshrs  int
 	lsuCyc int64
-	its    bool
-	abuf   []uint64
+	// ctaLaunch is sm.cta_launch_cycles: the dispatcher starts one CTA per SM at a time.
+	ctaLaunch int64
+	its       bool
+	abuf      []uint64
 
 	lat arch.Latency
 
@@ -253,7 +256,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	}
 	e := &timer{cfg: cfg, r: r, ki: ki, prog: l.Program.Insts, occ: occ, total: r.NumCTAs(ki),
 		issue: max(cfg.SM.DispatchPerScheduler, 1), mshrs: max(cfg.L1.MSHRs, 1), lat: cfg.Latency,
-		lsuCyc: int64(max(32/max(cfg.SM.LSULanes, 1), 1)), its: cfg.SM.SIMT == "its", progress: opts.Progress, abuf: make([]uint64, 0, 32)}
+		lsuCyc: int64(max(32/max(cfg.SM.LSULanes, 1), 1)), ctaLaunch: int64(cfg.SM.CTALaunchCycles), its: cfg.SM.SIMT == "its", progress: opts.Progress, abuf: make([]uint64, 0, 32)}
 	n := len(e.prog)
 	e.insts = make([]tInst, n)
 	for pc := range e.prog {
@@ -610,11 +613,12 @@ func (s *tSM) step(t int64) {
 	s.last = t
 	kept := s.launches[:0]
 	for _, at := range s.launches {
-		if at <= t {
+		if at <= t && s.launchFree <= t {
 			s.launch(t)
 			if s.err != nil {
 				return
 			}
+			s.launchFree = t + e.ctaLaunch
 		} else {
 			kept = append(kept, at)
 		}
@@ -671,10 +675,9 @@ func (s *tSM) step(t int64) {
 		}
 	}
 	for _, at := range s.launches {
-		if at > t && (s.next < 0 || at < s.next) {
+		at = max(at, s.launchFree, t+1)
+		if s.next < 0 || at < s.next {
 			s.next = at
-		} else if at <= t {
-			s.next = t + 1
 		}
 	}
 	if s.next < 0 && s.live > 0 {
@@ -876,7 +879,7 @@ func (s *tSM) global(in *tInst, w *format.Warp, i int, t int64) int64 {
 					continue
 				}
 			}
-			d := e.l2.read(at, u.Line, fetch)
+			d := e.l2.read(at, u.Line, fetch, true)
 			if cached {
 				s.l1Fill(u.Line, fetch, d)
 			}
@@ -923,7 +926,7 @@ func (s *tSM) local(in *tInst, w *format.Warp, i int, t int64) int64 {
 			done = max(done, p)
 		}
 		if res.Fetch != 0 {
-			d := e.l2.read(at, u.Line, res.Fetch)
+			d := e.l2.read(at, u.Line, res.Fetch, true)
 			s.l1Fill(u.Line, res.Fetch, d)
 			s.pushMSHR(d)
 			done = max(done, d)
@@ -960,7 +963,7 @@ func (s *tSM) constant(w *format.Warp, i int, in *tInst, t int64) int64 {
 		done = max(done, start+int64(e.lat.ConstL15)+int64(n-1))
 	}
 	for _, f := range s.fetched {
-		done = max(done, e.l2.read(start, f.Line, f.Fetch))
+		done = max(done, e.l2.read(start, f.Line, f.Fetch, false))
 	}
 	return done
 }
@@ -972,7 +975,7 @@ func (s *tSM) texture(w *format.Warp, i int, in *tInst, t int64, texel int) int6
 	start := s.lsu(t, max(r.Lines, 1))
 	done := start + int64(e.lat.Texture)
 	for _, f := range s.fetched {
-		d := e.l2.read(start, f.Line, f.Fetch) + int64(e.lat.Texture)
+		d := e.l2.read(start, f.Line, f.Fetch, false) + int64(e.lat.Texture)
 		s.pushMSHR(d)
 		done = max(done, d)
 	}

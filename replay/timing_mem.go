@@ -33,6 +33,7 @@ type timedL2 struct {
 	rowMiss   int64 // cycles
 
 	latL2, latDRAM int64
+	fetchSectors   uint             // sectors an LSU read miss brings in: l2.fetch_bytes / 32
 	fill           map[uint64]int64 // sector address → cycle its data arrives in L2
 	fillAdds       int
 
@@ -40,7 +41,8 @@ type timedL2 struct {
 }
 
 func newTimedL2(cfg *arch.Config) (*timedL2, error) {
-	l := &timedL2{latL2: int64(cfg.Latency.L2Hit), latDRAM: int64(cfg.Latency.DRAM), fill: map[uint64]int64{}}
+	l := &timedL2{latL2: int64(cfg.Latency.L2Hit), latDRAM: int64(cfg.Latency.DRAM), fill: map[uint64]int64{},
+		fetchSectors: uint(max(cfg.L2.FetchBytes/cache.Chunk, 1))}
 	sc := cfg.L2.Slice()
 	sc.MSHRs = 0 // fills land at once in the functional cache; l.fill holds their time
 	for range max(cfg.L2.Slices, 1) {
@@ -90,7 +92,11 @@ func (l *timedL2) reserve(s int, t int64, n int) int64 {
 
 // read serves an L1 miss for the sectors in mask of line, sent at cycle t, and returns
 // the cycle the data is back at the SM (t + lat.l2_hit unloaded, t + lat.dram on a miss).
-func (l *timedL2) read(t int64, line uint64, mask uint8) int64 {
+// A miss from the LSU pipe (lsu) brings in the whole l2.fetch_bytes block around each
+// missing sector, as the memory engine's L2 does: the neighbours take DRAM bandwidth and
+// land with the sector, so a later request for them waits for that fill, not a new one.
+// Texture and constant misses fetch only their sectors (see l2req.lsu in memory.go).
+func (l *timedL2) read(t int64, line uint64, mask uint8, lsu bool) int64 {
 	s := l.slice(line)
 	n := popc8(mask)
 	start := l.reserve(s, t, int(n))
@@ -111,6 +117,19 @@ func (l *timedL2) read(t int64, line uint64, mask uint8) int64 {
 		}
 	}
 	l.evict(start, res)
+	if !lsu || res.Fetch == 0 || l.fetchSectors <= 1 {
+		return done
+	}
+	if extra := l.block(res.Fetch) &^ mask; extra != 0 {
+		more := l.slices[s].Access(line, extra, cache.Load)
+		for b := uint64(0); b < 8; b++ {
+			if more.Fetch&(1<<b) != 0 {
+				addr := line + b*cache.Chunk
+				l.setFill(addr, l.dramAccess(start, addr, false))
+			}
+		}
+		l.evict(start, more)
+	}
 	return done
 }
 
@@ -130,6 +149,19 @@ func (l *timedL2) write(t int64, line uint64, mask uint8, atomic bool) int64 {
 	}
 	l.evict(start, res)
 	return done
+}
+
+// block widens a mask of missing sectors to the aligned fetch blocks holding them (as
+// l2State.fetchBlock).
+func (l *timedL2) block(miss uint8) uint8 {
+	var out uint8
+	group := uint8(1)<<l.fetchSectors - 1
+	for b := uint(0); b < 8; b += l.fetchSectors {
+		if miss&(group<<b) != 0 {
+			out |= group << b
+		}
+	}
+	return out
 }
 
 func (l *timedL2) evict(t int64, res cache.Result) {

@@ -23,6 +23,8 @@ func (e *timer) report(l *format.Launch, opts Options) *KernelReport {
 		warpCycles += s.warpCycles
 		issueCycles += s.issueCycles
 	}
+	// ncu's elapsed cycles include the launch and drain around the SMs' work.
+	elapsed += int64(cfg.SM.LaunchCycles)
 	nsm := float64(len(e.sms))
 	scheds := float64(max(cfg.SM.Schedulers, 1))
 	inst := float64(e.issued)

@@ -137,7 +137,8 @@ func TestTimingDeterministic(t *testing.T) {
 // global-load kernel are mostly long_scoreboard.
 func TestTimingPlacement(t *testing.T) {
 	r := captureSIMT(t, format.SIMTITS, "add_vectors", "n=4096")
-	k := timeOne(t, r, "hopper")
+	// Without the fixed launch cost, elapsed cycles are the SMs' own.
+	k := timeOne(t, r, "hopper", "sm.launch_cycles=0")
 	el, _ := k.Metric("sm__cycles_elapsed.avg")
 	act, _ := k.Metric("sm__cycles_active.avg")
 	if ctas := act * 132 / el; ctas < 7.5 || ctas > 8 {
@@ -148,5 +149,30 @@ func TestTimingPlacement(t *testing.T) {
 	inst, _ := k.Metric("smsp__inst_executed.sum")
 	if sel > inst || long < 10*sel {
 		t.Errorf("selected %g warp-cycles for %g instructions, long scoreboard %g", sel, inst, long)
+	}
+}
+
+// TestTimingLaunchOverhead: sm.launch_cycles adds exactly its cycles to elapsed time (not
+// to active time), and sm.cta_launch_cycles spaces one SM's CTA launches: 8 CTAs on one
+// SM, 4 resident at a time, start at most 7 intervals later than they could.
+func TestTimingLaunchOverhead(t *testing.T) {
+	cyc := func(k *KernelReport) (float64, float64) {
+		el, _ := k.Metric("sm__cycles_elapsed.avg")
+		act, _ := k.Metric("sm__cycles_active.avg")
+		return el, act
+	}
+	cfg := preset(t, "hopper")
+	one := captureSIMT(t, format.SIMTITS, "add_vectors", "n=512")
+	el, act := cyc(timeOne(t, one, "hopper"))
+	el0, act0 := cyc(timeOne(t, one, "hopper", "sm.launch_cycles=0"))
+	if el-el0 != float64(cfg.SM.LaunchCycles) || act != act0 {
+		t.Errorf("one CTA: elapsed %g with the launch cost, %g without (want %d more); active %g and %g", el, el0, cfg.SM.LaunchCycles, act, act0)
+	}
+	t.Logf("one CTA of add_vectors: %g cycles (the H200 takes 3795 for one CTA of one dependent load and store)", el)
+	eight := captureSIMT(t, format.SIMTITS, "add_vectors", "n=4096")
+	paced, _ := cyc(timeOne(t, eight, "hopper", "sm.count=1"))
+	free, _ := cyc(timeOne(t, eight, "hopper", "sm.count=1", "sm.cta_launch_cycles=0"))
+	if d, most := paced-free, 7*float64(cfg.SM.CTALaunchCycles); d <= 0 || d > most {
+		t.Errorf("8 CTAs on one SM: %g cycles paced, %g unpaced: want 0 < difference <= %g", paced, free, most)
 	}
 }
