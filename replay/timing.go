@@ -169,10 +169,11 @@ type tSM struct {
 	fill   map[uint64]int64 // L1 sector → cycle its fill lands
 	nfill  int
 
-	scheds []tSched
-	slots  []*tWarp // by slot; nil = free
-	ctas   []*tCTA
-	live   int // warps resident and unfinished
+	scheds  []tSched
+	slots   []*tWarp            // by slot; nil = free
+	readyFn func(slot int) bool // whether slots[slot] may issue: made once, for Policy.Pick
+	ctas    []*tCTA
+	live    int // warps resident and unfinished
 
 	mshr    []int64 // completion cycles of outstanding L1 misses (a min-heap)
 	mio     int64   // cycle the LSU/MIO pipe is free
@@ -208,6 +209,8 @@ type timer struct {
 	ctaLaunch int64
 	its       bool
 	abuf      []uint64
+	// twoLevel: the policy is two-level, the only one that acts on LongStall.
+	twoLevel bool
 
 	lat arch.Latency
 
@@ -256,7 +259,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	}
 	e := &timer{cfg: cfg, r: r, ki: ki, prog: l.Program.Insts, occ: occ, total: r.NumCTAs(ki),
 		issue: max(cfg.SM.DispatchPerScheduler, 1), mshrs: max(cfg.L1.MSHRs, 1), lat: cfg.Latency,
-		lsuCyc: int64(max(32/max(cfg.SM.LSULanes, 1), 1)), ctaLaunch: int64(cfg.SM.CTALaunchCycles), its: cfg.SM.SIMT == "its", progress: opts.Progress, abuf: make([]uint64, 0, 32)}
+		lsuCyc: int64(max(32/max(cfg.SM.LSULanes, 1), 1)), ctaLaunch: int64(cfg.SM.CTALaunchCycles), twoLevel: cfg.SM.Scheduler == "two-level", its: cfg.SM.SIMT == "its", progress: opts.Progress, abuf: make([]uint64, 0, 32)}
 	n := len(e.prog)
 	e.insts = make([]tInst, n)
 	for pc := range e.prog {
@@ -336,29 +339,30 @@ func (e *timer) newSM(id int) (*tSM, error) {
 		s.scheds[i].pipes[pDP].Lanes = max(cfg.SM.DPLanes/ns, 1)
 	}
 	s.slots = make([]*tWarp, cfg.SM.MaxWarps)
+	s.readyFn = func(slot int) bool { return s.slots[slot] != nil && s.slots[slot].ready }
 	return s, nil
 }
 
-// run advances the SMs in cycle order until every CTA has retired.
+// run advances the SMs in cycle order until every CTA has retired: SMs due at the same
+// cycle step in index order. A step changes only its own SM's next cycle, so a heap of
+// the SMs' next cycles keyed by (cycle, index) gives the same order as scanning every SM
+// each cycle, without the scan.
 func (e *timer) run(ctx context.Context) error {
+	q := smQueue{}
+	for _, s := range e.sms {
+		if s.next >= 0 {
+			q.push(s)
+		}
+	}
 	steps := 0
-	for {
-		t := int64(-1)
-		for _, s := range e.sms {
-			if s.next >= 0 && (t < 0 || s.next < t) {
-				t = s.next
-			}
+	for len(q) > 0 {
+		s := q.pop()
+		s.step(s.next)
+		if s.err != nil {
+			return s.err
 		}
-		if t < 0 {
-			break
-		}
-		for _, s := range e.sms {
-			if s.next == t {
-				s.step(t)
-				if s.err != nil {
-					return s.err
-				}
-			}
+		if s.next >= 0 {
+			q.push(s)
 		}
 		if steps++; steps&0xfff == 0 {
 			if err := ctx.Err(); err != nil {
@@ -370,6 +374,50 @@ func (e *timer) run(ctx context.Context) error {
 		return fmt.Errorf("%d of %d CTAs retired: a barrier never completed", e.done, e.total)
 	}
 	return nil
+}
+
+// smQueue is a min-heap of SMs by (next, id).
+type smQueue []*tSM
+
+func (q smQueue) less(i, j int) bool {
+	return q[i].next < q[j].next || (q[i].next == q[j].next && q[i].id < q[j].id)
+}
+
+func (q *smQueue) push(s *tSM) {
+	h := append(*q, s)
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !h.less(i, p) {
+			break
+		}
+		h[p], h[i] = h[i], h[p]
+		i = p
+	}
+	*q = h
+}
+
+func (q *smQueue) pop() *tSM {
+	h := *q
+	top := h[0]
+	n := len(h) - 1
+	h[0] = h[n]
+	h = h[:n]
+	for i := 0; ; {
+		l, m := 2*i+1, i
+		if l < n && h.less(l, m) {
+			m = l
+		}
+		if l+1 < n && h.less(l+1, m) {
+			m = l + 1
+		}
+		if m == i {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	*q = h
+	return top
 }
 
 // launch loads the next CTA of the grid into free warp slots.
@@ -575,6 +623,15 @@ func (s *tSM) evaluate(w *tWarp, t int64) {
 		w.atPC = w.w.PC[max(w.lo-1, 0)]
 		return
 	}
+	if !w.its {
+		// One candidate: check sets the stall state and wake itself.
+		if s.check(w, w.lo, t) {
+			w.ready, w.next = true, w.lo
+			w.state = stNotSelected
+			w.atPC = w.w.PC[w.next]
+		}
+		return
+	}
 	st, wake, pc := stall(0), int64(-1), uint32(0)
 	w.candidates(func(i int) bool {
 		if s.check(w, i, t) {
@@ -635,7 +692,7 @@ func (s *tSM) step(t int64) {
 	any := false
 	for si := range s.scheds {
 		sc := &s.scheds[si]
-		w := sc.pol.Pick(func(slot int) bool { return s.slots[slot] != nil && s.slots[slot].ready })
+		w := sc.pol.Pick(s.readyFn)
 		if w < 0 {
 			continue
 		}
@@ -658,20 +715,20 @@ func (s *tSM) step(t int64) {
 		s.issueCycles++
 		any = true
 	}
-	// Long waits demote a warp in the two-level policy.
-	for _, w := range s.slots {
-		if w != nil && w.state == stLongScoreboard {
-			s.scheds[w.sched].pol.LongStall(w.slot)
-		}
-	}
 	s.next = -1
 	if any {
 		s.next = t + 1
-	} else {
-		for _, w := range s.slots {
-			if w != nil && w.wake > t && (s.next < 0 || w.wake < s.next) {
-				s.next = w.wake
-			}
+	}
+	for _, w := range s.slots {
+		if w == nil {
+			continue
+		}
+		// Long waits demote a warp in the two-level policy (the others ignore them).
+		if e.twoLevel && w.state == stLongScoreboard {
+			s.scheds[w.sched].pol.LongStall(w.slot)
+		}
+		if !any && w.wake > t && (s.next < 0 || w.wake < s.next) {
+			s.next = w.wake
 		}
 	}
 	for _, at := range s.launches {
