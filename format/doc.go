@@ -5,14 +5,17 @@
 //
 // This package writes and reads format V1 (see Version). The version is the decimal
 // string under the schema metadata key "gtrace.format.version"; a reader rejects any
-// other value with a *VersionError before it looks at the columns.
+// other value with a *VersionError before it looks at the columns. V1 has not shipped:
+// grouping CTAs into batches (below) changed it in place rather than making a V2.
 //
 // # File layout (V1)
 //
 // A trace is one Arrow IPC file (not the stream format): the writer is arrow's
 // ipc.FileWriter with zstd buffer compression, so pyarrow.ipc.open_file and any other
-// Arrow reader open it. One record batch holds one CTA, the batches in launch order,
-// then CTA order, so batch index = (CTAs of the earlier launches) + linear CTA id.
+// Arrow reader open it. One record batch holds G consecutive CTAs of one launch, G being
+// the launch's ctas_per_batch (see Batches); the batches come in launch order, then CTA
+// order, so CTA c of launch k is in batch (batches of the earlier launches) + c/G, as
+// CTA c mod G of it, and a launch of N CTAs has ceil(N/G) batches, the last one short.
 //
 //	offset 0  +---------------------------------------------------------------+
 //	          | "ARROW1" 00 00                                                |
@@ -21,17 +24,18 @@
 //	          |   gtrace.format.version = "1"                                 |
 //	          |   gtrace.meta = JSON {producer, launches: [{kernel, grid,     |
 //	          |     block, shared_bytes, regs_per_thread, simt, source_hash,  |
-//	          |     ptx_producer, textures, program: [{op, class, space,      |
-//	          |     memop, width, cache, rd, wr, ptx, file, line}, ...]}]}    |
+//	          |     ptx_producer, ctas_per_batch, textures, program: [{op,    |
+//	          |     class, space, memop, width, cache, rd, wr, ptx, file,     |
+//	          |     line}, ...]}]}                                            |
 //	          +---------------------------------------------------------------+
-//	          | record batch 0 = kernel 0, CTA 0                              |
-//	          |   rows: every warp-instruction of the CTA, sorted by warp,    |
-//	          |   then issue order; each column's buffer zstd-compressed      |
-//	          |   (8-byte uncompressed length, then one zstd frame)           |
+//	          | record batch 0 = kernel 0, CTAs 0 .. G-1                      |
+//	          |   rows: every warp-instruction of those CTAs, sorted by cta,  |
+//	          |   warp, then issue order; each column's buffer zstd-          |
+//	          |   compressed (8-byte uncompressed length, one zstd frame)     |
 //	          +---------------------------------------------------------------+
-//	          | record batch 1 = kernel 0, CTA 1                              |
+//	          | record batch 1 = kernel 0, CTAs G .. 2G-1                     |
 //	          | ...                                                           |
-//	          | record batch N-1 = last kernel, last CTA                      |
+//	          | last record batch = last kernel, its last (up to G) CTAs      |
 //	          +---------------------------------------------------------------+
 //	          | end-of-stream marker FF FF FF FF 00 00 00 00                  |
 //	          +---------------------------------------------------------------+
@@ -51,18 +55,25 @@
 // file cannot replace a dictionary between batches): all text lives in the program
 // table in the metadata, referenced by pc.
 //
+//	cta     uint8        CTA within the batch: linear CTA id - the batch's first (G <= 256)
 //	warp    uint8        warp index within the CTA (CUDA blocks hold at most 32 warps)
 //	pc      uint32       index into the launch's program table
 //	mask    uint32       active lanes, bit l = lane l
 //	path    uint16       divergence path id, 0 = the warp's initial path
 //	info    uint8        bits 0-5: Flags; bits 6-7: AddrMode
 //	base    uint64       Base, minus the Base of the previous row with the same pc in
-//	                     the same warp (wrapping; the first such row is stored as is)
+//	                     the same batch (wrapping; the first such row is stored as is)
 //	stride  int32        Stride of an AddrStride row, else 0
 //	deltas  list<int64>  Deltas of an AddrDeltas row (active lanes - 1 values), else []
 //	coords  list<int32>  texel x, y per active lane of a texture fetch, else []
 //
 // Sequence numbers are implicit: a warp's rows are contiguous and in issue order.
+//
+// Narrow columns stay separate. Measured on transpose_v1 and reduce_v3 (see Batches):
+// packing pc and mask into one uint64 made them 3 times and 7% larger (zstd found
+// fewer matches in the wide values); packing warp, info and path into one uint32 saved
+// 3% and 12%, less than the batch size moves them, at the price of a column a pyarrow
+// user must unpack.
 //
 // Columns are as narrow as their values allow, because reading is mostly zstd writing
 // out decompressed bytes: narrowing warp from 16 bits and stride from 64 made a full
@@ -80,8 +91,12 @@
 //
 // Storing base as a delta against the last row of the same pc turns a loop whose
 // addresses advance by a constant into a repeating column that zstd removes: a
-// coalesced or strided loop costs about 0.13 byte per warp-instruction (see
+// coalesced or strided loop costs about 0.02 byte per warp-instruction (see
 // bench_test.go). Storing it raw costs several times more, because each base is new.
+// The chain runs across the warps and CTAs of a batch, not only within a warp: a short
+// warp's first access then is a delta against its neighbour's, usually the same for
+// every warp, where restarting at each warp stored one raw 64-bit address per pc per
+// warp (transpose_v1: 0.37 against 0.27 byte per warp-instruction).
 //
 // # Divergence flags
 //
@@ -92,15 +107,32 @@
 // interleaving, or a stack pop to a sibling path). A timing replay serialises or
 // interleaves the paths as its architecture does.
 //
-// # One batch per CTA: the trade-off
+// # Batches
 //
-// A batch per CTA makes the CTA-to-batch mapping arithmetic (no index), gives each
-// column enough rows for zstd to work well, and matches how replay schedules work (a
-// CTA runs on one SM). The cost: the writer holds one whole CTA, and reading one warp
-// decompresses its CTA's batch. Memory is bounded by the largest CTA, not the trace: a
-// CTA of 32 warps × 100k instructions is about 120 MB decoded. Splitting huge CTAs into
-// several batches would bound that too, at the price of a batch index in the metadata;
-// V1 does not, and a reader refuses a batch that would decode to more than 4 GiB.
+// Every record batch has a fixed cost of about 1 KB: about 700 bytes of flatbuffer
+// metadata (12 field nodes, 24 buffers, compression info) and, for each of its 12
+// non-empty buffers, an 8-byte length and a zstd frame; with the compression lost at a
+// batch boundary, halving the number of batches saved about 1.4 KB a batch. V1 first
+// wrote a batch per CTA, and for real kernels with small CTAs that overhead dominated:
+// transpose V1 at 2048² (4096 CTAs of 32 warps, 736 rows each) was 1.68 bytes per
+// warp-instruction, half of it batch metadata; reduction V3 at 2^22 (16384 CTAs of 8
+// warps) was 2.0. So a batch holds G consecutive CTAs, G = min(ceil(256 / warps per
+// CTA), 256): at least 256 warps, whatever the CTA size. The two kernels fell to 0.37
+// and 0.17 byte per warp-instruction, and to 0.27 and 0.14 with the base delta chained
+// across the batch; the synthetic loops of bench_test.go (32 CTAs of 8 warps, now one
+// batch) fell from 0.07-0.13 to 0.01-0.02. Batches of 512 and 1024 warps would give
+// 0.15 and 0.09 for transpose, 0.11 and 0.09 for reduction, at 2 and 4 times the memory.
+//
+// G depends on the launch alone, so a CTA's batch stays arithmetic and needs no index.
+// The writer records G as ctas_per_batch and the reader uses that value, not the rule,
+// so the rule can change without a new format version.
+//
+// The cost: the writer holds one batch, and reading one CTA or one warp decompresses
+// its whole batch. Memory is bounded by the largest batch, not the trace: 256 warps of
+// 100k instructions are about 1 GB decoded. The reader refuses a batch that would decode
+// to more than 4 GiB, and the writer refuses to write one. Reading a launch's CTAs in
+// order, as replay does from several goroutines, decodes each batch once: the Reader
+// keeps the last 64 decoded batches, 256 MiB at most (batchcache.go).
 //
 // # Reading
 //

@@ -29,7 +29,7 @@ var (
 type CorruptError struct {
 	Kind   error  // one of ErrNotArrow, ErrTruncated, ErrCorruptZstd, ErrCorrupt
 	Offset int64  // byte offset in the file of the damaged structure; -1 if not known
-	Batch  int    // record batch index (the CTA's global index); -1 for file-level structures
+	Batch  int    // record batch index (from 0, over all launches); -1 for file-level structures
 	Reason string // what was wrong, for a human
 	Err    error  // the underlying error, if any
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/apache/arrow/go/v17/arrow"
@@ -526,8 +527,11 @@ func readEverything(b []byte) error {
 	return nil
 }
 
+// Goroutines reading at random, in order and interleaved, get the same warps: the batch
+// cache hands out, evicts and waits for decodes correctly (run with -race).
 func TestConcurrentReads(t *testing.T) {
 	tr := randomTrace(8)
+	tr.addGrouped(1, 2600) // 11 batches of 256 CTAs: more than the cache holds
 	r := openBytes(t, tr.write(t))
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
@@ -536,9 +540,13 @@ func TestConcurrentReads(t *testing.T) {
 		go func(g int) {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(g), 1))
-			for i := 0; i < 50; i++ {
+			const random, ctas = 200, 2600
+			for i := 0; i < random+ctas/8; i++ {
 				k := rng.IntN(len(tr.ctas))
 				c := rng.IntN(len(tr.ctas[k]))
+				if i >= random { // replay's pattern: CTAs in order, goroutines interleaved
+					k, c = len(tr.ctas)-1, (i-random)*8+g
+				}
 				ws, err := r.ReadCTA(k, c)
 				if err != nil {
 					errs <- err
@@ -570,10 +578,11 @@ func TestConcurrentReads(t *testing.T) {
 	}
 }
 
-// The file is plain Arrow: arrow's own reader sees one batch per CTA with the columns
-// doc.go describes.
+// The file is plain Arrow: arrow's own reader sees one batch per ctas_per_batch CTAs,
+// with the columns doc.go describes.
 func TestReadableByArrow(t *testing.T) {
 	tr := randomTrace(9)
+	tr.addGrouped(24, 21) // 11 CTAs a batch: 2 batches
 	b := tr.write(t)
 	fr, err := ipc.NewFileReader(bytes.NewReader(b))
 	if err != nil {
@@ -582,33 +591,39 @@ func TestReadableByArrow(t *testing.T) {
 	defer fr.Close()
 	batch := 0
 	for k := range tr.ctas {
-		for c, ws := range tr.ctas[k] {
+		g := ctasPerBatch(&tr.meta.Launches[k])
+		for c0 := 0; c0 < len(tr.ctas[k]); c0 += g {
 			rec, err := fr.Record(batch)
 			if err != nil {
 				t.Fatal(err)
 			}
-			rows := 0
-			for _, w := range ws {
-				rows += w.Len()
-			}
-			if int(rec.NumRows()) != rows {
-				t.Fatalf("batch %d: %d rows, want %d", batch, rec.NumRows(), rows)
-			}
+			ctaCol := rec.Column(colCTA).(*array.Uint8).Uint8Values()
+			warpCol := rec.Column(colWarp).(*array.Uint8).Uint8Values()
 			pcs := rec.Column(colPC).(*array.Uint32).Uint32Values()
 			i := 0
-			for _, w := range ws {
-				for _, pc := range w.PC {
-					if pcs[i] != pc {
-						t.Fatalf("kernel %d cta %d row %d: pc %d, want %d", k, c, i, pcs[i], pc)
+			for c := c0; c < min(c0+g, len(tr.ctas[k])); c++ {
+				for _, w := range tr.ctas[k][c] {
+					for _, pc := range w.PC {
+						if i >= len(pcs) {
+							t.Fatalf("batch %d: %d rows, want more", batch, len(pcs))
+						}
+						if int(ctaCol[i]) != c-c0 || int(warpCol[i]) != w.Warp || pcs[i] != pc {
+							t.Fatalf("kernel %d cta %d batch %d row %d: cta %d warp %d pc %d, want %d %d %d",
+								k, c, batch, i, ctaCol[i], warpCol[i], pcs[i], c-c0, w.Warp, pc)
+						}
+						i++
 					}
-					i++
 				}
+			}
+			if int(rec.NumRows()) != i {
+				t.Fatalf("batch %d: %d rows, want %d", batch, rec.NumRows(), i)
 			}
 			batch++
 		}
 	}
-	if fr.NumRecords() != batch {
-		t.Fatalf("%d batches, want %d", fr.NumRecords(), batch)
+	// Seed 9 makes two launches of 4 and 2 CTAs, one batch each; "grouped" has two.
+	if batch != 1+1+2 || fr.NumRecords() != batch {
+		t.Fatalf("arrow sees %d batches, the columns %d; want 4", fr.NumRecords(), batch)
 	}
 }
 
@@ -620,5 +635,156 @@ func TestEmptyTrace(t *testing.T) {
 	}
 	if r.Meta().Producer != "p" {
 		t.Fatalf("producer %q", r.Meta().Producer)
+	}
+}
+
+// groupedTrace is one launch of ctas CTAs of wpc warps (see addGrouped).
+func groupedTrace(wpc, ctas int) *trace {
+	t := &trace{meta: Meta{Producer: "grouped"}}
+	t.addGrouped(wpc, ctas)
+	return t
+}
+
+// addGrouped appends a launch of ctas CTAs of wpc warps, CTA c running c mod 4
+// iterations of the loop body in shape c mod len(shapes), so that CTAs differ.
+func (t *trace) addGrouped(wpc, ctas int) {
+	k := len(t.ctas)
+	t.meta.Launches = append(t.meta.Launches, loopLaunch(fmt.Sprintf("g%d", k), ctas, wpc))
+	rng := rand.New(rand.NewPCG(uint64(wpc), uint64(ctas)))
+	cs := make([][]*Warp, ctas)
+	for c := range cs {
+		cs[c] = make([]*Warp, wpc)
+		for w := range cs[c] {
+			cs[c][w] = &Warp{}
+		}
+		loopCTA(shapes[c%len(shapes)], k, c, ctas, cs[c], c%4, rng)
+	}
+	t.ctas = append(t.ctas, cs)
+}
+
+// countingReaderAt counts ReadAt calls: a reader reads each batch with one.
+type countingReaderAt struct {
+	r *bytes.Reader
+	n atomic.Int64
+}
+
+func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	c.n.Add(1)
+	return c.r.ReadAt(p, off)
+}
+
+// Consecutive CTAs share a batch of at least 256 warps (at most 256 CTAs), and reading
+// a launch's CTAs in order decodes each batch once.
+func TestBatchGroups(t *testing.T) {
+	for _, tc := range []struct {
+		wpc, ctas     int
+		group, frames int // CTAs per batch, batches
+	}{
+		{1, 600, 256, 3},
+		{8, 70, 32, 3},
+		{24, 21, 11, 2},
+		{32, 17, 8, 3},
+		{33, 5, 8, 1},
+		{256, 3, 1, 3},
+	} {
+		t.Run(fmt.Sprintf("%dx%d", tc.ctas, tc.wpc), func(t *testing.T) {
+			tr := groupedTrace(tc.wpc, tc.ctas)
+			if g := ctasPerBatch(&tr.meta.Launches[0]); g != tc.group {
+				t.Fatalf("ctasPerBatch = %d, want %d", g, tc.group)
+			}
+			b := tr.write(t)
+			cr := &countingReaderAt{r: bytes.NewReader(b)}
+			r, err := NewReader(cr, int64(len(b)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(r.blocks); n != tc.frames {
+				t.Fatalf("%d batches, want %d", n, tc.frames)
+			}
+			opened := cr.n.Load()
+			for c := range tc.ctas {
+				ws, err := r.ReadCTA(0, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for w := range ws {
+					sameWarp(t, fmt.Sprintf("ReadCTA(0,%d)", c), ws[w], tr.ctas[0][c][w])
+				}
+			}
+			if reads := cr.n.Load() - opened; reads != int64(tc.frames) {
+				t.Errorf("reading the CTAs in order read %d batches, want %d", reads, tc.frames)
+			}
+			for c := tc.ctas - 1; c >= 0; c -= 3 {
+				w := c % tc.wpc
+				got, err := r.ReadWarp(0, c, w)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sameWarp(t, fmt.Sprintf("ReadWarp(0,%d,%d)", c, w), got, tr.ctas[0][c][w])
+			}
+			if _, err := r.ReadCTA(0, tc.ctas); err == nil {
+				t.Errorf("ReadCTA past the last CTA succeeded")
+			}
+			if _, err := r.ReadWarp(0, 0, tc.wpc); err == nil {
+				t.Errorf("ReadWarp past the last warp succeeded")
+			}
+		})
+	}
+}
+
+// A CTA the writer rejects leaves the batch it was to join as it was: writing the CTA
+// again, correctly, gives the same file as writing it correctly first.
+func TestWriterRejectKeepsBatch(t *testing.T) {
+	tr := groupedTrace(2, 5)
+	want := tr.write(t)
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, tr.meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c, ws := range tr.ctas[0] {
+		if c == 3 {
+			bad := []*Warp{ws[0], ws[1].Clone()}
+			bad[1].PC[len(bad[1].PC)-1] = 99 // outside the program: found after the rows before it were appended
+			var we *WriteError
+			if err := w.WriteCTA(0, c, bad); !errors.As(err, &we) {
+				t.Fatalf("bad CTA: %v, want *WriteError", err)
+			}
+		}
+		if err := w.WriteCTA(0, c, ws); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), want) {
+		t.Fatal("the file differs after a rejected CTA")
+	}
+}
+
+// The writer refuses a batch the reader would refuse as too large, rather than write a
+// file that cannot be read.
+func TestWriterBatchLimit(t *testing.T) {
+	tr := groupedTrace(8, 4) // one batch; CTA 3 has 3 iterations of 8 rows per warp
+	saved := maxBatchBytes
+	// CTAs 0-2 hold 8 warps × (0+1+2) iterations × 8 rows = 192 rows; CTA 3 adds 192 more.
+	maxBatchBytes = 300 * rowBytes
+	defer func() { maxBatchBytes = saved }()
+	w, err := NewWriter(&bytes.Buffer{}, tr.meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := range 3 {
+		if err := w.WriteCTA(0, c, tr.ctas[0][c]); err != nil {
+			t.Fatalf("CTA %d: %v", c, err)
+		}
+	}
+	var we *WriteError
+	if err := w.WriteCTA(0, 3, tr.ctas[0][3]); !errors.As(err, &we) || we.CTA != 3 {
+		t.Fatalf("CTA 3: %v, want a *WriteError for cta 3", err)
+	}
+	if err := w.Close(); !errors.As(err, &we) {
+		t.Fatalf("Close after the refused batch: %v, want the *WriteError", err)
 	}
 }

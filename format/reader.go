@@ -18,14 +18,14 @@ import (
 
 var arrowMagic = []byte("ARROW1")
 
-// maxBatchBytes bounds the decoded size of one record batch. A v1 batch holds one CTA, and
-// a corrupt file could otherwise make the reader allocate whatever a length field claims.
-// 4 GiB is about 100 M warp-instructions in one CTA. Tests lower it to keep fuzzing within
-// memory.
+// maxBatchBytes bounds the decoded size of one record batch, so that a corrupt file
+// cannot make the reader allocate whatever a length field claims. 4 GiB is about 100 M
+// warp-instructions in one batch. Tests lower it to keep fuzzing within memory.
 var maxBatchBytes int64 = 4 << 30
 
 // Reader reads a trace. It is safe for concurrent use by several goroutines: the only
-// state it changes after opening is a pool of per-call decoders.
+// state it changes after opening is pools of decoders and scratch space, and a cache of
+// recently decoded batches.
 type Reader struct {
 	r      io.ReaderAt
 	size   int64
@@ -33,8 +33,11 @@ type Reader struct {
 
 	meta   *Meta
 	blocks []fileBlock
-	first  []int // first[k] is the batch index of kernel k's CTA 0; first[len] = len(blocks)
-	pool   sync.Pool
+	first  []int     // first[k] is the batch index of kernel k's CTA 0; first[len] = len(blocks)
+	group  []int     // group[k] is kernel k's CTAs per batch
+	pool   sync.Pool // *decoder
+	spool  sync.Pool // *scratch
+	cache  batchCache
 }
 
 // Open opens a trace file. Close it when done.
@@ -126,23 +129,26 @@ func (rd *Reader) open() error {
 	if ndicts != 0 {
 		return &SchemaError{Reason: fmt.Sprintf("%d dictionary batches; v1 has none", ndicts)}
 	}
-	meta, err := decodeMeta([]byte(md[KeyMeta]))
+	meta, group, err := decodeMeta([]byte(md[KeyMeta]))
 	if err != nil {
 		return corrupt(ErrCorrupt, footerAt, -1, "schema metadata %s: %v", KeyMeta, err)
 	}
-	rd.meta = meta
+	rd.meta, rd.group = meta, group
 
+	// A launch's batches are its CTAs in groups of group[k], the last group possibly short.
 	rd.first = make([]int, len(meta.Launches)+1)
 	total := uint64(0)
 	for k := range meta.Launches {
 		rd.first[k] = int(total)
-		total += meta.Launches[k].Grid.Count()
-		if total > uint64(len(rd.blocks)) {
+		ctas := meta.Launches[k].Grid.Count()
+		total += (ctas + uint64(group[k]) - 1) / uint64(group[k])
+		if ctas > uint64(len(rd.blocks))*maxCTAsPerBatch || total > uint64(len(rd.blocks)) {
+			total = max(total, uint64(len(rd.blocks))+1)
 			break
 		}
 	}
 	if total != uint64(len(rd.blocks)) {
-		return corrupt(ErrCorrupt, footerAt, -1, "footer lists %d record batches, the launches have %d CTAs", len(rd.blocks), total)
+		return corrupt(ErrCorrupt, footerAt, -1, "footer lists %d record batches, the launches need %d or more", len(rd.blocks), total)
 	}
 	rd.first[len(meta.Launches)] = len(rd.blocks)
 	for i, b := range rd.blocks {
@@ -172,44 +178,42 @@ func (rd *Reader) NumCTAs(kernel int) int {
 	if kernel < 0 || kernel >= len(rd.meta.Launches) {
 		return 0
 	}
-	return rd.first[kernel+1] - rd.first[kernel]
-}
-
-func (rd *Reader) batchIndex(kernel, cta int) (int, error) {
-	if kernel < 0 || kernel >= len(rd.meta.Launches) {
-		return 0, fmt.Errorf("gtrace/format: no kernel %d (trace has %d launches)", kernel, len(rd.meta.Launches))
-	}
-	if cta < 0 || cta >= rd.NumCTAs(kernel) {
-		return 0, fmt.Errorf("gtrace/format: kernel %d has no cta %d (%d CTAs)", kernel, cta, rd.NumCTAs(kernel))
-	}
-	return rd.first[kernel] + cta, nil
+	return rd.meta.Launches[kernel].NumCTAs()
 }
 
 // ReadCTA returns the warps of one CTA, warps[i] being warp i; a warp that executed
 // nothing is empty. The warps are the caller's. They share backing arrays, each slice
 // capped at its own end, so appending to one warp never changes another.
+//
+// It decodes the CTA's batch, or finds it among the last few decoded: reading the CTAs
+// of a batch one after another, from one goroutine or several, decodes it once.
 func (rd *Reader) ReadCTA(kernel, cta int) ([]*Warp, error) {
-	d, err := rd.load(kernel, cta)
+	e, err := rd.load(kernel, cta)
 	if err != nil {
 		return nil, err
 	}
-	defer rd.pool.Put(d)
-	return d.cloneAll(kernel, cta), nil
+	defer rd.cache.release(rd, e)
+	d := e.d
+	return d.cloneCTA(cta - d.cta0), nil
 }
 
-// ReadWarp returns one warp of one CTA. It decodes the whole CTA's batch (columns are
-// compressed per batch) and copies out only the warp.
+// ReadWarp returns one warp of one CTA. Like ReadCTA it decodes the CTA's whole batch
+// (columns are compressed per batch) unless it was decoded recently, and copies out only
+// the warp.
 func (rd *Reader) ReadWarp(kernel, cta, warp int) (*Warp, error) {
-	d, err := rd.load(kernel, cta)
+	if kernel >= 0 && kernel < len(rd.meta.Launches) {
+		if wpc := rd.meta.Launches[kernel].WarpsPerCTA(); warp < 0 || warp >= wpc {
+			return nil, fmt.Errorf("gtrace/format: kernel %d has no warp %d (%d per CTA)", kernel, warp, wpc)
+		}
+	}
+	e, err := rd.load(kernel, cta)
 	if err != nil {
 		return nil, err
 	}
-	defer rd.pool.Put(d)
-	if warp < 0 || warp >= len(d.warpStart)-1 {
-		return nil, fmt.Errorf("gtrace/format: kernel %d has no warp %d (%d per CTA)", kernel, warp, len(d.warpStart)-1)
-	}
+	defer rd.cache.release(rd, e)
+	d := e.d
 	var v Warp
-	d.view(&v, kernel, cta, warp)
+	d.view(&v, (cta-d.cta0)*d.wpc+warp)
 	return v.Clone(), nil
 }
 
@@ -226,13 +230,13 @@ func (rd *Reader) All() iter.Seq2[*Warp, error] {
 		defer rd.pool.Put(d)
 		var v Warp
 		for k := range rd.meta.Launches {
-			for cta := 0; cta < rd.NumCTAs(k); cta++ {
-				if err := rd.decode(d, k, rd.first[k]+cta); err != nil {
+			for idx := rd.first[k]; idx < rd.first[k+1]; idx++ {
+				if err := rd.decode(d, k, idx); err != nil {
 					yield(nil, err)
 					return
 				}
-				for w := 0; w < len(d.warpStart)-1; w++ {
-					d.view(&v, k, cta, w)
+				for slot := range len(d.warpStart) - 1 {
+					d.view(&v, slot)
 					if !yield(&v, nil) {
 						return
 					}
@@ -242,52 +246,67 @@ func (rd *Reader) All() iter.Seq2[*Warp, error] {
 	}
 }
 
-func (rd *Reader) load(kernel, cta int) (*decoder, error) {
-	idx, err := rd.batchIndex(kernel, cta)
-	if err != nil {
-		return nil, err
+// load returns the cache entry holding the batch of kernel's CTA cta, decoded; the
+// caller releases it.
+func (rd *Reader) load(kernel, cta int) (*cachedBatch, error) {
+	if kernel < 0 || kernel >= len(rd.meta.Launches) {
+		return nil, fmt.Errorf("gtrace/format: no kernel %d (trace has %d launches)", kernel, len(rd.meta.Launches))
 	}
-	d := rd.decoder()
-	if err := rd.decode(d, kernel, idx); err != nil {
-		rd.pool.Put(d)
-		return nil, err
+	if cta < 0 || cta >= rd.NumCTAs(kernel) {
+		return nil, fmt.Errorf("gtrace/format: kernel %d has no cta %d (%d CTAs)", kernel, cta, rd.NumCTAs(kernel))
 	}
-	return d, nil
+	return rd.cache.acquire(rd, kernel, rd.first[kernel]+cta/rd.group[kernel])
 }
 
-// decoder holds one goroutine's scratch: a zstd decoder and one batch's columns.
+// decoder holds one decoded batch: its columns and what check derives from them. A
+// cached batch keeps its decoder, so the zstd decoder and the compressed bytes, needed
+// only while decoding, are apart in scratch.
 type decoder struct {
-	zd        *zstd.Decoder
-	raw       []byte
-	bm        batchMeta
 	cols      batchCols
 	mode      []AddrMode
 	flags     []Flags
 	stride    []int64 // the stride column, widened
-	warpStart []int   // warp w's rows are [warpStart[w], warpStart[w+1])
+	warpStart []int   // the rows of warp slot s, cta*wpc + warp, are [warpStart[s], warpStart[s+1])
 	lastBase  []uint64
+
+	// The batch decoded: kernel's CTAs cta0 .. cta0+ctas-1, of wpc warps each.
+	kernel, cta0, ctas, wpc int
 }
 
 func (rd *Reader) decoder() *decoder {
 	if d, ok := rd.pool.Get().(*decoder); ok {
 		return d
 	}
-	// Concurrency 1: parallelism comes from callers decoding different CTAs. The cap limit
-	// makes DecodeAll stop at the column size the batch header announced.
+	return &decoder{}
+}
+
+// scratch is what decoding a batch needs and the decoded batch does not.
+type scratch struct {
+	zd  *zstd.Decoder
+	raw []byte // the batch as stored
+	bm  batchMeta
+}
+
+func (rd *Reader) scratch() *scratch {
+	if s, ok := rd.spool.Get().(*scratch); ok {
+		return s
+	}
+	// Concurrency 1: parallelism comes from callers decoding different batches. The cap
+	// limit makes DecodeAll stop at the column size the batch header announced.
 	zd, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecodeAllCapLimit(true),
 		zstd.WithDecoderMaxMemory(uint64(maxBatchBytes)))
 	if err != nil {
 		panic(err) // only on invalid options, fixed above
 	}
-	return &decoder{zd: zd}
+	return &scratch{zd: zd}
 }
 
 // Data buffer index of each column in a v1 record batch: buffers come depth-first, two per
 // primitive (validity, values) and two per list (validity, offsets) before its child's.
 var (
-	dataBuffer  = [numCols]int{1, 3, 5, 7, 9, 11, 13, 15, 19} // lists: the offsets buffer
-	childBuffer = [numCols]int{colDeltas: 17, colCoords: 21}
-	childNode   = [numCols]int{colDeltas: 8, colCoords: 10}
+	dataBuffer  = [numCols]int{1, 3, 5, 7, 9, 11, 13, 15, 17, 21} // lists: the offsets buffer
+	childBuffer = [numCols]int{colDeltas: 19, colCoords: 23}
+	childNode   = [numCols]int{colDeltas: 9, colCoords: 11}
 )
 
 const (
@@ -295,23 +314,35 @@ const (
 	v1Buffers = 2 * v1Nodes
 )
 
+// rowBytes is what a decoder holds per row: the columns, the list offsets, and mode,
+// flags and the widened stride.
+const rowBytes = 1 + 1 + 4 + 4 + 2 + 1 + 8 + 4 + 4 + 4 + 2 + 8
+
+// footprint is about how many bytes the decoded batch occupies.
+func (d *decoder) footprint() int64 {
+	c := &d.cols
+	return int64(c.rows()*rowBytes + 8*len(c.deltas) + 4*len(c.coords) + 8*len(d.warpStart))
+}
+
 // decode reads batch idx of kernel into d, checking everything a later step indexes with.
 func (rd *Reader) decode(d *decoder, kernel, idx int) (err error) {
 	blk := rd.blocks[idx]
 	defer guard(&err, blk.offset, idx)
-	d.raw = resize(d.raw, int(blk.metaLen+blk.bodyLen))
-	if n, err := rd.r.ReadAt(d.raw, blk.offset); n < len(d.raw) {
+	sc := rd.scratch()
+	defer rd.spool.Put(sc)
+	sc.raw = resize(sc.raw, int(blk.metaLen+blk.bodyLen))
+	if n, err := rd.r.ReadAt(sc.raw, blk.offset); n < len(sc.raw) {
 		if err == nil || err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
 			return corrupt(ErrTruncated, blk.offset+int64(n), idx, "record batch ends past the end of the file")
 		}
 		return fmt.Errorf("gtrace/format: reading batch %d: %w", idx, err)
 	}
-	if err := catchFB(blk.offset, idx, func() { parseMessage(d.raw[:blk.metaLen], &d.bm) }); err != nil {
+	if err := catchFB(blk.offset, idx, func() { parseMessage(sc.raw[:blk.metaLen], &sc.bm) }); err != nil {
 		return err
 	}
 	bodyAt := blk.offset + blk.metaLen
-	body := d.raw[blk.metaLen:]
-	bm := &d.bm
+	body := sc.raw[blk.metaLen:]
+	bm := &sc.bm
 	if len(bm.nodes) != v1Nodes || len(bm.buffers) != v1Buffers {
 		return corrupt(ErrCorrupt, blk.offset, idx, "%d field nodes and %d buffers; v1 has %d and %d", len(bm.nodes), len(bm.buffers), v1Nodes, v1Buffers)
 	}
@@ -327,7 +358,6 @@ func (rd *Reader) decode(d *decoder, kernel, idx int) (err error) {
 			return corrupt(ErrCorrupt, blk.offset, idx, "column %s has %d rows, batch has %d", colSpecs[c].name, l, rows)
 		}
 	}
-	const rowBytes = 1 + 4 + 4 + 2 + 1 + 8 + 4 + 4 + 4 + 2 + 8 // columns, offsets, mode, flags, stride
 	if rows < 0 || nDeltas < 0 || nCoords < 0 || rows > maxBatchBytes/rowBytes ||
 		nDeltas > maxBatchBytes/8 || nCoords > maxBatchBytes/4 ||
 		rows*rowBytes+nDeltas*8+nCoords*4 > maxBatchBytes {
@@ -339,6 +369,7 @@ func (rd *Reader) decode(d *decoder, kernel, idx int) (err error) {
 		buf int
 		dst []byte
 	}{
+		{dataBuffer[colCTA], resizeSlack(&c.cta, n)},
 		{dataBuffer[colWarp], resizeSlack(&c.warp, n)},
 		{dataBuffer[colPC], resizeSlack(&c.pc, n)},
 		{dataBuffer[colMask], resizeSlack(&c.mask, n)},
@@ -352,7 +383,7 @@ func (rd *Reader) decode(d *decoder, kernel, idx int) (err error) {
 		{childBuffer[colCoords], resizeSlack(&c.coords, int(nCoords))},
 	}
 	for _, x := range dsts {
-		if err := d.readBuffer(body, bodyAt, idx, x.buf, x.dst); err != nil {
+		if err := sc.readBuffer(body, bodyAt, idx, x.buf, x.dst); err != nil {
 			return err
 		}
 	}
@@ -360,13 +391,17 @@ func (rd *Reader) decode(d *decoder, kernel, idx int) (err error) {
 		// An empty list array may be written without offsets.
 		c.doff[0], c.coff[0] = 0, 0
 	}
-	return d.check(rd.meta.Launches[kernel].WarpsPerCTA(), len(rd.meta.Launches[kernel].Program.Insts), blk.offset, idx)
+	l := &rd.meta.Launches[kernel]
+	g := rd.group[kernel]
+	d.kernel, d.cta0, d.wpc = kernel, (idx-rd.first[kernel])*g, l.WarpsPerCTA()
+	d.ctas = min(g, l.NumCTAs()-d.cta0)
+	return d.check(len(l.Program.Insts), blk.offset, idx)
 }
 
 // readBuffer decompresses buffer bi of body into dst, which has exactly the size the
 // column needs.
-func (d *decoder) readBuffer(body []byte, bodyAt int64, batch, bi int, dst []byte) error {
-	b := d.bm.buffers[bi]
+func (sc *scratch) readBuffer(body []byte, bodyAt int64, batch, bi int, dst []byte) error {
+	b := sc.bm.buffers[bi]
 	if b.offset < 0 || b.length < 0 || b.offset > int64(len(body))-b.length {
 		return corrupt(ErrCorrupt, bodyAt, batch, "buffer %d {offset %d, length %d} outside the %d-byte body", bi, b.offset, b.length, len(body))
 	}
@@ -375,7 +410,7 @@ func (d *decoder) readBuffer(body []byte, bodyAt int64, batch, bi int, dst []byt
 	if len(dst) == 0 {
 		return nil
 	}
-	if d.bm.compressed {
+	if sc.bm.compressed {
 		if len(src) < 8 {
 			return corrupt(ErrCorrupt, at, batch, "compressed buffer %d has no length prefix", bi)
 		}
@@ -385,7 +420,7 @@ func (d *decoder) readBuffer(body []byte, bodyAt int64, batch, bi int, dst []byt
 			if ulen != int64(len(dst)) {
 				return corrupt(ErrCorrupt, at, batch, "buffer %d holds %d bytes, its column needs %d", bi, ulen, len(dst))
 			}
-			out, err := d.zd.DecodeAll(src, dst[:0]) // dst's spare capacity is zstdSlack
+			out, err := sc.zd.DecodeAll(src, dst[:0]) // dst's spare capacity is zstdSlack
 			if err != nil {
 				return &CorruptError{Kind: ErrCorruptZstd, Offset: at, Batch: batch, Reason: fmt.Sprintf("buffer %d", bi), Err: err}
 			}
@@ -404,7 +439,7 @@ func (d *decoder) readBuffer(body []byte, bodyAt int64, batch, bi int, dst []byt
 
 // check validates the decoded columns against each other and the launch, splits info into
 // mode and flags, finds each warp's rows, and undoes the base delta.
-func (d *decoder) check(warps, progLen int, off int64, batch int) error {
+func (d *decoder) check(progLen int, off int64, batch int) error {
 	c := &d.cols
 	n := c.rows()
 	bad := func(row int, format string, args ...any) error {
@@ -414,26 +449,27 @@ func (d *decoder) check(warps, progLen int, off int64, batch int) error {
 		return bad(-1, "list offsets do not span their values")
 	}
 	d.mode, d.flags, d.stride = resize(d.mode, n), resize(d.flags, n), resize(d.stride, n)
-	d.warpStart = resize(d.warpStart, warps+1)
+	wpc, slots := d.wpc, d.ctas*d.wpc
+	d.warpStart = resize(d.warpStart, slots+1)
 	last := resize(d.lastBase, progLen)
 	d.lastBase = last
+	clear(last)
 	// Locals sliced to n let the compiler drop most bounds checks in this loop, which runs
 	// once per warp-instruction read.
-	warp, pcs, mask, info, base := c.warp[:n], c.pc[:n], c.mask[:n], c.info[:n], c.base[:n]
+	cta, warp, pcs, mask, info, base := c.cta[:n], c.warp[:n], c.pc[:n], c.mask[:n], c.info[:n], c.base[:n]
 	doff, coff := c.doff[1:n+1], c.coff[1:n+1]
 	mode, flags, stride, stride32 := d.mode[:n], d.flags[:n], d.stride[:n], c.stride[:n]
 	cur := -1
 	d0, k0 := uint32(0), uint32(0)
 	for i := range pcs {
-		if w := int(warp[i]); w != cur {
-			if w < cur || w >= warps {
-				return bad(i, "warp %d after warp %d (CTA has %d)", w, cur, warps)
+		if s := int(cta[i])*wpc + int(warp[i]); s != cur {
+			if int(warp[i]) >= wpc || s >= slots || s < cur {
+				return bad(i, "cta %d warp %d after slot %d (batch has %d CTAs of %d warps)", cta[i], warp[i], cur, d.ctas, wpc)
 			}
-			for cur < w {
+			for cur < s {
 				cur++
 				d.warpStart[cur] = i
 			}
-			clear(last)
 		}
 		pc := pcs[i]
 		if int(pc) >= len(last) {
@@ -460,18 +496,18 @@ func (d *decoder) check(warps, progLen int, off int64, batch int) error {
 		b := last[pc] + base[i]
 		base[i], last[pc] = b, b
 	}
-	for cur < warps {
+	for cur < slots {
 		cur++
 		d.warpStart[cur] = n
 	}
 	return nil
 }
 
-// view points v at warp w of the decoded batch, without copying.
-func (d *decoder) view(v *Warp, kernel, cta, w int) {
+// view points v at warp slot s (cta*wpc + warp) of the decoded batch, without copying.
+func (d *decoder) view(v *Warp, s int) {
 	c := &d.cols
-	lo, hi := d.warpStart[w], d.warpStart[w+1]
-	*v = Warp{Kernel: kernel, CTA: cta, Warp: w}
+	lo, hi := d.warpStart[s], d.warpStart[s+1]
+	*v = Warp{Kernel: d.kernel, CTA: d.cta0 + s/d.wpc, Warp: s % d.wpc}
 	if lo == hi {
 		return
 	}
@@ -481,38 +517,42 @@ func (d *decoder) view(v *Warp, kernel, cta, w int) {
 	v.CoordOff, v.Coords = c.coff[lo:hi+1:hi+1], c.coords[:c.coff[hi]:c.coff[hi]]
 }
 
-// cloneAll copies every warp of the decoded batch out, one allocation per column.
-func (d *decoder) cloneAll(kernel, cta int) []*Warp {
+// cloneCTA copies the warps of the batch's CTA cta0+o out, one allocation per column.
+func (d *decoder) cloneCTA(o int) []*Warp {
 	c := &d.cols
-	n := c.rows()
-	nw := len(d.warpStart) - 1
-	pc, mask, path := slices.Clone(c.pc), slices.Clone(c.mask), slices.Clone(c.path)
-	flags, mode := slices.Clone(d.flags[:n]), slices.Clone(d.mode[:n])
-	base, stride := slices.Clone(c.base), slices.Clone(d.stride[:n])
-	deltas, coords := slices.Clone(c.deltas), slices.Clone(c.coords)
-	offs := make([]uint32, 2*(n+nw)) // DeltaOff then CoordOff, Len()+1 per warp
+	nw := d.wpc
+	s0 := o * nw
+	r0, r1 := d.warpStart[s0], d.warpStart[s0+nw]
+	d0, d1, k0, k1 := c.doff[r0], c.doff[r1], c.coff[r0], c.coff[r1]
+	pc, mask, path := slices.Clone(c.pc[r0:r1]), slices.Clone(c.mask[r0:r1]), slices.Clone(c.path[r0:r1])
+	flags, mode := slices.Clone(d.flags[r0:r1]), slices.Clone(d.mode[r0:r1])
+	base, stride := slices.Clone(c.base[r0:r1]), slices.Clone(d.stride[r0:r1])
+	deltas, coords := slices.Clone(c.deltas[d0:d1]), slices.Clone(c.coords[k0:k1])
+	offs := make([]uint32, 2*(r1-r0+nw)) // DeltaOff then CoordOff, Len()+1 per warp
 	ws := make([]Warp, nw)
 	out := make([]*Warp, nw)
-	o := 0
+	o2 := 0
 	for w := range ws {
-		lo, hi := d.warpStart[w], d.warpStart[w+1]
 		v := &ws[w]
-		*v = Warp{Kernel: kernel, CTA: cta, Warp: w}
+		*v = Warp{Kernel: d.kernel, CTA: d.cta0 + o, Warp: w}
 		out[w] = v
+		lo, hi := d.warpStart[s0+w], d.warpStart[s0+w+1]
 		if lo == hi {
 			continue
 		}
+		// Row i of the batch is row i-r0 of the copies.
+		wd0, wd1, wk0, wk1 := c.doff[lo], c.doff[hi], c.coff[lo], c.coff[hi]
+		v.Deltas, v.Coords = deltas[wd0-d0:wd1-d0:wd1-d0], coords[wk0-k0:wk1-k0:wk1-k0]
+		lo, hi = lo-r0, hi-r0
 		v.PC, v.Mask, v.Path, v.Flags = pc[lo:hi:hi], mask[lo:hi:hi], path[lo:hi:hi], flags[lo:hi:hi]
 		v.Mode, v.Base, v.Stride = mode[lo:hi:hi], base[lo:hi:hi], stride[lo:hi:hi]
-		d0, d1, k0, k1 := c.doff[lo], c.doff[hi], c.coff[lo], c.coff[hi]
-		v.Deltas, v.Coords = deltas[d0:d1:d1], coords[k0:k1:k1]
 		m := hi - lo + 1
-		v.DeltaOff, v.CoordOff = offs[o:o+m:o+m], offs[o+m:o+2*m:o+2*m]
+		v.DeltaOff, v.CoordOff = offs[o2:o2+m:o2+m], offs[o2+m:o2+2*m:o2+2*m]
 		for i := 0; i < m; i++ {
-			v.DeltaOff[i] = c.doff[lo+i] - d0
-			v.CoordOff[i] = c.coff[lo+i] - k0
+			v.DeltaOff[i] = c.doff[r0+lo+i] - wd0
+			v.CoordOff[i] = c.coff[r0+lo+i] - wk0
 		}
-		o += 2 * m
+		o2 += 2 * m
 	}
 	return out
 }

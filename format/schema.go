@@ -21,7 +21,8 @@ const (
 
 // Column indexes of the v1 record batch schema. Each row is one warp-instruction.
 const (
-	colWarp   = iota // uint8: warp index within the CTA; rows are sorted by warp, then issue order
+	colCTA    = iota // uint8: CTA index within the batch (linear CTA id minus the batch's first)
+	colWarp          // uint8: warp index within the CTA; rows are sorted by cta, warp, then issue order
 	colPC            // uint32: index into the kernel's program table
 	colMask          // uint32: active lanes
 	colPath          // uint16: divergence path id
@@ -48,6 +49,7 @@ type colSpec struct {
 }
 
 var colSpecs = [numCols]colSpec{
+	{"cta", 1, false, false},
 	{"warp", 1, false, false},
 	{"pc", 4, false, false},
 	{"mask", 4, false, false},
@@ -127,6 +129,7 @@ type wireLaunch struct {
 	SIMT           string        `json:"simt"`
 	SourceHash     string        `json:"source_hash"`
 	PTXProducer    string        `json:"ptx_producer"`
+	CTAsPerBatch   int           `json:"ctas_per_batch"`
 	Textures       []wireTexture `json:"textures,omitempty"`
 	Program        []wireInst    `json:"program"`
 }
@@ -160,6 +163,23 @@ type wireInst struct {
 // per block).
 const maxWarpsPerCTA = 1 << 8
 
+// maxCTAsPerBatch bounds a batch's CTAs so that the cta column fits in uint8.
+const maxCTAsPerBatch = 1 << 8
+
+// minBatchWarps is how many warps the writer puts in a record batch at least (the last
+// batch of a launch aside): a batch costs about 1 KB before its rows (flatbuffer
+// metadata, and a length prefix and zstd frame header per buffer), which a CTA of a few
+// short warps does not amortise. See "Batches" in doc.go.
+const minBatchWarps = 256
+
+// ctasPerBatch is the writer's rule for how many consecutive CTAs of launch l share a
+// record batch. It depends on the launch alone, so a CTA's batch is arithmetic; the
+// writer records it in the metadata as ctas_per_batch, and the reader uses that.
+func ctasPerBatch(l *Launch) int {
+	wpc := l.WarpsPerCTA()
+	return min((minBatchWarps+wpc-1)/wpc, maxCTAsPerBatch)
+}
+
 // encodeMeta validates meta and returns its JSON.
 func encodeMeta(m *Meta) ([]byte, error) {
 	if m.Version != VersionUnknown && m.Version != CurrentVersion {
@@ -179,7 +199,7 @@ func encodeMeta(m *Meta) ([]byte, error) {
 			Block:       [3]uint32{l.Block.X, l.Block.Y, l.Block.Z},
 			SharedBytes: l.SharedBytes, DynSharedBytes: l.DynSharedBytes, RegsPerThread: l.RegsPerThread,
 			SIMT: l.SIMT.String(), SourceHash: l.SourceHash, PTXProducer: l.PTXProducer,
-			Program: make([]wireInst, len(l.Program.Insts)),
+			CTAsPerBatch: ctasPerBatch(l), Program: make([]wireInst, len(l.Program.Insts)),
 		}
 		for _, t := range l.Textures {
 			wl.Textures = append(wl.Textures, wireTexture(t))
@@ -224,18 +244,24 @@ func lookupName(names []string, s string) (int, bool) {
 	return 0, false
 }
 
-// decodeMeta parses the KeyMeta JSON; errors are plain and get wrapped by the caller.
-func decodeMeta(data []byte) (*Meta, error) {
+// decodeMeta parses the KeyMeta JSON and returns it with each launch's CTAs per batch;
+// errors are plain and get wrapped by the caller.
+func decodeMeta(data []byte) (*Meta, []int, error) {
 	var wm wireMeta
 	if err := json.Unmarshal(data, &wm); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	m := &Meta{Version: CurrentVersion, Producer: wm.Producer, Launches: make([]Launch, len(wm.Launches))}
+	group := make([]int, len(wm.Launches))
 	for k, wl := range wm.Launches {
 		simt, ok := lookupName([]string{"stack", "its"}, wl.SIMT)
 		if !ok {
-			return nil, fmt.Errorf("launch %d: unknown simt model %q", k, wl.SIMT)
+			return nil, nil, fmt.Errorf("launch %d: unknown simt model %q", k, wl.SIMT)
 		}
+		if wl.CTAsPerBatch < 1 || wl.CTAsPerBatch > maxCTAsPerBatch {
+			return nil, nil, fmt.Errorf("launch %d: ctas_per_batch %d outside 1..%d", k, wl.CTAsPerBatch, maxCTAsPerBatch)
+		}
+		group[k] = wl.CTAsPerBatch
 		l := Launch{
 			Kernel: wl.Kernel, Grid: Dim3{wl.Grid[0], wl.Grid[1], wl.Grid[2]},
 			Block:       Dim3{wl.Block[0], wl.Block[1], wl.Block[2]},
@@ -244,7 +270,7 @@ func decodeMeta(data []byte) (*Meta, error) {
 			Program: Program{Insts: make([]Inst, len(wl.Program))},
 		}
 		if l.Block.Count() == 0 || l.Block.Count() > 32*maxWarpsPerCTA {
-			return nil, fmt.Errorf("launch %d: block %v out of range", k, l.Block)
+			return nil, nil, fmt.Errorf("launch %d: block %v out of range", k, l.Block)
 		}
 		for _, t := range wl.Textures {
 			l.Textures = append(l.Textures, Texture(t))
@@ -263,12 +289,12 @@ func decodeMeta(data []byte) (*Meta, error) {
 			}
 			co, ok4 := lookupName(cacheOpNames[:], wi.CacheOp)
 			if !ok1 || !ok2 || !ok3 || !ok4 {
-				return nil, fmt.Errorf("launch %d pc %d: unknown class/space/memop/cache name", k, i)
+				return nil, nil, fmt.Errorf("launch %d pc %d: unknown class/space/memop/cache name", k, i)
 			}
 			in.Class, in.Space, in.MemOp, in.CacheOp = Class(c), Space(sp), MemOp(mo), CacheOp(co)
 			l.Program.Insts[i] = in
 		}
 		m.Launches[k] = l
 	}
-	return m, nil
+	return m, group, nil
 }

@@ -9,7 +9,8 @@ const (
 	// VersionUnknown is the zero value; it is never written.
 	VersionUnknown Version = 0
 	// V1 is the first format: one Arrow IPC file, zstd-compressed buffers, schema metadata
-	// holding launches and program tables, one record batch per CTA (see doc.go).
+	// holding launches and program tables, one record batch per group of consecutive CTAs
+	// of a launch (see doc.go).
 	V1 Version = 1
 )
 

@@ -16,9 +16,10 @@ import (
 	"github.com/apache/arrow/go/v17/arrow/memory"
 )
 
-// Writer streams a trace to an Arrow IPC file, one record batch per CTA. It holds one
-// CTA's columns at a time, so its memory does not grow with the trace. A Writer is not
-// safe for concurrent use: a parallel capture must hand CTAs to it in order.
+// Writer streams a trace to an Arrow IPC file, one record batch per group of consecutive
+// CTAs (see ctasPerBatch). It holds one batch's columns at a time, so its memory does not
+// grow with the trace. A Writer is not safe for concurrent use: a parallel capture must
+// hand CTAs to it in order.
 type Writer struct {
 	meta   Meta
 	schema *arrow.Schema
@@ -34,8 +35,9 @@ type Writer struct {
 	err         error // sticky: once the output is damaged, every call returns it
 	closed      bool
 
-	cols     batchCols
-	lastBase []uint64 // per pc, for the base delta
+	group    []int     // CTAs per batch, per launch
+	cols     batchCols // the batch being filled: CTAs group*(cta/group) .. cta-1
+	lastBase []uint64  // per pc, the last Base of the batch, for the base delta
 	insts    uint64
 }
 
@@ -85,6 +87,10 @@ func newWriter(w io.Writer, meta Meta) (*Writer, error) {
 		maxProg = max(maxProg, len(meta.Launches[i].Program.Insts))
 	}
 	wr.lastBase = make([]uint64, maxProg)
+	wr.group = make([]int, len(meta.Launches))
+	for k := range meta.Launches {
+		wr.group[k] = ctasPerBatch(&meta.Launches[k])
+	}
 	wr.skipEmpty()
 	return wr, nil
 }
@@ -101,7 +107,9 @@ func (w *Writer) skipEmpty() {
 // order: kernel ascending, then linear CTA id ascending. warps must hold exactly
 // WarpsPerCTA warps, warps[i] being warp i, with Kernel and CTA set to kernel and cta.
 // A warp that executed nothing is an empty Warp, not nil. Every pc must index the
-// kernel's program table. The warps are not retained.
+// kernel's program table. The warps are not retained: the CTA is copied into the batch
+// being filled, which is written out when its last CTA arrives. A CTA rejected with a
+// *WriteError leaves the batch as it was.
 func (w *Writer) WriteCTA(kernel, cta int, warps []*Warp) error {
 	if w.err != nil {
 		return w.err
@@ -119,33 +127,50 @@ func (w *Writer) WriteCTA(kernel, cta int, warps []*Warp) error {
 	if len(warps) != l.WarpsPerCTA() {
 		return &WriteError{kernel, cta, -1, -1, fmt.Sprintf("got %d warps, launch has %d per CTA", len(warps), l.WarpsPerCTA())}
 	}
-	w.cols.reset()
+	g := w.group[kernel]
+	if cta%g == 0 {
+		w.cols.reset()
+		clear(w.lastBase)
+	}
+	mark := w.cols.mark()
 	for i, wp := range warps {
-		if wp == nil {
-			return &WriteError{kernel, cta, i, -1, "nil warp"}
+		var err error
+		switch {
+		case wp == nil:
+			err = &WriteError{kernel, cta, i, -1, "nil warp"}
+		case wp.Kernel != kernel || wp.CTA != cta || wp.Warp != i:
+			err = &WriteError{kernel, cta, i, -1, fmt.Sprintf("warp says kernel %d cta %d warp %d", wp.Kernel, wp.CTA, wp.Warp)}
+		default:
+			err = w.appendWarp(len(l.Program.Insts), uint8(cta%g), wp)
 		}
-		if wp.Kernel != kernel || wp.CTA != cta || wp.Warp != i {
-			return &WriteError{kernel, cta, i, -1, fmt.Sprintf("warp says kernel %d cta %d warp %d", wp.Kernel, wp.CTA, wp.Warp)}
-		}
-		if err := w.appendWarp(len(l.Program.Insts), wp); err != nil {
+		if err != nil {
+			w.cols.truncate(mark)
+			w.cols.lastBases(w.lastBase)
 			return err
 		}
 	}
-	rec := w.cols.record(w.schema)
-	err := w.fw.Write(rec)
-	rec.Release()
-	if err != nil {
-		w.err = fmt.Errorf("gtrace/format: writing kernel %d cta %d: %w", kernel, cta, err)
+	c := &w.cols
+	if sz := int64(c.rows())*rowBytes + int64(len(c.deltas))*8 + int64(len(c.coords))*4; sz > maxBatchBytes {
+		w.err = &WriteError{kernel, cta, -1, -1, fmt.Sprintf("the batch of CTAs %d..%d would decode to %d bytes, over the reader's limit of %d", cta-cta%g, cta, sz, maxBatchBytes)}
 		return w.err
 	}
-	w.insts += uint64(w.cols.rows())
+	w.insts += uint64(c.rows() - mark.rows)
 	w.cta++
+	if w.cta%g == 0 || w.cta == l.NumCTAs() {
+		rec := w.cols.record(w.schema)
+		err := w.fw.Write(rec)
+		rec.Release()
+		if err != nil {
+			w.err = fmt.Errorf("gtrace/format: writing kernel %d ctas %d..%d: %w", kernel, cta-cta%g, cta, err)
+			return w.err
+		}
+	}
 	w.skipEmpty()
 	return nil
 }
 
 // appendWarp checks one warp's columns against each other and appends them.
-func (w *Writer) appendWarp(progLen int, wp *Warp) error {
+func (w *Writer) appendWarp(progLen int, ctaOff uint8, wp *Warp) error {
 	n := wp.Len()
 	fail := func(row int, format string, args ...any) error {
 		return &WriteError{wp.Kernel, wp.CTA, wp.Warp, row, fmt.Sprintf(format, args...)}
@@ -162,11 +187,10 @@ func (w *Writer) appendWarp(progLen int, wp *Warp) error {
 	}
 	c := &w.cols
 	last := w.lastBase[:progLen]
-	clear(last)
 	// Extend every column by n rows up front and fill by index: this loop runs once per
 	// warp-instruction written.
 	o := len(c.pc)
-	c.warp, c.pc, c.mask, c.path = extend(c.warp, n), extend(c.pc, n), extend(c.mask, n), extend(c.path, n)
+	c.cta, c.warp, c.pc, c.mask, c.path = extend(c.cta, n), extend(c.warp, n), extend(c.pc, n), extend(c.mask, n), extend(c.path, n)
 	c.info, c.base, c.stride = extend(c.info, n), extend(c.base, n), extend(c.stride, n)
 	c.doff, c.coff = extend(c.doff, n), extend(c.coff, n)
 	warp := uint8(wp.Warp)
@@ -214,7 +238,7 @@ func (w *Writer) appendWarp(progLen int, wp *Warp) error {
 			s = 0
 		}
 		r := o + i
-		c.warp[r], c.pc[r], c.mask[r], c.path[r] = warp, pc, mask, paths[i]
+		c.cta[r], c.warp[r], c.pc[r], c.mask[r], c.path[r] = ctaOff, warp, pc, mask, paths[i]
 		c.info[r] = uint8(fl) | uint8(mode)<<infoModeShift
 		c.base[r], last[pc] = b-last[pc], b
 		c.stride[r] = int32(s)
@@ -319,8 +343,9 @@ func (p *posWriter) Seek(off int64, whence int) (int64, error) {
 	return 0, errors.New("gtrace/format: output stream cannot seek")
 }
 
-// batchCols holds one CTA's columns, as written or as read. Typed slices are reused.
+// batchCols holds one batch's columns, as written or as read. Typed slices are reused.
 type batchCols struct {
+	cta    []uint8
 	warp   []uint8
 	pc     []uint32
 	mask   []uint32
@@ -337,10 +362,34 @@ type batchCols struct {
 func (c *batchCols) rows() int { return len(c.pc) }
 
 func (c *batchCols) reset() {
+	c.cta = c.cta[:0]
 	c.warp, c.pc, c.mask, c.path, c.info = c.warp[:0], c.pc[:0], c.mask[:0], c.path[:0], c.info[:0]
 	c.base, c.stride, c.deltas, c.coords = c.base[:0], c.stride[:0], c.deltas[:0], c.coords[:0]
 	c.doff = append(c.doff[:0], 0)
 	c.coff = append(c.coff[:0], 0)
+}
+
+// colsMark is the length of the columns at a point, for truncate.
+type colsMark struct{ rows, deltas, coords int }
+
+func (c *batchCols) mark() colsMark { return colsMark{c.rows(), len(c.deltas), len(c.coords)} }
+
+// truncate undoes every append since m.
+func (c *batchCols) truncate(m colsMark) {
+	n := m.rows
+	c.cta, c.warp, c.pc, c.mask, c.path = c.cta[:n], c.warp[:n], c.pc[:n], c.mask[:n], c.path[:n]
+	c.info, c.base, c.stride = c.info[:n], c.base[:n], c.stride[:n]
+	c.doff, c.coff = c.doff[:n+1], c.coff[:n+1]
+	c.deltas, c.coords = c.deltas[:m.deltas], c.coords[:m.coords]
+}
+
+// lastBases sets last[pc] to the Base of the last row of each pc in the columns, undoing
+// the base delta: what the writer's lastBase holds after appending them.
+func (c *batchCols) lastBases(last []uint64) {
+	clear(last)
+	for r, pc := range c.pc {
+		last[pc] += c.base[r]
+	}
 }
 
 // record wraps the columns, without copying, as an Arrow record.
@@ -356,6 +405,7 @@ func (c *batchCols) record(schema *arrow.Schema) arrow.Record {
 		return array.NewData(lt, n, []*memory.Buffer{nil, memory.NewBufferBytes(offs)}, []arrow.ArrayData{child}, 0, 0)
 	}
 	data := [numCols]arrow.ArrayData{
+		colCTA:    prim(colCTA, c.cta),
 		colWarp:   prim(colWarp, c.warp),
 		colPC:     prim(colPC, asBytes(c.pc)),
 		colMask:   prim(colMask, asBytes(c.mask)),
