@@ -57,7 +57,7 @@ func replayCommand() *cli.Command {
 		Usage:     "push a trace through one architecture's memory hierarchy (or timing model)",
 		ArgsUsage: "FILE",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "arch", Usage: "fermi | kepler | ampere | hopper", Required: true},
+			&cli.StringFlag{Name: "arch", Usage: "fermi | kepler | ampere | hopper (or give --config)"},
 			&cli.StringFlag{Name: "gpu", Usage: "GPU preset of the arch (default: the arch's default)"},
 			&cli.StringFlag{Name: "engine", Value: "memory", Usage: "memory (counts) or timing (cycles)"},
 			&cli.StringSliceFlag{Name: "set", Usage: "override a config key: KEY=VALUE"},

@@ -187,3 +187,27 @@ func TestCaptureUserCU(t *testing.T) {
 		t.Errorf("capture with one argument for four parameters: exit %d, %q", code, errs)
 	}
 }
+
+// A whole custom arch from --config: a base preset plus overrides, no --arch needed; a
+// replay with neither is a usage error.
+func TestReplayConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "t.gtrace")
+	if code, out, errs := gtrace(t, "capture", "transpose_v1", "--size", "n=64", "-o", tr); code != 0 {
+		t.Fatalf("capture: %d %s%s", code, out, errs)
+	}
+	cfg := filepath.Join(dir, "fermi-cg.cfg")
+	if err := os.WriteFile(cfg, []byte("base = fermi/gtx480\nl1.cache_global = false  # -dlcm=cg\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// -dlcm=cg moves global loads to 32-byte segments: V1's column reads are 32 segments
+	// per request either way, but the transaction unit changes from lines to segments,
+	// so bus utilisation goes from 4/128 to 4/32.
+	code, out, errs := gtrace(t, "replay", tr, "--config", cfg, "--format", "csv")
+	if code != 0 || !strings.Contains(out, ",gtrace__global_ld_bus_utilization.pct,12.5\n") {
+		t.Errorf("replay --config: exit %d\n%s%s", code, out, errs)
+	}
+	if code, _, errs := gtrace(t, "replay", tr); code != 2 || !strings.Contains(errs, "--config") {
+		t.Errorf("replay without --arch or --config: exit %d, %q", code, errs)
+	}
+}

@@ -20,6 +20,9 @@ import (
 func loadArch(archName, gpu, configFile string, sets []string) (*arch.Config, error) {
 	var cfg *arch.Config
 	var err error
+	if configFile == "" && archName == "" {
+		return nil, usageError("give --arch fermi|kepler|ampere|hopper, or --config FILE")
+	}
 	if configFile != "" {
 		f, err := os.Open(configFile)
 		if err != nil {
