@@ -153,6 +153,9 @@ func (c *Coalescer) Coalesce(mask uint32, addrs []uint64, width int, store bool)
 		// Consecutive lanes usually share a line: accumulate its bits in a
 		// register and write them back when the line changes.
 		last, lastLine, lastBits := -1, uint64(0), uint8(0)
+		// The group's units span [lo, hi]: a line outside is new without a search, which
+		// keeps monotonic (strided) lanes linear rather than quadratic.
+		lo, hi := ^uint64(0), uint64(0)
 		for m := gmask; m != 0; m &= m - 1 { // lanes of this group, in order
 			a := addrs[i]
 			i++
@@ -167,9 +170,12 @@ func (c *Coalescer) Coalesce(mask uint32, addrs []uint64, width int, store bool)
 				if last >= 0 {
 					c.units[last].Sectors |= lastBits
 				}
-				j := n - 1
-				for ; j >= start && c.units[j].Line != line; j-- {
+				j := start - 1
+				if line >= lo && line <= hi {
+					for j = n - 1; j >= start && c.units[j].Line != line; j-- {
+					}
 				}
+				lo, hi = min(lo, line), max(hi, line)
 				if j < start {
 					j = n
 					c.units[n] = Unit{Line: line}
@@ -204,6 +210,12 @@ func (c *Coalescer) uniqueBytes(addrs []uint64, width int) int {
 	for i := 1; i < len(addrs); i++ {
 		if addrs[i] < addrs[i-1] {
 			s = c.sort[:len(addrs)]
+			if descending(addrs) { // a negative stride: reversing sorts it
+				for k, a := range addrs {
+					s[len(addrs)-1-k] = a
+				}
+				break
+			}
 			copy(s, addrs)
 			insertionSort(s)
 			break
@@ -224,6 +236,15 @@ func (c *Coalescer) uniqueBytes(addrs []uint64, width int) int {
 		}
 	}
 	return int(total)
+}
+
+func descending(s []uint64) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i] > s[i-1] {
+			return false
+		}
+	}
+	return true
 }
 
 func insertionSort(s []uint64) {
