@@ -84,13 +84,8 @@ type Sectored struct {
 	secChunks  int   // chunks per sector
 	present    bool
 
-	tag   []uint64 // line number (addr >> lineShift) per slot
-	valid []uint8
-	pend  []uint8 // fetched but not yet arrived (MSHR outstanding)
-	dirty []uint8
-	// Replacement order: a doubly linked list per set, most recent first;
-	// empty slots sit at the tail, so the victim is always the tail.
-	prev, next []int32
+	// One struct per slot keeps what an access touches in one host cache line.
+	slots      []slot
 	head, tail []int32
 	index      *lineIndex // for sets with many ways; nil = scan the set
 
@@ -99,6 +94,14 @@ type Sectored struct {
 	mshrLen  int
 
 	stats Stats
+}
+
+// slot is one line frame. Replacement order is a doubly linked list per set (prev, next),
+// most recent first; empty slots sit at the tail, so the victim is always the tail.
+type slot struct {
+	tag                uint64 // line number (addr >> lineShift)
+	prev, next         int32
+	valid, pend, dirty uint8 // pend: fetched but not yet arrived (MSHR outstanding)
 }
 
 // New builds a cache from cfg.
@@ -116,24 +119,23 @@ func New(cfg Config) (*Sectored, error) {
 		secChunks: sector / Chunk,
 		present:   cfg.Size > 0,
 	}
-	if c.present {
-		n := sets * ways
-		c.tag = make([]uint64, n)
-		c.valid = make([]uint8, n)
-		c.pend = make([]uint8, n)
-		c.dirty = make([]uint8, n)
-		c.prev = make([]int32, n)
-		c.next = make([]int32, n)
-		c.head = make([]int32, sets)
-		c.tail = make([]int32, sets)
-		c.mshr = make([]int32, cfg.MSHRs)
-		if ways > 8 {
-			x := newLineIndex(n)
-			c.index = &x
-		}
-		c.resetOrder()
-	}
 	return c, nil
+}
+
+// alloc builds the slots at the first access: an engine builds every cache of every SM
+// for each kernel, and many (the texture cache of a kernel without texture fetches) are
+// never touched.
+func (c *Sectored) alloc() {
+	n := c.sets * c.ways
+	c.slots = make([]slot, n)
+	c.head = make([]int32, c.sets)
+	c.tail = make([]int32, c.sets)
+	c.mshr = make([]int32, c.cfg.MSHRs)
+	if c.ways > 32 {
+		x := newLineIndex(n)
+		c.index = &x
+	}
+	c.resetOrder()
 }
 
 // Config returns the configuration the cache was built with.
@@ -209,7 +211,7 @@ func (c *Sectored) lookup(set int, line uint64) int {
 	}
 	base := set * c.ways
 	for i := base; i < base+c.ways; i++ {
-		if c.tag[i] == line && (c.valid[i]|c.pend[i]) != 0 {
+		if c.slots[i].tag == line && (c.slots[i].valid|c.slots[i].pend) != 0 {
 			return i
 		}
 	}
@@ -220,24 +222,24 @@ func (c *Sectored) resetOrder() {
 	for set := 0; set < c.sets; set++ {
 		base := set * c.ways
 		for w := 0; w < c.ways; w++ {
-			c.prev[base+w] = int32(base + w - 1)
-			c.next[base+w] = int32(base + w + 1)
+			c.slots[base+w].prev = int32(base + w - 1)
+			c.slots[base+w].next = int32(base + w + 1)
 		}
-		c.prev[base] = -1
-		c.next[base+c.ways-1] = -1
+		c.slots[base].prev = -1
+		c.slots[base+c.ways-1].next = -1
 		c.head[set], c.tail[set] = int32(base), int32(base+c.ways-1)
 	}
 }
 
 func (c *Sectored) unlink(set, s int) {
-	p, n := c.prev[s], c.next[s]
+	p, n := c.slots[s].prev, c.slots[s].next
 	if p >= 0 {
-		c.next[p] = n
+		c.slots[p].next = n
 	} else {
 		c.head[set] = n
 	}
 	if n >= 0 {
-		c.prev[n] = p
+		c.slots[n].prev = p
 	} else {
 		c.tail[set] = p
 	}
@@ -249,8 +251,8 @@ func (c *Sectored) toHead(set, s int) {
 		return
 	}
 	c.unlink(set, s)
-	c.prev[s], c.next[s] = -1, c.head[set]
-	c.prev[c.head[set]] = int32(s)
+	c.slots[s].prev, c.slots[s].next = -1, c.head[set]
+	c.slots[c.head[set]].prev = int32(s)
 	c.head[set] = int32(s)
 }
 
@@ -260,20 +262,20 @@ func (c *Sectored) toTail(set, s int) {
 		return
 	}
 	c.unlink(set, s)
-	c.prev[s], c.next[s] = c.tail[set], -1
-	c.next[c.tail[set]] = int32(s)
+	c.slots[s].prev, c.slots[s].next = c.tail[set], -1
+	c.slots[c.tail[set]].next = int32(s)
 	c.tail[set] = int32(s)
 }
 
 // empty removes s's line: the slot becomes the set's next victim.
 func (c *Sectored) empty(set, s int) {
-	if c.pend[s] != 0 {
+	if c.slots[s].pend != 0 {
 		c.dropMSHR(s)
 	}
-	if c.index != nil && c.valid[s]|c.pend[s] != 0 {
-		c.index.del(c.tag[s])
+	if c.index != nil && c.slots[s].valid|c.slots[s].pend != 0 {
+		c.index.del(c.slots[s].tag)
 	}
-	c.valid[s], c.pend[s], c.dirty[s] = 0, 0, 0
+	c.slots[s].valid, c.slots[s].pend, c.slots[s].dirty = 0, 0, 0
 	c.toTail(set, s)
 }
 
@@ -281,15 +283,15 @@ func (c *Sectored) empty(set, s int) {
 // one, else the least recently used or first inserted line) with line.
 func (c *Sectored) allocate(set int, line uint64, r *Result) int {
 	s := int(c.tail[set])
-	if c.valid[s]|c.pend[s] != 0 {
+	if c.slots[s].valid|c.slots[s].pend != 0 {
 		r.Evicted = true
-		r.EvictLine = c.tag[s] << c.lineShift
-		r.EvictDirty = c.dirty[s]
+		r.EvictLine = c.slots[s].tag << c.lineShift
+		r.EvictDirty = c.slots[s].dirty
 		c.stats.Evictions++
-		c.stats.WrittenBack += uint64(bits.OnesCount8(c.dirty[s]))
+		c.stats.WrittenBack += uint64(bits.OnesCount8(c.slots[s].dirty))
 		c.empty(set, s)
 	}
-	c.tag[s] = line
+	c.slots[s].tag = line
 	if c.index != nil {
 		c.index.put(line, s)
 	}
@@ -324,11 +326,14 @@ func (c *Sectored) Access(addr uint64, mask uint8, op Op) Result {
 		return r
 	}
 
+	if c.slots == nil {
+		c.alloc()
+	}
 	set := c.setOf(line)
 	s := c.lookup(set, line)
 	var valid, pend uint8
 	if s >= 0 {
-		valid, pend = c.valid[s], c.pend[s]
+		valid, pend = c.slots[s].valid, c.slots[s].pend
 		if c.cfg.Replacement == LRU {
 			c.toHead(set, s)
 		}
@@ -345,15 +350,15 @@ func (c *Sectored) Access(addr uint64, mask uint8, op Op) Result {
 			if s < 0 {
 				s = c.allocate(set, line, &r)
 			}
-			r.Fetch = c.widen(r.Miss) &^ (c.valid[s] | c.pend[s])
+			r.Fetch = c.widen(r.Miss) &^ (c.slots[s].valid | c.slots[s].pend)
 			c.stats.Fetched += uint64(bits.OnesCount8(r.Fetch))
 			if len(c.mshr) > 0 {
-				if c.pend[s] == 0 {
+				if c.slots[s].pend == 0 {
 					c.pushMSHR(s)
 				}
-				c.pend[s] |= r.Fetch
+				c.slots[s].pend |= r.Fetch
 			} else {
-				c.valid[s] |= r.Fetch
+				c.slots[s].valid |= r.Fetch
 			}
 		}
 		return r
@@ -374,17 +379,17 @@ func (c *Sectored) Access(addr uint64, mask uint8, op Op) Result {
 		if s < 0 {
 			s = c.allocate(set, line, &r)
 		}
-		c.valid[s] |= mask
-		c.pend[s] &^= mask
-		c.dirty[s] |= mask
+		c.slots[s].valid |= mask
+		c.slots[s].pend &^= mask
+		c.slots[s].dirty |= mask
 	case WriteThrough:
 		r.Forward = mask
 		if s < 0 && c.cfg.WriteAllocate {
 			s = c.allocate(set, line, &r)
 		}
 		if s >= 0 {
-			c.valid[s] |= mask
-			c.pend[s] &^= mask
+			c.slots[s].valid |= mask
+			c.slots[s].pend &^= mask
 		}
 	case WriteEvict:
 		r.Forward = mask
@@ -409,8 +414,8 @@ func (c *Sectored) retireOldest() {
 	c.mshrHead = (c.mshrHead + 1) % len(c.mshr)
 	c.mshrLen--
 	if s >= 0 {
-		c.valid[s] |= c.pend[s]
-		c.pend[s] = 0
+		c.slots[s].valid |= c.slots[s].pend
+		c.slots[s].pend = 0
 	}
 }
 
@@ -439,13 +444,13 @@ func (c *Sectored) Drain() {
 // Invalidate empties the cache (dirty data is dropped, not written back: use
 // FlushDirty first for a write-back cache). Stats are kept.
 func (c *Sectored) Invalidate() {
-	clear(c.valid)
-	clear(c.pend)
-	clear(c.dirty)
+	for i := range c.slots {
+		c.slots[i].valid, c.slots[i].pend, c.slots[i].dirty = 0, 0, 0
+	}
 	if c.index != nil {
 		c.index.clear()
 	}
-	if c.present {
+	if c.slots != nil {
 		c.resetOrder()
 	}
 	c.mshrHead, c.mshrLen = 0, 0
@@ -454,13 +459,13 @@ func (c *Sectored) Invalidate() {
 // FlushDirty calls fn for every line with dirty chunks, in slot order, then
 // marks them clean and counts them as written back.
 func (c *Sectored) FlushDirty(fn func(line uint64, dirty uint8)) {
-	for s, d := range c.dirty {
-		if d != 0 {
+	for s := range c.slots {
+		if d := c.slots[s].dirty; d != 0 {
 			if fn != nil {
-				fn(c.tag[s]<<c.lineShift, d)
+				fn(c.slots[s].tag<<c.lineShift, d)
 			}
 			c.stats.WrittenBack += uint64(bits.OnesCount8(d))
-			c.dirty[s] = 0
+			c.slots[s].dirty = 0
 		}
 	}
 }
