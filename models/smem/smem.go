@@ -31,9 +31,34 @@ type Stats struct {
 // Banks is one SM's shared-memory bank model. Not safe for concurrent use.
 type Banks struct {
 	banks, width int
-	words        [32][32]uint64 // distinct words per bank in the current pass
-	count        [32]int
-	stats        Stats
+	count        [32]int // distinct words per bank in the current pass
+	// seen holds the words of the current pass, an open-addressing set whose entries
+	// count only when their pass stamp is the current one, so a pass clears nothing.
+	seen  [256]seenWord
+	pass  uint32
+	stats Stats
+}
+
+type seenWord struct {
+	word uint64
+	pass uint32
+}
+
+// remembers reports whether word is in the current pass's set, adding it if not and
+// add is true.
+func (b *Banks) remembers(word uint64, add bool) bool {
+	for i := (word * 0x9E3779B97F4A7C15) >> 56; ; i = (i + 1) & 255 {
+		e := &b.seen[i]
+		if e.pass != b.pass {
+			if add {
+				*e = seenWord{word, b.pass}
+			}
+			return false
+		}
+		if e.word == word {
+			return true
+		}
+	}
 }
 
 // New returns banks of the given count (a power of two, at most 32) and
@@ -53,6 +78,15 @@ func (b *Banks) Stats() Stats { return b.stats }
 
 // ResetStats zeroes the counts.
 func (b *Banks) ResetStats() { b.stats = Stats{} }
+
+// newPass empties the set of words seen.
+func (b *Banks) newPass() {
+	b.pass++
+	if b.pass == 0 { // wrapped: stale stamps could match
+		b.seen = [256]seenWord{}
+		b.pass = 1
+	}
+}
 
 // Access processes one warp instruction: addrs are the active lanes' shared
 // addresses in lane order, mask their lanes (if it does not have len(addrs)
@@ -80,6 +114,7 @@ func (b *Banks) Access(mask uint32, addrs []uint64, size int) Result {
 			continue
 		}
 		clear(b.count[:b.banks])
+		b.newPass()
 		ways := 1
 		for m := gmask; m != 0; m &= m - 1 {
 			a := addrs[i]
@@ -88,17 +123,9 @@ func (b *Banks) Access(mask uint32, addrs []uint64, size int) Result {
 			for word := a >> shift; word <= last; word++ {
 				bank := int(word & bankMask)
 				n := b.count[bank]
-				seen := false
-				for _, x := range b.words[bank][:min(n, 32)] {
-					if x == word {
-						seen = true
-						break
-					}
-				}
-				if !seen {
-					if n < 32 {
-						b.words[bank][n] = word
-					}
+				// A bank remembers its first 32 distinct words of a pass; one past
+				// those counts each time it comes (only a 1-bank model reaches that).
+				if !b.remembers(word, n < 32) {
 					n++
 					b.count[bank] = n
 					ways = max(ways, n)
