@@ -89,7 +89,7 @@ type Sectored struct {
 	head, tail []int32
 	index      *lineIndex // for sets with many ways; nil = scan the set
 
-	mshr     []int32 // ring of slots with pending chunks
+	mshr     []mshrEntry // ring of slots with pending chunks
 	mshrHead int
 	mshrLen  int
 
@@ -102,6 +102,15 @@ type slot struct {
 	tag                uint64 // line number (addr >> lineShift)
 	prev, next         int32
 	valid, pend, dirty uint8 // pend: fetched but not yet arrived (MSHR outstanding)
+	// gen counts the times the slot was emptied: an MSHR entry made before the last
+	// emptying is stale, so emptying a slot need not search the ring.
+	gen uint32
+}
+
+// mshrEntry is one outstanding miss: a slot, live while the slot's gen is still gen.
+type mshrEntry struct {
+	slot int32
+	gen  uint32
 }
 
 // New builds a cache from cfg.
@@ -130,7 +139,7 @@ func (c *Sectored) alloc() {
 	c.slots = make([]slot, n)
 	c.head = make([]int32, c.sets)
 	c.tail = make([]int32, c.sets)
-	c.mshr = make([]int32, c.cfg.MSHRs)
+	c.mshr = make([]mshrEntry, c.cfg.MSHRs)
 	if c.ways > 32 {
 		x := newLineIndex(n)
 		c.index = &x
@@ -405,26 +414,31 @@ func (c *Sectored) pushMSHR(s int) {
 	if c.mshrLen == len(c.mshr) {
 		c.retireOldest()
 	}
-	c.mshr[(c.mshrHead+c.mshrLen)%len(c.mshr)] = int32(s)
+	c.mshr[(c.mshrHead+c.mshrLen)%len(c.mshr)] = mshrEntry{int32(s), c.slots[s].gen}
 	c.mshrLen++
 }
 
 func (c *Sectored) retireOldest() {
-	s := c.mshr[c.mshrHead]
+	e := c.mshr[c.mshrHead]
 	c.mshrHead = (c.mshrHead + 1) % len(c.mshr)
 	c.mshrLen--
-	if s >= 0 {
+	if s := e.slot; s >= 0 && c.slots[s].gen == e.gen {
 		c.slots[s].valid |= c.slots[s].pend
 		c.slots[s].pend = 0
 	}
 }
 
-// dropMSHR forgets slot s's entry (its line was evicted or invalidated).
+// dropMSHR forgets slot s's entries (its line was evicted or invalidated) by making
+// them stale; only when gen wraps does it search the ring.
 func (c *Sectored) dropMSHR(s int) {
+	c.slots[s].gen++
+	if c.slots[s].gen != 0 {
+		return
+	}
 	for i := 0; i < c.mshrLen; i++ {
 		j := (c.mshrHead + i) % len(c.mshr)
-		if int(c.mshr[j]) == s {
-			c.mshr[j] = -1
+		if int(c.mshr[j].slot) == s {
+			c.mshr[j].slot = -1
 		}
 	}
 }
