@@ -127,8 +127,9 @@ type tWarp struct {
 	sched int
 	sb    sched.Scoreboard
 
-	lo     int  // oldest unissued record
-	its    bool // issue by path (divergent warp on an ITS arch)
+	lo     int     // oldest unissued record (in issue order)
+	ord    []int32 // issue order: ord[k] is the record issued k-th (nil: trace order)
+	its    bool    // issue by path (divergent warp on an ITS arch)
 	dep    []int32
 	done   []bool
 	nIssue int
@@ -213,6 +214,7 @@ type timer struct {
 	twoLevel bool
 
 	lat arch.Latency
+	ord *orderer
 
 	inst     []uint64            // per pc
 	stalls   [][numStalls]uint64 // per pc
@@ -248,6 +250,25 @@ func opClass(in *format.Inst, k instKind, l arch.Latency) (pipe, int64, sched.Re
 	return pALU, int64(l.ALU), sched.Fixed
 }
 
+// planLatency is the latency the block scheduler (timing_order.go) plans for the
+// instruction at pc: the engine's own for arithmetic, shared and constant reads, and
+// DRAM's for global, local and texture loads, whose latency a compiler cannot know.
+func (e *timer) planLatency(pc int) int64 {
+	in := &e.insts[pc]
+	switch in.kind {
+	case ikShared:
+		return int64(max(e.lat.Shared, 1))
+	case ikConst:
+		return int64(max(e.lat.Const, 1))
+	case ikGlobal, ikLocal, ikTex, ikGeneric:
+		if in.memOp == format.MemStore || len(in.wr) == 0 {
+			return 1
+		}
+		return int64(max(e.lat.DRAM, 1))
+	}
+	return max(in.lat, 1)
+}
+
 func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config, opts Options) (*KernelReport, error) {
 	l := &r.Meta().Launches[ki]
 	cfg, occ, err := kernelConfig(base, l)
@@ -269,6 +290,11 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 		e.insts[pc] = tInst{kind: k, pipe: p, lat: lat, why: why, rd: in.RegsRead, wr: in.RegsWritten,
 			width: max(int(in.Width), 1), memOp: in.MemOp, cacheOp: in.CacheOp}
 	}
+	regs := int(l.RegsPerThread)
+	if regs == 0 {
+		regs = cfg.SM.MaxRegsPerThread
+	}
+	e.ord = newOrderer(e.prog, e.insts, e.planLatency, regs)
 	e.inst = make([]uint64, n)
 	e.thread = make([]uint64, n)
 	e.stalls = make([][numStalls]uint64, n)
@@ -450,6 +476,9 @@ func (s *tSM) launch(t int64) {
 		if e.its {
 			tw.prepareITS()
 		}
+		if !tw.its {
+			tw.ord = e.ord.warpOrder(w, nil)
+		}
 		s.slots[slot] = tw
 		c.warps = append(c.warps, tw)
 		if !tw.finished {
@@ -528,6 +557,14 @@ func (w *tWarp) candidates(fn func(i int) bool) {
 			return
 		}
 	}
+}
+
+// record is the record w issues k-th.
+func (w *tWarp) record(k int) int {
+	if w.ord == nil {
+		return k
+	}
+	return int(w.ord[k])
 }
 
 func (w *tWarp) markIssued(i int) {
@@ -620,13 +657,13 @@ func (s *tSM) evaluate(w *tWarp, t int64) {
 		return
 	case w.atBar:
 		w.state = stBarrier
-		w.atPC = w.w.PC[max(w.lo-1, 0)]
+		w.atPC = w.w.PC[w.record(max(w.lo-1, 0))]
 		return
 	}
 	if !w.its {
 		// One candidate: check sets the stall state and wake itself.
-		if s.check(w, w.lo, t) {
-			w.ready, w.next = true, w.lo
+		if i := w.record(w.lo); s.check(w, i, t) {
+			w.ready, w.next = true, i
 			w.state = stNotSelected
 			w.atPC = w.w.PC[w.next]
 		}

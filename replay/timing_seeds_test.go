@@ -51,11 +51,13 @@ func TestVolkovMatmul(t *testing.T) {
 		}
 		sp := base / cyc
 		t.Logf("%d outputs/thread: %d blocks/SM, %.0f cycles, speedup %.2f (seed %.2f)", out, k.Occupancy.CTAsPerSM, cyc, sp, want[i])
-		// The seed's tolerance is 20%. The model reproduces the first step (two blocks
-		// per SM overlap one block's global loads with the other's arithmetic) but
-		// not the later ones: see the issue report.
-		if i == 1 && math.Abs(sp/want[i]-1) > 0.2 {
-			t.Errorf("2 outputs/thread: speedup %.2f, seed %.2f (tolerance 20%%)", sp, want[i])
+		// The seed's tolerance is 20%. Two blocks per SM overlap one block's global
+		// loads with the other's arithmetic; at 4 and 8 outputs the speedup needs
+		// several shared loads in flight per thread, which the PTX order (each
+		// ld.shared beside the fma that reads it) only gives once the block scheduler
+		// (timing_order.go) hoists them, as ptxas does within the 41 and 63 registers.
+		if math.Abs(sp/want[i]-1) > 0.2 {
+			t.Errorf("%d outputs/thread: speedup %.2f, seed %.2f (tolerance 20%%)", out, sp, want[i])
 		}
 	}
 }

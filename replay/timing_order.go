@@ -1,0 +1,446 @@
+package replay
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/gtrace/gtrace/format"
+)
+
+// A trace records PTX, and PTX is not the order a GPU issues: ptxas schedules each
+// basic block's instructions before it allocates registers, hoisting loads above the
+// independent work that follows them so that their latency overlaps it. The H200's
+// SASS of bank_sums shows it (docs/VALIDATION.md, "Cycles": four LDGs issued before the
+// four STSs that consume them, where the PTX alternates them), and Volkov's matrix
+// multiply at 8 outputs per thread (seed 003) only reaches its speed if each thread has
+// several shared loads in flight, which its PTX order (each ld.shared next to the fma
+// that reads it) never gives an in-order issue. So the timing engine issues each
+// straight-line run of a warp's records in the order a list scheduler gives it, the
+// textbook basic-block scheduler (Gibbons and Muchnick, "Efficient instruction
+// scheduling for a pipelined architecture", SIGPLAN 1986): each cycle, of the
+// instructions whose operands are ready, the one with the longest latency-weighted path
+// to the end of the block; an instruction that must wait is passed by ready ones.
+//
+// Dependences kept: register reads after writes (at the producer's latency), writes
+// after reads and after writes, and memory order where two accesses may alias and one
+// writes (same state space, or either generic; constant, parameter and texture reads
+// never conflict). A block ends at a control or synchronisation instruction (branch,
+// call, return, exit, barrier, fence), which stays last. The scheduler holds the
+// registers a schedule keeps live within the launch's registers per thread (the arch's
+// limit when the trace does not record it), counting 64-bit registers twice and
+// predicates not at all, as the allocator after it must: ptxas cannot hoist more loads
+// than it has registers for. Divergent warps on an ITS arch keep trace order (their
+// paths interleave in the trace).
+
+// orderer computes and caches the issue order of the straight-line run that starts at
+// each pc.
+type orderer struct {
+	prog  []format.Inst
+	insts []tInst
+	lat   func(pc int) int64 // latency the scheduler plans for
+	regs  int                // registers per thread available
+	width map[uint16]int     // 32-bit registers each register takes (absent: 1)
+	first map[uint16]int32   // lowest pc that names the register
+	last  map[uint16]int32   // highest pc that names the register
+	runs  []*run             // by entry pc
+	// scratch for schedule
+	pred             []int32
+	earliest, height []int64
+	succ             [][]int32
+	succLat          [][]int64
+}
+
+func newOrderer(prog []format.Inst, insts []tInst, lat func(int) int64, regs int) *orderer {
+	o := &orderer{prog: prog, insts: insts, lat: lat, regs: regs, width: map[uint16]int{},
+		first: map[uint16]int32{}, last: map[uint16]int32{}, runs: make([]*run, len(prog))}
+	for pc := range prog {
+		in := &prog[pc]
+		for _, l := range [][]uint16{in.RegsRead, in.RegsWritten} {
+			for _, r := range l {
+				if f, ok := o.first[r]; !ok || int32(pc) < f {
+					o.first[r] = int32(pc)
+				}
+				o.last[r] = max(o.last[r], int32(pc))
+			}
+		}
+		if len(in.RegsWritten) == 1 {
+			o.width[in.RegsWritten[0]] = regWidth(in.PTX)
+		}
+	}
+	return o
+}
+
+// regWidth is how many 32-bit registers the first operand of a PTX instruction takes,
+// from the register names both clang and nvcc use: %rd and %fd are 64-bit, %p a
+// predicate (its own register file).
+func regWidth(ptx string) int {
+	f := strings.Fields(strings.TrimSpace(ptx))
+	i := 0
+	if i < len(f) && strings.HasPrefix(f[i], "@") {
+		i++
+	}
+	if i+1 >= len(f) {
+		return 1
+	}
+	op := strings.TrimLeft(f[i+1], "{")
+	switch {
+	case strings.HasPrefix(op, "%rd"), strings.HasPrefix(op, "%fd"):
+		return 2
+	case strings.HasPrefix(op, "%p"):
+		return 0
+	}
+	return 1
+}
+
+// blockEnd reports whether pc ends a basic block.
+func (o *orderer) blockEnd(pc int) bool {
+	c := o.prog[pc].Class
+	return c == format.ClassControl || c == format.ClassSync || o.insts[pc].kind == ikBarrier
+}
+
+// run is the block from one entry pc: its length and issue order (offsets from the
+// entry; nil: trace order).
+type run struct {
+	n     int
+	order []uint16
+}
+
+// maxRun bounds a scheduled block (offsets are 16-bit).
+const maxRun = 1 << 15
+
+func (o *orderer) run(entry uint32) *run {
+	if r := o.runs[entry]; r != nil {
+		return r
+	}
+	end := int(entry)
+	for end < len(o.prog)-1 && !o.blockEnd(end) && end-int(entry) < maxRun-1 {
+		end++
+	}
+	r := &run{n: end - int(entry) + 1, order: o.schedule(int(entry), end)}
+	o.runs[entry] = r
+	return r
+}
+
+// space is a memory instruction's alias class for ordering: -1 never conflicts.
+func (o *orderer) space(pc int) int {
+	in := &o.prog[pc]
+	switch in.Space {
+	case format.SpaceConst, format.SpaceParam, format.SpaceTexture:
+		return -1
+	}
+	return int(in.Space)
+}
+
+// schedule list-schedules pcs start..end (end stays last) and returns the order as
+// offsets from start, or nil if it is the trace order.
+func (o *orderer) schedule(start, end int) []uint16 {
+	n := end - start + 1
+	if n <= 2 {
+		return nil
+	}
+	o.pred = resize(o.pred, n)
+	o.earliest = resize(o.earliest, n)
+	o.height = resize(o.height, n)
+	if cap(o.succ) < n {
+		o.succ = make([][]int32, n)
+		o.succLat = make([][]int64, n)
+	}
+	o.succ, o.succLat = o.succ[:n], o.succLat[:n]
+	for i := range n {
+		o.pred[i], o.earliest[i], o.height[i] = 0, 0, 0
+		o.succ[i], o.succLat[i] = o.succ[i][:0], o.succLat[i][:0]
+	}
+	edge := func(a, b int, l int64) {
+		o.succ[a] = append(o.succ[a], int32(b))
+		o.succLat[a] = append(o.succLat[a], l)
+		o.pred[b]++
+	}
+	lastW := map[uint16]int{}
+	readers := map[uint16][]int{}
+	type memAcc struct {
+		i     int
+		space int
+		write bool
+	}
+	var mem []memAcc
+	for i := range n {
+		pc := start + i
+		in := &o.prog[pc]
+		seen := map[int]bool{}
+		dep := func(a int, l int64) {
+			if a != i && !seen[a] {
+				seen[a] = true
+				edge(a, i, l)
+			} else if a != i && seen[a] {
+				// keep the longest latency of a pair's edges
+				for k, s := range o.succ[a] {
+					if int(s) == i && o.succLat[a][k] < l {
+						o.succLat[a][k] = l
+					}
+				}
+			}
+		}
+		for _, r := range in.RegsRead {
+			if w, ok := lastW[r]; ok {
+				dep(w, o.lat(start+w))
+			}
+		}
+		for _, r := range in.RegsWritten {
+			if w, ok := lastW[r]; ok {
+				dep(w, 1)
+			}
+			for _, rd := range readers[r] {
+				dep(rd, 0)
+			}
+		}
+		if in.MemOp != format.MemNone {
+			sp := o.space(pc)
+			write := in.MemOp != format.MemLoad
+			if sp >= 0 {
+				for _, m := range mem {
+					if m.space == -1 || !(m.write || write) {
+						continue
+					}
+					if m.space == sp || m.space == int(format.SpaceGeneric) || sp == int(format.SpaceGeneric) {
+						dep(m.i, 1)
+					}
+				}
+				mem = append(mem, memAcc{i, sp, write})
+			}
+		}
+		if i == n-1 && o.blockEnd(pc) {
+			for a := range n - 1 {
+				dep(a, 0)
+			}
+		}
+		for _, r := range in.RegsWritten {
+			lastW[r] = i
+			readers[r] = readers[r][:0]
+		}
+		for _, r := range in.RegsRead {
+			readers[r] = append(readers[r], i)
+		}
+	}
+	for i := n - 1; i >= 0; i-- {
+		h := o.lat(start + i)
+		for k, s := range o.succ[i] {
+			h = max(h, o.succLat[i][k]+o.height[s])
+		}
+		o.height[i] = h
+	}
+
+	// Register pressure: registers live across the run (named before and after it, not
+	// in it), registers it reads from before it, and the values it defines, each live
+	// from its definition until its last reader in the run (to the run's end if the
+	// register is named after the run).
+	base := 0
+	inRun := map[uint16]bool{}
+	for i := range n {
+		for _, r := range o.prog[start+i].RegsRead {
+			inRun[r] = true
+		}
+		for _, r := range o.prog[start+i].RegsWritten {
+			inRun[r] = true
+		}
+	}
+	for r, f := range o.first {
+		if int(f) < start && int(o.last[r]) > end || inRun[r] && int(f) < start {
+			base += o.w(r)
+		}
+	}
+	// value v = the write of register r by instruction i; lastRead[i][r] is the number
+	// of readers of that value in the run.
+	readsOf := make([][]int32, n) // values each instruction reads (as defining instruction index)
+	users := make([]int32, n)     // readers left of the value(s) instruction i defines
+	defW := make([]int, n)        // registers instruction i's values take
+	outlive := make([]bool, n)    // i's value lives past the run
+	cur := map[uint16]int{}
+	for i := range n {
+		in := &o.prog[start+i]
+		for _, r := range in.RegsRead {
+			if d, ok := cur[r]; ok {
+				readsOf[i] = append(readsOf[i], int32(d))
+				users[d]++
+			}
+		}
+		for _, r := range in.RegsWritten {
+			cur[r] = i
+			defW[i] += o.w(r)
+			if int(o.last[r]) > end {
+				outlive[i] = true
+			}
+		}
+	}
+	for r, d := range cur {
+		if int(o.last[r]) > end {
+			outlive[d] = true
+		}
+	}
+	live := func(order []int) int { // peak pressure of an order
+		left := append([]int32(nil), users...)
+		p, peak := 0, 0
+		for _, i := range order {
+			p += defW[i]
+			if defW[i] > 0 && left[i] == 0 && !outlive[i] {
+				p -= defW[i] // dead on arrival
+			}
+			peak = max(peak, p)
+			for _, d := range readsOf[i] {
+				if left[d]--; left[d] == 0 && !outlive[d] {
+					p -= defW[d]
+				}
+			}
+		}
+		return peak
+	}
+	trace := make([]int, n)
+	for i := range trace {
+		trace[i] = i
+	}
+	limit := max(o.regs-base, live(trace))
+
+	left := append([]int32(nil), users...)
+	pressure := 0
+	// net is the change in pressure if i issued now.
+	net := func(i int) int {
+		d := defW[i]
+		if left[i] == 0 && !outlive[i] {
+			d = 0
+		}
+		for k, v := range readsOf[i] {
+			if outlive[v] || slices.Contains(readsOf[i][:k], v) {
+				continue
+			}
+			c := int32(0)
+			for _, x := range readsOf[i] {
+				if x == v {
+					c++
+				}
+			}
+			if left[v] == c {
+				d -= defW[v]
+			}
+		}
+		return d
+	}
+	out := make([]uint16, 0, n)
+	ready := make([]int, 0, n)
+	for i := range n {
+		if o.pred[i] == 0 {
+			ready = append(ready, i)
+		}
+	}
+	identity := true
+	var cyc int64
+	for len(out) < n {
+		best, wait := -1, int64(-1)
+		fallback := -1
+		for _, i := range ready {
+			if fallback < 0 || i < fallback {
+				fallback = i
+			}
+			if defW[i] > 0 && pressure+net(i) > limit {
+				continue
+			}
+			if o.earliest[i] > cyc {
+				if wait < 0 || o.earliest[i] < wait {
+					wait = o.earliest[i]
+				}
+				continue
+			}
+			if best < 0 || o.height[i] > o.height[best] || o.height[i] == o.height[best] && i < best {
+				best = i
+			}
+		}
+		if best < 0 {
+			if wait >= 0 {
+				cyc = wait
+				continue
+			}
+			best = fallback // over the register limit whatever we pick: keep trace order
+		}
+		for k, x := range ready {
+			if x == best {
+				ready = append(ready[:k], ready[k+1:]...)
+				break
+			}
+		}
+		if best != len(out) {
+			identity = false
+		}
+		out = append(out, uint16(best))
+		pressure += defW[best]
+		if defW[best] > 0 && left[best] == 0 && !outlive[best] {
+			pressure -= defW[best]
+		}
+		for _, d := range readsOf[best] {
+			if left[d]--; left[d] == 0 && !outlive[d] {
+				pressure -= defW[d]
+			}
+		}
+		for k, s := range o.succ[best] {
+			o.earliest[s] = max(o.earliest[s], cyc+o.succLat[best][k])
+			if o.pred[s]--; o.pred[s] == 0 {
+				ready = append(ready, int(s))
+			}
+		}
+		cyc++
+	}
+	if identity {
+		return nil
+	}
+	return out
+}
+
+func (o *orderer) w(r uint16) int {
+	if w, ok := o.width[r]; ok {
+		return w
+	}
+	return 1
+}
+
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// warpOrder fills ord with the issue order of w's records (ord[k] is the record issued
+// k-th), or returns nil where it is the trace order.
+func (o *orderer) warpOrder(w *format.Warp, ord []int32) []int32 {
+	n := w.Len()
+	changed := false
+	ord = resize(ord, n)
+	for i := 0; i < n; {
+		entry := w.PC[i]
+		if int(entry) >= len(o.prog) {
+			return nil // the engine reports the bad pc
+		}
+		r := o.run(entry)
+		// The records that follow entry's block pc by pc.
+		m := 1
+		for m < r.n && i+m < n && w.PC[i+m] == entry+uint32(m) {
+			m++
+		}
+		k := 0
+		if r.order == nil {
+			for j := range m {
+				ord[i+j] = int32(i + j)
+			}
+		} else {
+			for _, off := range r.order {
+				if int(off) < m {
+					ord[i+k] = int32(i + int(off))
+					k++
+				}
+			}
+			changed = true
+		}
+		i += m
+	}
+	if !changed {
+		return nil
+	}
+	return ord
+}
