@@ -135,17 +135,12 @@ type l2req struct {
 // smState is one SM: its private caches and resident CTAs. Only its own goroutine touches
 // it during the SM stage.
 type smState struct {
-	cfg     *arch.Config
-	prog    []format.Inst
-	kind    []instKind
-	l1      *cache.Sectored
-	tex     *texcache.Cache
-	cc      *constcache.Cache
-	banks   *smem.Banks
-	coal    *coalesce.Coalescer // global accesses, the arch's rule
-	sectors *coalesce.Coalescer // local accesses, always 32-byte sectors
-	ncPath  bool                // ld.global.nc goes through the read-only cache (Kepler)
-	l1Glob  bool                // global loads allocate in L1
+	cfg  *arch.Config
+	prog []format.Inst
+	kind []instKind
+	smModels
+	ncPath bool // ld.global.nc goes through the read-only cache (Kepler)
+	l1Glob bool // global loads allocate in L1
 
 	ctas    []*ctaState
 	pending []int      // CTA ids assigned, to be loaded at the start of the next SM stage
@@ -205,32 +200,59 @@ func classify(in *format.Inst) instKind {
 	return ikPlain
 }
 
+// smModels are one SM's memory components, the same for the memory and timing engines.
+type smModels struct {
+	l1      *cache.Sectored
+	tex     *texcache.Cache
+	cc      *constcache.Cache
+	banks   *smem.Banks
+	coal    *coalesce.Coalescer // global accesses, the arch's rule
+	sectors *coalesce.Coalescer // local accesses, always 32-byte sectors
+}
+
+// newSMModels builds an SM's components from cfg. With timedFills the L1 and texture
+// caches get no MSHRs (fills land at once in the functional cache; a timing engine keeps
+// their arrival times itself). fetch receives every sector the texture and constant
+// caches read from L2.
+func newSMModels(cfg *arch.Config, timedFills bool, fetch func(line uint64, sectors uint8)) (smModels, error) {
+	var m smModels
+	l1, tex := cfg.L1.Config, cfg.Tex
+	if timedFills {
+		l1.MSHRs, tex.MSHRs = 0, 0
+	}
+	var err error
+	if m.l1, err = cache.New(l1); err != nil {
+		return m, fmt.Errorf("l1: %w", err)
+	}
+	if m.tex, err = texcache.New(tex); err != nil {
+		return m, fmt.Errorf("tex: %w", err)
+	}
+	if m.cc, err = constcache.New(constcache.Config{L1: cfg.Const.L1, L15: cfg.Const.L15}); err != nil {
+		return m, fmt.Errorf("const: %w", err)
+	}
+	if m.banks, err = smem.New(cfg.Shared.Banks, cfg.Shared.BankWidth); err != nil {
+		return m, fmt.Errorf("shared: %w", err)
+	}
+	if m.coal, err = coalesce.New(cfg.GlobalLoadMode()); err != nil {
+		return m, err
+	}
+	if m.sectors, err = coalesce.New(coalesce.Sectors32); err != nil {
+		return m, err
+	}
+	m.tex.OnFetch(fetch)
+	m.cc.OnFetch(fetch)
+	return m, nil
+}
+
 func newSM(cfg *arch.Config, prog []format.Inst, kinds []instKind) (*smState, error) {
 	s := &smState{cfg: cfg, prog: prog, kind: kinds, addrs: make([]uint64, 0, 32)}
 	var err error
-	if s.l1, err = cache.New(cfg.L1.Config); err != nil {
-		return nil, fmt.Errorf("l1: %w", err)
-	}
-	if s.tex, err = texcache.New(cfg.Tex); err != nil {
-		return nil, fmt.Errorf("tex: %w", err)
-	}
-	if s.cc, err = constcache.New(constcache.Config{L1: cfg.Const.L1, L15: cfg.Const.L15}); err != nil {
-		return nil, fmt.Errorf("const: %w", err)
-	}
-	if s.banks, err = smem.New(cfg.Shared.Banks, cfg.Shared.BankWidth); err != nil {
-		return nil, fmt.Errorf("shared: %w", err)
-	}
-	if s.coal, err = coalesce.New(cfg.GlobalLoadMode()); err != nil {
-		return nil, err
-	}
-	if s.sectors, err = coalesce.New(coalesce.Sectors32); err != nil {
-		return nil, err
-	}
-	fetch := func(line uint64, sectors uint8) {
+	s.smModels, err = newSMModels(cfg, false, func(line uint64, sectors uint8) {
 		s.l2q = append(s.l2q, l2req{line: line, mask: sectors, op: l2Read, pc: s.curPC})
+	})
+	if err != nil {
+		return nil, err
 	}
-	s.tex.OnFetch(fetch)
-	s.cc.OnFetch(fetch)
 	s.ncPath = cfg.Arch == "kepler"
 	s.l1Glob = cfg.L1.CacheGlobal
 	return s, nil

@@ -1,60 +1,20 @@
 package replay
 
 import (
-	"bytes"
 	"context"
 	"math"
 	"strings"
 	"testing"
 
-	"github.com/gtrace/gtrace/capture"
 	"github.com/gtrace/gtrace/format"
-	"github.com/gtrace/gtrace/kernels"
 	"github.com/gtrace/gtrace/models/arch"
 )
 
-// traceOf captures a reference kernel into an in-memory trace, checking its output with
-// the kernel's Go reference first.
+// traceOf captures a reference kernel under ITS into an in-memory trace, checking its
+// output with the kernel's Go reference first (captureRegs, timing_test.go).
 func traceOf(t testing.TB, name string, sizes ...string) *format.Reader {
 	t.Helper()
-	k, err := kernels.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sz, err := kernels.ParseSizes(k, sizes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := k.Spec(sz, kernels.Clang14)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec.SIMT = format.SIMTITS
-	kk, err := capture.Load(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	w, err := format.NewWriter(&buf, format.Meta{Version: format.CurrentVersion, Producer: "replay test",
-		Launches: []format.Launch{kk.Launch()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := kk.Run(context.Background(), 0, w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := k.Verify(sz, spec, res); err != nil {
-		t.Fatal(err)
-	}
-	r, err := format.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return captureSIMT(t, format.SIMTITS, name, sizes...)
 }
 
 func preset(t testing.TB, a string, sets ...string) *arch.Config {

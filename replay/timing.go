@@ -7,11 +7,7 @@ import (
 	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/models/arch"
 	"github.com/gtrace/gtrace/models/cache"
-	"github.com/gtrace/gtrace/models/coalesce"
-	"github.com/gtrace/gtrace/models/constcache"
 	"github.com/gtrace/gtrace/models/sched"
-	"github.com/gtrace/gtrace/models/smem"
-	"github.com/gtrace/gtrace/models/texcache"
 )
 
 // Timing replays every kernel of r on cfg with time: integer SM cycles, each SM's warp
@@ -159,16 +155,11 @@ type tSched struct {
 }
 
 type tSM struct {
-	e      *timer
-	id     int
-	l1     *cache.Sectored
-	tex    *texcache.Cache
-	cc     *constcache.Cache
-	banks  *smem.Banks
-	coal   *coalesce.Coalescer
-	sector *coalesce.Coalescer
-	fill   map[uint64]int64 // L1 sector → cycle its fill lands
-	nfill  int
+	e  *timer
+	id int
+	smModels
+	fill  map[uint64]int64 // L1 sector → cycle its fill lands
+	nfill int
 
 	scheds  []tSched
 	slots   []*tWarp            // by slot; nil = free
@@ -328,34 +319,14 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 func (e *timer) newSM(id int) (*tSM, error) {
 	cfg := e.cfg
 	s := &tSM{e: e, id: id, fill: map[uint64]int64{}, next: -1}
-	l1 := cfg.L1.Config
-	l1.MSHRs = 0 // fills land at once in the functional cache; s.fill holds their time
 	var err error
-	if s.l1, err = cache.New(l1); err != nil {
-		return nil, fmt.Errorf("l1: %w", err)
-	}
-	tx := cfg.Tex
-	tx.MSHRs = 0
-	if s.tex, err = texcache.New(tx); err != nil {
-		return nil, fmt.Errorf("tex: %w", err)
-	}
-	if s.cc, err = constcache.New(constcache.Config{L1: cfg.Const.L1, L15: cfg.Const.L15}); err != nil {
-		return nil, fmt.Errorf("const: %w", err)
-	}
-	if s.banks, err = smem.New(cfg.Shared.Banks, cfg.Shared.BankWidth); err != nil {
-		return nil, fmt.Errorf("shared: %w", err)
-	}
-	if s.coal, err = coalesce.New(cfg.GlobalLoadMode()); err != nil {
-		return nil, err
-	}
-	if s.sector, err = coalesce.New(coalesce.Sectors32); err != nil {
-		return nil, err
-	}
-	fetch := func(line uint64, sectors uint8) {
+	// Fills land at once in the functional caches; s.fill holds their time.
+	s.smModels, err = newSMModels(cfg, true, func(line uint64, sectors uint8) {
 		s.fetched = append(s.fetched, cache.Result{Line: line, Fetch: sectors})
+	})
+	if err != nil {
+		return nil, err
 	}
-	s.tex.OnFetch(fetch)
-	s.cc.OnFetch(fetch)
 	s.scheds = make([]tSched, max(cfg.SM.Schedulers, 1))
 	ns := len(s.scheds)
 	for i := range s.scheds {
@@ -1005,7 +976,7 @@ func (s *tSM) local(in *tInst, w *format.Warp, i int, t int64) int64 {
 	e := s.e
 	a := e.addrs(w, i)
 	st := in.memOp == format.MemStore
-	r := s.sector.Coalesce(w.Mask[i], a, in.width, st)
+	r := s.sectors.Coalesce(w.Mask[i], a, in.width, st)
 	units := r.Units()
 	start := s.lsu(t, len(units))
 	done := start + int64(e.lat.L1Hit)
