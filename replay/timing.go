@@ -134,12 +134,15 @@ type tWarp struct {
 	finished bool
 
 	// This cycle's verdict, and the state charged for the cycles until the next step.
-	ready  bool
-	next   int // record to issue when ready
-	wake   int64
-	state  stall
-	atPC   uint32
-	issued int // instructions issued this cycle
+	ready bool
+	next  int // record to issue when ready
+	wake  int64
+	state stall
+	atPC  uint32
+	// since is the first cycle not yet charged to (atPC, state): a warp's state changes
+	// only when it is evaluated, so evaluate charges the cycles since its last
+	// evaluation, not every step every warp.
+	since int64
 }
 
 type tCTA struct {
@@ -443,7 +446,7 @@ func (s *tSM) launch(t int64) {
 			s.err = fmt.Errorf("CTA %d: no free warp slot on SM %d (occupancy %d CTAs)", id, s.id, e.occ.CTAsPerSM)
 			return
 		}
-		tw := &tWarp{w: w, cta: c, slot: slot, sched: slot % len(s.scheds), finished: w.Len() == 0}
+		tw := &tWarp{w: w, cta: c, slot: slot, sched: slot % len(s.scheds), finished: w.Len() == 0, since: t}
 		if e.its {
 			tw.prepareITS()
 		}
@@ -621,6 +624,12 @@ func (s *tSM) check(w *tWarp, i int, t int64) bool {
 
 // evaluate sets w.ready (and w.next) or w's stall state for cycle t.
 func (s *tSM) evaluate(w *tWarp, t int64) {
+	if dt := t - w.since; dt > 0 && !w.finished {
+		e := s.e
+		e.stalls[w.atPC][w.state] += uint64(dt)
+		e.reason[w.state] += uint64(dt)
+		w.since = t
+	}
 	w.ready = false
 	w.wake = -1
 	switch {
@@ -661,19 +670,15 @@ func (s *tSM) evaluate(w *tWarp, t int64) {
 	}
 }
 
-// step is one cycle of the SM: charge the cycles since the last step to each warp's
-// state, launch CTAs whose slots are free, then let every scheduler issue.
+// step is one cycle of the SM: count the cycles since the last step, launch CTAs whose
+// slots are free, then let every scheduler issue. A warp's cycles are charged to its
+// state when it is next evaluated (evaluate), which every warp is at the step it issues
+// its last instruction.
 func (s *tSM) step(t int64) {
 	e := s.e
 	if dt := t - s.last; dt > 0 && s.live > 0 {
 		s.active += dt
 		s.warpCycles += dt * int64(s.live)
-		for _, w := range s.slots {
-			if w != nil && !w.finished {
-				e.stalls[w.atPC][w.state] += uint64(dt)
-				e.reason[w.state] += uint64(dt)
-			}
-		}
 	}
 	s.last = t
 	kept := s.launches[:0]
@@ -691,9 +696,13 @@ func (s *tSM) step(t int64) {
 	s.launches = kept
 	for _, w := range s.slots {
 		// A warp that waits for a known cycle (a result, a pipe, an MSHR) keeps its
-		// verdict until then: nothing can make it ready sooner.
-		if w != nil && (w.wake <= t || w.ready) {
-			w.issued = 0
+		// verdict until then: nothing can make it ready sooner. A finished warp's verdict
+		// never changes, nor does a waiting one's at a barrier until the barrier releases
+		// it (issue clears atBar).
+		if w == nil || w.finished || (w.atBar && w.state == stBarrier) {
+			continue
+		}
+		if w.wake <= t || w.ready {
 			s.evaluate(w, t)
 		}
 	}
@@ -727,11 +736,15 @@ func (s *tSM) step(t int64) {
 	if any {
 		s.next = t + 1
 	}
+	// Long waits demote a warp in the two-level policy (the others ignore them); after a
+	// cycle without issue the SM sleeps until the earliest wake.
 	for _, w := range s.slots {
+		if any && !e.twoLevel {
+			break
+		}
 		if w == nil {
 			continue
 		}
-		// Long waits demote a warp in the two-level policy (the others ignore them).
 		if e.twoLevel && w.state == stLongScoreboard {
 			s.scheds[w.sched].pol.LongStall(w.slot)
 		}
@@ -760,7 +773,6 @@ func (s *tSM) issue(w *tWarp, i int, t int64) {
 	e.inst[pc]++
 	e.thread[pc] += popc(fw.Mask[i])
 	e.issued++
-	w.issued++
 	w.markIssued(i)
 	if in.pipe < numPipes {
 		s.scheds[w.sched].pipes[in.pipe].Take(t)
