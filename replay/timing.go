@@ -745,8 +745,11 @@ func (s *tSM) step(t int64) {
 		if w == nil {
 			continue
 		}
-		if e.twoLevel && w.state == stLongScoreboard {
-			s.scheds[w.sched].pol.LongStall(w.slot)
+		// A warp held at a barrier leaves the two-level active set too: otherwise a full
+		// active set waiting for a pending warp that cannot enter it never moves again.
+		if e.twoLevel && (w.state == stLongScoreboard || (w.atBar && w.state == stBarrier)) &&
+			s.scheds[w.sched].pol.LongStall(w.slot) && s.next < 0 {
+			s.next = t + 1 // a pending warp entered the active set: look again next cycle
 		}
 		if !any && w.wake > t && (s.next < 0 || w.wake < s.next) {
 			s.next = w.wake

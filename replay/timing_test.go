@@ -108,3 +108,16 @@ func TestTimingSmoke(t *testing.T) {
 		}
 	}
 }
+
+// Every scheduler policy completes kernels with barriers: under two-level, warps waiting
+// at a barrier leave the active set, or a full active set waiting for a pending warp
+// would never move again (it did, before: "32 warps can never issue again").
+func TestPoliciesCompleteBarriers(t *testing.T) {
+	r := traceOf(t, "transpose_v2", "n=256")
+	for _, pol := range []string{"lrr", "gto", "two-level"} {
+		k := timeOne(t, r, "fermi", "sm.scheduler="+pol)
+		if c := metric(t, k, "sm__cycles_elapsed.avg"); c <= 0 {
+			t.Errorf("%s: %v cycles", pol, c)
+		}
+	}
+}

@@ -14,8 +14,9 @@ type Policy interface {
 	// Issued tells the policy that w issued this cycle.
 	Issued(w int)
 	// LongStall tells the policy that w waits on a long-latency operation (a global
-	// load); the two-level policy moves such a warp out of its active set.
-	LongStall(w int)
+	// load, a barrier); the two-level policy moves such a warp out of its active set. It
+	// reports whether the set changed, so the caller knows another warp may now issue.
+	LongStall(w int) bool
 }
 
 // New returns the named policy: "lrr", "gto" or "two-level" (an active set of
@@ -82,7 +83,7 @@ func (p *LRR) Issued(w int) {
 		}
 	}
 }
-func (p *LRR) LongStall(int) {}
+func (p *LRR) LongStall(int) bool { return false }
 
 // GTO is greedy-then-oldest: keep issuing from the warp that issued last while it can,
 // otherwise the oldest ready warp (Rogers et al., MICRO 2012).
@@ -110,8 +111,8 @@ func (p *GTO) Pick(ready func(int) bool) int {
 	}
 	return -1
 }
-func (p *GTO) Issued(w int)    { p.last, p.has = w, true }
-func (p *GTO) LongStall(w int) {}
+func (p *GTO) Issued(w int)         { p.last, p.has = w, true }
+func (p *GTO) LongStall(w int) bool { return false }
 
 // TwoLevel keeps an active set of at most Active warps, picked round robin; a warp that
 // waits on a long-latency operation leaves the set for the back of the pending queue,
@@ -164,9 +165,9 @@ func (p *TwoLevel) Issued(w int) {
 		}
 	}
 }
-func (p *TwoLevel) LongStall(w int) {
+func (p *TwoLevel) LongStall(w int) bool {
 	if len(p.pending) == 0 {
-		return
+		return false
 	}
 	if i := p.active.remove(w); i >= 0 {
 		if i < p.next {
@@ -177,5 +178,7 @@ func (p *TwoLevel) LongStall(w int) {
 		}
 		p.pending.add(w)
 		p.refill()
+		return true
 	}
+	return false
 }
