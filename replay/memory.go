@@ -84,12 +84,17 @@ const roundQuantum = 256
 //
 // Caches start cold for each kernel, as under ncu's default cache control.
 func Memory(ctx context.Context, r *format.Reader, cfg *arch.Config, opts Options) (*Report, error) {
+	return eachKernel(r, cfg, "replay", func(ki int) (*KernelReport, error) { return replayKernel(ctx, r, ki, cfg, opts) })
+}
+
+// eachKernel runs one engine over every launch of r, in order, into one report.
+func eachKernel(r *format.Reader, cfg *arch.Config, verb string, run func(kernel int) (*KernelReport, error)) (*Report, error) {
 	rep := &Report{Arch: cfg.Arch, GPU: cfg.GPU, Name: cfg.Name}
 	meta := r.Meta()
 	for ki := range meta.Launches {
-		kr, err := replayKernel(ctx, r, ki, cfg, opts)
+		kr, err := run(ki)
 		if err != nil {
-			return nil, fmt.Errorf("replay %s on %s: %w", meta.Launches[ki].Kernel, cfg.GPU, err)
+			return nil, fmt.Errorf("%s %s on %s: %w", verb, meta.Launches[ki].Kernel, cfg.GPU, err)
 		}
 		rep.Kernels = append(rep.Kernels, *kr)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,25 +25,11 @@ func TestOracle(t *testing.T) {
 	if *oracleOut == "" {
 		t.Skip("no -oracle file")
 	}
-	type tr struct {
-		name string
-		r    *format.Reader
-	}
-	var trs []tr
-	for _, k := range kernels.All() {
-		trs = append(trs, tr{k.Name + " small", traceOf(t, k.Name, k.Small...)})
-	}
-	for _, x := range [][]string{
+	trs := oracleTraces(t, false, [][]string{
 		{"transpose_v1", "n=256"}, {"transpose_v2", "n=256"}, {"transpose_v4", "n=256"},
 		{"reduce_v3", "n=65536"}, {"reduce_v2", "n=16384"}, {"copy", "n=100000", "blocks=64"},
 		{"tex_random_tex", "width=256", "height=128", "samples=8"}, {"tex_column_global", "width=256", "height=256"},
-	} {
-		if _, err := kernels.Lookup(x[0]); err != nil {
-			t.Logf("skip %s: %v", x[0], err)
-			continue
-		}
-		trs = append(trs, tr{strings.Join(x, " "), traceOf(t, x[0], x[1:]...)})
-	}
+	})
 	type cf struct {
 		arch, gpu string
 		sets      []string
@@ -88,4 +75,31 @@ func TestOracle(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d bytes, sha256 %x", b.Len(), sha256.Sum256([]byte(b.String())))
+}
+
+// oracleTrace is one named trace of an oracle run.
+type oracleTrace struct {
+	name string
+	r    *format.Reader
+}
+
+// oracleTraces captures every reference kernel at its Small sizes under ITS (and under a
+// stack too where the kernel completes under one, with stack set), then the extra
+// kernel+sizes lists, for the oracle tests of both engines.
+func oracleTraces(t *testing.T, stack bool, extra [][]string) []oracleTrace {
+	var trs []oracleTrace
+	for _, k := range kernels.All() {
+		trs = append(trs, oracleTrace{k.Name + " small", traceOf(t, k.Name, k.Small...)})
+		if stack && slices.Contains(k.SIMT, kernels.SIMTStack) {
+			trs = append(trs, oracleTrace{k.Name + " small stack", captureSIMT(t, format.SIMTStack, k.Name, k.Small...)})
+		}
+	}
+	for _, x := range extra {
+		if _, err := kernels.Lookup(x[0]); err != nil {
+			t.Logf("skip %s: %v", x[0], err)
+			continue
+		}
+		trs = append(trs, oracleTrace{strings.Join(x, " "), traceOf(t, x[0], x[1:]...)})
+	}
+	return trs
 }

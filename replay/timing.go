@@ -28,16 +28,7 @@ import (
 // the shared L2 and DRAM see one order of requests: results are the same on every run and
 // do not depend on opts.Workers.
 func Timing(ctx context.Context, r *format.Reader, cfg *arch.Config, opts Options) (*Report, error) {
-	rep := &Report{Arch: cfg.Arch, GPU: cfg.GPU, Name: cfg.Name}
-	meta := r.Meta()
-	for ki := range meta.Launches {
-		kr, err := timeKernel(ctx, r, ki, cfg, opts)
-		if err != nil {
-			return nil, fmt.Errorf("timing %s on %s: %w", meta.Launches[ki].Kernel, cfg.GPU, err)
-		}
-		rep.Kernels = append(rep.Kernels, *kr)
-	}
-	return rep, nil
+	return eachKernel(r, cfg, "timing", func(ki int) (*KernelReport, error) { return timeKernel(ctx, r, ki, cfg, opts) })
 }
 
 // Cycles is the modelled sm__cycles_elapsed.avg of each kernel of r on cfg, for a

@@ -7,12 +7,8 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"slices"
 	"strings"
 	"testing"
-
-	"github.com/gtrace/gtrace/format"
-	"github.com/gtrace/gtrace/kernels"
 )
 
 var timingOracleOut = flag.String("timing-oracle", "", "write every metric of the timing oracle replays to this file")
@@ -25,27 +21,10 @@ func TestTimingOracle(t *testing.T) {
 	if *timingOracleOut == "" {
 		t.Skip("no -timing-oracle file")
 	}
-	type tr struct {
-		name string
-		r    *format.Reader
-	}
-	var trs []tr
-	for _, k := range kernels.All() {
-		trs = append(trs, tr{k.Name + " small", traceOf(t, k.Name, k.Small...)})
-		if slices.Contains(k.SIMT, kernels.SIMTStack) {
-			trs = append(trs, tr{k.Name + " small stack", captureSIMT(t, format.SIMTStack, k.Name, k.Small...)})
-		}
-	}
-	for _, x := range [][]string{
+	trs := oracleTraces(t, true, [][]string{
 		{"transpose_v1", "n=256"}, {"transpose_v2", "n=256"}, {"transpose_v4", "n=256"},
 		{"reduce_v3", "n=65536"}, {"volkov_ilp1", "threads=1024"}, {"volkov_ilp4", "threads=1024"},
-	} {
-		if _, err := kernels.Lookup(x[0]); err != nil {
-			t.Logf("skip %s: %v", x[0], err)
-			continue
-		}
-		trs = append(trs, tr{strings.Join(x, " "), traceOf(t, x[0], x[1:]...)})
-	}
+	})
 	type cf struct {
 		arch string
 		sets []string
