@@ -108,32 +108,42 @@ const mioQueue = 32
 const itsWindow = 256
 
 type tWarp struct {
-	w     *format.Warp
-	cta   *tCTA
-	slot  int
-	sched int
-	sb    sched.Scoreboard
-
-	lo     int     // oldest unissued record (in issue order)
-	ord    []int32 // issue order: ord[k] is the record issued k-th (nil: trace order)
-	its    bool    // issue by path (divergent warp on an ITS arch)
-	dep    []int32
-	done   []bool
-	nIssue int
-
-	atBar    bool
-	finished bool
+	// The fields the step reads every cycle come first, so a warp's evaluation touches
+	// one or two cache lines; the scoreboard (about 1 KiB) comes last.
 
 	// This cycle's verdict, and the state charged for the cycles until the next step.
-	ready bool
-	next  int // record to issue when ready
-	wake  int64
-	state stall
-	atPC  uint32
+	ready    bool
+	atBar    bool
+	finished bool
+	its      bool // issue by path (divergent warp on an ITS arch)
+	state    stall
+	atPC     uint32
+	next     int // record to issue when ready
+	wake     int64
 	// since is the first cycle not yet charged to (atPC, state): a warp's state changes
 	// only when it is evaluated, so evaluate charges the cycles since its last
 	// evaluation, not every step every warp.
 	since int64
+
+	// okRec is a record whose scoreboard check passed since the warp last issued (-1:
+	// none), with its pc and row. Until the warp issues again no write is added to its
+	// scoreboard and pending ones only land, so the check would pass again: check skips it.
+	okRec int
+	okPC  uint32
+	okIn  *tInst
+
+	w     *format.Warp
+	cta   *tCTA
+	slot  int
+	sched int
+
+	lo     int     // oldest unissued record (in issue order)
+	ord    []int32 // issue order: ord[k] is the record issued k-th (nil: trace order)
+	dep    []int32
+	done   []bool
+	nIssue int
+
+	sb sched.Scoreboard
 }
 
 type tCTA struct {
@@ -437,7 +447,7 @@ func (s *tSM) launch(t int64) {
 			s.err = fmt.Errorf("CTA %d: no free warp slot on SM %d (occupancy %d CTAs)", id, s.id, e.occ.CTAsPerSM)
 			return
 		}
-		tw := &tWarp{w: w, cta: c, slot: slot, sched: slot % len(s.scheds), finished: w.Len() == 0, since: t}
+		tw := &tWarp{w: w, cta: c, slot: slot, sched: slot % len(s.scheds), finished: w.Len() == 0, since: t, okRec: -1}
 		if e.its {
 			tw.prepareITS()
 		}
@@ -534,6 +544,7 @@ func (w *tWarp) record(k int) int {
 
 func (w *tWarp) markIssued(i int) {
 	w.nIssue++
+	w.okRec = -1
 	if !w.its {
 		w.lo++
 		return
@@ -572,17 +583,24 @@ func (s *tSM) retire(c *tCTA, t int64) {
 
 // check decides whether w can issue record i at t; if not it sets w's state and wake.
 func (s *tSM) check(w *tWarp, i int, t int64) bool {
-	e := s.e
-	pc := w.w.PC[i]
-	if int(pc) >= len(e.insts) {
-		s.err = fmt.Errorf("warp %d of CTA %d: pc %d outside the program table (%d rows)", w.w.Warp, w.w.CTA, pc, len(e.insts))
-		return false
-	}
-	in := &e.insts[pc]
-	w.atPC = pc
-	if ok, until, why := w.sb.Check(t, in.rd, in.wr); !ok {
-		w.state, w.wake = stallOf(why), until
-		return false
+	var in *tInst
+	if i == w.okRec {
+		in = w.okIn
+		w.atPC = w.okPC
+	} else {
+		e := s.e
+		pc := w.w.PC[i]
+		if int(pc) >= len(e.insts) {
+			s.err = fmt.Errorf("warp %d of CTA %d: pc %d outside the program table (%d rows)", w.w.Warp, w.w.CTA, pc, len(e.insts))
+			return false
+		}
+		in = &e.insts[pc]
+		w.atPC = pc
+		if ok, until, why := w.sb.Check(t, in.rd, in.wr); !ok {
+			w.state, w.wake = stallOf(why), until
+			return false
+		}
+		w.okRec, w.okPC, w.okIn = i, pc, in
 	}
 	if in.pipe < numPipes {
 		if ok, at := s.scheds[w.sched].pipes[in.pipe].Free(t); !ok {
@@ -597,9 +615,9 @@ func (s *tSM) check(w *tWarp, i int, t int64) bool {
 			w.state, w.wake = stLGThrottle, s.mio-mioQueue
 			return false
 		}
-		if in.memOp != format.MemStore && len(s.mshr) >= e.mshrs {
+		if in.memOp != format.MemStore && len(s.mshr) >= s.e.mshrs {
 			s.popMSHR(t)
-			if len(s.mshr) >= e.mshrs {
+			if len(s.mshr) >= s.e.mshrs {
 				w.state, w.wake = stLGThrottle, s.mshr[0]
 				return false
 			}
@@ -632,11 +650,14 @@ func (s *tSM) evaluate(w *tWarp, t int64) {
 		return
 	}
 	if !w.its {
-		// One candidate: check sets the stall state and wake itself.
-		if i := w.record(w.lo); s.check(w, i, t) {
+		// One candidate: check sets the stall state and wake itself, and atPC.
+		i := w.okRec
+		if i < 0 {
+			i = w.record(w.lo)
+		}
+		if s.check(w, i, t) {
 			w.ready, w.next = true, i
 			w.state = stNotSelected
-			w.atPC = w.w.PC[w.next]
 		}
 		return
 	}
@@ -655,10 +676,7 @@ func (s *tSM) evaluate(w *tWarp, t int64) {
 		w.state, w.wake, w.atPC = st, wake, pc
 		return
 	}
-	{
-		w.state = stNotSelected
-		w.atPC = w.w.PC[w.next]
-	}
+	w.state = stNotSelected // check set atPC
 }
 
 // step is one cycle of the SM: count the cycles since the last step, launch CTAs whose
