@@ -128,9 +128,10 @@ type tWarp struct {
 	// okRec is a record whose scoreboard check passed since the warp last issued (-1:
 	// none), with its pc and row. Until the warp issues again no write is added to its
 	// scoreboard and pending ones only land, so the check would pass again: check skips it.
-	okRec int
-	okPC  uint32
-	okIn  *tInst
+	okRec  int
+	okPC   uint32
+	okIn   *tInst
+	okPipe *sched.Pipe // the row's pipe on the warp's scheduler (nil: none)
 
 	w     *format.Warp
 	cta   *tCTA
@@ -214,7 +215,6 @@ type timer struct {
 	inst     []uint64            // per pc
 	stalls   [][numStalls]uint64 // per pc
 	thread   []uint64            // per pc
-	reason   [numStalls]uint64   // totals
 	issued   uint64              // total warp instructions
 	progress func(kernel, done, total int)
 }
@@ -600,10 +600,13 @@ func (s *tSM) check(w *tWarp, i int, t int64) bool {
 			w.state, w.wake = stallOf(why), until
 			return false
 		}
-		w.okRec, w.okPC, w.okIn = i, pc, in
+		w.okRec, w.okPC, w.okIn, w.okPipe = i, pc, in, nil
+		if in.pipe < numPipes {
+			w.okPipe = &s.scheds[w.sched].pipes[in.pipe]
+		}
 	}
-	if in.pipe < numPipes {
-		if ok, at := s.scheds[w.sched].pipes[in.pipe].Free(t); !ok {
+	if p := w.okPipe; p != nil {
+		if ok, at := p.Free(t); !ok {
 			w.state, w.wake = stMathPipeThrottle, at
 			return false
 		}
@@ -636,7 +639,6 @@ func (s *tSM) evaluate(w *tWarp, t int64) {
 	if dt := t - w.since; dt > 0 && !w.finished {
 		e := s.e
 		e.stalls[w.atPC][w.state] += uint64(dt)
-		e.reason[w.state] += uint64(dt)
 		w.since = t
 	}
 	w.ready = false

@@ -50,14 +50,22 @@ func (e *timer) report(l *format.Launch, opts Options) *KernelReport {
 	put("smsp__inst_executed.avg.per_cycle_active", div(inst, float64(active)*scheds))
 	put("sm__warps_active.avg.pct_of_peak_sustained_active", 100*div(float64(warpCycles), float64(active)*float64(cfg.SM.MaxWarps)))
 	put("smsp__issue_active.avg.pct_of_peak_sustained_active", 100*div(float64(issueCycles), float64(active)*scheds))
+	// The totals are the per-pc counts summed here, not counted a second time in the
+	// engine's hot loop.
+	var reason [numStalls]uint64
+	for pc := range e.stalls {
+		for s, n := range e.stalls[pc] {
+			reason[s] += n
+		}
+	}
 	for s := range numStalls {
-		put(stallMetric(s), float64(e.reason[s]))
+		put(stallMetric(s), float64(reason[s]))
 	}
 	for s := range numStalls {
 		if s == stSelected {
 			continue
 		}
-		put("smsp__average_warps_issue_stalled_"+stallNames[s]+"_per_issue_active.ratio", div(float64(e.reason[s]), inst))
+		put("smsp__average_warps_issue_stalled_"+stallNames[s]+"_per_issue_active.ratio", div(float64(reason[s]), inst))
 	}
 	rd, wr := float64(e.l2.readBytes), float64(e.l2.writeBytes)
 	put("dram__bytes_read.sum", rd)

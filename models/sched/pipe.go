@@ -31,7 +31,9 @@ func (p *Pipe) Free(now int64) (bool, int64) {
 	if p.Lanes <= 0 {
 		return true, now
 	}
-	p.refill(now)
+	if now > p.at || !p.init {
+		p.refill(now)
+	}
 	if p.credit >= 32 {
 		return true, now
 	}
