@@ -325,10 +325,16 @@ func texelBytes(in *format.Inst) int {
 // address, by the trace's address map.
 func (s *smState) resolveGeneric(w *format.Warp, i int) instKind {
 	s.addrs = w.Addrs(i, s.addrs[:0])
-	if len(s.addrs) == 0 {
+	return genericKind(s.addrs)
+}
+
+// genericKind is the engine's kind for a generic access whose active lanes' addresses are
+// addrs: the space of the first one, by the trace's address map (both engines use it).
+func genericKind(addrs []uint64) instKind {
+	if len(addrs) == 0 {
 		return ikPlain
 	}
-	switch format.SpaceOfGeneric(s.addrs[0]) {
+	switch format.SpaceOfGeneric(addrs[0]) {
 	case format.SpaceShared:
 		return ikShared
 	case format.SpaceLocal:
@@ -542,14 +548,15 @@ type l2State struct {
 	pcs          []counters // per-pc counts of the L2 and DRAM
 }
 
-// fetchBlock widens a mask of missing sectors to the aligned fetch blocks holding them.
-func (l *l2State) fetchBlock(miss uint8) uint8 {
-	if l.fetchSectors <= 1 {
+// fetchBlock widens a mask of missing sectors to the aligned blocks of sectors sectors
+// holding them (l2.fetch_bytes / 32); both engines' L2s use it.
+func fetchBlock(miss uint8, sectors uint) uint8 {
+	if sectors <= 1 {
 		return miss
 	}
 	var out uint8
-	group := uint8(1)<<l.fetchSectors - 1
-	for b := uint(0); b < 8; b += l.fetchSectors {
+	group := uint8(1)<<sectors - 1
+	for b := uint(0); b < 8; b += sectors {
 		if miss&(group<<b) != 0 {
 			out |= group << b
 		}
@@ -557,11 +564,15 @@ func (l *l2State) fetchBlock(miss uint8) uint8 {
 	return out
 }
 
-func (l *l2State) slice(line uint64) *cache.Sectored {
+// l2Slice is the L2 slice of n that serves the 128-byte line at line: the line address
+// XOR-folded so that strided streams spread over the slices (both engines use it).
+func l2Slice(line uint64, n int) int {
 	q := line >> 7
 	q ^= q>>7 ^ q>>13
-	return l.slices[q%uint64(len(l.slices))]
+	return int(q % uint64(n))
 }
+
+func (l *l2State) slice(line uint64) *cache.Sectored { return l.slices[l2Slice(line, len(l.slices))] }
 
 func (l *l2State) serve(reqs []l2req) {
 	for _, q := range reqs {
@@ -581,7 +592,7 @@ func (l *l2State) serve(reqs []l2req) {
 			}
 			// A miss brings in the whole fetch block around each missing sector; the
 			// neighbours cost DRAM bursts but serve no request yet.
-			if extra := l.fetchBlock(res.Fetch) &^ q.mask; q.lsu && extra != 0 && res.Fetch != 0 {
+			if extra := fetchBlock(res.Fetch, l.fetchSectors) &^ q.mask; q.lsu && extra != 0 && res.Fetch != 0 {
 				if more := sl.Access(q.line, extra, cache.Load).Fetch; more != 0 {
 					for b := uint64(0); b < 8; b++ {
 						if more&(1<<b) != 0 {

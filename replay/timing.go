@@ -847,21 +847,7 @@ func (s *tSM) issue(w *tWarp, i int, t int64) {
 	}
 }
 
-func (s *tSM) resolve(w *format.Warp, i int) instKind {
-	a := s.e.addrs(w, i)
-	if len(a) == 0 {
-		return ikPlain
-	}
-	switch format.SpaceOfGeneric(a[0]) {
-	case format.SpaceShared:
-		return ikShared
-	case format.SpaceLocal:
-		return ikLocal
-	case format.SpaceConst:
-		return ikConst
-	}
-	return ikGlobal
-}
+func (s *tSM) resolve(w *format.Warp, i int) instKind { return genericKind(s.e.addrs(w, i)) }
 
 func (e *timer) addrs(w *format.Warp, i int) []uint64 {
 	e.abuf = w.Addrs(i, e.abuf[:0])

@@ -76,11 +76,7 @@ func newTimedL2(cfg *arch.Config) (*timedL2, error) {
 	return l, nil
 }
 
-func (l *timedL2) slice(line uint64) int {
-	q := line >> 7
-	q ^= q>>7 ^ q>>13
-	return int(q % uint64(len(l.slices)))
-}
+func (l *timedL2) slice(line uint64) int { return l2Slice(line, len(l.slices)) }
 
 // reserve takes n sectors of slice s's bandwidth from cycle t on and returns the cycle
 // service starts.
@@ -120,7 +116,7 @@ func (l *timedL2) read(t int64, line uint64, mask uint8, lsu bool) int64 {
 	if !lsu || res.Fetch == 0 || l.fetchSectors <= 1 {
 		return done
 	}
-	if extra := l.block(res.Fetch) &^ mask; extra != 0 {
+	if extra := fetchBlock(res.Fetch, l.fetchSectors) &^ mask; extra != 0 {
 		more := l.slices[s].Access(line, extra, cache.Load)
 		for b := uint64(0); b < 8; b++ {
 			if more.Fetch&(1<<b) != 0 {
@@ -149,19 +145,6 @@ func (l *timedL2) write(t int64, line uint64, mask uint8, atomic bool) int64 {
 	}
 	l.evict(start, res)
 	return done
-}
-
-// block widens a mask of missing sectors to the aligned fetch blocks holding them (as
-// l2State.fetchBlock).
-func (l *timedL2) block(miss uint8) uint8 {
-	var out uint8
-	group := uint8(1)<<l.fetchSectors - 1
-	for b := uint(0); b < 8; b += l.fetchSectors {
-		if miss&(group<<b) != 0 {
-			out |= group << b
-		}
-	}
-	return out
 }
 
 func (l *timedL2) evict(t int64, res cache.Result) {
