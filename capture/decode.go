@@ -247,7 +247,7 @@ func (k *Kernel) initBytes(d *varDecl) ([]byte, error) {
 		if err != nil {
 			return nil, k.errAt(e.tok, "bad constant %s", e.tok.text)
 		}
-		putBits(out[int64(i)*es:], int(es), v)
+		storeN(out[int64(i)*es:][:es], v)
 	}
 	return out, nil
 }

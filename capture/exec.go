@@ -585,6 +585,7 @@ func loadN(b []byte) uint64 {
 	return 0
 }
 
+// storeN writes v little-endian into b, whose length (1, 2, 4 or 8) is the width.
 func storeN(b []byte, v uint64) {
 	switch len(b) {
 	case 1:

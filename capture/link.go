@@ -43,7 +43,7 @@ func (k *Kernel) bindArgs() error {
 			if int64(a.ElemBytes()) != p.size {
 				return fmt.Errorf("argument %d (%s): the parameter %s is %d bytes, the value %d", i, a.Source, entry.f.params[i].name, p.size, a.ElemBytes())
 			}
-			putBits(dst, a.ElemBytes(), a.Value)
+			storeN(dst[:a.ElemBytes()], a.Value)
 		case ArgBuf:
 			if p.size != 8 {
 				return fmt.Errorf("argument %d (%s): parameter %s is %d bytes; a pointer needs 8", i, a.Source, entry.f.params[i].name, p.size)

@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"strconv"
@@ -233,19 +232,19 @@ func (a Arg) InitBytes() []byte {
 	eb := a.ElemBytes()
 	if a.Kind == ArgScalar {
 		b := make([]byte, eb)
-		putBits(b, eb, a.Value)
+		storeN(b[:eb], a.Value)
 		return b
 	}
 	out := make([]byte, a.Count*eb)
 	switch a.Init {
 	case "iota":
 		for i := 0; i < a.Count; i++ {
-			putBits(out[i*eb:], eb, valueBits(a.Type, uint64(i), float64(i)))
+			storeN(out[i*eb:][:eb], valueBits(a.Type, uint64(i), float64(i)))
 		}
 	case "const":
 		v, _ := scalarBits(a.Type, a.Const)
 		for i := 0; i < a.Count; i++ {
-			putBits(out[i*eb:], eb, v)
+			storeN(out[i*eb:][:eb], v)
 		}
 	case "rand":
 		g := splitmix64{a.Seed}
@@ -264,7 +263,7 @@ func (a Arg) InitBytes() []byte {
 			default:
 				v = x % 1000
 			}
-			putBits(out[i*eb:], eb, v)
+			storeN(out[i*eb:][:eb], v)
 		}
 	}
 	return out
@@ -278,19 +277,6 @@ func valueBits(t string, i uint64, f float64) uint64 {
 		return math.Float64bits(f)
 	}
 	return i
-}
-
-func putBits(b []byte, n int, v uint64) {
-	switch n {
-	case 1:
-		b[0] = byte(v)
-	case 2:
-		binary.LittleEndian.PutUint16(b, uint16(v))
-	case 4:
-		binary.LittleEndian.PutUint32(b, uint32(v))
-	case 8:
-		binary.LittleEndian.PutUint64(b, v)
-	}
 }
 
 // constSpec is a parsed Spec.Consts entry.
