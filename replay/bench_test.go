@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+
+	"github.com/gtrace/gtrace/format"
 )
 
 // BenchmarkMemory reports memory-replay throughput in warp-instructions per second, on one
@@ -13,13 +15,7 @@ import (
 func BenchmarkMemory(b *testing.B) {
 	for _, name := range []string{"transpose_v1", "transpose_v2"} {
 		r := traceOf(b, name, "n=1024")
-		var winst uint64
-		for w, err := range r.All() {
-			if err != nil {
-				b.Fatal(err)
-			}
-			winst += uint64(w.Len())
-		}
+		winst := warpInsts(b, r)
 		for _, a := range []string{"fermi", "hopper"} {
 			cfg := preset(b, a)
 			for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
@@ -35,4 +31,17 @@ func BenchmarkMemory(b *testing.B) {
 			}
 		}
 	}
+}
+
+// warpInsts counts the warp-instructions of a trace, the unit of the benchmarks' rates.
+func warpInsts(b *testing.B, r *format.Reader) uint64 {
+	b.Helper()
+	var n uint64
+	for w, err := range r.All() {
+		if err != nil {
+			b.Fatal(err)
+		}
+		n += uint64(w.Len())
+	}
+	return n
 }

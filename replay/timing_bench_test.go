@@ -15,13 +15,7 @@ func BenchmarkTiming(b *testing.B) {
 		{"transpose_v1", "n=512"}, {"transpose_v2", "n=512"}, {"volkov_ilp4", "threads=1024"},
 	} {
 		r := traceOf(b, tc.name, tc.size)
-		var winst uint64
-		for w, err := range r.All() {
-			if err != nil {
-				b.Fatal(err)
-			}
-			winst += uint64(w.Len())
-		}
+		winst := warpInsts(b, r)
 		for _, a := range []string{"fermi", "hopper"} {
 			cfg := preset(b, a)
 			b.Run(fmt.Sprintf("%s/%s", tc.name, a), func(b *testing.B) {
