@@ -619,6 +619,25 @@ func normalizeSpace(s string) string {
 	return strings.Join(f, " ") + ";"
 }
 
+// operandList reads the comma-separated elements of a vector {a, b} or parenthesised
+// (a, b) operand into o, through the closing token.
+func (ps *parser) operandList(o operand, closer, where string, depth int) (operand, error) {
+	for {
+		e, err := ps.operand(depth + 1)
+		if err != nil {
+			return o, err
+		}
+		o.elems = append(o.elems, e)
+		n := ps.next()
+		if n.is(closer) {
+			return o, nil
+		}
+		if !n.is(",") {
+			return o, ps.errAt(n, "expected ',' or '%s'%s, found %s", closer, where, n)
+		}
+	}
+}
+
 func (ps *parser) operand(depth int) (operand, error) {
 	t := ps.peek()
 	if depth > 4 {
@@ -671,21 +690,7 @@ func (ps *parser) operand(depth int) (operand, error) {
 		return o, nil
 	case t.is("{"):
 		ps.next()
-		o := operand{kind: oVec, pos: t}
-		for {
-			e, err := ps.operand(depth + 1)
-			if err != nil {
-				return o, err
-			}
-			o.elems = append(o.elems, e)
-			n := ps.next()
-			if n.is("}") {
-				return o, nil
-			}
-			if !n.is(",") {
-				return o, ps.errAt(n, "expected ',' or '}' in vector operand, found %s", n)
-			}
-		}
+		return ps.operandList(operand{kind: oVec, pos: t}, "}", " in vector operand", depth)
 	case t.is("("):
 		ps.next()
 		o := operand{kind: oParen, pos: t}
@@ -693,20 +698,7 @@ func (ps *parser) operand(depth int) (operand, error) {
 			ps.next()
 			return o, nil
 		}
-		for {
-			e, err := ps.operand(depth + 1)
-			if err != nil {
-				return o, err
-			}
-			o.elems = append(o.elems, e)
-			n := ps.next()
-			if n.is(")") {
-				return o, nil
-			}
-			if !n.is(",") {
-				return o, ps.errAt(n, "expected ',' or ')', found %s", n)
-			}
-		}
+		return ps.operandList(o, ")", "", depth)
 	case t.is("!"):
 		ps.next()
 		n := ps.next()
