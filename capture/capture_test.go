@@ -137,6 +137,31 @@ func TestVecAdd(t *testing.T) {
 	}
 }
 
+// Capture writes a whole trace file that reads back with the run's warp-instructions.
+func TestCaptureWritesAFile(t *testing.T) {
+	k := load(t, Spec{Kernel: "vecadd", Grid: d3(4, 1, 1), Block: d3(256, 1, 1),
+		Args: []string{"buf:f32:1000", "buf:f32:1000:rand:7", "buf:f32:1000:iota", "i32:1000"}})
+	var buf bytes.Buffer
+	res, err := k.Capture(context.Background(), &buf, "capture test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := format.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n uint64
+	for w, err := range r.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += uint64(w.Len())
+	}
+	if m := r.Meta(); n != res.WarpInsts || m.Producer != "capture test" || m.Launches[0].Kernel != "vecadd" {
+		t.Errorf("read %d warp-instructions of %q by %q; the run had %d", n, m.Launches[0].Kernel, m.Producer, res.WarpInsts)
+	}
+}
+
 // TestTransposeCounts: at 2048×2048 with 32×32 blocks, each of the 4096 CTAs has 32
 // warps, and each warp loads once and stores once: 131072 global-load and 131072
 // global-store warp-instructions.

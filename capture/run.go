@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/bits"
 	"runtime"
 	"sync"
@@ -545,4 +546,29 @@ func (c *cta) nearest(sp mspace, addr uint64) string {
 		return c.gmem.nearest(addr)
 	}
 	return ""
+}
+
+// Meta is the self-description of a trace holding this one launch, written by producer
+// (e.g. "gtrace 0.1.0").
+func (k *Kernel) Meta(producer string) format.Meta {
+	return format.Meta{Version: format.CurrentVersion, Producer: producer, Launches: []format.Launch{k.Launch()}}
+}
+
+// Capture emulates the launch and writes its whole trace file to w: Meta, Run and Close
+// in one call. For a file that must not look whole until it is, write through
+// format.Create with Meta and Run instead.
+func (k *Kernel) Capture(ctx context.Context, w io.Writer, producer string) (*Result, error) {
+	fw, err := format.NewWriter(w, k.Meta(producer))
+	if err != nil {
+		return nil, err
+	}
+	res, err := k.Run(ctx, 0, fw)
+	if err != nil {
+		fw.Abort()
+		return nil, err
+	}
+	if err := fw.Close(); err != nil {
+		return nil, err
+	}
+	return res, nil
 }

@@ -27,12 +27,9 @@ func ExampleTiming() {
 		panic(err)
 	}
 	var buf bytes.Buffer
-	w, _ := format.NewWriter(&buf, format.Meta{Version: format.CurrentVersion, Producer: "example",
-		Launches: []format.Launch{kk.Launch()}})
-	if _, err := kk.Run(context.Background(), 0, w); err != nil {
+	if _, err := kk.Capture(context.Background(), &buf, "example"); err != nil {
 		panic(err)
 	}
-	w.Close()
 	r, _ := format.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 
 	for _, sched := range []string{"lrr", "gto"} {

@@ -40,16 +40,8 @@ func captureRegs(t testing.TB, simt format.SIMTModel, regs uint32, name string, 
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	w, err := format.NewWriter(&buf, format.Meta{Version: format.CurrentVersion, Producer: "timing test",
-		Launches: []format.Launch{kk.Launch()}})
+	res, err := kk.Capture(context.Background(), &buf, "replay test")
 	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := kk.Run(context.Background(), 0, w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if err := k.Verify(sz, spec, res); err != nil {

@@ -629,16 +629,8 @@ func traceFor(ctx context.Context, k *kernels.Kernel, sz map[string]int, spec ca
 		return nil, err
 	}
 	var buf bytes.Buffer
-	w, err := format.NewWriter(&buf, format.Meta{Version: format.CurrentVersion, Producer: "gtrace validate",
-		Launches: []format.Launch{kk.Launch()}})
+	res, err := kk.Capture(ctx, &buf, "gtrace validate")
 	if err != nil {
-		return nil, err
-	}
-	res, err := kk.Run(ctx, 0, w)
-	if err != nil {
-		return nil, err
-	}
-	if err := w.Close(); err != nil {
 		return nil, err
 	}
 	if err := k.Verify(sz, spec, res); err != nil {

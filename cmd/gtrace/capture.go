@@ -205,8 +205,7 @@ func runCapture(ctx context.Context, job captureJob, stdout interface{ Write([]b
 	if err != nil {
 		return err
 	}
-	meta := format.Meta{Version: format.CurrentVersion, Producer: "gtrace " + version, Launches: []format.Launch{k.Launch()}}
-	w, err := format.Create(job.out, meta)
+	w, err := format.Create(job.out, k.Meta("gtrace "+version))
 	if err != nil {
 		return err
 	}

@@ -41,11 +41,7 @@ func fakeRun(t *testing.T, dir string, names []string) {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
-		w, err := format.NewWriter(&buf, format.Meta{Version: format.CurrentVersion, Launches: []format.Launch{k.Launch()}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := k.Run(context.Background(), 0, w)
+		res, err := k.Capture(context.Background(), &buf, "hwcheck test")
 		if err != nil {
 			t.Fatal(err)
 		}
