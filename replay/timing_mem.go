@@ -12,25 +12,37 @@ import (
 // cycle, so that a DRAM channel moving 21.1 bytes per cycle keeps its rate in integers.
 const tickScale = 1024
 
-// timedL2 is the chip's L2 slices and DRAM with time: each slice and each DRAM channel
-// is a server with a busy-until time, and requests reserve it in the order the engine
-// issues them (nondecreasing time), so queueing delay is the wait for the reservation.
+// timedL2 is the chip's L2 slices and DRAM with time: each slice's input port, each
+// slice's data return and each DRAM channel is a server with a busy-until time, and
+// requests reserve them in the order the engine issues them (nondecreasing time), so
+// queueing delay is the wait for the reservation.
+//
+// A slice's input port takes one read request (one line, whatever its sectors) or one
+// 32-byte store sector per l2.in_bytes_per_clk/32 cycles; its data return moves read
+// sectors at l2.bytes_per_clk. On an H200 the return is twice the port's rate, so a
+// warp whose 32 lanes touch 32 lines (one sector each) is held by the port at half the
+// sector rate of one that touches 8 whole lines: what makes seed 001's testOffset<32>
+// twice as slow as testOffset<8> with the same sectors (scripts/hw/l2probe.sh).
 //
 // Hit and miss decisions come from the same functional caches as the memory engine;
 // data in flight is tracked here, per 32-byte sector, as the time its fill lands (an
 // access that hits a sector still in flight waits for it, as an MSHR merge does).
 type timedL2 struct {
-	slices    []*cache.Sectored
-	sliceBusy []int64 // ticks
-	sectorT   int64   // ticks one slice needs per 32-byte sector
+	slices  []*cache.Sectored
+	inBusy  []int64 // ticks: each slice's input port
+	outBusy []int64 // ticks: each slice's read data return
+	inT     int64   // ticks the port needs per read request or store sector
+	sectorT int64   // ticks the return needs per 32-byte read sector
 
 	dram      *dram.Model // address mapping only
 	banks     int
 	chanBusy  []int64 // ticks
 	bankReady []int64 // cycles
 	openRow   []int64
-	burstT    int64 // ticks one channel needs per 32-byte sector
-	rowMiss   int64 // cycles
+	burstT    int64   // ticks one channel needs per 32-byte sector
+	rowMiss   int64   // cycles
+	rrd       int64   // ticks between two activations in one channel
+	lastAct   []int64 // ticks: each channel's latest row activation
 
 	latL2, latDRAM int64
 	fetchSectors   uint             // sectors an LSU read miss brings in: l2.fetch_bytes / 32
@@ -52,8 +64,10 @@ func newTimedL2(cfg *arch.Config) (*timedL2, error) {
 		}
 		l.slices = append(l.slices, c)
 	}
-	l.sliceBusy = make([]int64, len(l.slices))
+	l.inBusy = make([]int64, len(l.slices))
+	l.outBusy = make([]int64, len(l.slices))
 	l.sectorT = int64(tickScale * cache.Chunk / max(cfg.L2.BytesPerClk, 1))
+	l.inT = int64(tickScale * cache.Chunk / max(cfg.L2.InBytesPerClk, 1))
 	var err error
 	if l.dram, err = dram.New(cfg.DRAM.Config); err != nil {
 		return nil, fmt.Errorf("dram: %w", err)
@@ -73,16 +87,25 @@ func newTimedL2(cfg *arch.Config) (*timedL2, error) {
 	}
 	l.burstT = max(int64(float64(tickScale*cache.Chunk)/perCycle+0.5), 1)
 	l.rowMiss = int64(cfg.DRAM.RowMissNS*float64(cfg.SM.ClockMHz)/1000 + 0.5)
+	l.rrd = int64(cfg.DRAM.RRDNS*float64(cfg.SM.ClockMHz)/1000*tickScale + 0.5)
+	l.lastAct = make([]int64, ch)
+	for i := range l.lastAct {
+		l.lastAct[i] = -l.rrd
+	}
 	return l, nil
 }
 
 func (l *timedL2) slice(line uint64) int { return l2Slice(line, len(l.slices)) }
 
-// reserve takes n sectors of slice s's bandwidth from cycle t on and returns the cycle
-// service starts.
-func (l *timedL2) reserve(s int, t int64, n int) int64 {
-	start := max(t*tickScale, l.sliceBusy[s])
-	l.sliceBusy[s] = start + int64(n)*l.sectorT
+// reserve takes slice s's input port for a request of in slots, then its data return
+// for out read sectors, from cycle t on, and returns the cycle service starts.
+func (l *timedL2) reserve(s int, t int64, in, out int) int64 {
+	start := max(t*tickScale, l.inBusy[s])
+	l.inBusy[s] = start + int64(in)*l.inT
+	if out > 0 {
+		start = max(start, l.outBusy[s])
+		l.outBusy[s] = start + int64(out)*l.sectorT
+	}
 	return (start + tickScale - 1) / tickScale
 }
 
@@ -94,8 +117,7 @@ func (l *timedL2) reserve(s int, t int64, n int) int64 {
 // Texture and constant misses fetch only their sectors (see l2req.lsu in memory.go).
 func (l *timedL2) read(t int64, line uint64, mask uint8, lsu bool) int64 {
 	s := l.slice(line)
-	n := popc8(mask)
-	start := l.reserve(s, t, int(n))
+	start := l.reserve(s, t, 1, int(popc8(mask)))
 	done := start + l.latL2
 	res := l.slices[s].Access(line, mask, cache.Load)
 	for b := uint64(0); b < 8; b++ {
@@ -133,7 +155,12 @@ func (l *timedL2) read(t int64, line uint64, mask uint8, lsu bool) int64 {
 // like a read.
 func (l *timedL2) write(t int64, line uint64, mask uint8, atomic bool) int64 {
 	s := l.slice(line)
-	start := l.reserve(s, t, int(popc8(mask)))
+	n := int(popc8(mask))
+	out := 0
+	if atomic {
+		out = n // the old values return
+	}
+	start := l.reserve(s, t, n, out)
 	res := l.slices[s].Access(line, mask, cache.Store)
 	done := start + l.latL2
 	if atomic {
@@ -177,14 +204,17 @@ func (l *timedL2) pruneFill(t int64) {
 
 // dramAccess moves one 32-byte sector at addr, sent from L2 at cycle t, and returns the
 // cycle its data reaches the SM: t + lat.dram when nothing waits. A row-buffer miss
-// holds the bank for the precharge and activate; the channel's data bus moves one sector
+// holds the bank for the precharge and activate, and its activation comes at least
+// dram.rrd_ns after the channel's previous one; the channel's data bus moves one sector
 // per burstT ticks, and requests queue for it in the order they come.
 func (l *timedL2) dramAccess(t int64, addr uint64, write bool) int64 {
 	loc := l.dram.Map(addr)
 	b := loc.Channel*l.banks + loc.Bank
 	ready := max(t, l.bankReady[b])
 	if l.openRow[b] != int64(loc.Row) {
-		ready += l.rowMiss
+		act := max(ready*tickScale, l.lastAct[loc.Channel]+l.rrd)
+		l.lastAct[loc.Channel] = act
+		ready = (act+tickScale-1)/tickScale + l.rowMiss
 		l.openRow[b] = int64(loc.Row)
 	}
 	start := max(ready*tickScale, l.chanBusy[loc.Channel])

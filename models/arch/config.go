@@ -93,7 +93,12 @@ type Const struct {
 type L2 struct {
 	cache.Config
 	Slices      int
-	BytesPerClk int // bytes one slice moves per SM clock, for a timing engine
+	BytesPerClk int // read data one slice returns per SM clock, for a timing engine
+	// InBytesPerClk is what one slice accepts from the crossbar per SM clock: store
+	// data, 32 bytes a sector, while a read request takes one 32-byte slot whatever
+	// the sectors it asks for. A request that touches one sector of a line therefore
+	// costs the slice as much as one that asks for all four.
+	InBytesPerClk int
 	// FetchBytes is what a read miss brings in from DRAM: the missing sector, or the
 	// aligned 64- or 128-byte block around it (CUDA's cudaLimitMaxL2FetchGranularity).
 	FetchBytes int
@@ -114,6 +119,10 @@ type DRAM struct {
 	Type         string  // GDDR5, HBM2, ...
 	BandwidthGBs float64 // peak, for reports and a later timing model
 	RowMissNS    float64 // precharge + activate (tRP + tRCD) before a row-buffer miss is served
+	// RRDNS is tRRD: the least time between two row activations in one channel, any
+	// banks. It caps how many row misses a channel serves per second, which is what
+	// limits scattered access well below the data bus's peak. 0: not modelled.
+	RRDNS float64
 }
 
 // Latency is in SM clock cycles, for a timing engine. ALU..DP are dependent
@@ -223,8 +232,12 @@ func (c *Config) Validate() error {
 		bad("sm.cta_launch_cycles", "must not be negative, is %d", c.SM.CTALaunchCycles)
 	}
 	pos("l2.bytes_per_clk", c.L2.BytesPerClk)
+	pos("l2.in_bytes_per_clk", c.L2.InBytesPerClk)
 	if c.DRAM.RowMissNS < 0 {
 		bad("dram.row_miss_ns", "must not be negative, is %g", c.DRAM.RowMissNS)
+	}
+	if c.DRAM.RRDNS < 0 {
+		bad("dram.rrd_ns", "must not be negative, is %g", c.DRAM.RRDNS)
 	}
 	if c.Coalescer < coalesce.Lines128 || c.Coalescer > coalesce.Sectors32 {
 		bad("coalescer", "not set")
