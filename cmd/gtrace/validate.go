@@ -21,6 +21,7 @@ func validateFlags() []cli.Flag {
 		&cli.StringFlag{Name: "markdown", Usage: "also rewrite the generated part of FILE (docs/VALIDATION.md)"},
 		&cli.BoolFlag{Name: "summary", Usage: "print only the per-metric summary"},
 		&cli.IntFlag{Name: "workers", Usage: "goroutines for capture and replay (0: all cores)"},
+		&cli.StringSliceFlag{Name: "set", Usage: "override a config key of the model: KEY=VALUE (what-if against the same ground truth)"},
 	}
 }
 
@@ -35,7 +36,7 @@ func validateAction(c *cli.Context) error {
 			return usageError("%v", err)
 		}
 	}
-	cfg, err := loadArch(c.String("arch"), gpu, "", nil)
+	cfg, err := loadArch(c.String("arch"), gpu, "", c.StringSlice("set"))
 	if err != nil {
 		return err
 	}
