@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/bits"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -659,5 +660,34 @@ func TestCorpora(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A guarded instruction reads its guard predicate, so that a timing replay's scoreboard
+// waits for the setp that writes it: in the diverge kernel "@%p1 bra" reads the id
+// "setp ... %p1" writes.
+func TestGuardIsRead(t *testing.T) {
+	k := load(t, Spec{Kernel: "diverge", Grid: d3(1, 1, 1), Block: d3(32, 1, 1), Args: []string{"buf:i32:32"}})
+	written := map[string]uint16{}
+	var guarded int
+	for _, in := range k.Launch().Program.Insts {
+		if strings.HasPrefix(in.PTX, "setp") && len(in.RegsWritten) == 1 {
+			written[strings.TrimSuffix(strings.Fields(in.PTX)[1], ",")] = in.RegsWritten[0]
+		}
+		if !strings.HasPrefix(in.PTX, "@") {
+			continue
+		}
+		guarded++
+		g := strings.TrimPrefix(strings.TrimPrefix(strings.Fields(in.PTX)[0], "@"), "!")
+		id, ok := written[g]
+		if !ok {
+			t.Fatalf("%q: no setp wrote %s before it", in.PTX, g)
+		}
+		if !slices.Contains(in.RegsRead, id) {
+			t.Errorf("%q reads %v, not its guard %s (id %d)", in.PTX, in.RegsRead, g, id)
+		}
+	}
+	if guarded == 0 {
+		t.Fatal("no guarded instruction in the diverge kernel")
 	}
 }

@@ -570,6 +570,11 @@ func (k *Kernel) decodeFunc(fidx int, fi *funcInfo) error {
 			if err := k.decodeInst(sc, s.inst, in, row); err != nil {
 				return err
 			}
+			if in.guard >= 0 {
+				// A guarded instruction reads its guard: a timing replay must wait
+				// for the setp that writes it, as the hardware's scoreboard does.
+				row.RegsRead = appendID(row.RegsRead, uint16(in.guard)|predIDBit)
+			}
 			pc++
 		}
 	}
