@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/models/arch"
@@ -132,6 +133,16 @@ type tWarp struct {
 	okPC   uint32
 	okIn   *tInst
 	okPipe *sched.Pipe // the row's pipe on the warp's scheduler (nil: none)
+	okP    pipe        // its index
+
+	// armed: the warp's next record passed its scoreboard and needs only its pipe (an
+	// arithmetic row, not a divergent ITS warp), so until it is selected its verdict at
+	// each step is the pipe's; step does not evaluate it but lets Pick test the pipe, and
+	// its cycles are charged from the pipe's sums at selection (armFree, armBusy: the
+	// sums when it was armed). On a single-issue arch without the two-level policy
+	// only; the others evaluate every warp as before.
+	armed            bool
+	armFree, armBusy int64
 
 	w     *format.Warp
 	cta   *tCTA
@@ -157,6 +168,19 @@ type tCTA struct {
 type tSched struct {
 	pol   sched.Policy
 	pipes [numPipes]sched.Pipe
+	arm   [numPipes]armPipe
+}
+
+// armPipe is what an armed warp (see tWarp.armed) needs of its pipe: whether the pipe
+// was free at this step, when it frees if not, and the cycles since the kernel began
+// that followed a step at which it was free or busy. An armed warp's verdict at every
+// step is the pipe's (not selected when free, math pipe throttle when busy), so its
+// cycles while armed are the difference of two of these sums.
+type armPipe struct {
+	free          bool
+	at            int64 // when a busy pipe frees
+	cumFree, cumB int64
+	n             int // armed warps on this pipe
 }
 
 type tSM struct {
@@ -208,6 +232,8 @@ type timer struct {
 	abuf      []uint64
 	// twoLevel: the policy is two-level, the only one that acts on LongStall.
 	twoLevel bool
+	// canArm: warps may be armed (tWarp.armed): single issue, not two-level.
+	canArm bool
 
 	lat arch.Latency
 	ord *orderer
@@ -276,6 +302,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	e := &timer{cfg: cfg, r: r, ki: ki, prog: l.Program.Insts, occ: occ, total: r.NumCTAs(ki),
 		issue: max(cfg.SM.DispatchPerScheduler, 1), mshrs: max(cfg.L1.MSHRs, 1), lat: cfg.Latency,
 		lsuCyc: int64(max(32/max(cfg.SM.LSULanes, 1), 1)), ctaLaunch: int64(cfg.SM.CTALaunchCycles), twoLevel: cfg.SM.Scheduler == "two-level", its: cfg.SM.SIMT == "its", progress: opts.Progress, abuf: make([]uint64, 0, 32)}
+	e.canArm = e.issue == 1 && !e.twoLevel
 	n := len(e.prog)
 	e.insts = make([]tInst, n)
 	for pc := range e.prog {
@@ -340,7 +367,10 @@ func (e *timer) newSM(id int) (*tSM, error) {
 		s.scheds[i].pipes[pDP].Lanes = max(cfg.SM.DPLanes/ns, 1)
 	}
 	s.slots = make([]*tWarp, cfg.SM.MaxWarps)
-	s.readyFn = func(slot int) bool { return s.slots[slot] != nil && s.slots[slot].ready }
+	s.readyFn = func(slot int) bool {
+		w := s.slots[slot]
+		return w != nil && (w.ready || (w.armed && s.scheds[w.sched].arm[w.okP].free))
+	}
 	return s, nil
 }
 
@@ -602,7 +632,7 @@ func (s *tSM) check(w *tWarp, i int, t int64) bool {
 		}
 		w.okRec, w.okPC, w.okIn, w.okPipe = i, pc, in, nil
 		if in.pipe < numPipes {
-			w.okPipe = &s.scheds[w.sched].pipes[in.pipe]
+			w.okPipe, w.okP = &s.scheds[w.sched].pipes[in.pipe], in.pipe
 		}
 	}
 	if p := w.okPipe; p != nil {
@@ -634,6 +664,20 @@ func (s *tSM) check(w *tWarp, i int, t int64) bool {
 	return true
 }
 
+// disarm makes an armed warp, selected at t, ready to issue: its cycles since it was
+// armed go to not-selected and math-pipe-throttle as its pipe was free or busy.
+func (s *tSM) disarm(w *tWarp, t int64) {
+	a := &s.scheds[w.sched].arm[w.okP]
+	a.n--
+	w.armed = false
+	st := &s.e.stalls[w.okPC]
+	st[stNotSelected] += uint64(a.cumFree - w.armFree)
+	st[stMathPipeThrottle] += uint64(a.cumB - w.armBusy)
+	w.since = t
+	w.atPC = w.okPC
+	w.ready, w.next, w.state = true, w.okRec, stNotSelected
+}
+
 // evaluate sets w.ready (and w.next) or w's stall state for cycle t.
 func (s *tSM) evaluate(w *tWarp, t int64) {
 	if dt := t - w.since; dt > 0 && !w.finished {
@@ -657,9 +701,19 @@ func (s *tSM) evaluate(w *tWarp, t int64) {
 		if i < 0 {
 			i = w.record(w.lo)
 		}
-		if s.check(w, i, t) {
+		ok := s.check(w, i, t)
+		if ok {
 			w.ready, w.next = true, i
 			w.state = stNotSelected
+		}
+		if w.okPipe != nil && w.okRec == i && s.e.canArm && (ok || w.state == stMathPipeThrottle) {
+			a := &s.scheds[w.sched].arm[w.okP]
+			if a.n == 0 { // step has not been keeping this pipe's status
+				a.free, a.at = w.okPipe.Free(t)
+			}
+			w.armed, w.armFree, w.armBusy = true, a.cumFree, a.cumB
+			a.n++
+			w.ready, w.wake = false, math.MaxInt64
 		}
 		return
 	}
@@ -690,6 +744,26 @@ func (s *tSM) step(t int64) {
 	if dt := t - s.last; dt > 0 && s.live > 0 {
 		s.active += dt
 		s.warpCycles += dt * int64(s.live)
+	}
+	if s.e.canArm {
+		dt := t - s.last
+		for si := range s.scheds {
+			sc := &s.scheds[si]
+			for p := range sc.arm {
+				a := &sc.arm[p]
+				if a.n == 0 {
+					continue
+				}
+				if dt > 0 {
+					if a.free {
+						a.cumFree += dt
+					} else {
+						a.cumB += dt
+					}
+				}
+				a.free, a.at = sc.pipes[p].Free(t)
+			}
+		}
 	}
 	s.last = t
 	kept := s.launches[:0]
@@ -725,6 +799,9 @@ func (s *tSM) step(t int64) {
 			continue
 		}
 		tw := s.slots[w]
+		if tw.armed {
+			s.disarm(tw, t)
+		}
 		n := 0
 		for n < e.issue && tw.ready && !tw.finished {
 			s.issue(tw, tw.next, t)
@@ -737,7 +814,12 @@ func (s *tSM) step(t int64) {
 			}
 			s.evaluate(tw, t) // a second, independent instruction (Kepler dual issue)
 		}
-		// Selected for this cycle; its next verdict comes at the next step.
+		// Selected for this cycle; its next verdict comes at the next step. (The
+		// evaluation after its issue may have armed it: the next step decides again.)
+		if tw.armed {
+			s.scheds[tw.sched].arm[tw.okP].n--
+			tw.armed = false
+		}
 		tw.ready, tw.state, tw.wake = false, stSelected, -1
 		sc.pol.Issued(w)
 		s.issueCycles++
@@ -762,8 +844,17 @@ func (s *tSM) step(t int64) {
 			s.scheds[w.sched].pol.LongStall(w.slot) && s.next < 0 {
 			s.next = t + 1 // a pending warp entered the active set: look again next cycle
 		}
-		if !any && w.wake > t && (s.next < 0 || w.wake < s.next) {
+		if !any && w.wake > t && !w.armed && (s.next < 0 || w.wake < s.next) {
 			s.next = w.wake
+		}
+	}
+	if !any && s.e.canArm {
+		for si := range s.scheds {
+			for _, a := range s.scheds[si].arm {
+				if a.n > 0 && !a.free && (s.next < 0 || a.at < s.next) {
+					s.next = a.at
+				}
+			}
 		}
 	}
 	for _, at := range s.launches {
