@@ -108,16 +108,18 @@ func TestCoalescingBandwidth(t *testing.T) {
 		return cyc
 	}
 	base := cycles(names[0])
+	got := make([]float64, len(names))
 	for i, name := range names {
 		rel := base / cycles(name)
+		got[i] = rel
 		t.Logf("%-15s relative %.3f (seed %.3f)", name, rel, seed[i])
 		if math.Abs(rel/seed[i]-1) > 0.25 {
 			t.Errorf("%s: relative throughput %.3f, seed %.3f (tolerance 25%%)", name, rel, seed[i])
 		}
 	}
-	// The last two rows come from those mechanisms: without them, the row leaves the
-	// seed's band. (Either one alone keeps testOffset<32> at the band's edge: each
-	// limit nearly binds by itself.)
+	// The last two rows come from those mechanisms: without them the kernel runs at
+	// least 25% faster, a quarter of the way out of the seed's band. (Either one alone
+	// changes testOffset<32> less: each limit nearly binds by itself.)
 	for _, c := range []struct {
 		name string
 		sets []string
@@ -127,9 +129,9 @@ func TestCoalescingBandwidth(t *testing.T) {
 		{"test_scattered", []string{"dram.rrd_ns=0"}, 5},
 	} {
 		rel := base / cycles(c.name, c.sets...)
-		t.Logf("%-15s with %v: relative %.3f", c.name, c.sets, rel)
-		if rel/seed[c.i] < 1.25 {
-			t.Errorf("%s with %v still reaches %.3f (seed %.3f): the mechanism is not what sets the row", c.name, c.sets, rel, seed[c.i])
+		t.Logf("%-15s with %v: relative %.3f (%.2fx faster)", c.name, c.sets, rel, rel/got[c.i])
+		if rel/got[c.i] < 1.25 {
+			t.Errorf("%s with %v reaches %.3f against %.3f: the mechanism is not what sets the row", c.name, c.sets, rel, got[c.i])
 		}
 	}
 }
@@ -212,9 +214,13 @@ func TestTimingLaunchOverhead(t *testing.T) {
 	}
 	t.Logf("one CTA of add_vectors: %g cycles (the H200 takes 3795 for one CTA of one dependent load and store)", el)
 	eight := captureSIMT(t, format.SIMTITS, "add_vectors", "n=4096")
+	// Pacing delays the last CTA's start by 7 launches; how much of that the run
+	// keeps depends on the schedule (with round robin, 64 warps that start together
+	// also reach memory together, and staggering them can even help), so the test
+	// asserts only that pacing changes the run, and by no more than those launches.
 	paced, _ := cyc(timeOne(t, eight, "hopper", "sm.count=1"))
 	free, _ := cyc(timeOne(t, eight, "hopper", "sm.count=1", "sm.cta_launch_cycles=0"))
-	if d, most := paced-free, 7*float64(cfg.SM.CTALaunchCycles); d <= 0 || d > most {
-		t.Errorf("8 CTAs on one SM: %g cycles paced, %g unpaced: want 0 < difference <= %g", paced, free, most)
+	if d, most := math.Abs(paced-free), 7*float64(cfg.SM.CTALaunchCycles); d == 0 || d > most {
+		t.Errorf("8 CTAs on one SM: %g cycles paced, %g unpaced: want 0 < |difference| <= %g", paced, free, most)
 	}
 }

@@ -1,8 +1,11 @@
 package replay
 
 import (
+	"bufio"
 	"fmt"
 	"math"
+	"os"
+	"slices"
 	"testing"
 
 	"github.com/gtrace/gtrace/format"
@@ -55,10 +58,13 @@ func TestVolkovILP(t *testing.T) {
 		// 192 and 144 (192 here: 2 warps per scheduler hold 8 of the 9 FMAs each
 		// needs). The GTX480 needed 256 threads at ILP 3, a third more than Little's law,
 		// and its ILP 4 figure (192) is also a third above 144; no source we have says
-		// what keeps a Fermi warp from using its third and fourth independent FMAs
-		// (register-bank conflicts on the three-operand FMA are a candidate, but their
-		// cost depends on ptxas's register assignment, which PTX does not show). Until
-		// then ILP 3 is reported, not tuned; the ordering still holds. (Before the block
+		// what keeps a Fermi warp from using its third and fourth independent FMAs.
+		// The H200 loses FMA rate in the same way (TestVolkovILPHopper: 47/65/74% of
+		// its peak at ILP 1-3 however many warps run, what one extra cycle per FFMA
+		// issued after another warp's gives, k/(k+1)): a register-file effect of the
+		// SASS (bank conflicts, operand reuse) that PTX does not show and the model
+		// does not have. Until it can be measured on a Fermi part, ILP 3 is reported,
+		// not tuned; the ordering still holds. (Before the block
 		// scheduler of timing_order.go, PTX order exposed the loop counter's dependent
 		// add-setp-branch chain and ILP 3 and 4 both needed 256.)
 		d := math.Abs(float64(got[i])/float64(want[i]) - 1)
@@ -69,6 +75,64 @@ func TestVolkovILP(t *testing.T) {
 		}
 		if i > 0 && got[i] > got[i-1] {
 			t.Errorf("ILP %d needs more threads (%d) than ILP %d (%d)", i+1, got[i], i, got[i-1])
+		}
+	}
+}
+
+// TestVolkovILPHopper runs seed 003's Part I on the H200 that
+// traces/hw/h200-2026-11-21-volkov-ilp.csv measured (scripts/hw/volkov_ilp.cu: one block
+// of the clang-14 PTX, 32 to 1024 threads, 1024 trips) and on the hopper preset (the same SM),
+// at block sizes that put the same number of warps on each of the four schedulers.
+// The threads needed to come within 5% of the best rate must agree to one warp per
+// scheduler (128 threads). The rates themselves do not agree, and the test only logs
+// them: the H200 reaches 47%, 65%, 74% and 94% of its FMA peak at ILP 1-4 where the
+// model reaches 85-94%, a loss that follows one extra cycle per FFMA issued from a
+// different warp than the one before (ILP k: k FMAs in k+1 cycles, 50/67/75%, for
+// ILP 1-3), i.e. a register-file effect of the SASS (bank conflicts, operand reuse)
+// that PTX does not show.
+func TestVolkovILPHopper(t *testing.T) {
+	f, err := os.Open("../traces/hw/h200-2026-11-21-volkov-ilp.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	hw := map[int]map[int]float64{} // ilp → threads → fraction of peak
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var ilp, th int
+		var ms, mhz, cyc, fmas, frac float64
+		if _, err := fmt.Sscanf(sc.Text(), "%d,%d,%g,%g,%g,%g,%g", &ilp, &th, &ms, &mhz, &cyc, &fmas, &frac); err != nil {
+			continue // header and comments
+		}
+		if hw[ilp] == nil {
+			hw[ilp] = map[int]float64{}
+		}
+		hw[ilp][th] = frac
+	}
+	need := func(fr []float64) (int, float64) {
+		best := slices.Max(fr)
+		for i, f := range fr {
+			if f >= 0.95*best {
+				return 128 * (i + 1), best
+			}
+		}
+		return 0, best
+	}
+	for ilp := 1; ilp <= 4; ilp++ {
+		var m, h []float64
+		for th := 128; th <= 1024; th += 128 {
+			hf, ok := hw[ilp][th]
+			if !ok {
+				t.Fatalf("ILP %d, %d threads: not in the H200 file", ilp, th)
+			}
+			h = append(h, hf)
+			m = append(m, volkovFraction(t, "hopper", ilp, th, 256))
+		}
+		mn, mb := need(m)
+		hn, hb := need(h)
+		t.Logf("ILP %d: model needs %d threads (plateau %.0f%% of peak), H200 %d (%.0f%%)", ilp, mn, 100*mb, hn, 100*hb)
+		if d := mn - hn; d > 128 || d < -128 {
+			t.Errorf("ILP %d: the model needs %d threads, the H200 %d", ilp, mn, hn)
 		}
 	}
 }
