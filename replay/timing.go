@@ -165,6 +165,16 @@ type tCTA struct {
 	drained int64
 }
 
+// slotHot mirrors the few fields of a slot's warp that step and Pick read every cycle,
+// packed so that scanning them does not touch every warp: due is when step must next
+// evaluate the warp (never while it is finished, armed or held at a barrier; every
+// step while it is ready; else at its wake cycle).
+type slotHot struct {
+	due          int64
+	ready, armed bool
+	sched, pipe  uint8
+}
+
 type tSched struct {
 	pol   sched.Policy
 	pipes [numPipes]sched.Pipe
@@ -192,6 +202,7 @@ type tSM struct {
 
 	scheds  []tSched
 	slots   []*tWarp            // by slot; nil = free
+	hot     []slotHot           // by slot: what step and Pick read every cycle (see sync)
 	readyFn func(slot int) bool // whether slots[slot] may issue: made once, for Policy.Pick
 	ctas    []*tCTA
 	live    int // warps resident and unfinished
@@ -367,9 +378,13 @@ func (e *timer) newSM(id int) (*tSM, error) {
 		s.scheds[i].pipes[pDP].Lanes = max(cfg.SM.DPLanes/ns, 1)
 	}
 	s.slots = make([]*tWarp, cfg.SM.MaxWarps)
+	s.hot = make([]slotHot, cfg.SM.MaxWarps)
+	for i := range s.hot {
+		s.hot[i].due = math.MaxInt64
+	}
 	s.readyFn = func(slot int) bool {
-		w := s.slots[slot]
-		return w != nil && (w.ready || (w.armed && s.scheds[w.sched].arm[w.okP].free))
+		h := &s.hot[slot]
+		return h.ready || (h.armed && s.scheds[h.sched].arm[h.pipe].free)
 	}
 	return s, nil
 }
@@ -493,6 +508,7 @@ func (s *tSM) launch(t int64) {
 		} else {
 			s.slots[slot] = nil
 		}
+		s.sync(tw)
 	}
 	s.ctas = append(s.ctas, c)
 	if c.live == 0 {
@@ -593,6 +609,7 @@ func (s *tSM) retire(c *tCTA, t int64) {
 	for _, w := range c.warps {
 		if s.slots[w.slot] == w {
 			s.slots[w.slot] = nil
+			s.hot[w.slot] = slotHot{due: math.MaxInt64}
 		}
 	}
 	for i, x := range s.ctas {
@@ -678,8 +695,30 @@ func (s *tSM) disarm(w *tWarp, t int64) {
 	w.ready, w.next, w.state = true, w.okRec, stNotSelected
 }
 
+// sync copies w's hot fields into s.hot; every change to them is followed by one.
+func (s *tSM) sync(w *tWarp) {
+	if s.slots[w.slot] != w {
+		return
+	}
+	h := &s.hot[w.slot]
+	h.ready, h.armed, h.sched, h.pipe = w.ready, w.armed, uint8(w.sched), uint8(w.okP)
+	switch {
+	case w.finished || w.armed || (w.atBar && w.state == stBarrier):
+		h.due = math.MaxInt64
+	case w.ready:
+		h.due = math.MinInt64
+	default:
+		h.due = w.wake
+	}
+}
+
 // evaluate sets w.ready (and w.next) or w's stall state for cycle t.
 func (s *tSM) evaluate(w *tWarp, t int64) {
+	s.verdict(w, t)
+	s.sync(w)
+}
+
+func (s *tSM) verdict(w *tWarp, t int64) {
 	if dt := t - w.since; dt > 0 && !w.finished {
 		e := s.e
 		e.stalls[w.atPC][w.state] += uint64(dt)
@@ -779,16 +818,14 @@ func (s *tSM) step(t int64) {
 		}
 	}
 	s.launches = kept
-	for _, w := range s.slots {
+	for i := range s.hot {
 		// A warp that waits for a known cycle (a result, a pipe, an MSHR) keeps its
 		// verdict until then: nothing can make it ready sooner. A finished warp's verdict
 		// never changes, nor does a waiting one's at a barrier until the barrier releases
-		// it (issue clears atBar).
-		if w == nil || w.finished || (w.atBar && w.state == stBarrier) {
-			continue
-		}
-		if w.wake <= t || w.ready {
-			s.evaluate(w, t)
+		// it (issue clears atBar), nor an armed one's until it is selected. s.hot[i].due
+		// holds that decision.
+		if s.hot[i].due <= t {
+			s.evaluate(s.slots[i], t)
 		}
 	}
 	any := false
@@ -821,6 +858,7 @@ func (s *tSM) step(t int64) {
 			tw.armed = false
 		}
 		tw.ready, tw.state, tw.wake = false, stSelected, -1
+		s.sync(tw)
 		sc.pol.Issued(w)
 		s.issueCycles++
 		any = true
@@ -831,8 +869,15 @@ func (s *tSM) step(t int64) {
 	}
 	// Long waits demote a warp in the two-level policy (the others ignore them); after a
 	// cycle without issue the SM sleeps until the earliest wake.
+	if !any && !e.twoLevel {
+		for i := range s.hot {
+			if d := s.hot[i].due; d > t && d != math.MaxInt64 && (s.next < 0 || d < s.next) {
+				s.next = d
+			}
+		}
+	}
 	for _, w := range s.slots {
-		if any && !e.twoLevel {
+		if !e.twoLevel {
 			break
 		}
 		if w == nil {
@@ -930,6 +975,7 @@ func (s *tSM) issue(w *tWarp, i int, t int64) {
 	if c.waiting > 0 && c.waiting == c.live {
 		for _, x := range c.warps {
 			x.atBar = false
+			s.sync(x)
 		}
 		c.waiting = 0
 	}
