@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/models/arch"
@@ -90,6 +91,7 @@ const (
 type tInst struct {
 	kind    instKind
 	pipe    pipe
+	slots   int // issue slots on the pipe: more than 1 where SASS expands the instruction
 	lat     int64
 	why     sched.Reason
 	rd, wr  []uint16
@@ -256,6 +258,48 @@ type timer struct {
 	progress func(kernel, done, total int)
 }
 
+// intDivide is what SASS makes of a PTX integer div or rem by a register (a divisor
+// known at compile time becomes a multiply and shift, left as one ALU op): ptxas's
+// sm_90 code (traces/hw/h200-2026-11-21-sass.tar.gz) has no divide instruction but a
+// Newton-Raphson sequence through the reciprocal unit. rem.u32 in reduce_v1 is 17
+// instructions (0x0160-0x0260) whose dependent chain passes I2F, MUFU.RCP and F2I
+// (three SFU-class latencies) and 11 integer ops; rem.s32 in testCoalesced adds the
+// sign handling: 24 instructions, 3 SFU-class and 16 integer ops in the chain. It
+// returns the instructions (issue slots on the ALU pipe) and the chain's latency, or
+// 0 when in is not such an instruction. 64-bit divides, a called subroutine in SASS,
+// are costed as twice the 32-bit one (not measured).
+func intDivide(in *format.Inst, l arch.Latency) (int, int64) {
+	op := in.Opcode
+	if !strings.HasPrefix(op, "div.") && !strings.HasPrefix(op, "rem.") {
+		return 0, 0
+	}
+	var signed, wide bool
+	switch {
+	case strings.HasSuffix(op, ".u32"):
+	case strings.HasSuffix(op, ".s32"):
+		signed = true
+	case strings.HasSuffix(op, ".u64"):
+		wide = true
+	case strings.HasSuffix(op, ".s64"):
+		signed, wide = true, true
+	default:
+		return 0, 0 // floating point
+	}
+	ops := strings.Split(strings.TrimSuffix(strings.TrimSpace(in.PTX), ";"), ",")
+	if !strings.HasPrefix(strings.TrimSpace(ops[len(ops)-1]), "%") {
+		return 0, 0 // divisor is an immediate
+	}
+	n, alu := 17, 11
+	if signed {
+		n, alu = 24, 16
+	}
+	chain := 3*int64(l.SFU) + int64(alu)*int64(l.ALU)
+	if wide {
+		n, chain = 2*n, 2*chain
+	}
+	return n, chain
+}
+
 func opClass(in *format.Inst, k instKind, l arch.Latency) (pipe, int64, sched.Reason) {
 	switch k {
 	case ikBarrier:
@@ -320,7 +364,11 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 		in := &e.prog[pc]
 		k := classify(in)
 		p, lat, why := opClass(in, k, cfg.Latency)
-		e.insts[pc] = tInst{kind: k, pipe: p, lat: lat, why: why, rd: in.RegsRead, wr: in.RegsWritten,
+		slots := 1
+		if n, chain := intDivide(in, cfg.Latency); n > 0 {
+			slots, lat = n, chain
+		}
+		e.insts[pc] = tInst{kind: k, pipe: p, slots: slots, lat: lat, why: why, rd: in.RegsRead, wr: in.RegsWritten,
 			width: max(int(in.Width), 1), memOp: in.MemOp, cacheOp: in.CacheOp}
 	}
 	regs := int(l.RegsPerThread)
@@ -925,7 +973,7 @@ func (s *tSM) issue(w *tWarp, i int, t int64) {
 	e.issued++
 	w.markIssued(i)
 	if in.pipe < numPipes {
-		s.scheds[w.sched].pipes[in.pipe].Take(t)
+		s.scheds[w.sched].pipes[in.pipe].TakeN(t, in.slots)
 	}
 	k := in.kind
 	if k == ikGeneric {

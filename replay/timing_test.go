@@ -113,3 +113,36 @@ func TestPoliciesCompleteBarriers(t *testing.T) {
 		}
 	}
 }
+
+// TestIntDivide: an integer div or rem by a register costs what ptxas's Newton-Raphson
+// sequence costs (17 or 24 issue slots, a chain of three SFU-class and 11 or 16
+// integer latencies); by an immediate, or in floating point, it stays one ALU op.
+func TestIntDivide(t *testing.T) {
+	l := preset(t, "hopper").Latency
+	for _, c := range []struct {
+		op, ptx string
+		n       int
+		lat     int64
+	}{
+		{"rem.u32", "rem.u32 %r9, %r3, %r5;", 17, 3*int64(l.SFU) + 11*int64(l.ALU)},
+		{"rem.s32", "rem.s32 %r10, %r9, %r1;", 24, 3*int64(l.SFU) + 16*int64(l.ALU)},
+		{"div.s32", "div.s32 %r12, %r16, %r8;", 24, 3*int64(l.SFU) + 16*int64(l.ALU)},
+		{"div.u64", "div.u64 %rd1, %rd2, %rd3;", 34, 2 * (3*int64(l.SFU) + 11*int64(l.ALU))},
+		{"rem.u32", "rem.u32 %r9, %r3, 7;", 0, 0},
+		{"div.rn.f32", "div.rn.f32 %f1, %f2, %f3;", 0, 0},
+		{"add.s32", "add.s32 %r1, %r2, %r3;", 0, 0},
+	} {
+		n, lat := intDivide(&format.Inst{Opcode: c.op, PTX: c.ptx}, l)
+		if n != c.n || lat != c.lat {
+			t.Errorf("%s: %d slots, latency %d; want %d, %d", c.ptx, n, lat, c.n, c.lat)
+		}
+	}
+	// In a kernel: testCoalesced's "% elements" holds each warp for the chain's
+	// latency, so one warp takes longer than with the rem as a plain ALU op.
+	r := captureSIMT(t, format.SIMTITS, "test_coalesced", "elements=256")
+	with, _ := timeOne(t, r, "hopper").Metric("sm__cycles_elapsed.avg")
+	plain, _ := timeOne(t, r, "hopper", "lat.sfu=0").Metric("sm__cycles_elapsed.avg")
+	if with-plain < 3*float64(l.SFU)-1 {
+		t.Errorf("test_coalesced: %g cycles with the divide's SFU latencies, %g without", with, plain)
+	}
+}

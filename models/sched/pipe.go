@@ -42,10 +42,14 @@ func (p *Pipe) Free(now int64) (bool, int64) {
 }
 
 // Take starts a warp instruction at now; Free must have said yes.
-func (p *Pipe) Take(now int64) {
+func (p *Pipe) Take(now int64) { p.TakeN(now, 1) }
+
+// TakeN starts n back-to-back warp instructions at now (an instruction that SASS
+// expands into n): the pipe is busy for n times one instruction's cycles.
+func (p *Pipe) TakeN(now int64, n int) {
 	if p.Lanes <= 0 {
 		return
 	}
 	p.refill(now)
-	p.credit -= 32
+	p.credit -= 32 * max(n, 1)
 }
