@@ -766,6 +766,8 @@ func (s *tSM) evaluate(w *tWarp, t int64) {
 	s.sync(w)
 }
 
+// verdict is evaluate without the copy to s.hot: it charges w's cycles since its last
+// evaluation to its state, then decides (and may arm w).
 func (s *tSM) verdict(w *tWarp, t int64) {
 	if dt := t - w.since; dt > 0 && !w.finished {
 		e := s.e
