@@ -86,10 +86,11 @@ func TestVolkovILP(t *testing.T) {
 // The threads needed to come within 5% of the best rate must agree to one warp per
 // scheduler (128 threads). The rates themselves do not agree, and the test only logs
 // them: the H200 reaches 47%, 65%, 74% and 94% of its FMA peak at ILP 1-4 where the
-// model reaches 85-94%, a loss that follows one extra cycle per FFMA issued from a
-// different warp than the one before (ILP k: k FMAs in k+1 cycles, 50/67/75%, for
-// ILP 1-3), i.e. a register-file effect of the SASS (bank conflicts, operand reuse)
-// that PTX does not show.
+// model reaches 85-94%: the SASS (traces/hw/h200-2026-11-21-volkov-sm90.sass.gz) reads
+// b and c through the operand reuse cache only while a warp issues FFMAs back to back,
+// and a warp at ILP k < 4 must yield every k FFMAs (latency 4) and then pays a register
+// bank conflict, k FMAs in k+1 cycles (50/67/75%); docs/VALIDATION.md has the detail.
+// PTX's virtual registers have no banks, so the model cannot charge it.
 func TestVolkovILPHopper(t *testing.T) {
 	f, err := os.Open("../traces/hw/h200-2026-11-21-volkov-ilp.csv")
 	if err != nil {
