@@ -820,7 +820,7 @@ func (r *resolver) fail(format string, args ...any) error {
 	return r.k.errAt(r.a.pos, "%s: %s", r.a.text, fmt.Sprintf(format, args...))
 }
 
-const predIDBit = 0x8000
+const predIDBit = format.PredReg
 
 func (r *resolver) read(slot int32)  { r.row.RegsRead = appendID(r.row.RegsRead, uint16(slot)) }
 func (r *resolver) write(slot int32) { r.row.RegsWritten = appendID(r.row.RegsWritten, uint16(slot)) }

@@ -144,6 +144,10 @@ func (c CacheOp) String() string {
 }
 
 // Inst is one row of a kernel's static program table.
+// PredReg marks a predicate register in Inst.RegsRead and Inst.RegsWritten: the ids of
+// predicates have this bit set, those of value registers do not.
+const PredReg = 0x8000
+
 type Inst struct {
 	PC          uint32 // index of this instruction in Program.Insts (dense, from 0)
 	Opcode      string // opcode with its modifiers, e.g. "ld.global.nc.v4.f32"
@@ -152,7 +156,7 @@ type Inst struct {
 	MemOp       MemOp
 	Width       uint8 // bytes one lane moves per access, vector included (v4.f32 = 16); 0 if not memory
 	CacheOp     CacheOp
-	RegsRead    []uint16 // register ids (kernel-unique, predicates included)
+	RegsRead    []uint16 // register ids (kernel-unique, predicates included: PredReg set)
 	RegsWritten []uint16
 	PTX         string // the instruction as written in the PTX
 	File        string // source file from .loc/.file, "" if unknown

@@ -91,7 +91,8 @@ const (
 type tInst struct {
 	kind    instKind
 	pipe    pipe
-	slots   int // issue slots on the pipe: more than 1 where SASS expands the instruction
+	slots   int  // issue slots on the pipe: more than 1 where SASS expands the instruction
+	three   bool // three or more register sources (not counting predicates): see sm.reuse_miss_cycles
 	lat     int64
 	why     sched.Reason
 	rd, wr  []uint16
@@ -181,6 +182,7 @@ type tSched struct {
 	pol   sched.Policy
 	pipes [numPipes]sched.Pipe
 	arm   [numPipes]armPipe
+	last  int // slot of the warp that issued this scheduler's previous instruction (-1: none)
 }
 
 // armPipe is what an armed warp (see tWarp.armed) needs of its pipe: whether the pipe
@@ -247,6 +249,8 @@ type timer struct {
 	twoLevel bool
 	// canArm: warps may be armed (tWarp.armed): single issue, not two-level.
 	canArm bool
+	// reuseMiss: sm.reuse_miss_cycles.
+	reuseMiss int
 
 	lat arch.Latency
 	ord *orderer
@@ -358,6 +362,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 		issue: max(cfg.SM.DispatchPerScheduler, 1), mshrs: max(cfg.L1.MSHRs, 1), lat: cfg.Latency,
 		lsuCyc: int64(max(32/max(cfg.SM.LSULanes, 1), 1)), ctaLaunch: int64(cfg.SM.CTALaunchCycles), twoLevel: cfg.SM.Scheduler == "two-level", its: cfg.SM.SIMT == "its", progress: opts.Progress, abuf: make([]uint64, 0, 32)}
 	e.canArm = e.issue == 1 && !e.twoLevel
+	e.reuseMiss = cfg.SM.ReuseMissCycles
 	n := len(e.prog)
 	e.insts = make([]tInst, n)
 	for pc := range e.prog {
@@ -368,7 +373,13 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 		if n, chain := intDivide(in, cfg.Latency); n > 0 {
 			slots, lat = n, chain
 		}
-		e.insts[pc] = tInst{kind: k, pipe: p, slots: slots, lat: lat, why: why, rd: in.RegsRead, wr: in.RegsWritten,
+		srcs := 0
+		for _, r := range in.RegsRead {
+			if r&format.PredReg == 0 {
+				srcs++
+			}
+		}
+		e.insts[pc] = tInst{kind: k, pipe: p, slots: slots, three: srcs >= 3, lat: lat, why: why, rd: in.RegsRead, wr: in.RegsWritten,
 			width: max(int(in.Width), 1), memOp: in.MemOp, cacheOp: in.CacheOp}
 	}
 	regs := int(l.RegsPerThread)
@@ -421,6 +432,7 @@ func (e *timer) newSM(id int) (*tSM, error) {
 	ns := len(s.scheds)
 	for i := range s.scheds {
 		s.scheds[i].pol, _ = sched.New(cfg.SM.Scheduler)
+		s.scheds[i].last = -1
 		s.scheds[i].pipes[pALU].Lanes = max(cfg.SM.FP32Lanes/ns, 1)
 		s.scheds[i].pipes[pSFU].Lanes = max(cfg.SM.SFULanes/ns, 1)
 		s.scheds[i].pipes[pDP].Lanes = max(cfg.SM.DPLanes/ns, 1)
@@ -974,9 +986,15 @@ func (s *tSM) issue(w *tWarp, i int, t int64) {
 	e.thread[pc] += popc(fw.Mask[i])
 	e.issued++
 	w.markIssued(i)
+	sc := &s.scheds[w.sched]
 	if in.pipe < numPipes {
-		s.scheds[w.sched].pipes[in.pipe].TakeN(t, in.slots)
+		n := in.slots
+		if in.three && sc.last != w.slot {
+			n += e.reuseMiss // operands from the banks, not the reuse cache
+		}
+		sc.pipes[in.pipe].TakeN(t, n)
 	}
+	sc.last = w.slot
 	k := in.kind
 	if k == ikGeneric {
 		k = s.resolve(fw, i)

@@ -9,6 +9,7 @@ import (
 	"github.com/gtrace/gtrace/models/cache"
 	"github.com/gtrace/gtrace/models/coalesce"
 	"github.com/gtrace/gtrace/models/dram"
+	"github.com/gtrace/gtrace/models/sched"
 )
 
 // Config is one GPU. Build it with Preset or Load; change it with Set.
@@ -45,7 +46,7 @@ type SM struct {
 	MaxRegsPerThread     int    // per-thread register limit
 	RegAllocUnit         int    // registers are allocated per warp in units of this many
 	SIMT                 string // divergence model: "stack" (pre-Volta) or "its" (Volta+)
-	Scheduler            string // warp scheduler policy: "lrr", "gto" or "two-level"
+	Scheduler            string // warp scheduler policy: "lrr", "gto", "gtrr" or "two-level"
 
 	// Execution lanes per SM of each pipe, for a timing engine: a warp instruction
 	// occupies its scheduler's share of the pipe (lanes / Schedulers) for
@@ -62,6 +63,11 @@ type SM struct {
 	// CTALaunchCycles is the least time between two CTA launches on one SM: the
 	// dispatcher sets up one CTA at a time. 0 launches a CTA as soon as it fits.
 	CTALaunchCycles int
+	// ReuseMissCycles is what an arithmetic warp instruction with three register
+	// sources costs beyond its issue slot when its warp did not issue its scheduler's
+	// previous instruction: its operands come from the register banks, not the operand
+	// reuse cache, and two of three always share one of two banks. 0: not modelled.
+	ReuseMissCycles int
 }
 
 // L1 is the per-SM L1 data cache.
@@ -218,8 +224,8 @@ func (c *Config) Validate() error {
 	if c.SM.SIMT != "stack" && c.SM.SIMT != "its" {
 		bad("sm.simt", "must be stack or its, is %q", c.SM.SIMT)
 	}
-	if c.SM.Scheduler != "lrr" && c.SM.Scheduler != "gto" && c.SM.Scheduler != "two-level" {
-		bad("sm.scheduler", "must be lrr, gto or two-level, is %q", c.SM.Scheduler)
+	if _, err := sched.New(c.SM.Scheduler); err != nil {
+		bad("sm.scheduler", "must be lrr, gto, gtrr or two-level, is %q", c.SM.Scheduler)
 	}
 	pos("sm.fp32_lanes", c.SM.FP32Lanes)
 	pos("sm.sfu_lanes", c.SM.SFULanes)
@@ -227,6 +233,9 @@ func (c *Config) Validate() error {
 	pos("sm.lsu_lanes", c.SM.LSULanes)
 	if c.SM.LaunchCycles < 0 {
 		bad("sm.launch_cycles", "must not be negative, is %d", c.SM.LaunchCycles)
+	}
+	if c.SM.ReuseMissCycles < 0 {
+		bad("sm.reuse_miss_cycles", "must not be negative, is %d", c.SM.ReuseMissCycles)
 	}
 	if c.SM.CTALaunchCycles < 0 {
 		bad("sm.cta_launch_cycles", "must not be negative, is %d", c.SM.CTALaunchCycles)

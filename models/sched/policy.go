@@ -27,10 +27,12 @@ func New(name string) (Policy, error) {
 		return &LRR{}, nil
 	case "gto":
 		return &GTO{}, nil
+	case "gtrr":
+		return &GTRR{}, nil
 	case "two-level":
 		return &TwoLevel{Active: TwoLevelActive}, nil
 	}
-	return nil, fmt.Errorf("sched: unknown policy %q (want lrr, gto or two-level)", name)
+	return nil, fmt.Errorf("sched: unknown policy %q (want lrr, gto, gtrr or two-level)", name)
 }
 
 // TwoLevelActive is the two-level scheduler's active-set size: Narasiman et al. (MICRO
@@ -84,6 +86,33 @@ func (p *LRR) Issued(w int) {
 	}
 }
 func (p *LRR) LongStall(int) bool { return false }
+
+// GTRR is greedy-then-round-robin: keep issuing from the warp that issued last while it
+// can, otherwise the next ready warp in round-robin order after it. Like GTO it keeps a
+// warp's back-to-back instructions together (what operand reuse caches need); unlike
+// GTO's oldest-first fallback it starves no warp.
+type GTRR struct {
+	LRR
+	last int
+	has  bool
+}
+
+func (p *GTRR) Remove(w int) {
+	p.LRR.Remove(w)
+	if p.has && p.last == w {
+		p.has = false
+	}
+}
+func (p *GTRR) Pick(ready func(int) bool) int {
+	if p.has && ready(p.last) {
+		return p.last
+	}
+	return p.LRR.Pick(ready)
+}
+func (p *GTRR) Issued(w int) {
+	p.LRR.Issued(w)
+	p.last, p.has = w, true
+}
 
 // GTO is greedy-then-oldest: keep issuing from the warp that issued last while it can,
 // otherwise the oldest ready warp (Rogers et al., MICRO 2012).
