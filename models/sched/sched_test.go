@@ -56,6 +56,11 @@ func TestPolicies(t *testing.T) {
 		{"gto", 4, "r2,3 r3 r1,2,3", "2 3 3"},
 		// Removing the greedy warp falls back to the oldest.
 		{"gto", 3, "r1,2 rm1 r1,2", "1 2"},
+		// GTRR sticks with a warp while it is ready, then the next in round-robin
+		// order after it, not the oldest: warp 0, ready again, waits its turn.
+		{"gtrr", 4, "r0,1,2,3 r0,1,2,3 r1,2,3 r0,2,3 r0,3 r0,1", "0 0 1 2 3 0"},
+		// Removing the greedy warp falls back to round robin.
+		{"gtrr", 3, "r1,2 rm1 r0,2", "1 2"},
 		// Two-level: active set {0..7}; a long stall swaps in warp 8.
 		{"two-level", 10, "r0,8,9 long0 r0,8,9 r0,8,9", "0 8 8"}, // 9 is still pending
 		{"two-level", 10, "r8,9", "-1"},
