@@ -145,6 +145,7 @@ type tWarp struct {
 	// sums when it was armed). On a single-issue arch without the two-level policy
 	// only; the others evaluate every warp as before.
 	armed            bool
+	armRes           *armPipe // the resource it waits for: its pipe or an SM memory queue
 	armFree, armBusy int64
 
 	w     *format.Warp
@@ -175,7 +176,7 @@ type tCTA struct {
 type slotHot struct {
 	due          int64
 	ready, armed bool
-	sched, pipe  uint8
+	res          *armPipe
 }
 
 type tSched struct {
@@ -185,16 +186,42 @@ type tSched struct {
 	last  int // slot of the warp that issued this scheduler's previous instruction (-1: none)
 }
 
-// armPipe is what an armed warp (see tWarp.armed) needs of its pipe: whether the pipe
-// was free at this step, when it frees if not, and the cycles since the kernel began
-// that followed a step at which it was free or busy. An armed warp's verdict at every
-// step is the pipe's (not selected when free, math pipe throttle when busy), so its
-// cycles while armed are the difference of two of these sums.
+// armPipe is what an armed warp (see tWarp.armed) needs of the one resource it waits
+// for, a scheduler's pipe or one of the SM's memory queues (memClass): whether it was
+// free at this step, when it frees if not, and the cycles since the kernel began that
+// followed a step at which it was free or busy. An armed warp's verdict at every step
+// is the resource's (not selected when free, busy otherwise), so its cycles while
+// armed are the difference of two of these sums.
 type armPipe struct {
 	free          bool
-	at            int64 // when a busy pipe frees
+	at            int64 // when a busy resource frees
 	cumFree, cumB int64
-	n             int // armed warps on this pipe
+	n             int   // armed warps waiting for it
+	busy          stall // the state of a warp that finds it busy
+}
+
+// The SM's memory queues as check sees them: a load (global, local, texture, generic)
+// needs the LSU queue and a free MSHR, a store the LSU queue, a shared or constant
+// access the MIO queue (the same queue, a different stall name).
+const (
+	mcLoad = iota
+	mcStore
+	mcShared
+	numMemClasses
+)
+
+// memClass is the queue an instruction of kind k waits for, or -1.
+func memClass(k instKind, op format.MemOp) int {
+	switch k {
+	case ikGlobal, ikLocal, ikTex, ikGeneric:
+		if op == format.MemStore {
+			return mcStore
+		}
+		return mcLoad
+	case ikShared, ikConst:
+		return mcShared
+	}
+	return -1
 }
 
 type tSM struct {
@@ -205,9 +232,10 @@ type tSM struct {
 	nfill int
 
 	scheds  []tSched
-	slots   []*tWarp            // by slot; nil = free
-	hot     []slotHot           // by slot: what step and Pick read every cycle (see sync)
-	readyFn func(slot int) bool // whether slots[slot] may issue: made once, for Policy.Pick
+	marm    [numMemClasses]armPipe // the memory queues armed warps wait for
+	slots   []*tWarp               // by slot; nil = free
+	hot     []slotHot              // by slot: what step and Pick read every cycle (see sync)
+	readyFn func(slot int) bool    // whether slots[slot] may issue: made once, for Policy.Pick
 	ctas    []*tCTA
 	live    int // warps resident and unfinished
 
@@ -433,10 +461,14 @@ func (e *timer) newSM(id int) (*tSM, error) {
 	for i := range s.scheds {
 		s.scheds[i].pol, _ = sched.New(cfg.SM.Scheduler)
 		s.scheds[i].last = -1
+		for p := range s.scheds[i].arm {
+			s.scheds[i].arm[p].busy = stMathPipeThrottle
+		}
 		s.scheds[i].pipes[pALU].Lanes = max(cfg.SM.FP32Lanes/ns, 1)
 		s.scheds[i].pipes[pSFU].Lanes = max(cfg.SM.SFULanes/ns, 1)
 		s.scheds[i].pipes[pDP].Lanes = max(cfg.SM.DPLanes/ns, 1)
 	}
+	s.marm[mcLoad].busy, s.marm[mcStore].busy, s.marm[mcShared].busy = stLGThrottle, stLGThrottle, stMIOThrottle
 	s.slots = make([]*tWarp, cfg.SM.MaxWarps)
 	s.hot = make([]slotHot, cfg.SM.MaxWarps)
 	for i := range s.hot {
@@ -444,7 +476,7 @@ func (e *timer) newSM(id int) (*tSM, error) {
 	}
 	s.readyFn = func(slot int) bool {
 		h := &s.hot[slot]
-		return h.ready || (h.armed && s.scheds[h.sched].arm[h.pipe].free)
+		return h.ready || (h.armed && h.res.free)
 	}
 	return s, nil
 }
@@ -744,15 +776,48 @@ func (s *tSM) check(w *tWarp, i int, t int64) bool {
 // disarm makes an armed warp, selected at t, ready to issue: its cycles since it was
 // armed go to not-selected and math-pipe-throttle as its pipe was free or busy.
 func (s *tSM) disarm(w *tWarp, t int64) {
-	a := &s.scheds[w.sched].arm[w.okP]
+	a := w.armRes
 	a.n--
-	w.armed = false
+	w.armed, w.armRes = false, nil
 	st := &s.e.stalls[w.okPC]
 	st[stNotSelected] += uint64(a.cumFree - w.armFree)
-	st[stMathPipeThrottle] += uint64(a.cumB - w.armBusy)
+	st[a.busy] += uint64(a.cumB - w.armBusy)
 	w.since = t
 	w.atPC = w.okPC
 	w.ready, w.next, w.state = true, w.okRec, stNotSelected
+}
+
+// advance adds the dt cycles since the previous step to the sum of a's state then.
+func (a *armPipe) advance(dt int64) {
+	if dt <= 0 {
+		return
+	}
+	if a.free {
+		a.cumFree += dt
+	} else {
+		a.cumB += dt
+	}
+}
+
+// status decides at t whether a is free, as check would for a warp waiting for it: a
+// pipe (p) by its credit, a memory queue by the LSU queue and, for loads, the MSHRs.
+func (s *tSM) status(a *armPipe, p *sched.Pipe, t int64) {
+	if p != nil {
+		a.free, a.at = p.Free(t)
+		return
+	}
+	if s.mio > t+mioQueue {
+		a.free, a.at = false, s.mio-mioQueue
+		return
+	}
+	if a == &s.marm[mcLoad] {
+		s.popMSHR(t)
+		if len(s.mshr) >= s.e.mshrs {
+			a.free, a.at = false, s.mshr[0]
+			return
+		}
+	}
+	a.free = true
 }
 
 // sync copies w's hot fields into s.hot; every change to them is followed by one.
@@ -761,7 +826,7 @@ func (s *tSM) sync(w *tWarp) {
 		return
 	}
 	h := &s.hot[w.slot]
-	h.ready, h.armed, h.sched, h.pipe = w.ready, w.armed, uint8(w.sched), uint8(w.okP)
+	h.ready, h.armed, h.res = w.ready, w.armed, w.armRes
 	switch {
 	case w.finished || w.armed || (w.atBar && w.state == stBarrier):
 		h.due = math.MaxInt64
@@ -807,14 +872,21 @@ func (s *tSM) verdict(w *tWarp, t int64) {
 			w.ready, w.next = true, i
 			w.state = stNotSelected
 		}
-		if w.okPipe != nil && w.okRec == i && s.e.canArm && (ok || w.state == stMathPipeThrottle) {
-			a := &s.scheds[w.sched].arm[w.okP]
-			if a.n == 0 { // step has not been keeping this pipe's status
-				a.free, a.at = w.okPipe.Free(t)
+		if w.okRec == i && s.e.canArm {
+			var a *armPipe
+			if w.okPipe != nil {
+				a = &s.scheds[w.sched].arm[w.okP]
+			} else if c := memClass(w.okIn.kind, w.okIn.memOp); c >= 0 {
+				a = &s.marm[c]
 			}
-			w.armed, w.armFree, w.armBusy = true, a.cumFree, a.cumB
-			a.n++
-			w.ready, w.wake = false, math.MaxInt64
+			if a != nil && (ok || w.state == a.busy) {
+				if a.n == 0 { // step has not been keeping this resource's status
+					s.status(a, w.okPipe, t)
+				}
+				w.armed, w.armRes, w.armFree, w.armBusy = true, a, a.cumFree, a.cumB
+				a.n++
+				w.ready, w.wake = false, math.MaxInt64
+			}
 		}
 		return
 	}
@@ -851,18 +923,16 @@ func (s *tSM) step(t int64) {
 		for si := range s.scheds {
 			sc := &s.scheds[si]
 			for p := range sc.arm {
-				a := &sc.arm[p]
-				if a.n == 0 {
-					continue
+				if a := &sc.arm[p]; a.n > 0 {
+					a.advance(dt)
+					s.status(a, &sc.pipes[p], t)
 				}
-				if dt > 0 {
-					if a.free {
-						a.cumFree += dt
-					} else {
-						a.cumB += dt
-					}
-				}
-				a.free, a.at = sc.pipes[p].Free(t)
+			}
+		}
+		for c := range s.marm {
+			if a := &s.marm[c]; a.n > 0 {
+				a.advance(dt)
+				s.status(a, nil, t)
 			}
 		}
 	}
@@ -916,8 +986,8 @@ func (s *tSM) step(t int64) {
 		// Selected for this cycle; its next verdict comes at the next step. (The
 		// evaluation after its issue may have armed it: the next step decides again.)
 		if tw.armed {
-			s.scheds[tw.sched].arm[tw.okP].n--
-			tw.armed = false
+			tw.armRes.n--
+			tw.armed, tw.armRes = false, nil
 		}
 		tw.ready, tw.state, tw.wake = false, stSelected, -1
 		s.sync(tw)
@@ -961,6 +1031,11 @@ func (s *tSM) step(t int64) {
 				if a.n > 0 && !a.free && (s.next < 0 || a.at < s.next) {
 					s.next = a.at
 				}
+			}
+		}
+		for _, a := range s.marm {
+			if a.n > 0 && !a.free && (s.next < 0 || a.at < s.next) {
+				s.next = a.at
 			}
 		}
 	}
