@@ -145,7 +145,7 @@ type tWarp struct {
 	// sums when it was armed). On a single-issue arch without the two-level policy
 	// only; the others evaluate every warp as before.
 	armed            bool
-	armRes           *armPipe // the resource it waits for: its pipe or an SM memory queue
+	res              *armRes // the resource it waits for: its pipe or an SM memory queue
 	armFree, armBusy int64
 
 	w     *format.Warp
@@ -176,28 +176,30 @@ type tCTA struct {
 type slotHot struct {
 	due          int64
 	ready, armed bool
-	res          *armPipe
+	res          *armRes
 }
 
 type tSched struct {
 	pol   sched.Policy
 	pipes [numPipes]sched.Pipe
-	arm   [numPipes]armPipe
+	arm   [numPipes]armRes
 	last  int // slot of the warp that issued this scheduler's previous instruction (-1: none)
 }
 
-// armPipe is what an armed warp (see tWarp.armed) needs of the one resource it waits
+// armRes is what an armed warp (see tWarp.armed) needs of the one resource it waits
 // for, a scheduler's pipe or one of the SM's memory queues (memClass): whether it was
 // free at this step, when it frees if not, and the cycles since the kernel began that
 // followed a step at which it was free or busy. An armed warp's verdict at every step
 // is the resource's (not selected when free, busy otherwise), so its cycles while
 // armed are the difference of two of these sums.
-type armPipe struct {
+type armRes struct {
 	free          bool
 	at            int64 // when a busy resource frees
 	cumFree, cumB int64
-	n             int   // armed warps waiting for it
-	busy          stall // the state of a warp that finds it busy
+	n             int         // armed warps waiting for it
+	busy          stall       // the state of a warp that finds it busy
+	pipe          *sched.Pipe // the pipe, or nil for a memory queue
+	mshr          bool        // a memory queue whose warps also need a free MSHR (loads)
 }
 
 // The SM's memory queues as check sees them: a load (global, local, texture, generic)
@@ -232,10 +234,11 @@ type tSM struct {
 	nfill int
 
 	scheds  []tSched
-	marm    [numMemClasses]armPipe // the memory queues armed warps wait for
-	slots   []*tWarp               // by slot; nil = free
-	hot     []slotHot              // by slot: what step and Pick read every cycle (see sync)
-	readyFn func(slot int) bool    // whether slots[slot] may issue: made once, for Policy.Pick
+	marm    [numMemClasses]armRes // the memory queues armed warps wait for
+	arms    []*armRes             // every scheduler pipe's armRes and marm's, for step
+	slots   []*tWarp              // by slot; nil = free
+	hot     []slotHot             // by slot: what step and Pick read every cycle (see sync)
+	readyFn func(slot int) bool   // whether slots[slot] may issue: made once, for Policy.Pick
 	ctas    []*tCTA
 	live    int // warps resident and unfinished
 
@@ -461,14 +464,20 @@ func (e *timer) newSM(id int) (*tSM, error) {
 	for i := range s.scheds {
 		s.scheds[i].pol, _ = sched.New(cfg.SM.Scheduler)
 		s.scheds[i].last = -1
-		for p := range s.scheds[i].arm {
-			s.scheds[i].arm[p].busy = stMathPipeThrottle
-		}
 		s.scheds[i].pipes[pALU].Lanes = max(cfg.SM.FP32Lanes/ns, 1)
 		s.scheds[i].pipes[pSFU].Lanes = max(cfg.SM.SFULanes/ns, 1)
 		s.scheds[i].pipes[pDP].Lanes = max(cfg.SM.DPLanes/ns, 1)
+		for p := range s.scheds[i].arm {
+			a := &s.scheds[i].arm[p]
+			a.busy, a.pipe = stMathPipeThrottle, &s.scheds[i].pipes[p]
+			s.arms = append(s.arms, a)
+		}
 	}
 	s.marm[mcLoad].busy, s.marm[mcStore].busy, s.marm[mcShared].busy = stLGThrottle, stLGThrottle, stMIOThrottle
+	s.marm[mcLoad].mshr = true
+	for c := range s.marm {
+		s.arms = append(s.arms, &s.marm[c])
+	}
 	s.slots = make([]*tWarp, cfg.SM.MaxWarps)
 	s.hot = make([]slotHot, cfg.SM.MaxWarps)
 	for i := range s.hot {
@@ -776,9 +785,9 @@ func (s *tSM) check(w *tWarp, i int, t int64) bool {
 // disarm makes an armed warp, selected at t, ready to issue: its cycles since it was
 // armed go to not-selected and math-pipe-throttle as its pipe was free or busy.
 func (s *tSM) disarm(w *tWarp, t int64) {
-	a := w.armRes
+	a := w.res
 	a.n--
-	w.armed, w.armRes = false, nil
+	w.armed, w.res = false, nil
 	st := &s.e.stalls[w.okPC]
 	st[stNotSelected] += uint64(a.cumFree - w.armFree)
 	st[a.busy] += uint64(a.cumB - w.armBusy)
@@ -788,7 +797,7 @@ func (s *tSM) disarm(w *tWarp, t int64) {
 }
 
 // advance adds the dt cycles since the previous step to the sum of a's state then.
-func (a *armPipe) advance(dt int64) {
+func (a *armRes) advance(dt int64) {
 	if dt <= 0 {
 		return
 	}
@@ -800,17 +809,17 @@ func (a *armPipe) advance(dt int64) {
 }
 
 // status decides at t whether a is free, as check would for a warp waiting for it: a
-// pipe (p) by its credit, a memory queue by the LSU queue and, for loads, the MSHRs.
-func (s *tSM) status(a *armPipe, p *sched.Pipe, t int64) {
-	if p != nil {
-		a.free, a.at = p.Free(t)
+// pipe by its credit, a memory queue by the LSU queue and, for loads, the MSHRs.
+func (s *tSM) status(a *armRes, t int64) {
+	if a.pipe != nil {
+		a.free, a.at = a.pipe.Free(t)
 		return
 	}
 	if s.mio > t+mioQueue {
 		a.free, a.at = false, s.mio-mioQueue
 		return
 	}
-	if a == &s.marm[mcLoad] {
+	if a.mshr {
 		s.popMSHR(t)
 		if len(s.mshr) >= s.e.mshrs {
 			a.free, a.at = false, s.mshr[0]
@@ -826,7 +835,7 @@ func (s *tSM) sync(w *tWarp) {
 		return
 	}
 	h := &s.hot[w.slot]
-	h.ready, h.armed, h.res = w.ready, w.armed, w.armRes
+	h.ready, h.armed, h.res = w.ready, w.armed, w.res
 	switch {
 	case w.finished || w.armed || (w.atBar && w.state == stBarrier):
 		h.due = math.MaxInt64
@@ -873,7 +882,7 @@ func (s *tSM) verdict(w *tWarp, t int64) {
 			w.state = stNotSelected
 		}
 		if w.okRec == i && s.e.canArm {
-			var a *armPipe
+			var a *armRes
 			if w.okPipe != nil {
 				a = &s.scheds[w.sched].arm[w.okP]
 			} else if c := memClass(w.okIn.kind, w.okIn.memOp); c >= 0 {
@@ -881,9 +890,9 @@ func (s *tSM) verdict(w *tWarp, t int64) {
 			}
 			if a != nil && (ok || w.state == a.busy) {
 				if a.n == 0 { // step has not been keeping this resource's status
-					s.status(a, w.okPipe, t)
+					s.status(a, t)
 				}
-				w.armed, w.armRes, w.armFree, w.armBusy = true, a, a.cumFree, a.cumB
+				w.armed, w.res, w.armFree, w.armBusy = true, a, a.cumFree, a.cumB
 				a.n++
 				w.ready, w.wake = false, math.MaxInt64
 			}
@@ -919,20 +928,10 @@ func (s *tSM) step(t int64) {
 		s.warpCycles += dt * int64(s.live)
 	}
 	if s.e.canArm {
-		dt := t - s.last
-		for si := range s.scheds {
-			sc := &s.scheds[si]
-			for p := range sc.arm {
-				if a := &sc.arm[p]; a.n > 0 {
-					a.advance(dt)
-					s.status(a, &sc.pipes[p], t)
-				}
-			}
-		}
-		for c := range s.marm {
-			if a := &s.marm[c]; a.n > 0 {
-				a.advance(dt)
-				s.status(a, nil, t)
+		for _, a := range s.arms {
+			if a.n > 0 {
+				a.advance(t - s.last)
+				s.status(a, t)
 			}
 		}
 	}
@@ -986,8 +985,8 @@ func (s *tSM) step(t int64) {
 		// Selected for this cycle; its next verdict comes at the next step. (The
 		// evaluation after its issue may have armed it: the next step decides again.)
 		if tw.armed {
-			tw.armRes.n--
-			tw.armed, tw.armRes = false, nil
+			tw.res.n--
+			tw.armed, tw.res = false, nil
 		}
 		tw.ready, tw.state, tw.wake = false, stSelected, -1
 		s.sync(tw)
@@ -1026,14 +1025,7 @@ func (s *tSM) step(t int64) {
 		}
 	}
 	if !any && s.e.canArm {
-		for si := range s.scheds {
-			for _, a := range s.scheds[si].arm {
-				if a.n > 0 && !a.free && (s.next < 0 || a.at < s.next) {
-					s.next = a.at
-				}
-			}
-		}
-		for _, a := range s.marm {
+		for _, a := range s.arms {
 			if a.n > 0 && !a.free && (s.next < 0 || a.at < s.next) {
 				s.next = a.at
 			}
