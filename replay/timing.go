@@ -136,7 +136,6 @@ type tWarp struct {
 	okPC   uint32
 	okIn   *tInst
 	okPipe *sched.Pipe // the row's pipe on the warp's scheduler (nil: none)
-	okP    pipe        // its index
 
 	// armed: the warp's next record passed its scoreboard and needs only its pipe (an
 	// arithmetic row, not a divergent ITS warp), so until it is selected its verdict at
@@ -750,7 +749,7 @@ func (s *tSM) check(w *tWarp, i int, t int64) bool {
 		}
 		w.okRec, w.okPC, w.okIn, w.okPipe = i, pc, in, nil
 		if in.pipe < numPipes {
-			w.okPipe, w.okP = &s.scheds[w.sched].pipes[in.pipe], in.pipe
+			w.okPipe = &s.scheds[w.sched].pipes[in.pipe]
 		}
 	}
 	if p := w.okPipe; p != nil {
@@ -884,7 +883,7 @@ func (s *tSM) verdict(w *tWarp, t int64) {
 		if w.okRec == i && s.e.canArm {
 			var a *armRes
 			if w.okPipe != nil {
-				a = &s.scheds[w.sched].arm[w.okP]
+				a = &s.scheds[w.sched].arm[w.okIn.pipe]
 			} else if c := memClass(w.okIn.kind, w.okIn.memOp); c >= 0 {
 				a = &s.marm[c]
 			}
