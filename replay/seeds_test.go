@@ -19,7 +19,13 @@ func traceOf(t testing.TB, name string, sizes ...string) *format.Reader {
 
 func preset(t testing.TB, a string, sets ...string) *arch.Config {
 	t.Helper()
-	cfg, err := arch.Preset(a, "")
+	return presetOf(t, a, "", sets...)
+}
+
+// presetOf is preset for a named GPU of the arch ("" = its default).
+func presetOf(t testing.TB, a, gpu string, sets ...string) *arch.Config {
+	t.Helper()
+	cfg, err := arch.Preset(a, gpu)
 	if err != nil {
 		t.Fatal(err)
 	}

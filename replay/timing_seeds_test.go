@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/gtrace/gtrace/format"
-	"github.com/gtrace/gtrace/models/arch"
 )
 
 // TestVolkovMemcpy is seed 003's Part II on fermi: with 8 float4 loads in flight per
@@ -90,17 +88,7 @@ func TestCoalescingBandwidth(t *testing.T) {
 		if traces[name] == nil {
 			traces[name] = captureSIMT(t, format.SIMTITS, name)
 		}
-		cfg, err := arch.Preset("ampere", "rtx3090")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, kv := range sets {
-			k, v, _ := strings.Cut(kv, "=")
-			if err := cfg.Set(k, v); err != nil {
-				t.Fatal(err)
-			}
-		}
-		rep, err := Timing(context.Background(), traces[name], cfg, Options{})
+		rep, err := Timing(context.Background(), traces[name], presetOf(t, "ampere", "rtx3090", sets...), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
