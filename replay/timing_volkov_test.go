@@ -34,19 +34,10 @@ func TestVolkovILP(t *testing.T) {
 	var got []int
 	for ilp := 1; ilp <= 4; ilp++ {
 		var frac []float64
-		best := 0.0
 		for th := 32; th <= 768; th += 32 {
-			f := volkovFraction(t, "fermi", ilp, th, 8)
-			frac = append(frac, f)
-			best = math.Max(best, f)
+			frac = append(frac, volkovFraction(t, "fermi", ilp, th, 8))
 		}
-		need := 0
-		for i, f := range frac {
-			if f >= 0.95*best {
-				need = 32 * (i + 1)
-				break
-			}
-		}
+		need, best := toPeak(frac, 32)
 		got = append(got, need)
 		t.Logf("ILP %d: %d threads reach %.0f%% of peak (plateau %.0f%%); seed: %d", ilp, need, 100*frac[need/32-1], 100*best, want[ilp-1])
 	}
@@ -110,15 +101,6 @@ func TestVolkovILPHopper(t *testing.T) {
 		}
 		hw[ilp][th] = frac
 	}
-	need := func(fr []float64) (int, float64) {
-		best := slices.Max(fr)
-		for i, f := range fr {
-			if f >= 0.95*best {
-				return 128 * (i + 1), best
-			}
-		}
-		return 0, best
-	}
 	for ilp := 1; ilp <= 4; ilp++ {
 		var m, h []float64
 		for th := 128; th <= 1024; th += 128 {
@@ -132,11 +114,23 @@ func TestVolkovILPHopper(t *testing.T) {
 				t.Errorf("ILP %d, %d threads: model %.0f%% of peak, H200 %.0f%%", ilp, th, 100*mf, 100*hf)
 			}
 		}
-		mn, mb := need(m)
-		hn, hb := need(h)
+		mn, mb := toPeak(m, 128)
+		hn, hb := toPeak(h, 128)
 		t.Logf("ILP %d: model needs %d threads (plateau %.0f%% of peak), H200 %d (%.0f%%)", ilp, mn, 100*mb, hn, 100*hb)
 		if d := mn - hn; d > 128 || d < -128 {
 			t.Errorf("ILP %d: the model needs %d threads, the H200 %d", ilp, mn, hn)
 		}
 	}
+}
+
+// toPeak reads a sweep of rates at block sizes step, 2*step, ...: the first size within
+// 5% of the best rate (what "threads needed to reach the peak" means here), and the best.
+func toPeak(fr []float64, step int) (int, float64) {
+	best := slices.Max(fr)
+	for i, f := range fr {
+		if f >= 0.95*best {
+			return step * (i + 1), best
+		}
+	}
+	return 0, best
 }
