@@ -77,7 +77,7 @@ func volkovKernels() []*Kernel {
 			Sizes: []Size{
 				{Name: "n", Default: 1 << 22, Help: "floats to copy (a tail of less than one block's span stays uncopied)", Min: per * 32, Max: maxCount, Multiple: per},
 				{Name: "block", Default: 128, Help: "threads per block", Min: 32, Max: 1024, Multiple: 32},
-				{Name: "smem", Default: 1, Help: "dynamic shared bytes per block (at least 1): raise it to lower occupancy", Min: 1, Max: 48 << 10},
+				{Name: "smem", Default: 1, Help: "dynamic shared bytes per block (at least 1): raise it to lower occupancy; replay refuses more than the preset's shared.max_per_cta (227 KB on Hopper)", Min: 1, Max: 256 << 10},
 			},
 			Small: []string{fmt.Sprintf("n=%d", per*32*5), "block=64"},
 			SIMT:  both,

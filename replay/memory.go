@@ -663,39 +663,6 @@ func (l *l2State) evict(c *counters, res cache.Result) {
 	}
 }
 
-// kernelConfig picks this launch's shared-memory carve-out (the smallest legal one that
-// holds the resident CTAs' shared memory, as the driver does) and the L1 left beside it.
-func kernelConfig(base *arch.Config, l *format.Launch) (*arch.Config, CTAOccupancy, error) {
-	cfg := base.Clone()
-	lim := smLimits(cfg)
-	occ, err := Occupancy(lim, int(l.Block.Count()), int(l.RegsPerThread), int(l.SharedBytes))
-	if err != nil {
-		return nil, occ, err
-	}
-	if cfg.L1.UnifiedSize > 0 && len(cfg.Shared.Carveouts) > 0 && l.SharedBytes > 0 {
-		perCTA := int(l.SharedBytes) + cfg.Shared.ReservedPerCTA
-		shared, _ := cfg.SharedCarveout(perCTA * occ.CTAsPerSM)
-		if shared != cfg.Shared.Size {
-			if err := cfg.Set("shared.size", fmt.Sprint(shared)); err != nil {
-				return nil, occ, err
-			}
-			lim = smLimits(cfg)
-			if occ, err = Occupancy(lim, int(l.Block.Count()), int(l.RegsPerThread), int(l.SharedBytes)); err != nil {
-				return nil, occ, err
-			}
-		}
-	}
-	return cfg, occ, nil
-}
-
-func smLimits(cfg *arch.Config) SMLimits {
-	return SMLimits{
-		MaxThreads: cfg.SM.MaxThreads, MaxWarps: cfg.SM.MaxWarps, MaxCTAs: cfg.SM.MaxCTAs,
-		Registers: cfg.SM.Registers, RegAllocUnit: cfg.SM.RegAllocUnit,
-		SharedBytes: cfg.Shared.Size, SharedAllocUnit: cfg.Shared.AllocUnit, SharedReserved: cfg.Shared.ReservedPerCTA,
-	}
-}
-
 func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config, opts Options) (*KernelReport, error) {
 	l := &r.Meta().Launches[ki]
 	cfg, occ, err := kernelConfig(base, l)

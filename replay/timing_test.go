@@ -21,6 +21,13 @@ func captureSIMT(t testing.TB, simt format.SIMTModel, name string, sizes ...stri
 // report them (0: unknown).
 func captureRegs(t testing.TB, simt format.SIMTModel, regs uint32, name string, sizes ...string) *format.Reader {
 	t.Helper()
+	return captureWith(t, func(s *capture.Spec) { s.SIMT, s.RegsPerThread = simt, regs }, name, sizes...)
+}
+
+// captureWith captures a reference kernel at sizes after edit has changed its spec, and
+// checks the kernel's output against its Go reference.
+func captureWith(t testing.TB, edit func(*capture.Spec), name string, sizes ...string) *format.Reader {
+	t.Helper()
 	k, err := kernels.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
@@ -33,8 +40,7 @@ func captureRegs(t testing.TB, simt format.SIMTModel, regs uint32, name string, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec.SIMT = simt
-	spec.RegsPerThread = regs
+	edit(&spec)
 	kk, err := capture.Load(spec)
 	if err != nil {
 		t.Fatal(err)

@@ -42,6 +42,7 @@ type SM struct {
 	MaxWarps             int    // resident warps per SM
 	MaxThreads           int    // resident threads per SM
 	MaxCTAs              int    // resident CTAs per SM
+	MaxThreadsPerCTA     int    // threads one CTA may have
 	Registers            int    // 32-bit registers per SM
 	MaxRegsPerThread     int    // per-thread register limit
 	RegAllocUnit         int    // registers are allocated per warp in units of this many
@@ -213,6 +214,7 @@ func (c *Config) Validate() error {
 	pos("sm.max_warps", c.SM.MaxWarps)
 	pos("sm.max_threads", c.SM.MaxThreads)
 	pos("sm.max_ctas", c.SM.MaxCTAs)
+	pos("sm.max_threads_per_cta", c.SM.MaxThreadsPerCTA)
 	pos("sm.registers", c.SM.Registers)
 	pos("sm.reg_alloc_unit", c.SM.RegAllocUnit)
 	if c.SM.WarpSize != 32 {

@@ -37,6 +37,7 @@ func buildFields() []field {
 		{key: "sm.max_warps", ptr: func(c *Config) any { return &c.SM.MaxWarps }},
 		{key: "sm.max_threads", ptr: func(c *Config) any { return &c.SM.MaxThreads }},
 		{key: "sm.max_ctas", ptr: func(c *Config) any { return &c.SM.MaxCTAs }},
+		{key: "sm.max_threads_per_cta", ptr: func(c *Config) any { return &c.SM.MaxThreadsPerCTA }},
 		{key: "sm.registers", ptr: func(c *Config) any { return &c.SM.Registers }},
 		{key: "sm.max_regs_per_thread", ptr: func(c *Config) any { return &c.SM.MaxRegsPerThread }},
 		{key: "sm.reg_alloc_unit", ptr: func(c *Config) any { return &c.SM.RegAllocUnit }},
