@@ -691,3 +691,71 @@ func TestGuardIsRead(t *testing.T) {
 		t.Fatal("no guarded instruction in the diverge kernel")
 	}
 }
+
+// An atom whose result nothing reads is a reduction, as ptxas compiles it (SASS RED,
+// counted by ncu under op_red), when its space and operation allow one; every other
+// atom stays an atom.
+func TestUnreadAtomIsReduction(t *testing.T) {
+	ptx := `.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+.reg .b32 %r<12>;
+.reg .b64 %rd<4>;
+.shared .align 4 .b32 sh;
+ld.param.u64 %rd1, [p];
+cvta.to.global.u64 %rd2, %rd1;
+atom.global.add.u32 %r1, [%rd2], 1;
+atom.global.add.u32 %r2, [%rd2], 1;
+st.global.u32 [%rd2+4], %r2;
+atom.shared.add.u32 %r3, [sh], 1;
+atom.add.u32 %r4, [%rd1], 1;
+atom.global.exch.b32 %r5, [%rd2+8], 0;
+atom.global.cas.b32 %r6, [%rd2+8], 0, 1;
+atom.global.max.s32 %r7, [%rd2+12], 3;
+red.global.add.u32 [%rd2+16], 1;
+ret;
+}
+`
+	k, err := Load(Spec{PTX: []byte(ptx), PTXName: "t.ptx", Kernel: "k", Grid: d3(2, 1, 1), Block: d3(32, 1, 1), Args: []string{"buf:u32:8"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]format.MemOp{
+		"atom.global.add.u32 %r1, [%rd2], 1;":      format.MemReduce, // result never read
+		"atom.global.add.u32 %r2, [%rd2], 1;":      format.MemAtomic, // stored next
+		"atom.shared.add.u32 %r3, [sh], 1;":        format.MemAtomic, // shared: ATOMS, no RED
+		"atom.add.u32 %r4, [%rd1], 1;":             format.MemReduce, // generic
+		"atom.global.exch.b32 %r5, [%rd2+8], 0;":   format.MemAtomic, // red has no exch
+		"atom.global.cas.b32 %r6, [%rd2+8], 0, 1;": format.MemAtomic, // nor cas
+		"atom.global.max.s32 %r7, [%rd2+12], 3;":   format.MemReduce,
+		"red.global.add.u32 [%rd2+16], 1;":         format.MemReduce,
+	}
+	seen := 0
+	for _, row := range k.insts {
+		op, ok := want[row.PTX]
+		if !ok {
+			continue
+		}
+		seen++
+		if row.MemOp != op {
+			t.Errorf("%s: memop %v, want %v", row.PTX, row.MemOp, op)
+		}
+		if op == format.MemReduce && len(row.RegsWritten) != 0 {
+			t.Errorf("%s: a reduction writes registers %v", row.PTX, row.RegsWritten)
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("found %d of the %d atomics in the program table", seen, len(want))
+	}
+	// The emulator still runs the PTX as written: 64 threads add 1 at word 0 three times
+	// (two global atoms and the generic one, whose address is the same word).
+	res, err := k.Run(context.Background(), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := binary.LittleEndian.Uint32(res.Buffers[0].Final); got != 192 {
+		t.Errorf("word 0 = %d after 64 threads added 1 three times, want 192", got)
+	}
+}

@@ -185,7 +185,9 @@ func Load(spec Spec) (*Kernel, error) {
 		return nil, err
 	}
 	k.computeIPDom()
-	k.parallel = k.parallelSafe()
+	read := k.regsRead()
+	k.parallel = k.parallelSafe(read)
+	k.markReductions(read)
 	k.buildLaunch()
 	return k, nil
 }

@@ -69,7 +69,10 @@
 //	bar.sync barrier.sync  id, optional thread count; bar.warp.sync
 //	membar fence           recorded, no effect (capture is sequentially consistent)
 //	atom red               .global .shared generic; add min max exch cas and or xor
-//	                       inc dec; b32 b64 u32 u64 s32 s64 f32 f64 (add/exch/min/max)
+//	                       inc dec; b32 b64 u32 u64 s32 s64 f32 f64 (add/exch/min/max);
+//	                       a global or generic atom whose result no instruction reads,
+//	                       of an operation red has, is recorded as red (MemReduce), as
+//	                       ptxas emits SASS RED for it and ncu counts it under op_red
 //	shfl(.sync)            .up .down .bfly .idx .b32, optional predicate destination
 //	vote(.sync)            .all .any .uni .ballot
 //	activemask             b32

@@ -47,7 +47,7 @@ type counters struct {
 	NCSec, NCHit uint64
 
 	// L2, in 32-byte sectors, from the SMs' L1/texture/constant misses.
-	L2Read, L2Write, L2Atom, L2Hit uint64
+	L2Read, L2Write, L2Atom, L2Red, L2Hit uint64
 	// DRAM bytes.
 	DRAMRead, DRAMWrite uint64
 }
@@ -87,6 +87,7 @@ func (c *counters) add(o *counters) {
 	c.L2Read += o.L2Read
 	c.L2Write += o.L2Write
 	c.L2Atom += o.L2Atom
+	c.L2Red += o.L2Red
 	c.L2Hit += o.L2Hit
 	c.DRAMRead += o.DRAMRead
 	c.DRAMWrite += o.DRAMWrite
@@ -138,7 +139,8 @@ func (c *counters) metrics() []Metric {
 	put("lts__t_sectors_srcunit_tex_op_read.sum", float64(c.L2Read))
 	put("lts__t_sectors_srcunit_tex_op_write.sum", float64(c.L2Write))
 	put("lts__t_sectors_srcunit_tex_op_atom.sum", float64(c.L2Atom))
-	put("lts__t_sector_hit_rate.pct", ratioPct(c.L2Hit, c.L2Read+c.L2Write+c.L2Atom))
+	put("lts__t_sectors_srcunit_tex_op_red.sum", float64(c.L2Red))
+	put("lts__t_sector_hit_rate.pct", ratioPct(c.L2Hit, c.L2Read+c.L2Write+c.L2Atom+c.L2Red))
 	put("dram__bytes_read.sum", float64(c.DRAMRead))
 	put("dram__bytes_write.sum", float64(c.DRAMWrite))
 	put("smsp__inst_executed.sum", float64(c.Inst))

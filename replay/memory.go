@@ -119,6 +119,7 @@ const (
 	l2Read l2op = iota
 	l2Write
 	l2Atom
+	l2Red
 )
 
 type l2req struct {
@@ -403,8 +404,12 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 			s.l2q = append(s.l2q, l2req{line: u.Line, mask: u.Sectors, op: l2Write, pc: s.curPC})
 		}
 	default: // atomics and reductions are performed at L2
+		op := l2Atom
+		if k == kRed {
+			op = l2Red
+		}
 		for _, u := range r.Units() {
-			s.l2q = append(s.l2q, l2req{line: u.Line, mask: u.Sectors, op: l2Atom, pc: s.curPC})
+			s.l2q = append(s.l2q, l2req{line: u.Line, mask: u.Sectors, op: op, pc: s.curPC})
 		}
 	}
 }
@@ -603,7 +608,7 @@ func (l *l2State) serve(reqs []l2req) {
 				}
 			}
 			l.evict(c, res)
-		case l2Write, l2Atom:
+		case l2Write, l2Atom, l2Red:
 			// NVIDIA's L2 takes a written sector without fetching it (byte-masked), and
 			// ncu counts such a write as a hit: on an H200 a kernel that stores 131072
 			// cold sectors and loads 131072 cold ones shows a 51.8% L2 hit rate.
@@ -612,7 +617,11 @@ func (l *l2State) serve(reqs []l2req) {
 				c.L2Write += n
 				c.L2Hit += n
 			} else {
-				c.L2Atom += n
+				if q.op == l2Red {
+					c.L2Red += n
+				} else {
+					c.L2Atom += n
+				}
 				c.L2Hit += popc8(res.Hit | res.Merged)
 				for b := uint64(0); b < 8; b++ {
 					if res.Fetch&(1<<b) != 0 {
