@@ -185,9 +185,8 @@ func Load(spec Spec) (*Kernel, error) {
 		return nil, err
 	}
 	k.computeIPDom()
-	read := k.regsRead()
-	k.parallel = k.parallelSafe(read)
-	k.markReductions(read)
+	k.markReductions()
+	k.parallel = k.parallelSafe()
 	k.buildLaunch()
 	return k, nil
 }

@@ -198,10 +198,10 @@ func (k *Kernel) computeIPDom() {
 
 // parallelSafe reports whether CTAs may be emulated concurrently with a deterministic
 // trace and deterministic final memory: every global (or generic) atomic must be an
-// integer add/and/or/xor/min/max whose result is never read (red, or atom into a
-// register no instruction reads). Those commute, so any interleaving of CTAs yields the
+// integer add/and/or/xor/min/max whose result is never read (a reduction, as
+// markReductions records it). Those commute, so any interleaving of CTAs yields the
 // same memory, and no CTA can observe another's progress through them.
-func (k *Kernel) parallelSafe(read map[int32]bool) bool {
+func (k *Kernel) parallelSafe() bool {
 	for pc := range k.prog {
 		in := &k.prog[pc]
 		if in.op != opAtom && in.op != opRed {
@@ -218,22 +218,11 @@ func (k *Kernel) parallelSafe(read map[int32]bool) bool {
 		default:
 			return false
 		}
-		if in.op == opAtom && in.d[0] >= 0 && read[in.d[0]] {
+		if k.insts[pc].MemOp != format.MemReduce {
 			return false
 		}
 	}
 	return true
-}
-
-// regsRead is the set of registers (and predicates) some instruction of the program reads.
-func (k *Kernel) regsRead() map[int32]bool {
-	read := map[int32]bool{}
-	for pc := range k.prog {
-		for _, r := range k.insts[pc].RegsRead {
-			read[int32(r)] = true
-		}
-	}
-	return read
 }
 
 // markReductions records as reductions (format.MemReduce) the global and generic atomics
@@ -244,10 +233,16 @@ func (k *Kernel) regsRead() map[int32]bool {
 // read anywhere in the kernel keeps its atom an atom: PTX from nvcc and clang defines
 // each virtual register about once, so a kernel-wide "never read" is liveness in
 // practice, and errs only towards ATOM.
-func (k *Kernel) markReductions(read map[int32]bool) {
+func (k *Kernel) markReductions() {
+	read := map[int32]bool{}
+	for pc := range k.prog {
+		for _, r := range k.insts[pc].RegsRead {
+			read[int32(r)] = true
+		}
+	}
 	for pc := range k.prog {
 		in, row := &k.prog[pc], &k.insts[pc]
-		if in.op != opAtom || in.space == msShared || row.MemOp != format.MemAtomic {
+		if in.op != opAtom || in.space == msShared {
 			continue
 		}
 		switch in.bop {

@@ -1,8 +1,6 @@
 package replay
 
 import (
-	"bytes"
-	"context"
 	"testing"
 
 	"github.com/gtrace/gtrace/capture"
@@ -28,20 +26,9 @@ st.global.u32 [%rd2+8], %r2;
 ret;
 }
 `
-	k, err := capture.Load(capture.Spec{PTX: []byte(ptx), PTXName: "red.ptx", Kernel: "k",
+	r, _ := captureSpec(t, capture.Spec{PTX: []byte(ptx), PTXName: "red.ptx", Kernel: "k",
 		Grid: format.Dim3{X: 2, Y: 1, Z: 1}, Block: format.Dim3{X: 64, Y: 1, Z: 1}, SIMT: format.SIMTITS,
 		Args: []string{"buf:u32:4"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if _, err := k.Capture(context.Background(), &buf, "replay test"); err != nil {
-		t.Fatal(err)
-	}
-	r, err := format.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-	if err != nil {
-		t.Fatal(err)
-	}
 	const warps = 4 // 2 CTAs of 2 warps
 	for _, a := range []string{"fermi", "kepler", "ampere", "hopper"} {
 		kr := replayOne(t, r, preset(t, a), false)

@@ -41,6 +41,16 @@ func captureWith(t testing.TB, edit func(*capture.Spec), name string, sizes ...s
 		t.Fatal(err)
 	}
 	edit(&spec)
+	r, res := captureSpec(t, spec)
+	if err := k.Verify(sz, spec, res); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// captureSpec captures spec into an in-memory trace.
+func captureSpec(t testing.TB, spec capture.Spec) (*format.Reader, *capture.Result) {
+	t.Helper()
 	kk, err := capture.Load(spec)
 	if err != nil {
 		t.Fatal(err)
@@ -50,14 +60,11 @@ func captureWith(t testing.TB, edit func(*capture.Spec), name string, sizes ...s
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := k.Verify(sz, spec, res); err != nil {
-		t.Fatal(err)
-	}
 	r, err := format.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r
+	return r, res
 }
 
 func timeOne(t testing.TB, r *format.Reader, a string, sets ...string) *KernelReport {
