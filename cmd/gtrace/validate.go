@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/gtrace/gtrace/replay"
+	"github.com/gtrace/gtrace/validate"
 	"github.com/urfave/cli/v2"
 )
 
@@ -26,13 +26,13 @@ func validateFlags() []cli.Flag {
 }
 
 func validateAction(c *cli.Context) error {
-	gt, err := replay.ReadGroundTruthFile(c.String("hw"))
+	gt, err := validate.ReadGroundTruthFile(c.String("hw"))
 	if err != nil {
 		return err
 	}
 	gpu := c.String("gpu")
 	if gpu == "" {
-		if gpu, err = replay.PresetGPU(c.String("arch"), gt.Get("gpu")); err != nil {
+		if gpu, err = validate.PresetGPU(c.String("arch"), gt.Get("gpu")); err != nil {
 			return usageError("%v", err)
 		}
 	}
@@ -50,8 +50,8 @@ func validateAction(c *cli.Context) error {
 		return usageError("--producer %q: want clang-14, nvcc or all", p)
 	}
 	prog := newProgress("validate", "kernels")
-	v, err := replay.Validate(c.Context, gt, cfg, replay.ValidateOptions{
-		Producers: producers, Kernels: c.StringSlice("kernel"), Exceptions: replay.KnownDifferences,
+	v, err := validate.Run(c.Context, gt, cfg, validate.Options{
+		Producers: producers, Kernels: c.StringSlice("kernel"), Exceptions: validate.KnownDifferences,
 		CacheDir: c.String("cache"), Workers: c.Int("workers"),
 		Progress: func(_, _ string, i, n int) { prog.update(i, n) },
 	})

@@ -1,7 +1,7 @@
 // Command hwcheck runs the reference kernels on a real GPU from the same descriptions
 // that `gtrace capture` emulates, checks the GPU's output against the Go references,
 // and turns Nsight Compute's counters for those launches into gtrace's ground-truth
-// CSV (traces/hw/, read by replay.ReadGroundTruth).
+// CSV (traces/hw/, read by validate.ReadGroundTruth).
 //
 //	hwcheck prepare [-sizes small|default] DIR   # jobs for both PTX corpora
 //	nvcc -O2 -o runner kernels/hwcheck/runner.cu -lcuda

@@ -1,4 +1,4 @@
-package replay
+package validate
 
 import (
 	"bufio"
@@ -23,6 +23,7 @@ import (
 	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/kernels"
 	"github.com/gtrace/gtrace/models/arch"
+	"github.com/gtrace/gtrace/replay"
 )
 
 // GroundTruth is a hardware counter file under traces/hw/ (scripts/hw/collect.sh makes
@@ -293,7 +294,7 @@ const cyclesMetric = "sm__cycles_elapsed.avg"
 
 // scheduleDependent lists the kernels whose trace depends on the capture's warp
 // schedule: a spin loop runs as many iterations as the emulator's interleaving gives, not
-// the hardware's, so no replay of its trace can time the hardware run. Validate reports
+// the hardware's, so no replay of its trace can time the hardware run. Run reports
 // no cycles for them.
 var scheduleDependent = []string{"spinlock"}
 
@@ -361,7 +362,7 @@ type Summary struct {
 	Worst      Comparison // largest |Err|
 }
 
-// Validation is the outcome of Validate.
+// Validation is the outcome of Run.
 type Validation struct {
 	GPU, Arch, Preset string
 	Comparisons       []Comparison
@@ -393,9 +394,9 @@ func (v *Validation) Misses() []Comparison {
 	return out
 }
 
-// ValidateOptions tune Validate. The zero value validates every clang-14 kernel of the
+// Options tune Run. The zero value validates every clang-14 kernel of the
 // ground truth, with no trace cache.
-type ValidateOptions struct {
+type Options struct {
 	// Producers picks the PTX corpora; nil means clang-14 only.
 	Producers []string
 	// Kernels restricts the run to these kernels; nil means every kernel in the file.
@@ -411,11 +412,11 @@ type ValidateOptions struct {
 	Progress func(kernel, producer string, i, n int)
 }
 
-// Validate captures every kernel of the ground truth at its default launch (or takes the
+// Run captures every kernel of the ground truth at its default launch (or takes the
 // trace from the cache), replays it on cfg, and compares each metric of Bands with the
 // hardware. The ground truth's launch__registers_per_thread is fed to occupancy, since
 // how many CTAs share an SM decides what the caches see.
-func Validate(ctx context.Context, gt *GroundTruth, cfg *arch.Config, opts ValidateOptions) (*Validation, error) {
+func Run(ctx context.Context, gt *GroundTruth, cfg *arch.Config, opts Options) (*Validation, error) {
 	if s := gt.Get("sizes"); s != "" && !strings.HasPrefix(s, "default") {
 		return nil, fmt.Errorf("validate: the ground truth was measured at sizes %q; validate captures at the default sizes", s)
 	}
@@ -572,7 +573,7 @@ func summarize(cs []Comparison, producers []string) []Summary {
 }
 
 // modelKernel captures (or loads from the cache) and replays one kernel.
-func modelKernel(ctx context.Context, gt *GroundTruth, k *kernels.Kernel, producer string, cfg *arch.Config, opts ValidateOptions) (*KernelReport, error) {
+func modelKernel(ctx context.Context, gt *GroundTruth, k *kernels.Kernel, producer string, cfg *arch.Config, opts Options) (*replay.KernelReport, error) {
 	sz := k.Defaults()
 	l := k.Launch(sz)
 	for metric, want := range map[string]uint64{"launch__grid_size": l.Grid.Count(), "launch__block_size": l.Block.Count()} {
@@ -593,17 +594,17 @@ func modelKernel(ctx context.Context, gt *GroundTruth, k *kernels.Kernel, produc
 	if err != nil {
 		return nil, fmt.Errorf("validate %s (%s): %w", k.Name, producer, err)
 	}
-	rep, err := Memory(ctx, r, cfg, Options{Workers: opts.Workers})
+	rep, err := replay.Memory(ctx, r, cfg, replay.Options{Workers: opts.Workers})
 	if err != nil {
 		return nil, fmt.Errorf("validate %s (%s): %w", k.Name, producer, err)
 	}
 	kr := &rep.Kernels[0]
 	if _, ok := gt.Value(k.Name, producer, cyclesMetric); ok && !slices.Contains(scheduleDependent, k.Name) {
-		cyc, err := Cycles(ctx, r, cfg)
+		cyc, err := replay.Cycles(ctx, r, cfg)
 		if err != nil {
 			return nil, fmt.Errorf("validate %s (%s): %w", k.Name, producer, err)
 		}
-		kr.Metrics = append(kr.Metrics, Metric{cyclesMetric, cyc[0]})
+		kr.Metrics = append(kr.Metrics, replay.Metric{Name: cyclesMetric, Value: cyc[0]})
 	}
 	return kr, nil
 }
@@ -926,7 +927,7 @@ func (v *Validation) WriteMarkdown(w io.Writer, gt *GroundTruth, source string) 
 		p("\n")
 	}
 	if len(v.Stale) > 0 {
-		p("**Explanations no longer needed** (the metric now passes; remove them from replay.KnownDifferences):")
+		p("**Explanations no longer needed** (the metric now passes; remove them from validate.KnownDifferences):")
 		for _, e := range v.Stale {
 			p(" %s %s `%s`;", e.Kernel, e.Producer, e.Metric)
 		}

@@ -1,4 +1,4 @@
-package replay
+package validate
 
 import (
 	"context"
@@ -59,7 +59,7 @@ func TestValidateAgainstHardware(t *testing.T) {
 	if gt.Get("gpu") != "NVIDIA H200" {
 		t.Fatalf("%s: gpu %q", hwFile, gt.Get("gpu"))
 	}
-	v, err := Validate(context.Background(), gt, h200(t), ValidateOptions{
+	v, err := Run(context.Background(), gt, h200(t), Options{
 		Producers: []string{"clang-14", "nvcc"}, Kernels: validateSubset, Exceptions: KnownDifferences,
 	})
 	if err != nil {
@@ -96,7 +96,7 @@ func TestValidateCatchesAnExactMiss(t *testing.T) {
 	gt := readHW(t)
 	const kernel, metric = "bank_linear", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
 	gt.Rows[gt.index[[3]string{kernel, "clang-14", metric}]].Value++
-	v, err := Validate(context.Background(), gt, h200(t), ValidateOptions{Kernels: []string{kernel}, Exceptions: KnownDifferences})
+	v, err := Run(context.Background(), gt, h200(t), Options{Kernels: []string{kernel}, Exceptions: KnownDifferences})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestValidateCatchesAnExactMiss(t *testing.T) {
 		t.Fatalf("failures %+v, want exactly %s %s", f, kernel, metric)
 	}
 	// An exception explains it away, and is then not stale.
-	v, err = Validate(context.Background(), gt, h200(t), ValidateOptions{Kernels: []string{kernel},
+	v, err = Run(context.Background(), gt, h200(t), Options{Kernels: []string{kernel},
 		Exceptions: []Exception{{Kernel: kernel, Metric: metric, Why: "test"}}})
 	if err != nil {
 		t.Fatal(err)
