@@ -222,6 +222,20 @@ func TestDeterministic(t *testing.T) {
 		if !bytes.Equal(got, a) {
 			t.Fatalf("%s differs from the stream write", name)
 		}
+		// The trace gets the mode a shell's > gives (0666 less the umask), as a file
+		// the test creates with 0666 does, not os.CreateTemp's 0600.
+		ref := filepath.Join(dir, name+".ref")
+		if err := os.WriteFile(ref, nil, 0o666); err != nil {
+			t.Fatal(err)
+		}
+		fi, err1 := os.Stat(path)
+		rfi, err2 := os.Stat(ref)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if fi.Mode().Perm() != rfi.Mode().Perm() {
+			t.Errorf("%s has mode %v, want %v (0666 less the umask)", name, fi.Mode().Perm(), rfi.Mode().Perm())
+		}
 	}
 }
 

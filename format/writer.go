@@ -6,14 +6,14 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/ipc"
 	"github.com/apache/arrow/go/v17/arrow/memory"
+
+	"github.com/gtrace/gtrace/internal/atomicfile"
 )
 
 // Writer streams a trace to an Arrow IPC file, one record batch per group of consecutive
@@ -27,9 +27,8 @@ type Writer struct {
 	sink   *posWriter
 
 	// Set by Create only.
-	file       *os.File
-	buf        *bufio.Writer
-	tmp, final string
+	file *atomicfile.File // from Create; nil for NewWriter's stream
+	buf  *bufio.Writer
 
 	kernel, cta int   // the next CTA WriteCTA expects
 	err         error // sticky: once the output is damaged, every call returns it
@@ -44,20 +43,20 @@ type Writer struct {
 // Create writes a trace to a temporary file next to path and renames it to path when
 // Close succeeds. Until then no file named path exists, so an interrupted capture never
 // leaves a file that looks whole; the temporary file (".NAME.tmp-*") lacks the Arrow
-// footer and is rejected by Open.
+// footer and is rejected by Open. The file gets the user's umask, or the permissions of
+// the file it replaces.
 func Create(path string, meta Meta) (*Writer, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, err
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
 	w, err := newWriter(bw, meta)
 	if err != nil {
-		f.Close()
-		os.Remove(f.Name())
+		f.Abort()
 		return nil, err
 	}
-	w.file, w.buf, w.tmp, w.final = f, bw, f.Name(), path
+	w.file, w.buf = f, bw
 	return w, nil
 }
 
@@ -292,8 +291,7 @@ func (w *Writer) Close() error {
 		w.err = w.finish()
 	}
 	if w.err != nil && w.file != nil {
-		w.file.Close()
-		os.Remove(w.tmp)
+		w.file.Abort()
 	}
 	return w.err
 }
@@ -302,13 +300,7 @@ func (w *Writer) finish() error {
 	if err := w.buf.Flush(); err != nil {
 		return err
 	}
-	if err := w.file.Sync(); err != nil {
-		return err
-	}
-	if err := w.file.Close(); err != nil {
-		return err
-	}
-	return os.Rename(w.tmp, w.final)
+	return w.file.Commit()
 }
 
 // Abort stops writing. For a Writer from Create it removes the temporary file; a stream
@@ -322,8 +314,7 @@ func (w *Writer) Abort() {
 		w.err = errors.New("gtrace/format: writer aborted")
 	}
 	if w.file != nil {
-		w.file.Close()
-		os.Remove(w.tmp)
+		w.file.Abort()
 	}
 }
 

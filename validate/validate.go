@@ -21,6 +21,7 @@ import (
 
 	"github.com/gtrace/gtrace/capture"
 	"github.com/gtrace/gtrace/format"
+	"github.com/gtrace/gtrace/internal/atomicfile"
 	"github.com/gtrace/gtrace/kernels"
 	"github.com/gtrace/gtrace/models/arch"
 	"github.com/gtrace/gtrace/replay"
@@ -641,17 +642,10 @@ func traceFor(ctx context.Context, k *kernels.Kernel, sz map[string]int, spec ca
 		if err := os.MkdirAll(cacheDir, 0o755); err != nil {
 			return nil, err
 		}
-		tmp, err := os.CreateTemp(cacheDir, ".tmp-*")
-		if err != nil {
-			return nil, err
-		}
-		_, werr := tmp.Write(buf.Bytes())
-		cerr := tmp.Close()
-		if werr != nil || cerr != nil {
-			os.Remove(tmp.Name())
-			return nil, errors.Join(werr, cerr)
-		}
-		if err := os.Rename(tmp.Name(), path); err != nil {
+		if err := atomicfile.WriteFile(ctx, path, func(w io.Writer) error {
+			_, err := w.Write(buf.Bytes())
+			return err
+		}); err != nil {
 			return nil, err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/gtrace/gtrace/format/export"
+	"github.com/gtrace/gtrace/internal/atomicfile"
 	"github.com/urfave/cli/v2"
 )
 
@@ -25,7 +26,7 @@ func exportAction(c *cli.Context) error {
 	out := c.String("output")
 	// Written beside the destination and renamed, so a failed export never leaves a file
 	// that looks whole, nor destroys an earlier one.
-	err = writeAtomically(out, func(w io.Writer) error {
+	err = atomicfile.WriteFile(c.Context, out, func(w io.Writer) error {
 		return export.Parquet(r, w, export.Options{PerLane: c.Bool("per-lane")})
 	})
 	if err != nil {

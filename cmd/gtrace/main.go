@@ -3,10 +3,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 )
@@ -19,16 +23,79 @@ var version = "0.1.0-dev"
 const exitNotImplemented = 2
 
 func main() {
-	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+	ctx, stop := interruptible(context.Background())
+	code := runContext(ctx, os.Args, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
-// run executes the CLI and returns the process exit code: 0 on success, 1 on an error in
-// the work (bad file, model error), 2 on a usage error or an unimplemented command.
+// interrupted is the cause of a context cancelled by a signal.
+type interrupted struct{ sig os.Signal }
+
+func (i *interrupted) Error() string { return "interrupted by " + signalName(i.sig) }
+
+func signalName(s os.Signal) string {
+	switch s {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return s.String()
+}
+
+// interruptible returns a context that SIGINT or SIGTERM cancels, with the signal as its
+// cause. After the first signal the default action is restored, so a second Ctrl-C
+// stops the process at once if the cleanup hangs.
+func interruptible(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigs:
+			signal.Stop(sigs)
+			cancel(&interrupted{s})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel(nil)
+	}
+}
+
+// run executes the CLI with no signal handling (tests call it).
 func run(args []string, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdout, stderr)
+}
+
+// runContext executes the CLI and returns the process exit code: 0 on success, 1 on an
+// error in the work (bad file, model error), 2 on a usage error or an unimplemented
+// command, and 128 plus the signal's number when SIGINT (130) or SIGTERM (143) cancelled
+// ctx before the work was done. Every command writes its output through a temporary
+// file that cancellation removes, so an interrupted command leaves the directory as it
+// found it.
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
-	err := app.Run(interspersed(app, args))
+	err := app.RunContext(ctx, interspersed(app, args))
 	if err == nil {
 		return 0
+	}
+	var intr *interrupted
+	if errors.As(context.Cause(ctx), &intr) {
+		name := "gtrace"
+		if cmd := commandName(app, args); cmd != "" {
+			name += " " + cmd
+		}
+		fmt.Fprintf(stderr, "%s: %v: stopped before the end; no output written, earlier files kept, temporary files removed\n", name, intr)
+		code := 1
+		if s, ok := intr.sig.(syscall.Signal); ok {
+			code = 128 + int(s)
+		}
+		return code
 	}
 	var ec cli.ExitCoder
 	if errors.As(err, &ec) {
@@ -66,6 +133,20 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			return cli.Exit(err.Error(), 2)
 		},
 	}
+}
+
+// commandName is the subcommand args name, or "" if none.
+func commandName(app *cli.App, args []string) string {
+	for _, a := range args[min(1, len(args)):] {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if app.Command(a) != nil {
+			return a
+		}
+		return ""
+	}
+	return ""
 }
 
 // notImplemented is the action of a contract command whose implementation has not landed.

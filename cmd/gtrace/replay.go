@@ -10,6 +10,7 @@ import (
 
 	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/format/export"
+	"github.com/gtrace/gtrace/internal/atomicfile"
 	"github.com/gtrace/gtrace/models/arch"
 	"github.com/gtrace/gtrace/replay"
 	"github.com/urfave/cli/v2"
@@ -80,7 +81,7 @@ func replayAction(c *cli.Context) error {
 		return err
 	}
 	if out := c.String("output"); out != "" {
-		if err := writeAtomically(out, func(w io.Writer) error { return writeStats(w, rep) }); err != nil {
+		if err := atomicfile.WriteFile(c.Context, out, func(w io.Writer) error { return writeStats(w, rep) }); err != nil {
 			return err
 		}
 	}
@@ -100,26 +101,6 @@ func writeStats(w io.Writer, rep *replay.Report) error {
 			return emit(export.MetricRow{Arch: rep.Arch, GPU: rep.GPU, Kernel: k.Name, PC: pc, PTX: ptx, Metric: m.Name, Value: m.Value})
 		})
 	})
-}
-
-// writeAtomically writes a file through a temporary beside it, so a failure leaves no
-// partial file and keeps any earlier one.
-func writeAtomically(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	// Hide Close: Parquet writers close a sink that has one, and the rename needs the
-	// file closed here, once.
-	if err := write(struct{ io.Writer }{tmp}); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 func fmtValue(v float64) string {

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
+	"github.com/gtrace/gtrace/internal/atomicfile"
 	"github.com/gtrace/gtrace/validate"
 	"github.com/urfave/cli/v2"
 )
@@ -74,7 +76,7 @@ func validateAction(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "validate: exception %s %s %s no longer needed: the metric now passes\n", e.Kernel, e.Producer, e.Metric)
 	}
 	if md := c.String("markdown"); md != "" {
-		if err := rewriteGenerated(md, func(b *strings.Builder) error {
+		if err := rewriteGenerated(c.Context, md, func(b *strings.Builder) error {
 			return v.WriteMarkdown(b, gt, c.String("hw"))
 		}); err != nil {
 			return err
@@ -98,7 +100,7 @@ const (
 )
 
 // rewriteGenerated replaces the generated part of path (appending one if it has none).
-func rewriteGenerated(path string, gen func(*strings.Builder) error) error {
+func rewriteGenerated(ctx context.Context, path string, gen func(*strings.Builder) error) error {
 	old, err := os.ReadFile(path)
 	if err != nil && !os.IsNotExist(err) {
 		return err
@@ -118,7 +120,7 @@ func rewriteGenerated(path string, gen func(*strings.Builder) error) error {
 	default:
 		return fmt.Errorf("%s: unbalanced generated-block markers", path)
 	}
-	return writeAtomically(path, func(w io.Writer) error {
+	return atomicfile.WriteFile(ctx, path, func(w io.Writer) error {
 		_, err := io.WriteString(w, text)
 		return err
 	})
