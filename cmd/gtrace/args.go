@@ -14,12 +14,7 @@ func interspersed(app *cli.App, args []string) []string {
 	if len(args) < 2 {
 		return args
 	}
-	var cmd *cli.Command
-	for _, c := range app.Commands {
-		if c.HasName(args[1]) {
-			cmd = c
-		}
-	}
+	cmd := subcommand(app, args)
 	if cmd == nil {
 		return args
 	}
@@ -58,4 +53,12 @@ func interspersed(app *cli.App, args []string) []string {
 		out = append(out, positional...)
 	}
 	return out
+}
+
+// subcommand is the command args[1] names, or nil.
+func subcommand(app *cli.App, args []string) *cli.Command {
+	if len(args) < 2 {
+		return nil
+	}
+	return app.Command(args[1])
 }

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -87,8 +86,8 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	var intr *interrupted
 	if errors.As(context.Cause(ctx), &intr) {
 		name := "gtrace"
-		if cmd := commandName(app, args); cmd != "" {
-			name += " " + cmd
+		if cmd := subcommand(app, args); cmd != nil {
+			name += " " + cmd.Name
 		}
 		fmt.Fprintf(stderr, "%s: %v: stopped before the end; no output written, earlier files kept, temporary files removed\n", name, intr)
 		code := 1
@@ -133,20 +132,6 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			return cli.Exit(err.Error(), 2)
 		},
 	}
-}
-
-// commandName is the subcommand args name, or "" if none.
-func commandName(app *cli.App, args []string) string {
-	for _, a := range args[min(1, len(args)):] {
-		if strings.HasPrefix(a, "-") {
-			continue
-		}
-		if app.Command(a) != nil {
-			return a
-		}
-		return ""
-	}
-	return ""
 }
 
 // notImplemented is the action of a contract command whose implementation has not landed.

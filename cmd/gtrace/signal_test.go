@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gtrace/gtrace/internal/atomicfile"
 )
 
 // TestMain lets a test run this binary as the gtrace command: with GTRACE_TEST_AS_MAIN
@@ -49,7 +51,7 @@ func TestInterruptLeavesDirectoryAsFound(t *testing.T) {
 			}
 			// Mid-capture: once the temporary trace exists, the emulator is running.
 			for {
-				tmps, _ := filepath.Glob(filepath.Join(dir, ".t.gtrace.tmp-*"))
+				tmps, _ := filepath.Glob(filepath.Join(dir, atomicfile.TempPrefix(out)+"*"))
 				if len(tmps) > 0 {
 					break
 				}

@@ -25,6 +25,22 @@ func entries(t *testing.T, dir string) []string {
 	return names
 }
 
+// writeString writes text to path through WriteFile and returns the file's mode.
+func writeString(t *testing.T, path, text string) os.FileMode {
+	t.Helper()
+	if err := WriteFile(context.Background(), path, func(w io.Writer) error {
+		_, err := io.WriteString(w, text)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Mode().Perm()
+}
+
 func TestReplaceKeepsModeAndFailureKeepsFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "out.txt")
 	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
@@ -44,18 +60,9 @@ func TestReplaceKeepsModeAndFailureKeepsFile(t *testing.T) {
 	if b, _ := os.ReadFile(path); string(b) != "old" {
 		t.Errorf("after a failed write the file holds %q, want the old contents", b)
 	}
-	if err := WriteFile(context.Background(), path, func(w io.Writer) error {
-		_, err := io.WriteString(w, "new")
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(path); string(b) != "new" || fi.Mode().Perm() != 0o664 {
-		t.Errorf("replaced file: %q mode %v, want \"new\" mode 0664", b, fi.Mode().Perm())
+	mode := writeString(t, path, "new")
+	if b, _ := os.ReadFile(path); string(b) != "new" || mode != 0o664 {
+		t.Errorf("replaced file: %q mode %v, want \"new\" mode 0664", b, mode)
 	}
 	if names := entries(t, filepath.Dir(path)); len(names) != 1 {
 		t.Errorf("directory holds %v, want only out.txt", names)

@@ -112,7 +112,7 @@ type Package struct {
 func (t Table) rule(pkg string) (Rule, bool) {
 	best, found := Rule{}, false
 	for _, r := range t {
-		if (pkg == r.Path || strings.HasPrefix(pkg, r.Path+"/")) && len(r.Path) >= len(best.Path) {
+		if within(r.Path, pkg) && len(r.Path) >= len(best.Path) {
 			best, found = r, true
 		}
 	}
@@ -125,15 +125,24 @@ func matches(pattern, pkg string) bool {
 		return true
 	}
 	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
-		return pkg == base || strings.HasPrefix(pkg, base+"/")
+		return within(base, pkg)
 	}
 	return false
 }
 
+// within reports whether path is dir or lies under it.
+func within(dir, path string) bool { return path == dir || strings.HasPrefix(path, dir+"/") }
+
+// ours reports whether an import path (ours relative to the module, as Package holds
+// them) is the module's: its first element, unlike a module host's, has no dot.
+func ours(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
 // Check returns one line per import against the table, and per package the table does
-// not govern; none means the module keeps the rules. ours says which import paths
-// belong to the module (given relative to it).
-func (t Table) Check(pkgs []Package, ours func(string) bool) []string {
+// not govern; none means the module keeps the rules.
+func (t Table) Check(pkgs []Package) []string {
 	var bad []string
 	for _, p := range pkgs {
 		r, ok := t.rule(p.Path)
@@ -146,22 +155,20 @@ func (t Table) Check(pkgs []Package, ours func(string) bool) []string {
 				if imp == p.Path {
 					continue // an external test package imports the package it tests
 				}
-				if ours(imp) {
-					own, _ := t.rule(imp)
-					allowed := own.Path == r.Path || slices.ContainsFunc(r.Imports, func(pat string) bool { return matches(pat, imp) })
-					if test {
-						allowed = allowed || slices.ContainsFunc(r.TestImports, func(pat string) bool { return matches(pat, imp) })
-					}
-					if !allowed {
+				// Ours match a pattern; a third-party import lies under a listed module.
+				admits := func(item string) bool { return matches(item, imp) }
+				if !ours(imp) {
+					admits = func(mod string) bool { return within(mod, imp) }
+				}
+				allowed := slices.ContainsFunc(r.Imports, admits) || slices.ContainsFunc(r.ThirdParty, admits) ||
+					test && slices.ContainsFunc(r.TestImports, admits)
+				switch {
+				case allowed:
+				case ours(imp):
+					if own, _ := t.rule(imp); own.Path != r.Path {
 						bad = append(bad, fmt.Sprintf("%s%s imports %s; docs/ARCHITECTURE.md allows %s", p.Path, testSuffix(test), imp, allowedString(r, test)))
 					}
-					continue
-				}
-				allowed := slices.ContainsFunc(r.ThirdParty, func(mod string) bool { return imp == mod || strings.HasPrefix(imp, mod+"/") })
-				if test {
-					allowed = allowed || slices.ContainsFunc(r.TestImports, func(mod string) bool { return imp == mod || strings.HasPrefix(imp, mod+"/") })
-				}
-				if !allowed {
+				default:
 					bad = append(bad, fmt.Sprintf("%s%s imports the third-party %s, which its row of docs/ARCHITECTURE.md does not list", p.Path, testSuffix(test), imp))
 				}
 			}
