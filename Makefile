@@ -43,8 +43,10 @@ fmt:
 vet:
 	$(GO) vet ./...
 
-# Run every fuzzer for a bounded time each (FUZZTIME, default 20s).
+# Run every fuzzer for a bounded time each (FUZZTIME, default 20s), then the full
+# corruption test: every bit of a small trace flipped and every cut (a few minutes).
 fuzz:
+	$(GO) test -count=1 -run '^TestCorruptionNeverSilent$$' -timeout 60m ./format/ -corrupt.full -v
 	@set -e; for pkg in $$($(GO) list ./...); do \
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz' || true); do \
 	    echo "== $$pkg $$f"; $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) $$pkg; \

@@ -3,12 +3,37 @@
 //
 // # Version
 //
-// This package writes and reads format V1 (see Version). The version is the decimal
-// string under the schema metadata key "gtrace.format.version"; a reader rejects any
-// other value with a *VersionError before it looks at the columns. V1 has not shipped:
-// grouping CTAs into batches (below) changed it in place rather than making a V2.
+// This package writes format V2 and reads V1 and V2 (see Version). The version is the
+// decimal string under the schema metadata key "gtrace.format.version"; a reader rejects
+// any other value with a *VersionError before it looks at the columns. V1 has not
+// shipped: grouping CTAs into batches (below) changed it in place rather than making a
+// new version. V2 adds integrity and nothing else; its columns and batches are V1's.
 //
-// # File layout (V1)
+// # Integrity (V2)
+//
+// Nothing a damaged file holds may change what a replay sees while the file still reads.
+//
+//   - The metadata JSON's CRC-32C is stored beside it, under "gtrace.meta.crc32c", and
+//     checked on open before the JSON is parsed (ErrChecksum). V1 files have none; they
+//     are read, and Version.Checked says they are unchecked (inspect prints it).
+//   - Every name in the metadata must be one the enums have, and the rows must agree with
+//     themselves (a load has a space and a width, only texture fetches read the texture
+//     space, grids and blocks are at least 1 in each extent, ...): a *MetaError names the
+//     launch, pc and field. The writer applies the same checks, so it never writes what
+//     the reader would refuse.
+//   - Each column buffer is one zstd frame with a content checksum (the encoder's
+//     default), which the decoder verifies (ErrCorruptZstd).
+//   - Every length and offset of the footer and of each record batch's header is checked
+//     against the file, and each buffer's claimed size against its compressed bytes
+//     (maxZstdRatio), before anything is allocated for it.
+//
+// TestCorruptionNeverSilent holds this: every bit flip of the footer and of each batch
+// header, sampled flips of the batch bodies and of the head schema message, truncations
+// at every message boundary, zeroed runs and appended bytes (about 46 000 variants of an
+// 11 KB trace); each is a typed error or reads exactly as the original. `make fuzz` runs
+// it over every bit and every cut.
+//
+// # File layout
 //
 // A trace is one Arrow IPC file (not the stream format): the writer is arrow's
 // ipc.FileWriter with zstd buffer compression, so pyarrow.ipc.open_file and any other
@@ -21,7 +46,8 @@
 //	          | "ARROW1" 00 00                                                |
 //	          +---------------------------------------------------------------+
 //	          | schema message: 9 columns (below) + custom metadata:          |
-//	          |   gtrace.format.version = "1"                                 |
+//	          |   gtrace.format.version = "2"                                 |
+//	          |   gtrace.meta.crc32c = CRC-32C of gtrace.meta, 8 hex digits   |
 //	          |   gtrace.meta = JSON {producer, launches: [{kernel, grid,     |
 //	          |     block, shared_bytes, regs_per_thread, simt, source_hash,  |
 //	          |     ptx_producer, ctas_per_batch, textures, program: [{op,    |
@@ -141,8 +167,8 @@
 // one). The reader never expands addresses: Warp.Addrs and Warp.LaneAddrs do, on demand.
 // Every length, offset and value that later code indexes with (pc against the program
 // table, delta counts against the mask, list offsets) is checked when a batch is
-// decoded, and malformed input of any kind yields a *CorruptError, *VersionError or
-// *SchemaError, never a panic.
+// decoded, and malformed input of any kind yields a *CorruptError, *VersionError,
+// *SchemaError or *MetaError, never a panic.
 //
 // # Export
 //

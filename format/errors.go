@@ -20,6 +20,9 @@ var (
 	// ErrCorruptZstd: a compressed column buffer does not decompress, or decompresses to
 	// the wrong size.
 	ErrCorruptZstd = errors.New("corrupt zstd buffer")
+	// ErrChecksum: the metadata does not match the checksum stored beside it (V2 and
+	// later), or the checksum is missing or malformed.
+	ErrChecksum = errors.New("metadata checksum mismatch")
 	// ErrCorrupt: any other structural damage (bad flatbuffer, offsets out of range, a
 	// column whose values contradict each other).
 	ErrCorrupt = errors.New("corrupt trace file")
@@ -56,6 +59,33 @@ func (e *CorruptError) Is(target error) bool { return target == e.Kind }
 
 func (e *CorruptError) Unwrap() error { return e.Err }
 
+// MetaError reports trace metadata that names something that does not exist or
+// contradicts itself: an unknown enum name, a load without a state space, a launch whose
+// geometry no GPU has. The writer refuses such metadata and the reader rejects it, so
+// replay never meets it.
+type MetaError struct {
+	Launch int    // launch index; -1 for file-level fields
+	Kernel string // the launch's kernel name, "" if not known
+	PC     int    // program table row; -1 for launch-level fields
+	Field  string // the JSON field, e.g. "space", "block", "textures[1].elem_bytes"
+	Value  string // the offending value as written
+	Reason string
+}
+
+func (e *MetaError) Error() string {
+	s := "gtrace/format: metadata"
+	if e.Launch >= 0 {
+		s += fmt.Sprintf(" launch %d", e.Launch)
+		if e.Kernel != "" {
+			s += fmt.Sprintf(" (%s)", e.Kernel)
+		}
+	}
+	if e.PC >= 0 {
+		s += fmt.Sprintf(" pc %d", e.PC)
+	}
+	return s + fmt.Sprintf(": %s %s: %s", e.Field, e.Value, e.Reason)
+}
+
 // VersionError reports a trace written in a format version this package does not read.
 type VersionError struct {
 	Got string // the version string found in the schema metadata ("" if the key is absent)
@@ -65,7 +95,7 @@ func (e *VersionError) Error() string {
 	if e.Got == "" {
 		return fmt.Sprintf("gtrace/format: no %s in schema metadata: not a gtrace trace", KeyVersion)
 	}
-	return fmt.Sprintf("gtrace/format: unknown trace format version %q (this build reads %d)", e.Got, CurrentVersion)
+	return fmt.Sprintf("gtrace/format: unknown trace format version %q (this build reads %d to %d)", e.Got, V1, CurrentVersion)
 }
 
 // SchemaError reports an Arrow file whose columns are not the ones its version defines.

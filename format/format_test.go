@@ -458,7 +458,7 @@ func TestVersionAndSchemaRejected(t *testing.T) {
 		version string
 		field   string
 	}{
-		{"version-2", withMeta([]string{KeyVersion, KeyMeta}, []string{"2", string(js)}), "2", ""},
+		{"version-3", withMeta([]string{KeyVersion, KeyMeta}, []string{"3", string(js)}), "3", ""},
 		{"no-version", withMeta([]string{KeyMeta}, []string{string(js)}), "", ""},
 		{"pc-int64", arrow.NewSchema(pcInt64, &md), "", "pc"},
 		{"fewer-columns", arrow.NewSchema(good.Fields()[:3], &md), "", "-"},
@@ -499,10 +499,7 @@ func TestCorruptBytes(t *testing.T) {
 		if err == nil {
 			continue
 		}
-		var ce *CorruptError
-		var ve *VersionError
-		var se *SchemaError
-		if !errors.As(err, &ce) && !errors.As(err, &ve) && !errors.As(err, &se) {
+		if !typedReadError(err) {
 			t.Fatalf("flip at %d: untyped error %v", off, err)
 		}
 		sawZstd = sawZstd || errors.Is(err, ErrCorruptZstd)

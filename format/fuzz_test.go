@@ -2,7 +2,6 @@ package format
 
 import (
 	"bytes"
-	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -103,10 +102,7 @@ func FuzzReader(f *testing.F) {
 		if err == nil {
 			return
 		}
-		var ce *CorruptError
-		var ve *VersionError
-		var se *SchemaError
-		if !errors.As(err, &ce) && !errors.As(err, &ve) && !errors.As(err, &se) {
+		if !typedReadError(err) {
 			t.Fatalf("untyped error: %v", err)
 		}
 	})

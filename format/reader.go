@@ -117,8 +117,9 @@ func (rd *Reader) open() error {
 		return err
 	}
 	// The version decides what the rest means, so it is checked before the columns.
-	if v := md[KeyVersion]; v != strconv.Itoa(int(CurrentVersion)) {
-		return &VersionError{Got: v}
+	version, err := parseVersion(md[KeyVersion])
+	if err != nil {
+		return err
 	}
 	if err := catchFB(footerAt, -1, func() { serr = checkSchema(schema) }); err != nil {
 		return err
@@ -129,7 +130,17 @@ func (rd *Reader) open() error {
 	if ndicts != 0 {
 		return &SchemaError{Reason: fmt.Sprintf("%d dictionary batches; v1 has none", ndicts)}
 	}
-	meta, group, err := decodeMeta([]byte(md[KeyMeta]))
+	// The checksum first: a flipped bit anywhere in the metadata is reported as such,
+	// not as whatever name or number it happened to change.
+	if version.Checked() {
+		if got, want := md[KeyMetaCRC], metaCRC([]byte(md[KeyMeta])); got != want {
+			return corrupt(ErrChecksum, footerAt, -1, "schema metadata %s is %q, the metadata's CRC-32C is %q", KeyMetaCRC, got, want)
+		}
+	}
+	meta, group, err := decodeMeta([]byte(md[KeyMeta]), version)
+	if me := (*MetaError)(nil); errors.As(err, &me) {
+		return err
+	}
 	if err != nil {
 		return corrupt(ErrCorrupt, footerAt, -1, "schema metadata %s: %v", KeyMeta, err)
 	}
@@ -157,6 +168,17 @@ func (rd *Reader) open() error {
 		}
 	}
 	return nil
+}
+
+// parseVersion reads the KeyVersion value: a version this package reads, or a
+// *VersionError.
+func parseVersion(s string) (Version, error) {
+	for v := V1; v <= CurrentVersion; v++ {
+		if s == strconv.Itoa(int(v)) {
+			return v, nil
+		}
+	}
+	return VersionUnknown, &VersionError{Got: s}
 }
 
 // Close closes the file opened by Open. It does nothing for a Reader from NewReader.
@@ -364,6 +386,20 @@ func (rd *Reader) decode(d *decoder, kernel, idx int) (err error) {
 		return corrupt(ErrCorrupt, blk.offset, idx, "batch claims %d rows, %d deltas, %d coordinates", rows, nDeltas, nCoords)
 	}
 	n := int(rows)
+	// Every buffer's claim is checked against the bytes it has before anything is
+	// allocated: a damaged length must not make the reader ask for gigabytes.
+	sizes := [...]struct{ buf, size int }{
+		{dataBuffer[colCTA], n}, {dataBuffer[colWarp], n}, {dataBuffer[colPC], 4 * n},
+		{dataBuffer[colMask], 4 * n}, {dataBuffer[colPath], 2 * n}, {dataBuffer[colInfo], n},
+		{dataBuffer[colBase], 8 * n}, {dataBuffer[colStride], 4 * n},
+		{dataBuffer[colDeltas], 4 * (n + 1)}, {childBuffer[colDeltas], 8 * int(nDeltas)},
+		{dataBuffer[colCoords], 4 * (n + 1)}, {childBuffer[colCoords], 4 * int(nCoords)},
+	}
+	for _, x := range sizes {
+		if err := sc.checkBuffer(body, bodyAt, idx, x.buf, x.size); err != nil {
+			return err
+		}
+	}
 	c := &d.cols
 	dsts := [...]struct {
 		buf int
@@ -398,28 +434,59 @@ func (rd *Reader) decode(d *decoder, kernel, idx int) (err error) {
 	return d.check(len(l.Program.Insts), blk.offset, idx)
 }
 
-// readBuffer decompresses buffer bi of body into dst, which has exactly the size the
-// column needs.
-func (sc *scratch) readBuffer(body []byte, bodyAt int64, batch, bi int, dst []byte) error {
+// maxZstdRatio bounds how many bytes a zstd frame can decode to per byte it occupies. A
+// block holds at most 128 KiB (RFC 8878, Block_Maximum_Size) and costs at least 4 bytes
+// (a 3-byte header and an RLE block's one byte), so no frame expands more than 32768
+// times.
+const maxZstdRatio = (128 << 10) / 4
+
+// checkBuffer checks, before anything is allocated for it, that buffer bi of body lies
+// inside the body and can hold a column of size bytes: its length prefix says so, and a
+// zstd frame of its length can decode to that much.
+func (sc *scratch) checkBuffer(body []byte, bodyAt int64, batch, bi, size int) error {
 	b := sc.bm.buffers[bi]
 	if b.offset < 0 || b.length < 0 || b.offset > int64(len(body))-b.length {
 		return corrupt(ErrCorrupt, bodyAt, batch, "buffer %d {offset %d, length %d} outside the %d-byte body", bi, b.offset, b.length, len(body))
 	}
+	if size == 0 {
+		return nil
+	}
+	at, have := bodyAt+b.offset, b.length
+	if sc.bm.compressed {
+		if have < 8 {
+			return corrupt(ErrCorrupt, at, batch, "compressed buffer %d has no length prefix", bi)
+		}
+		ulen := int64(binary.LittleEndian.Uint64(body[b.offset:]))
+		have -= 8
+		if ulen != -1 { // -1: stored uncompressed
+			if ulen != int64(size) {
+				return corrupt(ErrCorrupt, at, batch, "buffer %d holds %d bytes, its column needs %d", bi, ulen, size)
+			}
+			if int64(size) > have*maxZstdRatio {
+				return corrupt(ErrCorruptZstd, at, batch, "buffer %d: %d compressed bytes cannot decode to the %d its column needs", bi, have, size)
+			}
+			return nil
+		}
+	}
+	if have < int64(size) {
+		return corrupt(ErrCorrupt, at, batch, "buffer %d has %d bytes, its column needs %d", bi, have, size)
+	}
+	return nil
+}
+
+// readBuffer decompresses buffer bi of body, which checkBuffer accepted, into dst, which
+// has exactly the size the column needs.
+func (sc *scratch) readBuffer(body []byte, bodyAt int64, batch, bi int, dst []byte) error {
+	b := sc.bm.buffers[bi]
 	at := bodyAt + b.offset
 	src := body[b.offset : b.offset+b.length]
 	if len(dst) == 0 {
 		return nil
 	}
 	if sc.bm.compressed {
-		if len(src) < 8 {
-			return corrupt(ErrCorrupt, at, batch, "compressed buffer %d has no length prefix", bi)
-		}
 		ulen := int64(binary.LittleEndian.Uint64(src))
 		src = src[8:]
-		if ulen != -1 { // -1: stored uncompressed
-			if ulen != int64(len(dst)) {
-				return corrupt(ErrCorrupt, at, batch, "buffer %d holds %d bytes, its column needs %d", bi, ulen, len(dst))
-			}
+		if ulen != -1 {
 			out, err := sc.zd.DecodeAll(src, dst[:0]) // dst's spare capacity is zstdSlack
 			if err != nil {
 				return &CorruptError{Kind: ErrCorruptZstd, Offset: at, Batch: batch, Reason: fmt.Sprintf("buffer %d", bi), Err: err}
@@ -429,9 +496,6 @@ func (sc *scratch) readBuffer(body []byte, bodyAt int64, batch, bi int, dst []by
 			}
 			return nil
 		}
-	}
-	if len(src) < len(dst) {
-		return corrupt(ErrCorrupt, at, batch, "buffer %d has %d bytes, its column needs %d", bi, len(src), len(dst))
 	}
 	copy(dst, src)
 	return nil

@@ -4,15 +4,18 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"strconv"
 
 	"github.com/apache/arrow/go/v17/arrow"
 )
 
-// Schema metadata keys of a v1 trace.
+// Schema metadata keys of a trace.
 const (
-	// KeyVersion holds the format version as a decimal string ("1").
+	// KeyVersion holds the format version as a decimal string ("2").
 	KeyVersion = "gtrace.format.version"
+	// KeyMetaCRC holds the CRC-32C of KeyMeta's value (see metaCRC); V2 and later.
+	KeyMetaCRC = "gtrace.meta.crc32c"
 	// KeyMeta holds the producer, the launches and their program tables as JSON (see
 	// wireMeta). JSON, not a binary blob, so that a pyarrow user can read it with
 	// json.loads(schema.metadata[b"gtrace.meta"]).
@@ -98,15 +101,15 @@ func arrowType(c colSpec) arrow.DataType {
 	return t
 }
 
-// arrowSchema builds the v1 Arrow schema carrying meta in its metadata.
+// arrowSchema builds the Arrow schema carrying meta in its metadata.
 func arrowSchema(metaJSON []byte) *arrow.Schema {
 	fields := make([]arrow.Field, numCols)
 	for i, c := range colSpecs {
 		fields[i] = arrow.Field{Name: c.name, Type: arrowType(c)}
 	}
 	md := arrow.NewMetadata(
-		[]string{KeyVersion, KeyMeta},
-		[]string{strconv.Itoa(int(CurrentVersion)), string(metaJSON)},
+		[]string{KeyVersion, KeyMeta, KeyMetaCRC},
+		[]string{strconv.Itoa(int(CurrentVersion)), string(metaJSON), metaCRC(metaJSON)},
 	)
 	return arrow.NewSchema(fields, &md)
 }
@@ -185,15 +188,19 @@ func encodeMeta(m *Meta) ([]byte, error) {
 	if m.Version != VersionUnknown && m.Version != CurrentVersion {
 		return nil, fmt.Errorf("gtrace/format: cannot write version %d (this build writes %d)", m.Version, CurrentVersion)
 	}
+	for k := range m.Launches {
+		for i := range m.Launches[k].Program.Insts {
+			if in := &m.Launches[k].Program.Insts[i]; in.PC != uint32(i) {
+				return nil, &MetaError{k, m.Launches[k].Kernel, i, "pc", strconv.Itoa(int(in.PC)), "pcs must be dense from 0"}
+			}
+		}
+	}
+	if err := checkMeta(m); err != nil {
+		return nil, err
+	}
 	wm := wireMeta{Producer: m.Producer, Launches: make([]wireLaunch, len(m.Launches))}
 	for k := range m.Launches {
 		l := &m.Launches[k]
-		if l.Block.Count() == 0 || l.Block.Count() > 32*maxWarpsPerCTA {
-			return nil, fmt.Errorf("gtrace/format: launch %d (%s): block %v out of range", k, l.Kernel, l.Block)
-		}
-		if l.SIMT > SIMTITS {
-			return nil, fmt.Errorf("gtrace/format: launch %d (%s): unknown SIMT model %d", k, l.Kernel, l.SIMT)
-		}
 		wl := wireLaunch{
 			Kernel: l.Kernel, Grid: [3]uint32{l.Grid.X, l.Grid.Y, l.Grid.Z},
 			Block:       [3]uint32{l.Block.X, l.Block.Y, l.Block.Z},
@@ -206,12 +213,6 @@ func encodeMeta(m *Meta) ([]byte, error) {
 		}
 		for i := range l.Program.Insts {
 			in := &l.Program.Insts[i]
-			if in.PC != uint32(i) {
-				return nil, fmt.Errorf("gtrace/format: launch %d (%s): program row %d has pc %d; pcs must be dense from 0", k, l.Kernel, i, in.PC)
-			}
-			if in.Class >= numClasses || in.Space >= numSpaces || in.MemOp >= numMemOps || in.CacheOp >= numCacheOps {
-				return nil, fmt.Errorf("gtrace/format: launch %d (%s): pc %d has an enum out of range", k, l.Kernel, i)
-			}
 			wi := wireInst{
 				Opcode: in.Opcode, Class: in.Class.String(), Width: in.Width, CacheOp: in.CacheOp.String(),
 				RegsRead: in.RegsRead, RegsWritten: in.RegsWritten, PTX: in.PTX, File: in.File, Line: in.Line,
@@ -235,6 +236,14 @@ func encodeMeta(m *Meta) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
+// metaCRC is the checksum stored under KeyMetaCRC: the CRC-32C of the KeyMeta value's
+// bytes, as 8 lowercase hex digits. CRC-32C (Castagnoli, as in iSCSI, ext4 and pebble)
+// detects every error of up to 3 bits in messages far longer than any program table,
+// and every burst of up to 32 bits.
+func metaCRC(metaJSON []byte) string {
+	return fmt.Sprintf("%08x", crc32.Checksum(metaJSON, crc32.MakeTable(crc32.Castagnoli)))
+}
+
 func lookupName(names []string, s string) (int, bool) {
 	for i, n := range names {
 		if n == s {
@@ -244,22 +253,26 @@ func lookupName(names []string, s string) (int, bool) {
 	return 0, false
 }
 
-// decodeMeta parses the KeyMeta JSON and returns it with each launch's CTAs per batch;
-// errors are plain and get wrapped by the caller.
-func decodeMeta(data []byte) (*Meta, []int, error) {
+// decodeMeta parses the KeyMeta JSON of a trace of version v and returns it with each
+// launch's CTAs per batch. A name no enum has, or metadata checkMeta rejects, is a
+// *MetaError; other errors are plain and get wrapped by the caller.
+func decodeMeta(data []byte, v Version) (*Meta, []int, error) {
 	var wm wireMeta
 	if err := json.Unmarshal(data, &wm); err != nil {
 		return nil, nil, err
 	}
-	m := &Meta{Version: CurrentVersion, Producer: wm.Producer, Launches: make([]Launch, len(wm.Launches))}
+	m := &Meta{Version: v, Producer: wm.Producer, Launches: make([]Launch, len(wm.Launches))}
 	group := make([]int, len(wm.Launches))
 	for k, wl := range wm.Launches {
+		unknown := func(pc int, field, value string) error {
+			return &MetaError{k, wl.Kernel, pc, field, strconv.Quote(value), "unknown name"}
+		}
 		simt, ok := lookupName([]string{"stack", "its"}, wl.SIMT)
 		if !ok {
-			return nil, nil, fmt.Errorf("launch %d: unknown simt model %q", k, wl.SIMT)
+			return nil, nil, unknown(-1, "simt", wl.SIMT)
 		}
 		if wl.CTAsPerBatch < 1 || wl.CTAsPerBatch > maxCTAsPerBatch {
-			return nil, nil, fmt.Errorf("launch %d: ctas_per_batch %d outside 1..%d", k, wl.CTAsPerBatch, maxCTAsPerBatch)
+			return nil, nil, &MetaError{k, wl.Kernel, -1, "ctas_per_batch", strconv.Itoa(wl.CTAsPerBatch), fmt.Sprintf("outside 1..%d", maxCTAsPerBatch)}
 		}
 		group[k] = wl.CTAsPerBatch
 		l := Launch{
@@ -269,32 +282,102 @@ func decodeMeta(data []byte) (*Meta, []int, error) {
 			SIMT: SIMTModel(simt), SourceHash: wl.SourceHash, PTXProducer: wl.PTXProducer,
 			Program: Program{Insts: make([]Inst, len(wl.Program))},
 		}
-		if l.Block.Count() == 0 || l.Block.Count() > 32*maxWarpsPerCTA {
-			return nil, nil, fmt.Errorf("launch %d: block %v out of range", k, l.Block)
-		}
 		for _, t := range wl.Textures {
 			l.Textures = append(l.Textures, Texture(t))
 		}
 		for i, wi := range wl.Program {
 			in := Inst{PC: uint32(i), Opcode: wi.Opcode, Width: wi.Width, RegsRead: wi.RegsRead,
 				RegsWritten: wi.RegsWritten, PTX: wi.PTX, File: wi.File, Line: wi.Line}
-			c, ok1 := lookupName(classNames[:], wi.Class)
-			sp, ok2 := 0, true
-			if wi.Space != "" {
-				sp, ok2 = lookupName(spaceNames[:], wi.Space)
+			for _, f := range []struct {
+				field, value string
+				names        []string
+				dst          *uint8
+			}{
+				{"class", wi.Class, classNames[:], (*uint8)(&in.Class)},
+				{"space", wi.Space, spaceNames[:], (*uint8)(&in.Space)},
+				{"memop", wi.MemOp, memOpNames[:], (*uint8)(&in.MemOp)},
+				{"cache", wi.CacheOp, cacheOpNames[:], (*uint8)(&in.CacheOp)},
+			} {
+				// An absent space or memop is written as "" and means none.
+				if f.value == "" && (f.field == "space" || f.field == "memop") {
+					continue
+				}
+				x, ok := lookupName(f.names, f.value)
+				if !ok {
+					return nil, nil, unknown(i, f.field, f.value)
+				}
+				*f.dst = uint8(x)
 			}
-			mo, ok3 := 0, true
-			if wi.MemOp != "" {
-				mo, ok3 = lookupName(memOpNames[:], wi.MemOp)
-			}
-			co, ok4 := lookupName(cacheOpNames[:], wi.CacheOp)
-			if !ok1 || !ok2 || !ok3 || !ok4 {
-				return nil, nil, fmt.Errorf("launch %d pc %d: unknown class/space/memop/cache name", k, i)
-			}
-			in.Class, in.Space, in.MemOp, in.CacheOp = Class(c), Space(sp), MemOp(mo), CacheOp(co)
 			l.Program.Insts[i] = in
 		}
 		m.Launches[k] = l
 	}
+	if err := checkMeta(m); err != nil {
+		return nil, nil, err
+	}
 	return m, group, nil
+}
+
+// checkMeta checks what the writer and the reader both require of metadata beyond its
+// names: launch geometry CUDA can have, and program rows whose class, space, memory
+// operation and width agree, as capture writes them.
+func checkMeta(m *Meta) error {
+	for k := range m.Launches {
+		l := &m.Launches[k]
+		bad := func(pc int, field string, value any, reason string, args ...any) error {
+			return &MetaError{k, l.Kernel, pc, field, fmt.Sprint(value), fmt.Sprintf(reason, args...)}
+		}
+		if l.Block.X == 0 || l.Block.Y == 0 || l.Block.Z == 0 || l.Block.Count() > 32*maxWarpsPerCTA {
+			return bad(-1, "block", l.Block, "each extent at least 1 and at most %d threads", 32*maxWarpsPerCTA)
+		}
+		if l.Grid.X == 0 || l.Grid.Y == 0 || l.Grid.Z == 0 {
+			return bad(-1, "grid", l.Grid, "each extent at least 1")
+		}
+		if l.SIMT > SIMTITS {
+			return bad(-1, "simt", l.SIMT, "unknown SIMT model")
+		}
+		if l.DynSharedBytes > l.SharedBytes {
+			return bad(-1, "dyn_shared_bytes", l.DynSharedBytes, "more than shared_bytes (%d), which includes it", l.SharedBytes)
+		}
+		for j, t := range l.Textures {
+			f := fmt.Sprintf("textures[%d]", j)
+			switch {
+			case t.Width == 0 || t.Height == 0:
+				return bad(-1, f+".width,height", fmt.Sprintf("%d,%d", t.Width, t.Height), "a texture has at least one texel")
+			case t.ElemBytes == 0 || t.ElemBytes > 16 || t.ElemBytes&(t.ElemBytes-1) != 0:
+				return bad(-1, f+".elem_bytes", t.ElemBytes, "a texel is 1, 2, 4, 8 or 16 bytes")
+			}
+			for _, u := range l.Textures[:j] {
+				if u.Handle == t.Handle {
+					return bad(-1, f+".handle", t.Handle, "bound twice")
+				}
+			}
+		}
+		for i := range l.Program.Insts {
+			in := &l.Program.Insts[i]
+			if in.Class >= numClasses || in.Space >= numSpaces || in.MemOp >= numMemOps || in.CacheOp >= numCacheOps {
+				return bad(i, "class,space,memop,cache", fmt.Sprintf("%d,%d,%d,%d", in.Class, in.Space, in.MemOp, in.CacheOp), "enum out of range")
+			}
+			if in.MemOp == MemNone {
+				switch {
+				case in.Space != SpaceNone:
+					return bad(i, "space", in.Space, "on an instruction that moves no memory (memop none)")
+				case in.Width != 0:
+					return bad(i, "width", in.Width, "on an instruction that moves no memory (memop none)")
+				}
+				continue
+			}
+			switch {
+			case in.Class != ClassMem:
+				return bad(i, "class", in.Class, "memop %s needs class mem", in.MemOp)
+			case in.Space == SpaceNone:
+				return bad(i, "space", in.Space, "memop %s needs a state space", in.MemOp)
+			case (in.MemOp == MemTex) != (in.Space == SpaceTexture):
+				return bad(i, "space", in.Space, "texture fetches, and only they, read the texture space (memop %s)", in.MemOp)
+			case in.Width == 0 || in.Width&(in.Width-1) != 0:
+				return bad(i, "width", in.Width, "a memory access moves a power-of-two number of bytes per lane")
+			}
+		}
+	}
+	return nil
 }

@@ -109,8 +109,16 @@ func randomProgram(n int, rng *rand.Rand) Program {
 	for i := range p.Insts {
 		in := Inst{PC: uint32(i), Class: Class(rng.IntN(int(numClasses)))}
 		if in.Class == ClassMem {
-			in.Space = Space(1 + rng.IntN(int(numSpaces)-1))
+			// Every op in every space it can use, as checkMeta requires: texture
+			// fetches, and only they, in the texture space.
 			in.MemOp = MemOp(1 + rng.IntN(int(numMemOps)-1))
+			in.Space = SpaceTexture
+			if in.MemOp != MemTex {
+				in.Space = Space(1 + rng.IntN(int(SpaceTexture)-1))
+				if rng.IntN(6) == 0 {
+					in.Space = SpaceGeneric
+				}
+			}
 			in.Width = uint8(4 << rng.IntN(3))
 			in.CacheOp = CacheOp(rng.IntN(int(numCacheOps)))
 		}

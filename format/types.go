@@ -12,10 +12,18 @@ const (
 	// holding launches and program tables, one record batch per group of consecutive CTAs
 	// of a launch (see doc.go).
 	V1 Version = 1
+	// V2 is V1 plus integrity: the metadata JSON's CRC-32C under KeyMetaCRC, checked on
+	// every open, and metadata whose enums and cross-references are validated (MetaError).
+	// The columns and batches are V1's; their zstd frames carry content checksums in both.
+	V2 Version = 2
 )
 
 // CurrentVersion is the version this package writes.
-const CurrentVersion = V1
+const CurrentVersion = V2
+
+// Checked reports whether a trace of this version carries a checksum over its metadata.
+// V1 traces are read, but a bit flipped in their metadata can go unseen.
+func (v Version) Checked() bool { return v >= V2 }
 
 // Dim3 is a CUDA grid or block extent.
 type Dim3 struct{ X, Y, Z uint32 }

@@ -92,7 +92,11 @@ func pct(n, of uint64) float64 {
 }
 
 func printSummary(w io.Writer, name string, s *format.Summary) {
-	fmt.Fprintf(w, "%s: gtrace format v%d, written by %s\n", name, s.Version, s.Producer)
+	integrity := "metadata checksum verified"
+	if !s.Version.Checked() {
+		integrity = "unchecked: written before metadata checksums, a flipped bit in its metadata can go unseen"
+	}
+	fmt.Fprintf(w, "%s: gtrace format v%d (%s), written by %s\n", name, s.Version, integrity, s.Producer)
 	for i, k := range s.Kernels {
 		regs := "unknown"
 		if k.RegsPerThread > 0 {

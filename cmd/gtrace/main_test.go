@@ -86,8 +86,13 @@ func TestCaptureInspectReplay(t *testing.T) {
 	}
 	code, out, errs = gtrace(t, "inspect", tr)
 	if code != 0 || !strings.Contains(out, "matrixTransposeShared") || !strings.Contains(out, "SIMT stack") ||
-		!strings.Contains(out, "bytes per warp-instruction") {
+		!strings.Contains(out, "bytes per warp-instruction") || !strings.Contains(out, "gtrace format v2 (metadata checksum verified)") {
 		t.Fatalf("inspect: exit %d\n%s%s", code, out, errs)
+	}
+	// A trace of the first format still inspects, and says that it is unchecked.
+	code, out, errs = gtrace(t, "inspect", filepath.Join("..", "..", "format", "testdata", "v1-loop.gtrace"))
+	if code != 0 || !strings.Contains(out, "gtrace format v1 (unchecked:") {
+		t.Fatalf("inspect v1: exit %d\n%s%s", code, out, errs)
 	}
 	pq := filepath.Join(dir, "t.parquet")
 	if code, out, errs = gtrace(t, "export", tr, "--format", "parquet", "-o", pq); code != 0 {

@@ -1,0 +1,194 @@
+package format
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow/go/v17/arrow"
+)
+
+// rawTrace is an Arrow file with no batches whose schema metadata holds version, the
+// given metadata JSON, and crc (omitted when "").
+func rawTrace(t *testing.T, version, metaJSON, crc string) []byte {
+	keys, vals := []string{KeyVersion, KeyMeta}, []string{version, metaJSON}
+	if crc != "" {
+		keys, vals = append(keys, KeyMetaCRC), append(vals, crc)
+	}
+	md := arrow.NewMetadata(keys, vals)
+	return writeRawSchema(t, arrow.NewSchema(arrowSchema(nil).Fields(), &md))
+}
+
+// validMetaJSON is the metadata of a one-launch trace, as the writer encodes it.
+func validMetaJSON(t *testing.T) string {
+	l := loopLaunch("k", 1, 1)
+	l.Textures = []Texture{{Handle: 1, Width: 4, Height: 4, ElemBytes: 4, Layout: "linear"}}
+	js, err := encodeMeta(&Meta{Producer: "p", Launches: []Launch{l}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(js)
+}
+
+// The issue's example: one flipped bit turns "global" into a name no space has. V2's
+// checksum catches it; with the checksum recomputed, the name check does, naming the
+// field. Either way the trace is refused, where V1 dropped the loads from the counts.
+func TestMetaFlipIsCaught(t *testing.T) {
+	good := validMetaJSON(t)
+	bad := strings.Replace(good, `"space":"global"`, `"space":"globam"`, 1)
+	if bad == good {
+		t.Fatal("no global load in the metadata")
+	}
+	open := func(b []byte) error {
+		_, err := NewReader(bytes.NewReader(b), int64(len(b)))
+		return err
+	}
+	// rawTrace writes no batches, so valid metadata gets as far as the batch count.
+	if err := open(rawTrace(t, "2", good, metaCRC([]byte(good)))); err == nil || !strings.Contains(err.Error(), "footer lists 0 record batches") {
+		t.Fatalf("valid metadata: %v, want it accepted and the missing batch found", err)
+	}
+	if err := open(rawTrace(t, "2", bad, metaCRC([]byte(good)))); !errors.Is(err, ErrChecksum) {
+		t.Errorf("flipped metadata under the old checksum: %v, want ErrChecksum", err)
+	}
+	if err := open(rawTrace(t, "2", good, "")); !errors.Is(err, ErrChecksum) {
+		t.Errorf("V2 without a checksum: %v, want ErrChecksum", err)
+	}
+	var me *MetaError
+	if err := open(rawTrace(t, "2", bad, metaCRC([]byte(bad)))); !errors.As(err, &me) || me.Field != "space" || me.PC != 0 {
+		t.Errorf("unknown space under a matching checksum: %v, want a MetaError on pc 0's space", err)
+	}
+	// V1 has no checksum: the name check alone stands between the flip and replay.
+	if err := open(rawTrace(t, "1", bad, "")); !errors.As(err, &me) || me.Field != "space" {
+		t.Errorf("V1 with an unknown space: %v, want a MetaError on space", err)
+	}
+}
+
+// Metadata that names only known things but contradicts itself is refused by the writer
+// and by the reader, with the field named.
+func TestMetaContradictions(t *testing.T) {
+	for _, tc := range []struct {
+		field string
+		edit  func(l *Launch)
+	}{
+		{"grid", func(l *Launch) { l.Grid.Y = 0 }},
+		{"block", func(l *Launch) { l.Block.Z = 0 }},
+		{"dyn_shared_bytes", func(l *Launch) { l.DynSharedBytes = l.SharedBytes + 1 }},
+		{"textures[0].elem_bytes", func(l *Launch) { l.Textures[0].ElemBytes = 3 }},
+		{"textures[1].handle", func(l *Launch) { l.Textures = append(l.Textures, l.Textures[0]) }},
+		{"space", func(l *Launch) { l.Program.Insts[0].Space = SpaceNone }},    // a load with no space
+		{"space", func(l *Launch) { l.Program.Insts[0].Space = SpaceTexture }}, // ld from the texture space
+		{"space", func(l *Launch) { l.Program.Insts[1].Space = SpaceGlobal }},  // an add with a space
+		{"class", func(l *Launch) { l.Program.Insts[0].Class = ClassALU }},     // a load that is not memory
+		{"width", func(l *Launch) { l.Program.Insts[0].Width = 3 }},            // 3 bytes a lane
+		{"width", func(l *Launch) { l.Program.Insts[1].Width = 4 }},            // an add that moves bytes
+		{"memop", func(l *Launch) { l.Program.Insts[0].MemOp = numMemOps }},    // out of range
+	} {
+		t.Run(tc.field, func(t *testing.T) {
+			l := loopLaunch("k", 1, 1)
+			l.Textures = []Texture{{Handle: 1, Width: 4, Height: 4, ElemBytes: 4, Layout: "linear"}}
+			tc.edit(&l)
+			m := &Meta{Producer: "p", Launches: []Launch{l}}
+			_, err := encodeMeta(m)
+			var me *MetaError
+			if !errors.As(err, &me) || !strings.Contains(me.Field, tc.field) {
+				t.Fatalf("writer: %v, want a MetaError on %s", err, tc.field)
+			}
+			if tc.field == "memop" {
+				return // an out-of-range enum has no name to write
+			}
+			// The reader meets the same metadata through JSON the writer would not write.
+			js := encodeUnchecked(m)
+			b := rawTrace(t, "2", js, metaCRC([]byte(js)))
+			_, err = NewReader(bytes.NewReader(b), int64(len(b)))
+			if !errors.As(err, &me) || !strings.Contains(me.Field, tc.field) {
+				t.Fatalf("reader: %v, want a MetaError on %s", err, tc.field)
+			}
+		})
+	}
+}
+
+// encodeUnchecked is the JSON a buggy or hostile writer would produce for m: its first
+// launch written field by field, with no check.
+func encodeUnchecked(m *Meta) string {
+	return `{"producer":` + strconv.Quote(m.Producer) + `,"launches":[` + wireLaunchOf(&m.Launches[0]) + `]}`
+}
+
+func wireLaunchOf(l *Launch) string {
+	b := strings.Builder{}
+	b.WriteString(`{"kernel":` + strconv.Quote(l.Kernel))
+	b.WriteString(`,"grid":[` + u32s(l.Grid.X, l.Grid.Y, l.Grid.Z) + `],"block":[` + u32s(l.Block.X, l.Block.Y, l.Block.Z) + `]`)
+	b.WriteString(`,"shared_bytes":` + u32s(l.SharedBytes) + `,"dyn_shared_bytes":` + u32s(l.DynSharedBytes))
+	b.WriteString(`,"simt":"stack","ctas_per_batch":1,"textures":[`)
+	for j, tx := range l.Textures {
+		if j > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`{"handle":` + strconv.FormatUint(tx.Handle, 10) + `,"width":` + u32s(tx.Width) + `,"height":` + u32s(tx.Height) + `,"elem_bytes":` + u32s(tx.ElemBytes) + `}`)
+	}
+	b.WriteString(`],"program":[`)
+	for i, in := range l.Program.Insts {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`{"op":"x","class":"` + in.Class.String() + `","width":` + strconv.Itoa(int(in.Width)))
+		if in.Space != SpaceNone {
+			b.WriteString(`,"space":"` + in.Space.String() + `"`)
+		}
+		if in.MemOp != MemNone {
+			b.WriteString(`,"memop":"` + in.MemOp.String() + `"`)
+		}
+		b.WriteString(`}`)
+	}
+	b.WriteString(`]}`)
+	return b.String()
+}
+
+func u32s(v ...uint32) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.FormatUint(uint64(x), 10)
+	}
+	return strings.Join(s, ",")
+}
+
+// A V1 trace (testdata/v1-loop.gtrace, written before V2) still reads, as V1, and
+// unchecked; its warps are those the V2 writer stores for the same trace.
+func TestReadsV1Unchecked(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "v1-loop.gtrace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := openBytes(t, b)
+	if v := old.Meta().Version; v != V1 || v.Checked() {
+		t.Fatalf("version %d, checked %v; want 1, unchecked", v, v.Checked())
+	}
+	cur := openBytes(t, benchTraceSmall().write(t))
+	if v := cur.Meta().Version; v != CurrentVersion || !v.Checked() {
+		t.Fatalf("new trace: version %d, checked %v", v, v.Checked())
+	}
+	var want []*Warp
+	for w, err := range cur.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, w.Clone())
+	}
+	i := 0
+	for w, err := range old.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i >= len(want) {
+			t.Fatalf("V1 trace has more than %d warps", len(want))
+		}
+		sameWarp(t, "v1", w, want[i])
+		i++
+	}
+	if i != len(want) || i == 0 {
+		t.Fatalf("V1 trace has %d warps, want %d", i, len(want))
+	}
+}
