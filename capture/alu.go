@@ -333,11 +333,23 @@ func ext24(t vtype, v uint64) int64 {
 	return int64(v & 0xffffff)
 }
 
+// canonicalNaN32 is the NaN PTX arithmetic produces: "the canonical NaN ... 0x7fffffff"
+// (PTX ISA, "Floating Point Instructions"), what min/max.NaN returns for a NaN input.
+const canonicalNaN32 = 0x7fffffff
+
 func minMax(in *instr, a, b uint64) uint64 {
 	isMax := in.op == opMax
 	switch in.t {
 	case tF32:
 		x, y := ftz32(in, f32(a)), ftz32(in, f32(b))
+		if in.flags&fNaN != 0 && (x != x || y != y) {
+			return canonicalNaN32
+		}
+		sign := false
+		if in.flags&fXorSign != 0 {
+			sign = math.Signbit(float64(x)) != math.Signbit(float64(y))
+			x, y = float32(math.Abs(float64(x))), float32(math.Abs(float64(y)))
+		}
 		var r float32
 		switch {
 		case x != x:
@@ -348,6 +360,10 @@ func minMax(in *instr, a, b uint64) uint64 {
 			r = max(x, y)
 		default:
 			r = min(x, y)
+		}
+		if sign && r == r {
+			// The xor of the signs applies to the result unless it is a NaN.
+			r = -r
 		}
 		return f32r(in, r)
 	case tF64:

@@ -759,3 +759,131 @@ ret;
 		t.Errorf("word 0 = %d after 64 threads added 1 three times, want 192", got)
 	}
 }
+
+// min/max with .NaN (clang-14 emits it for a clamp on sm_80) and .xorsign.abs, as PTX ISA
+// 8.x defines them: .NaN makes any NaN input give the canonical NaN 0x7fffffff; without
+// it a NaN input gives the other operand. .xorsign.abs compares magnitudes and gives the
+// result the xor of the inputs' signs, unless it is a NaN.
+func TestMinMaxNaNAndXorsign(t *testing.T) {
+	ptx := `.version 7.0
+.target sm_86
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+.reg .f32 %f<16>;
+.reg .b64 %rd<4>;
+ld.param.u64 %rd1, [p];
+cvta.to.global.u64 %rd2, %rd1;
+mov.f32 %f1, 0f7FC00000;
+mov.f32 %f2, 0f40000000;
+mov.f32 %f3, 0fC0400000;
+min.f32 %f4, %f1, %f2;
+min.NaN.f32 %f5, %f1, %f2;
+max.NaN.f32 %f6, %f2, %f3;
+min.xorsign.abs.f32 %f7, %f2, %f3;
+max.xorsign.abs.f32 %f8, %f2, %f3;
+max.NaN.xorsign.abs.f32 %f9, %f3, %f3;
+min.xorsign.abs.f32 %f10, %f1, %f3;
+max.ftz.NaN.f32 %f11, %f3, %f1;
+st.global.f32 [%rd2], %f4;
+st.global.f32 [%rd2+4], %f5;
+st.global.f32 [%rd2+8], %f6;
+st.global.f32 [%rd2+12], %f7;
+st.global.f32 [%rd2+16], %f8;
+st.global.f32 [%rd2+20], %f9;
+st.global.f32 [%rd2+24], %f10;
+st.global.f32 [%rd2+28], %f11;
+ret;
+}
+`
+	spec := Spec{PTX: []byte(ptx), PTXName: "t.ptx", Kernel: "k", Grid: d3(1, 1, 1), Block: d3(1, 1, 1), Args: []string{"buf:f32:8"}}
+	res := run(t, spec, nil)
+	want := []uint32{
+		math.Float32bits(2),  // min(NaN, 2): the number
+		0x7fffffff,           // min.NaN(NaN, 2): canonical NaN
+		math.Float32bits(2),  // max.NaN(2, -3)
+		math.Float32bits(-2), // min(|2|, |-3|), signs differ
+		math.Float32bits(-3), // max(|2|, |-3|), signs differ
+		math.Float32bits(3),  // max(|-3|, |-3|), signs agree
+		math.Float32bits(-3), // min(|NaN|, |-3|) = 3; +NaN xor - = -
+		0x7fffffff,           // max.ftz.NaN(-3, NaN)
+	}
+	for i, w := range want {
+		if got := binary.LittleEndian.Uint32(res.Buffers[0].Final[4*i:]); got != w {
+			t.Errorf("result %d = %#08x (%g), want %#08x (%g)", i, got, math.Float32frombits(got), w, math.Float32frombits(w))
+		}
+	}
+	for _, bad := range []struct{ inst, msg string }{
+		{"min.NaN.f64 %fd1, %fd2, %fd3;", ".f32 only"},
+		{"min.xorsign.f32 %f1, %f2, %f3;", "needs .abs"},
+		{"max.abs.f32 %f1, %f2, %f3;", "needs .xorsign"},
+		{"min.NaN.s32 %r1, %r2, %r3;", ".f32 only"},
+	} {
+		src := strings.Replace(ptx, "min.f32 %f4, %f1, %f2;", ".reg .f64 %fd<4>;\n.reg .b32 %r<4>;\n"+bad.inst, 1)
+		_, err := Load(Spec{PTX: []byte(src), PTXName: "t.ptx", Kernel: "k", Grid: d3(1, 1, 1), Block: d3(1, 1, 1), Args: []string{"buf:f32:8"}})
+		var pe *PTXError
+		if !errors.As(err, &pe) || !strings.Contains(pe.Msg, bad.msg) {
+			t.Errorf("%s: %v, want a PTX error saying %q", bad.inst, err, bad.msg)
+		}
+	}
+}
+
+// With line information in the PTX (what clang -gline-tables-only and nvcc -lineinfo
+// emit, and capture --cu asks for), a PTX error leads with the CUDA line of the nearest
+// .loc above it, and a fault names the line of its instruction. clang writes the .file
+// directives and an empty DWARF section after the functions; .loc F 0 is code of no line.
+func TestErrorsNameTheCUDALine(t *testing.T) {
+	ptx := `.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+.reg .b32 %r<4>;
+.reg .f32 %f<4>;
+.reg .b64 %rd<4>;
+	.loc	1 11 3
+ld.param.u64 %rd1, [p];
+cvta.to.global.u64 %rd2, %rd1;
+	.loc	1 12 5
+mov.u32 %r1, %tid.x;
+mul.wide.u32 %rd3, %r1, 4;
+add.s64 %rd2, %rd2, %rd3;
+	.loc	1 0 5
+ld.global.f32 %f1, [%rd2];
+st.global.f32 [%rd2], %f1;
+ret;
+}
+	.section	.debug_loc	{	}
+	.file	1 "/src/k.cu"
+`
+	spec := Spec{PTX: []byte(ptx), PTXName: "k.ptx", Kernel: "k", Grid: d3(1, 1, 1), Block: d3(64, 1, 1), Args: []string{"buf:f32:32"}}
+	k := load(t, spec)
+	_, err := k.Run(context.Background(), 0, nil)
+	var f *Fault
+	if !errors.As(err, &f) || f.Kind != FaultOutOfBounds || f.Source != "/src/k.cu:12" || !strings.Contains(err.Error(), ") at /src/k.cu:12: ") {
+		t.Errorf("out-of-bounds load under .loc 1 0 after .loc 1 12: %v, want a fault at /src/k.cu:12", err)
+	}
+	for _, tc := range []struct {
+		edit, want string
+	}{
+		{"mul.wide.u32 %rd3, %r1, 4;", "/src/k.cu:12: frob.u32 %r2, %r1;: unsupported instruction frob [PTX line 14:1 of k.ptx]"},
+		{"ld.param.u64 %rd1, [p];", "/src/k.cu:11: frob.u32 %r2, %r1;: unsupported instruction frob [PTX line 10:1 of k.ptx]"},
+	} {
+		bad := strings.Replace(ptx, tc.edit, "frob.u32 %r2, %r1;", 1)
+		_, err := Load(Spec{PTX: []byte(bad), PTXName: "k.ptx", Kernel: "k", Grid: d3(1, 1, 1), Block: d3(1, 1, 1), Args: []string{"buf:f32:1"}})
+		var pe *PTXError
+		if !errors.As(err, &pe) || err.Error() != tc.want {
+			t.Errorf("got %v\nwant %s", err, tc.want)
+		}
+	}
+	// No .loc above the line in its function: the PTX position alone.
+	bad := strings.Replace(ptx, ".reg .b32 %r<4>;", "frob;", 1)
+	if _, err := Load(Spec{PTX: []byte(bad), PTXName: "k.ptx", Kernel: "k", Grid: d3(1, 1, 1), Block: d3(1, 1, 1)}); err == nil || !strings.HasPrefix(err.Error(), "k.ptx:6:1: ") {
+		t.Errorf("error before any .loc: %v, want it at k.ptx:6:1", err)
+	}
+	// Only DWARF sections are skipped.
+	bad = strings.Replace(ptx, ".debug_loc", ".nv.info", 1)
+	if _, err := Load(Spec{PTX: []byte(bad), PTXName: "k.ptx", Kernel: "k", Grid: d3(1, 1, 1), Block: d3(1, 1, 1)}); err == nil || !strings.Contains(err.Error(), "unsupported section .nv.info") {
+		t.Errorf("a .nv.info section: %v, want it refused by name", err)
+	}
+}

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -117,8 +118,17 @@ type Kernel struct {
 }
 
 // Load parses and resolves spec.PTX, checks every instruction against the supported
-// set, lays out memory and arguments; it executes nothing.
+// set, lays out memory and arguments; it executes nothing. A *PTXError names the CUDA
+// source line too when the PTX has line information.
 func Load(spec Spec) (*Kernel, error) {
+	k, err := loadKernel(spec)
+	if pe := (*PTXError)(nil); errors.As(err, &pe) && pe.Source == "" {
+		pe.Source, pe.SourceLine = sourceOf(spec.PTX, pe.Line)
+	}
+	return k, err
+}
+
+func loadKernel(spec Spec) (*Kernel, error) {
 	if spec.PTXName == "" {
 		spec.PTXName = "input.ptx"
 	}
@@ -192,7 +202,7 @@ func Load(spec Spec) (*Kernel, error) {
 }
 
 func (k *Kernel) errAt(t token, format string, args ...any) error {
-	return &PTXError{k.spec.PTXName, int(t.line), int(t.col), fmt.Sprintf(format, args...)}
+	return &PTXError{File: k.spec.PTXName, Line: int(t.line), Col: int(t.col), Msg: fmt.Sprintf(format, args...)}
 }
 
 // varSize is a declaration's size in bytes (0 for an unsized extern array).

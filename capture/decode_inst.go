@@ -549,10 +549,35 @@ func (k *Kernel) decodeInst(sc *scope, a *instAST, in *instr, row *format.Inst) 
 		return lanewise(opAbs, 1, fclass())
 	case "neg":
 		return lanewise(opNeg, 1, fclass())
-	case "min":
-		return lanewise(opMin, 2, fclass())
-	case "max":
-		return lanewise(opMax, 2, fclass())
+	case "min", "max":
+		// PTX ISA 8.x, "Floating Point Instructions: min/max": .NaN (sm_80) and
+		// .xorsign.abs (sm_86) exist for .f32 only among the types capture emulates.
+		op, rest := opMin, m.other[:0:0]
+		if base == "max" {
+			op = opMax
+		}
+		for _, o := range m.other {
+			switch o {
+			case ".NaN":
+				in.flags |= fNaN
+			case ".xorsign":
+				in.flags |= fXorSign
+			case ".abs":
+				if !strings.Contains(a.opcode, ".xorsign.abs") {
+					return fail(".abs on %s needs .xorsign before it", base)
+				}
+			default:
+				rest = append(rest, o)
+			}
+		}
+		if in.flags&fXorSign != 0 && !strings.Contains(a.opcode, ".xorsign.abs") {
+			return fail(".xorsign on %s needs .abs after it", base)
+		}
+		if in.flags&(fNaN|fXorSign) != 0 && (len(m.types) != 1 || m.types[0] != tF32) {
+			return fail(".NaN and .xorsign.abs are supported on .f32 only")
+		}
+		m.other = rest
+		return lanewise(op, 2, fclass())
 	case "shl":
 		return lanewise(opShl, 2, format.ClassALU)
 	case "shr":

@@ -54,7 +54,8 @@
 //	mul mad                .lo .hi .wide (int), f32 f64 (mad.f = fma)
 //	mul24 mad24            .lo .hi (u32 s32)
 //	div rem                int (÷0 gives all ones / a), f32 f64 (.rn .approx .full)
-//	abs neg min max        int, f32 f64 (.ftz; min/max ignore a NaN operand)
+//	abs neg min max        int, f32 f64 (.ftz; min/max ignore a NaN operand; .f32 min/max
+//	                       also .NaN, giving the canonical NaN, and .xorsign.abs)
 //	and or xor not cnot    b16-b64, and pred
 //	shl shr                b/u/s 16-64 (shr.s arithmetic; counts ≥ width clamp)
 //	popc clz brev bfe bfi  b32 b64 (bfi: immediate length)

@@ -1,18 +1,66 @@
 package capture
 
-import "fmt"
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
+)
 
 // PTXError is a problem in the PTX text: a syntax error, an unknown directive, an
 // unsupported instruction or type, or an unresolved name. Line and Col are 1-based.
+//
+// When the PTX carries line information (.loc, which nvcc -lineinfo and clang -g or
+// -gline-tables-only emit, and capture --cu asks for), Source and SourceLine name the
+// CUDA line the failing PTX line came from, and the message leads with it: a user reads
+// their own file first.
 type PTXError struct {
-	File string
-	Line int
-	Col  int
-	Msg  string
+	File       string // the PTX, as Spec.PTXName names it
+	Line, Col  int    // in the PTX
+	Msg        string
+	Source     string // the CUDA source file of the nearest .loc above Line, "" if none
+	SourceLine int
 }
 
 func (e *PTXError) Error() string {
+	if e.Source != "" {
+		return fmt.Sprintf("%s:%d: %s [PTX line %d:%d of %s]", e.Source, e.SourceLine, e.Msg, e.Line, e.Col, e.File)
+	}
 	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+}
+
+var (
+	locLine  = regexp.MustCompile(`^\s*\.loc\s+(\d+)\s+(\d+)`)
+	fileLine = regexp.MustCompile(`(?m)^\s*\.file\s+(\d+)\s+"([^"]*)"`)
+	funcHead = regexp.MustCompile(`^\s*(\.(visible|weak|extern)\s+)*\.(entry|func)\b`)
+)
+
+// sourceOf finds the CUDA source position of line n (from 1) of the PTX src: the nearest
+// .loc above it in the same function with a line (.loc F 0 marks code of no line), and the
+// name its .file directive gives F. clang writes the .file directives after the
+// functions, so the whole text is searched for them.
+func sourceOf(src []byte, n int) (string, int) {
+	lines := bytes.Split(src, []byte("\n"))
+	for i := min(n, len(lines)) - 1; i >= 0; i-- {
+		if funcHead.Match(lines[i]) {
+			break
+		}
+		m := locLine.FindSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		line, err := strconv.Atoi(string(m[2]))
+		if err != nil || line == 0 {
+			continue
+		}
+		for _, f := range fileLine.FindAllSubmatch(src, -1) {
+			if string(f[1]) == string(m[1]) {
+				return string(f[2]), line
+			}
+		}
+		return "", 0
+	}
+	return "", 0
 }
 
 // Fault is a run-time failure of the emulated kernel: an out-of-bounds or misaligned
@@ -28,6 +76,7 @@ type Fault struct {
 	Inst   string // the instruction at PC as written in the PTX
 	Addr   uint64 // faulting address, for memory faults
 	Buffer string // the nearest buffer ("arg 2 (buf:f32:1024) [0x1000000000, +4096)"), for memory faults
+	Source string // "file.cu:LINE" of the instruction at PC, from the PTX's .loc; "" if none
 	Reason string
 }
 
@@ -42,6 +91,9 @@ func (f *Fault) Error() string {
 	}
 	if f.PC >= 0 {
 		s += fmt.Sprintf(", pc %d (%s)", f.PC, f.Inst)
+	}
+	if f.Source != "" {
+		s += " at " + f.Source
 	}
 	s += ": " + f.Reason
 	if f.Buffer != "" {

@@ -95,6 +95,8 @@ const (
 	fRoundInt // cvt .rni/.rzi/.rmi/.rpi on float→float
 	fClampShf
 	fCmpBool // setp/set combine with a third predicate operand
+	fNaN     // min/max.NaN: a NaN input gives the canonical NaN
+	fXorSign // min/max.xorsign.abs: compare magnitudes, sign = xor of the inputs' signs
 )
 
 // Rounding modes.

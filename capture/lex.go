@@ -66,7 +66,7 @@ func lex(file string, src []byte) ([]token, error) {
 			adv(2)
 			for {
 				if i+1 >= len(src) {
-					return nil, &PTXError{file, l0, c0, "unterminated /* comment"}
+					return nil, &PTXError{File: file, Line: l0, Col: c0, Msg: "unterminated /* comment"}
 				}
 				if src[i] == '*' && src[i+1] == '/' {
 					adv(2)
@@ -95,7 +95,7 @@ func lex(file string, src []byte) ([]token, error) {
 				adv(1)
 			}
 			if i >= len(src) || src[i] != '"' {
-				return nil, &PTXError{file, int(t.line), int(t.col), "unterminated string"}
+				return nil, &PTXError{File: file, Line: int(t.line), Col: int(t.col), Msg: "unterminated string"}
 			}
 			t.kind, t.text = tString, string(src[start+1:i])
 			adv(1)
@@ -105,7 +105,7 @@ func lex(file string, src []byte) ([]token, error) {
 				adv(1)
 				t.kind, t.text = tPunct, string(src[start:i])
 			default:
-				return nil, &PTXError{file, line, col, fmt.Sprintf("unexpected character %q", c)}
+				return nil, &PTXError{File: file, Line: line, Col: col, Msg: fmt.Sprintf("unexpected character %q", c)}
 			}
 		}
 		toks = append(toks, t)

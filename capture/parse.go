@@ -129,7 +129,27 @@ func (ps *parser) next() token {
 }
 
 func (ps *parser) errAt(t token, format string, args ...any) error {
-	return &PTXError{ps.file, int(t.line), int(t.col), fmt.Sprintf(format, args...)}
+	return &PTXError{File: ps.file, Line: int(t.line), Col: int(t.col), Msg: fmt.Sprintf(format, args...)}
+}
+
+// skipBraces skips a { ... } block, nested blocks included.
+func (ps *parser) skipBraces() error {
+	open, err := ps.expect("{")
+	if err != nil {
+		return err
+	}
+	for depth := 1; depth > 0; {
+		t := ps.next()
+		switch {
+		case t.kind == tEOF:
+			return ps.errAt(open, "unclosed {")
+		case t.is("{"):
+			depth++
+		case t.is("}"):
+			depth--
+		}
+	}
+	return nil
 }
 
 func (ps *parser) expect(p string) (token, error) {
@@ -206,6 +226,17 @@ func (ps *parser) module() error {
 			for ps.peek().is(",") { // optional timestamp, size
 				ps.next()
 				ps.next()
+			}
+		case ".section":
+			// DWARF sections (clang -g/-gline-tables-only, nvcc -G) hold debug data
+			// that capture does not use; .loc and .file carry the line numbers.
+			ps.next()
+			name := ps.next()
+			if !strings.HasPrefix(name.text, ".debug_") {
+				return ps.errAt(name, "unsupported section %s (only .debug_* sections are skipped)", name.text)
+			}
+			if err := ps.skipBraces(); err != nil {
+				return err
 			}
 		case ".pragma":
 			ps.next()

@@ -70,6 +70,22 @@ type barrier struct {
 // CTAs before the faulting one have been written and the error is the *Fault of the
 // lowest faulting CTA.
 func (k *Kernel) Run(ctx context.Context, kernelIndex int, sink Sink) (*Result, error) {
+	res, err := k.runGrid(ctx, kernelIndex, sink)
+	if f := (*Fault)(nil); errors.As(err, &f) && f.Source == "" && f.PC >= 0 && f.PC < len(k.insts) {
+		// The nearest row with a line at or above the pc, as PTX errors take the nearest
+		// .loc: code under ".loc F 0" belongs to no line of its own.
+		for pc := f.PC; pc >= 0; pc-- {
+			if row := &k.insts[pc]; row.File != "" && row.Line > 0 {
+				f.Source = fmt.Sprintf("%s:%d", row.File, row.Line)
+				break
+			}
+		}
+	}
+	return res, err
+}
+
+// runGrid is Run without the fault's source line.
+func (k *Kernel) runGrid(ctx context.Context, kernelIndex int, sink Sink) (*Result, error) {
 	gm := k.cloneGlobal()
 	total := int(k.spec.Grid.Count())
 	workers := k.spec.Workers

@@ -118,7 +118,9 @@ func userJob(c *cli.Context) (captureJob, error) {
 		if err != nil {
 			return job, err
 		}
-		job.spec.PTX, job.spec.PTXName, job.spec.PTXProducer = ptx, cu, producer
+		// The PTX is compiled into a temporary file: errors name its lines as those of
+		// the PTX of cu, and the .cu line first (capture.PTXError).
+		job.spec.PTX, job.spec.PTXName, job.spec.PTXProducer = ptx, fmt.Sprintf("the PTX %s made of %s", producer, cu), producer
 		name = cu
 	} else {
 		ptx, err := os.ReadFile(name)
@@ -178,11 +180,13 @@ func compileCU(ctx context.Context, cu string) ([]byte, string, error) {
 		if err := os.WriteFile(filepath.Join(tmp, "gtrace_cuda.h"), kernels.CUDAHeader, 0o644); err != nil {
 			return nil, "", err
 		}
+		// -gline-tables-only adds .loc line information, and no other debug data, so that
+		// errors, faults and the program table name the .cu line.
 		cmd = exec.CommandContext(ctx, path, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80",
-			"-nocudainc", "-nocudalib", "-O3", "-S", "-I", tmp, "-include", "gtrace_cuda.h", "-o", out, cu)
+			"-nocudainc", "-nocudalib", "-O3", "-gline-tables-only", "-S", "-I", tmp, "-include", "gtrace_cuda.h", "-o", out, cu)
 		producer = "clang-14"
 	} else if path, err := exec.LookPath("nvcc"); err == nil {
-		cmd = exec.CommandContext(ctx, path, "-ptx", "-O3", "-arch=sm_80", "-o", out, cu)
+		cmd = exec.CommandContext(ctx, path, "-ptx", "-O3", "-lineinfo", "-arch=sm_80", "-o", out, cu)
 		producer = "nvcc"
 	} else {
 		return nil, "", cli.Exit("capture --cu: neither clang-14 nor nvcc is on PATH. Install Debian's clang-14 "+

@@ -191,6 +191,24 @@ func TestCaptureUserCU(t *testing.T) {
 	if code == 0 || errs == "" {
 		t.Errorf("capture with one argument for four parameters: exit %d, %q", code, errs)
 	}
+	// A fault names the .cu line: n = 2000 over buffers of 1000 floats.
+	code, _, errs = gtrace(t, "capture", "--cu", cu, "--kernel", "saxpy", "--grid", "8", "--block", "256",
+		"--arg", "i32:2000", "--arg", "f32:2", "--arg", "buf:f32:1000:rand", "--arg", "buf:f32:1000:iota", "-o", tr)
+	if code != 1 || !strings.Contains(errs, " at "+cu+":2: out-of-bounds global access") {
+		t.Errorf("out-of-bounds saxpy: exit %d, %q; want a fault at %s:2", code, errs, cu)
+	}
+	// clang-14 turns a clamp into min.NaN.f32 on sm_80.
+	clamp := filepath.Join(dir, "clamp.cu")
+	src = "__global__ void clamp(float *a, int n)\n{ int i = blockIdx.x * blockDim.x + threadIdx.x;\n" +
+		"  if (i < n) { float v = a[i]; a[i] = v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); } }\n"
+	if err := os.WriteFile(clamp, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = gtrace(t, "capture", "--cu", clamp, "--kernel", "clamp", "--grid", "1", "--block", "64",
+		"--arg", "buf:f32:64:rand", "--arg", "i32:64", "-o", filepath.Join(dir, "c.gtrace"))
+	if code != 0 {
+		t.Errorf("capture of a clamp (min.NaN.f32): exit %d\n%s%s", code, out, errs)
+	}
 }
 
 // A whole custom arch from --config: a base preset plus overrides, no --arch needed; a
