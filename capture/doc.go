@@ -198,4 +198,10 @@
 // deadlock, warp-sync deadlock, livelock, trap, and an exhausted per-warp instruction
 // budget (Spec.MaxInst, default DefaultMaxInst). On a fault, the CTAs before the
 // faulting one have been written to the sink and later ones are abandoned.
+//
+// Under Spec.OOB = OOBWarn (capture --oob=warn) an address outside its space's
+// allocations is not a fault: the read gives zeros, the write or atomic is dropped, the
+// trace records the address, and Result.OOB reports each such pc once with its lane
+// count and its first access (see OOBWarn for why zeros). Stores to constant memory or
+// kernel parameters, misaligned accesses and bad texture handles still fault.
 package capture

@@ -98,6 +98,9 @@ func (f *Fault) Error() string {
 	s += ": " + f.Reason
 	if f.Buffer != "" {
 		s += fmt.Sprintf(" (address %#x; nearest buffer %s)", f.Addr, f.Buffer)
+		if f.Kind == FaultOutOfBounds {
+			s += "; --oob=warn (Spec.OOB = OOBWarn) reads zeros there, drops such writes and goes on"
+		}
 	}
 	return s
 }

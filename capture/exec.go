@@ -35,9 +35,10 @@ type warpState struct {
 	exited uint32
 	done   bool
 
-	rec      *format.Warp
-	ninst    uint64
-	nextPath uint16
+	rec        *format.Warp
+	ninst      uint64
+	oobScratch [32]byte // under OOBWarn, what an out-of-bounds access reads or writes
+	nextPath   uint16
 
 	stack []stackEntry // stack mode
 	its   itsState     // ITS mode
@@ -508,7 +509,7 @@ func (w *warpState) access(in *instr, pc int32, l int, sp mspace, addr uint64, n
 		sp = msGlobal
 	}
 	oob := func(size int, what string) ([]byte, uint64, error) {
-		return nil, 0, w.fault(FaultOutOfBounds, pc, l, addr, fmt.Sprintf("%s [0, +%d)", what, size), fmt.Sprintf("out-of-bounds %s access", spaceName(sp)))
+		return w.outOfBounds(pc, l, sp, addr, n, write, func() string { return fmt.Sprintf("%s [0, +%d)", what, size) })
 	}
 	switch sp {
 	case msGlobal:
@@ -516,7 +517,7 @@ func (w *warpState) access(in *instr, pc int32, l int, sp mspace, addr uint64, n
 		if a == nil || addr < a.base || addr+uint64(n) > a.end() {
 			a = c.gmem.find(addr, n)
 			if a == nil {
-				return nil, 0, w.fault(FaultOutOfBounds, pc, l, addr, c.gmem.nearest(addr), "out-of-bounds global access")
+				return w.outOfBounds(pc, l, sp, addr, n, write, func() string { return c.gmem.nearest(addr) })
 			}
 			w.cache = a
 		}
@@ -639,15 +640,19 @@ func (w *warpState) memInst(in *instr, pc int32, exec uint32, path uint16, fl fo
 		for m := exec; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
 			addr := base[l] + off
+			b := sh[min(addr, uint64(len(sh))):]
 			if addr&3 != 0 || addr+4 > uint64(len(sh)) {
-				_, _, err := w.access(in, pc, l, msShared, addr, 4, in.op == opSt)
-				return err
+				// A fault, or under OOBWarn zeros to read or a write to drop.
+				var err error
+				if b, _, err = w.access(in, pc, l, msShared, addr, 4, in.op == opSt); err != nil {
+					return err
+				}
 			}
 			w.lanes[l] = addr
 			if in.op == opLd {
-				w.regs[int(in.d[0])*32+l] = in.t.ext(uint64(binary.LittleEndian.Uint32(sh[addr:]))) & maskFor(in.t2)
+				w.regs[int(in.d[0])*32+l] = in.t.ext(uint64(binary.LittleEndian.Uint32(b))) & maskFor(in.t2)
 			} else {
-				binary.LittleEndian.PutUint32(sh[addr:], uint32(w.regs[int(in.s[0])*32+l]))
+				binary.LittleEndian.PutUint32(b, uint32(w.regs[int(in.s[0])*32+l]))
 			}
 		}
 		if in.op == opSt {

@@ -26,6 +26,9 @@ type Result struct {
 	CTAs      int      // CTAs emulated
 	Workers   int      // goroutines that emulated CTAs (1 when the kernel forces serial capture)
 	Buffers   []Buffer // one per buf: argument, in argument order
+	// OOB holds, under Spec.OOB == OOBWarn, each pc that accessed out of bounds, in pc
+	// order; empty when none did.
+	OOB []OOBAccess
 }
 
 // Buffer is a buf: argument's device memory before and after the launch.
@@ -53,7 +56,8 @@ type cta struct {
 	bars        [16]barrier
 	epoch       uint64 // bumped by every write to memory: the livelock detector's clock
 	lockAtomics bool
-	stop        func() bool // reports that the run is over (cancelled, or an earlier CTA faulted)
+	stop        func() bool          // reports that the run is over (cancelled, or an earlier CTA faulted)
+	oob         map[int32]*OOBAccess // under OOBWarn: this worker's out-of-bounds accesses by pc
 }
 
 // errStopped ends a CTA whose result nobody will read.
@@ -71,15 +75,8 @@ type barrier struct {
 // lowest faulting CTA.
 func (k *Kernel) Run(ctx context.Context, kernelIndex int, sink Sink) (*Result, error) {
 	res, err := k.runGrid(ctx, kernelIndex, sink)
-	if f := (*Fault)(nil); errors.As(err, &f) && f.Source == "" && f.PC >= 0 && f.PC < len(k.insts) {
-		// The nearest row with a line at or above the pc, as PTX errors take the nearest
-		// .loc: code under ".loc F 0" belongs to no line of its own.
-		for pc := f.PC; pc >= 0; pc-- {
-			if row := &k.insts[pc]; row.File != "" && row.Line > 0 {
-				f.Source = fmt.Sprintf("%s:%d", row.File, row.Line)
-				break
-			}
-		}
+	if f := (*Fault)(nil); errors.As(err, &f) && f.Source == "" {
+		f.Source = k.sourceAt(f.PC)
 	}
 	return res, err
 }
@@ -158,11 +155,13 @@ func (k *Kernel) runGrid(ctx context.Context, kernelIndex int, sink Sink) (*Resu
 		}
 	}()
 	var wg sync.WaitGroup
+	ctas := make([]*cta, workers) // each written by its worker only, read after the last is done
 	for i := 0; i < workers; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			c := k.newCTA(gm, workers > 1)
+			ctas[i] = c
 			c.stop = func() bool { return ctx.Err() != nil || int64(c.id) > stopAt.Load() }
 			for first := range jobs {
 				r := result{first: first}
@@ -261,6 +260,7 @@ func (k *Kernel) runGrid(ctx context.Context, kernelIndex int, sink Sink) (*Resu
 	if runErr != nil {
 		return nil, runErr
 	}
+	res.OOB = k.mergeOOB(ctas)
 	for i, a := range k.args {
 		if a.Kind != ArgBuf {
 			continue

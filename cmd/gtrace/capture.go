@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -56,6 +57,10 @@ func captureAction(c *cli.Context) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
+	oob, err := capture.ParseOOBPolicy(c.String("oob"))
+	if err != nil {
+		return usageError("%v", err)
+	}
 	var job captureJob
 	switch {
 	case c.String("ptx") != "" || c.String("cu") != "":
@@ -72,6 +77,7 @@ func captureAction(c *cli.Context) error {
 		return err
 	}
 	job.spec.SIMT = simt
+	job.spec.OOB = oob
 	job.spec.MaxInst = c.Uint64("max-inst")
 	job.spec.Workers = c.Int("workers")
 	if r := c.Uint("regs"); r > 0 {
@@ -80,7 +86,7 @@ func captureAction(c *cli.Context) error {
 	if c.String("output") != "" {
 		job.out = c.String("output")
 	}
-	return runCapture(c.Context, job, c.App.Writer)
+	return runCapture(c.Context, job, c.App.Writer, c.App.ErrWriter)
 }
 
 func referenceJob(c *cli.Context) (captureJob, error) {
@@ -201,7 +207,7 @@ func compileCU(ctx context.Context, cu string) ([]byte, string, error) {
 
 // runCapture loads, emulates, writes the trace atomically, and checks a reference
 // kernel's output against its Go reference.
-func runCapture(ctx context.Context, job captureJob, stdout interface{ Write([]byte) (int, error) }) error {
+func runCapture(ctx context.Context, job captureJob, stdout, stderr io.Writer) error {
 	prog := newProgress("capture "+job.spec.Kernel, "CTAs")
 	defer prog.done()
 	job.spec.Progress = prog.update
@@ -223,6 +229,16 @@ func runCapture(ctx context.Context, job captureJob, stdout interface{ Write([]b
 		return err
 	}
 	fmt.Fprintf(stdout, "captured %s: %d CTAs, %d warp-instructions -> %s\n", job.spec.Kernel, res.CTAs, res.WarpInsts, job.out)
+	if len(res.OOB) > 0 {
+		what := "instructions"
+		if len(res.OOB) == 1 {
+			what = "instruction"
+		}
+		fmt.Fprintf(stderr, "gtrace capture: --oob=warn: %d %s accessed out of bounds; the trace holds their addresses:\n", len(res.OOB), what)
+		for i := range res.OOB {
+			fmt.Fprintf(stderr, "  %s\n", &res.OOB[i])
+		}
+	}
 	if job.ref == nil {
 		return nil
 	}

@@ -75,6 +75,60 @@ func TestBadInputIsAClearError(t *testing.T) {
 	}
 }
 
+// An out-of-bounds read (Rodinia srad's J[-cols]) stops capture, naming --oob=warn;
+// with it the capture completes, reports the pc once with its count, and replays.
+func TestCaptureOOBWarn(t *testing.T) {
+	dir := t.TempDir()
+	ptx := filepath.Join(dir, "up.ptx")
+	src := `.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry up(.param .u64 pj, .param .u64 pd)
+{
+.reg .b32 %r<4>;
+.reg .f32 %f<4>;
+.reg .b64 %rd<8>;
+ld.param.u64 %rd1, [pj];
+ld.param.u64 %rd2, [pd];
+cvta.to.global.u64 %rd1, %rd1;
+cvta.to.global.u64 %rd2, %rd2;
+mov.u32 %r1, %tid.x;
+mul.wide.u32 %rd3, %r1, 4;
+add.s64 %rd4, %rd1, %rd3;
+ld.global.f32 %f1, [%rd4+-64];
+add.s64 %rd5, %rd2, %rd3;
+st.global.f32 [%rd5], %f1;
+ret;
+}
+`
+	if err := os.WriteFile(ptx, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr := filepath.Join(dir, "up.gtrace")
+	args := []string{"capture", "--ptx", ptx, "--kernel", "up", "--grid", "1", "--block", "64",
+		"--arg", "buf:f32:64:iota", "--arg", "buf:f32:64", "-o", tr}
+	code, _, errs := gtrace(t, args...)
+	if code != 1 || !strings.Contains(errs, "out-of-bounds global access") || !strings.Contains(errs, "--oob=warn") {
+		t.Fatalf("J[-16] without --oob: exit %d, %q; want a fault naming --oob=warn", code, errs)
+	}
+	if _, err := os.Stat(tr); err == nil {
+		t.Errorf("a faulted capture left %s", tr)
+	}
+	code, out, errs := gtrace(t, append(args, "--oob", "warn")...)
+	want := "gtrace capture: --oob=warn: 1 instruction accessed out of bounds; the trace holds their addresses:\n" +
+		"  pc 7 (ld.global.f32 %f1, [%rd4+-64];): 16 out-of-bounds global lane accesses; the reads gave zeros " +
+		"(first: CTA 0, thread 0, address 0xfffffffc0; nearest arg 0 (buf:f32:64:iota) [0x1000000000, +256))\n"
+	if code != 0 || errs != want || !strings.Contains(out, "captured up: 1 CTAs") {
+		t.Errorf("--oob warn: exit %d\nstdout %q\nstderr %q\nwant    %q", code, out, errs, want)
+	}
+	if code, out, errs := gtrace(t, "replay", tr, "--arch", "hopper", "--format", "json"); code != 0 || !strings.Contains(out, `"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": 2,`) {
+		t.Errorf("replay of the --oob=warn trace: exit %d, %s%s; want 2 load requests", code, out, errs)
+	}
+	if code, _, errs := gtrace(t, append(args, "--oob", "ignore")...); code != 2 || !strings.Contains(errs, `--oob "ignore"`) {
+		t.Errorf("--oob ignore: exit %d, %q; want a usage error naming it", code, errs)
+	}
+}
+
 // The main path end to end: capture a reference kernel (its output checked against the
 // Go reference), inspect it, export it, replay it as JSON and compare it.
 func TestCaptureInspectReplay(t *testing.T) {
