@@ -37,7 +37,7 @@ type warpState struct {
 
 	rec        *format.Warp
 	ninst      uint64
-	oobScratch [32]byte // under OOBWarn, what an out-of-bounds access reads or writes
+	oobScratch [maxAccessBytes]byte // under OOBWarn, what an out-of-bounds access reads or writes
 	nextPath   uint16
 
 	stack []stackEntry // stack mode

@@ -72,6 +72,10 @@ func (a *OOBAccess) String() string {
 		a.Count, a.Space, what, a.CTA, a.Thread, a.Addr, a.Buffer)
 }
 
+// maxAccessBytes is the widest access one lane makes: .v4 of a 64-bit type, the
+// largest vector ldst decodes.
+const maxAccessBytes = 4 * 8
+
 // outOfBounds handles lane l's access of n bytes at addr of space sp outside every
 // allocation: a Fault under OOBFault; under OOBWarn, a count for the pc and n bytes of
 // zeros to read or to write into and drop. buffer names the nearest allocation.
@@ -93,9 +97,6 @@ func (w *warpState) outOfBounds(pc int32, l int, sp mspace, addr uint64, n int, 
 		a.CTA, a.Thread, a.Addr, a.Buffer = c.id, w.idx*32+l, addr, buffer()
 	}
 	a.Count++
-	if n > len(w.oobScratch) {
-		return make([]byte, n), addr, nil
-	}
 	b := w.oobScratch[:n]
 	clear(b)
 	return b, addr, nil
@@ -106,9 +107,6 @@ func (w *warpState) outOfBounds(pc int32, l int, sp mspace, addr uint64, n int, 
 func (k *Kernel) mergeOOB(ctas []*cta) []OOBAccess {
 	byPC := map[int32]*OOBAccess{}
 	for _, c := range ctas {
-		if c == nil {
-			continue
-		}
 		for pc, a := range c.oob {
 			m := byPC[pc]
 			if m == nil {
