@@ -6,8 +6,9 @@
 //
 // Layout of the directory:
 //
-//	cu/*.cu          the sources, written from the seeds' code; cu/gtrace_cuda.h stands
-//	                 in for the CUDA headers so that clang-14 needs no CUDA SDK
+//	cu/*.cu          the sources, written from the seeds' code; cu/gtrace_cuda.h includes
+//	                 cudart/include/gtrace_cuda_runtime.h, which stands in for the CUDA
+//	                 headers so that clang-14 needs no CUDA SDK, and adds a tex2D helper
 //	ptx/*.ptx        clang-14 output (committed, embedded in this package)
 //	ptx-nvcc/*.ptx   nvcc output, the second corpus (made on a CUDA machine)
 //	gen.sh           the command that makes both; `make ptx` runs it

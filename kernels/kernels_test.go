@@ -3,6 +3,7 @@ package kernels
 import (
 	"bytes"
 	"errors"
+	"github.com/gtrace/gtrace/internal/clangtest"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -404,12 +405,10 @@ func TestPTXUpToDate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles every kernel")
 	}
-	if _, err := exec.LookPath("clang-14"); err != nil {
-		t.Skip("clang-14 not installed")
-	}
+	clang := clangtest.Clang14(t)
 	out := t.TempDir()
 	cmd := exec.Command("sh", "gen.sh", "clang")
-	cmd.Env = append(os.Environ(), "PTX_OUT="+out)
+	cmd.Env = append(os.Environ(), "PTX_OUT="+out, "CLANG="+clang)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("gen.sh: %v\n%s", err, b)
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gtrace/gtrace/capture"
+	"github.com/gtrace/gtrace/cudart"
 	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/kernels"
 	"github.com/urfave/cli/v2"
@@ -183,13 +184,14 @@ func compileCU(ctx context.Context, cu string) ([]byte, string, error) {
 	var cmd *exec.Cmd
 	var producer string
 	if path, err := exec.LookPath("clang-14"); err == nil {
-		if err := os.WriteFile(filepath.Join(tmp, "gtrace_cuda.h"), kernels.CUDAHeader, 0o644); err != nil {
+		// gtrace's device-side CUDA header folder stands in for a CUDA SDK.
+		if err := cudart.WriteInclude(tmp); err != nil {
 			return nil, "", err
 		}
 		// -gline-tables-only adds .loc line information, and no other debug data, so that
 		// errors, faults and the program table name the .cu line.
-		cmd = exec.CommandContext(ctx, path, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80",
-			"-nocudainc", "-nocudalib", "-O3", "-gline-tables-only", "-S", "-I", tmp, "-include", "gtrace_cuda.h", "-o", out, cu)
+		args := append(cudart.ClangArgs(tmp), "-O3", "-gline-tables-only", "-S", "-o", out, cu)
+		cmd = exec.CommandContext(ctx, path, args...)
 		producer = "clang-14"
 	} else if path, err := exec.LookPath("nvcc"); err == nil {
 		cmd = exec.CommandContext(ctx, path, "-ptx", "-O3", "-lineinfo", "-arch=sm_80", "-o", out, cu)

@@ -15,6 +15,20 @@ func kernelsCommand() *cli.Command {
 	}
 }
 
+func cudaIncludeCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "cuda-include",
+		Usage: "print a folder holding gtrace's device-side CUDA headers (cuda_runtime.h, ...) and how to compile with them",
+		Description: "capture --cu compiles with these headers on its own. For a compile by hand, an IDE or a build\n" +
+			"system: clang-14 $(gtrace cuda-include --flags) -O3 -S -o k.ptx k.cu",
+		ArgsUsage: " ",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "flags", Usage: "print clang-14's flags (one line, shell-quoted) instead of the folder"},
+		},
+		Action: cudaIncludeAction,
+	}
+}
+
 func captureCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "capture",

@@ -126,6 +126,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			exportCommand(),
 			importCommand(),
 			archsCommand(),
+			cudaIncludeCommand(),
 			validateCommand(),
 		},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {

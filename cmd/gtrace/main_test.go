@@ -3,8 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/gtrace/gtrace/internal/clangtest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -219,9 +219,7 @@ func TestMangledEntry(t *testing.T) {
 // A user's own CUDA file: compiled with clang-14 (skipped where it is not installed),
 // named by its source name, arguments from --arg specs.
 func TestCaptureUserCU(t *testing.T) {
-	if _, err := exec.LookPath("clang-14"); err != nil {
-		t.Skip("clang-14 not installed (apt-get install clang-14)")
-	}
+	clangtest.Clang14(t)
 	dir := t.TempDir()
 	cu := filepath.Join(dir, "saxpy.cu")
 	src := "__global__ void saxpy(int n, float a, const float *x, float *y)\n" +
@@ -262,6 +260,68 @@ func TestCaptureUserCU(t *testing.T) {
 		"--arg", "buf:f32:64:rand", "--arg", "i32:64", "-o", filepath.Join(dir, "c.gtrace"))
 	if code != 0 {
 		t.Errorf("capture of a clamp (min.NaN.f32): exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// cuda-include prints a folder of headers named as the CUDA SDK's, and the flags that
+// compile with them; capture --cu puts them on the include path, so a whole program's
+// file, host code and #include <cuda_runtime.h> included, compiles as it is.
+func TestCUDAInclude(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	code, out, errs := gtrace(t, "cuda-include")
+	dir := strings.TrimSpace(out)
+	if code != 0 || !filepath.IsAbs(dir) {
+		t.Fatalf("cuda-include: exit %d, %q %q", code, out, errs)
+	}
+	for _, h := range []string{"cuda_runtime.h", "device_launch_parameters.h", "gtrace_cuda_runtime.h"} {
+		if _, err := os.Stat(filepath.Join(dir, h)); err != nil {
+			t.Errorf("cuda-include folder: %v", err)
+		}
+	}
+	code, out, _ = gtrace(t, "cuda-include", "--flags")
+	if code != 0 || !strings.Contains(out, "-I "+dir+" ") || !strings.Contains(out, "-include gtrace_cuda_runtime.h") {
+		t.Errorf("cuda-include --flags: exit %d, %q", code, out)
+	}
+	if code, _, errs := gtrace(t, "cuda-include", "x"); code != 2 || errs == "" {
+		t.Errorf("cuda-include x: exit %d, %q; want a usage error", code, errs)
+	}
+
+	clangtest.Clang14(t)
+	cu := filepath.Join(t.TempDir(), "warpsum.cu")
+	src := `#include <cuda_runtime.h>
+#include <stdio.h>
+__global__ void __launch_bounds__(64) warpsum(const float4 *in, float *out)
+{
+	float4 v = __ldg(&in[blockIdx.x * blockDim.x + threadIdx.x]);
+	float s = v.x + v.y + v.z + v.w;
+	for (int o = 16; o > 0; o /= 2)
+		s += __shfl_down_sync(0xffffffff, s, o);
+	if (threadIdx.x % 32 == 0)
+		atomicAdd(out, s);
+}
+int main()
+{
+	float4 *in;
+	float *out;
+	cudaMalloc(&in, 256 * sizeof(float4));
+	cudaMalloc(&out, sizeof(float));
+	warpsum<<<4, 64>>>(in, out);
+	printf("%s\n", cudaGetErrorString(cudaDeviceSynchronize()));
+	return 0;
+}
+`
+	if err := os.WriteFile(cu, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr := filepath.Join(t.TempDir(), "w.gtrace")
+	code, out, errs = gtrace(t, "capture", "--cu", cu, "--kernel", "warpsum", "--grid", "4", "--block", "64",
+		"--arg", "buf:f32:1024:iota", "--arg", "buf:f32:1", "-o", tr)
+	if code != 0 {
+		t.Fatalf("capture --cu of a whole program: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, _ = gtrace(t, "inspect", tr)
+	if code != 0 || !strings.Contains(out, "warpsum") {
+		t.Errorf("inspect: exit %d\n%s", code, out)
 	}
 }
 

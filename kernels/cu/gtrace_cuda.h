@@ -1,44 +1,16 @@
-// gtrace_cuda.h: the little that the reference kernels need from the CUDA
-// headers, so that they compile with clang-14 -nocudainc -nocudalib (no CUDA
-// SDK installed) as well as with nvcc, from the same source.
+// gtrace_cuda.h: what the reference kernels need besides the CUDA headers, so
+// that they compile with clang-14 -nocudainc -nocudalib (no CUDA SDK installed)
+// as well as with nvcc, from the same source.
 //
-// Under nvcc, cuda_runtime.h already defines all of this; only the texture
+// Under nvcc, cuda_runtime.h already defines the CUDA names; only the texture
 // helper at the end is ours in both cases, so both producers emit the same
 // tex instruction.
 #ifndef GTRACE_CUDA_H
 #define GTRACE_CUDA_H
 
-#if !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
-// clang -nocudainc: no CUDA headers at all. These are the attributes that
-// cuda_runtime.h would define as macros.
-#define __global__ __attribute__((global))
-#define __device__ __attribute__((device))
-#define __host__ __attribute__((host))
-#define __shared__ __attribute__((shared))
-#define __constant__ __attribute__((constant))
-#define __forceinline__ __inline__ __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
-// threadIdx, blockIdx, blockDim, gridDim, warpSize.
-#include "__clang_cuda_builtin_vars.h"
-
-// CUDA's int4 is a 16-byte aligned struct. Clang copies such a struct as two
-// 8-byte halves; an ext_vector_type keeps the single 16-byte access
-// (ld.global.nc.v4.u32) that the seed's copy4 is about, as nvcc emits it, and
-// still has .x .y .z .w.
-typedef int int4 __attribute__((ext_vector_type(4)));
-
-// __syncthreads is a clang builtin for NVPTX (bar.sync 0). The rest map to the
-// NVVM builtins that clang's own __clang_cuda_device_functions.h uses.
-static __device__ __forceinline__ void __threadfence(void) { __nvvm_membar_gl(); }
-static __device__ __forceinline__ int atomicCAS(int *p, int compare, int val)
-{
-	return __nvvm_atom_cas_gen_i(p, compare, val);
-}
-static __device__ __forceinline__ int atomicExch(int *p, int val)
-{
-	return __nvvm_atom_xchg_gen_i(p, val);
-}
-#endif
+// Under clang -nocudainc, gtrace's device-side CUDA header, the one `gtrace capture
+// --cu` compiles users' code with (cudart/include); under nvcc it is empty.
+#include "../../cudart/include/gtrace_cuda_runtime.h"
 
 // tex2D_f32 reads texel (x, y) of a 2D texture object holding one float per
 // texel, with integer (unnormalised) coordinates: point sampling, clamp at the

@@ -1,0 +1,336 @@
+package cudart
+
+import (
+	"context"
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gtrace/gtrace/capture"
+	"github.com/gtrace/gtrace/format"
+	"github.com/gtrace/gtrace/internal/clangtest"
+)
+
+var (
+	samplesOnce sync.Once
+	samplesPTX  []byte
+	samplesErr  error
+)
+
+// compile turns a .cu file into PTX with clang-14 and the header folder, as
+// `gtrace capture --cu` does.
+func compile(t *testing.T, cu string) ([]byte, error) {
+	t.Helper()
+	clang := clangtest.Clang14(t)
+	dir := t.TempDir()
+	if err := WriteInclude(dir); err != nil {
+		return nil, err
+	}
+	out := filepath.Join(dir, "out.ptx")
+	args := append(ClangArgs(dir), "-O3", "-S", "-o", out, cu)
+	if msg, err := exec.Command(clang, args...).CombinedOutput(); err != nil {
+		return nil, &compileError{err, string(msg)}
+	}
+	return os.ReadFile(out)
+}
+
+type compileError struct {
+	err error
+	msg string
+}
+
+func (e *compileError) Error() string { return e.err.Error() + "\n" + e.msg }
+
+func samples(t *testing.T) []byte {
+	t.Helper()
+	clangtest.Clang14(t)
+	samplesOnce.Do(func() { samplesPTX, samplesErr = compile(t, "testdata/samples.cu") })
+	if samplesErr != nil {
+		t.Fatalf("compiling testdata/samples.cu: %v", samplesErr)
+	}
+	return samplesPTX
+}
+
+type discard struct{}
+
+func (discard) WriteCTA(int, int, []*format.Warp) error { return nil }
+
+// launch captures one kernel of testdata/samples.cu and returns its buffers' final bytes.
+func launch(t *testing.T, kernel string, grid, block uint32, args ...string) [][]byte {
+	t.Helper()
+	k, err := capture.Load(capture.Spec{PTX: samples(t), PTXName: "samples.ptx", Kernel: kernel,
+		Grid: format.Dim3{X: grid, Y: 1, Z: 1}, Block: format.Dim3{X: block, Y: 1, Z: 1}, Args: args})
+	if err != nil {
+		t.Fatalf("%s: %v", kernel, err)
+	}
+	res, err := k.Run(context.Background(), 0, discard{})
+	if err != nil {
+		t.Fatalf("%s: %v", kernel, err)
+	}
+	out := make([][]byte, len(res.Buffers))
+	for i, b := range res.Buffers {
+		out[i] = b.Final
+	}
+	return out
+}
+
+func u32s(b []byte) []uint32 {
+	r := make([]uint32, len(b)/4)
+	for i := range r {
+		r[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	return r
+}
+
+func u64s(b []byte) []uint64 {
+	r := make([]uint64, len(b)/8)
+	for i := range r {
+		r[i] = binary.LittleEndian.Uint64(b[8*i:])
+	}
+	return r
+}
+
+func f32s(b []byte) []float32 {
+	r := make([]float32, len(b)/4)
+	for i, u := range u32s(b) {
+		r[i] = math.Float32frombits(u)
+	}
+	return r
+}
+
+// The header's SDK-named files all resolve to it, and a folder from IncludeDir is
+// reused, not rewritten.
+func TestIncludeFolder(t *testing.T) {
+	names := Files()
+	for _, want := range []string{Header, "cuda_runtime.h", "device_launch_parameters.h", "vector_types.h"} {
+		if !strings.Contains(strings.Join(names, " "), want) {
+			t.Errorf("include/ lacks %s: %v", want, names)
+		}
+	}
+	for _, name := range names {
+		b, _ := include.ReadFile("include/" + name)
+		if name != Header && !strings.Contains(string(b), `#include "`+Header+`"`) {
+			t.Errorf("%s does not include %s", name, Header)
+		}
+	}
+	base := t.TempDir()
+	dir, err := IncludeDir(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Base(dir) != "cuda-include-"+Version() {
+		t.Errorf("IncludeDir = %s; want a folder named by Version %s", dir, Version())
+	}
+	for _, name := range names {
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		want, _ := include.ReadFile("include/" + name)
+		if err != nil || string(got) != string(want) {
+			t.Errorf("%s in %s: %v, %d bytes; want the embedded %d", name, dir, err, len(got), len(want))
+		}
+	}
+	st, _ := os.Stat(filepath.Join(dir, Header))
+	again, err := IncludeDir(base)
+	st2, _ := os.Stat(filepath.Join(dir, Header))
+	if err != nil || again != dir || !st2.ModTime().Equal(st.ModTime()) {
+		t.Errorf("second IncludeDir: %s, %v; want %s reused", again, err, dir)
+	}
+}
+
+// Only the header's own definitions reach the PTX: nothing calls libdevice or any other
+// external function, which the emulator does not have.
+func TestSamplesNeedNoLibdevice(t *testing.T) {
+	ptx := string(samples(t))
+	for _, bad := range []string{".extern", "__nv_"} {
+		if strings.Contains(ptx, bad) {
+			t.Errorf("the PTX of samples.cu contains %q", bad)
+		}
+	}
+	if !strings.Contains(ptx, ".version 7.0") {
+		t.Errorf("the PTX is not .version 7.0")
+	}
+}
+
+// cuda-samples' reduce6, compiled from its CUDA source: the per-block sums.
+func TestReduce6(t *testing.T) {
+	const n, grid, block = 5000, 4, 256
+	out := launch(t, "reduce6_256", grid, block, "buf:f32:5000:iota", "buf:f32:4", "u32:5000")
+	got := f32s(out[1])
+	for b := 0; b < grid; b++ {
+		var want float64
+		for i := b * block * 2; i < n; i += block * 2 * grid {
+			for j := i; j < i+2*block && j < n; j++ {
+				want += float64(j)
+			}
+		}
+		if float64(got[b]) != want { // integers below 2^24: exact in any order
+			t.Errorf("block %d: sum %v; want %v", b, got[b], want)
+		}
+	}
+}
+
+// cuda-samples' histogram256: shared and global atomicAdd, uint4 loads through __ldg.
+func TestHistogram256(t *testing.T) {
+	const words = 4 * 1000
+	out := launch(t, "histogram256", 3, 96, "buf:u32:256", "buf:u8:16000:rand:7", "u32:1000")
+	arg, _ := capture.ParseArg("buf:u8:16000:rand:7")
+	var want [256]uint32
+	for _, b := range arg.InitBytes() {
+		want[b]++
+	}
+	got := u32s(out[0])
+	var total uint32
+	for i := range want {
+		total += got[i]
+		if got[i] != want[i] {
+			t.Errorf("bin %d: %d; want %d", i, got[i], want[i])
+		}
+	}
+	if total != 4*words {
+		t.Errorf("%d bytes counted; want %d", total, 4*words)
+	}
+}
+
+// Every atomic function on every type, from 128 threads; the results that do not depend
+// on the order the threads ran in.
+func TestAtomicsEveryType(t *testing.T) {
+	out := launch(t, "atomics", 2, 64, "buf:i32:8:const:-1", "buf:u32:11:const:100", "buf:u64:8:const:5",
+		"buf:i64:2:const:3", "buf:f32:2:const:1", "buf:f64:1:const:1")
+	const T = 128
+	var sum, xi int32
+	var xu uint32
+	var xull uint64
+	for t := int32(0); t < T; t++ {
+		sum += t
+		xi ^= t
+		xu ^= uint32(t) * 2654435761
+		xull ^= uint64(t) << 20
+	}
+	i, u, ull, ll := u32s(out[0]), u32s(out[1]), u64s(out[2]), u64s(out[3])
+	wantI := []int32{-1 + sum, -1 - sum, -100, 27, math.MinInt32, -1, -1 ^ xi, 7}
+	for k, w := range wantI {
+		if int32(i[k]) != w {
+			t.Errorf("int slot %d: %d; want %d", k, int32(i[k]), w)
+		}
+	}
+	// atomicInc(p, 9) from 100: the first sees 100 >= 9 and stores 0, the other 127
+	// count 0..9 round: 7. atomicDec(p, 9) from 100 > 9 stores 9, then 127 down: 2.
+	wantU := []uint32{100 + 3*T, math.MaxUint32 - (T - 100 - 1), 7, 381, 7, 2, 0, 0xffffffff, 100 ^ xu, 635, 11}
+	for k, w := range wantU {
+		if u[k] != w {
+			t.Errorf("unsigned slot %d: %d; want %d", k, u[k], w)
+		}
+	}
+	wantULL := []uint64{5 + T<<33, 0, 127 << 34, 0, math.MaxUint64, 5 ^ xull, 5 + uint64(sum), 42}
+	for k, w := range wantULL {
+		if ull[k] != w {
+			t.Errorf("unsigned long long slot %d: %#x; want %#x", k, ull[k], w)
+		}
+	}
+	if int64(ll[0]) != -(127<<35) || int64(ll[1]) != 3 {
+		t.Errorf("long long min/max: %d %d; want %d 3", int64(ll[0]), int64(ll[1]), -(127 << 35))
+	}
+	if f := f32s(out[4]); f[0] != 65 || f[1] != 2.5 {
+		t.Errorf("float add/exch: %v; want [65 2.5]", f)
+	}
+	if d := math.Float64frombits(u64s(out[5])[0]); d != 33 {
+		t.Errorf("double add: %v; want 33", d)
+	}
+}
+
+// The warp functions against their definitions in the CUDA Programming Guide.
+func TestWarpFunctions(t *testing.T) {
+	out := launch(t, "warp", 1, 64, "buf:i32:1024", "buf:f64:64")
+	got, dout := u32s(out[0]), u64s(out[1])
+	for tid := 0; tid < 64; tid++ {
+		l := uint32(tid % 32)
+		up := l
+		if l >= 3 {
+			up = l - 3
+		}
+		down := l
+		if l%16+5 < 16 {
+			down = l + 5
+		}
+		var ballot uint32
+		for j := 0; j < 32; j += 3 {
+			ballot |= 1 << j
+		}
+		active := uint32(0xfffff)
+		if l >= 20 {
+			active = 0xffffffff
+		}
+		ffs := uint32(0)
+		if l != 0 {
+			ffs = uint32(bits.TrailingZeros32(l)) + 5
+		}
+		a, b := 0x33221100+l, uint32(0x77665544)
+		src := uint64(a) | uint64(b)<<32
+		var perm uint32
+		for k := 0; k < 4; k++ {
+			sel := (0x5140 >> (4 * k)) & 7
+			perm |= uint32(src>>(8*sel)&0xff) << (8 * k)
+		}
+		mulhi := uint32(uint64(0x90000000) * uint64(l*0x12345) >> 32)
+		want := []uint32{(31 - l) * 10, up, down, l ^ 1, 496, ballot, 1, 1, active,
+			4 * uint32(bits.OnesCount32(l)), uint32(bits.LeadingZeros32(l)), ffs, bits.Reverse32(l), perm,
+			l<<4 | 8, mulhi + uint32(-3*int32(l))}
+		for k, w := range want {
+			if g := got[tid*16+k]; g != w {
+				t.Errorf("thread %d slot %d: %#x; want %#x", tid, k, g, w)
+			}
+		}
+		if d := math.Float64frombits(dout[tid]); d != 1/float64((l+1)%32+1) {
+			t.Errorf("thread %d: 64-bit shfl gave %v; want %v", tid, d, 1/float64((l+1)%32+1))
+		}
+	}
+}
+
+// The single-instruction math functions and intrinsics: exact where CUDA's are correctly
+// rounded, close where they are the hardware's approximations.
+func TestMathFunctions(t *testing.T) {
+	out := launch(t, "math", 1, 64, "buf:f32:64:rand:3", "buf:f32:1024", "buf:i32:64")
+	arg, _ := capture.ParseArg("buf:f32:64:rand:3")
+	x := f32s(arg.InitBytes())
+	got, iout := f32s(out[1]), u32s(out[2])
+	for tid, v := range x {
+		v64 := float64(v)
+		exact := []float32{
+			0:  float32(math.Sqrt(v64)),
+			5:  min(max(v-1, 0), 1),
+			6:  min(v, 1.5) + max(v, 0.5),
+			7:  float32(math.Floor(float64(v*3))) + float32(math.Ceil(float64(v*7))),
+			8:  float32(math.RoundToEven(float64(v*5))) + float32(math.Trunc(float64(-v*5))),
+			11: -v,
+		}
+		approx := map[int]float64{1: 1 / math.Sqrt(v64), 2: v64 / 3, 3: math.Exp(v64), 4: math.Log(v64),
+			9: v64*v64 - 1, 10: math.Sin(v64)}
+		o := got[tid*12:]
+		for k, w := range exact {
+			if k == 0 || k >= 5 && k <= 8 || k == 11 {
+				if math.Float32bits(o[k]) != math.Float32bits(w) {
+					t.Errorf("x=%v slot %d: %v; want %v exactly", v, k, o[k], w)
+				}
+			}
+		}
+		for k, w := range approx {
+			g := float64(o[k])
+			if !(g == w || math.Abs(g-w) <= 1e-6*math.Abs(w)+1e-7) {
+				t.Errorf("x=%v slot %d: %v; want %v", v, k, g, w)
+			}
+		}
+		if w := int32(math.RoundToEven(float64(v * 100))); int32(iout[tid]) != w {
+			t.Errorf("x=%v: __float2int_rn(x*100) = %d; want %d", v, int32(iout[tid]), w)
+		}
+		for c := 0; c < 4; c++ {
+			if w := float32(c+1) * v; got[768+4*tid+c] != w {
+				t.Errorf("x=%v: __stcs component %d: %v; want %v", v, c, got[768+4*tid+c], w)
+			}
+		}
+	}
+}

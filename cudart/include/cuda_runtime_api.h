@@ -1,0 +1,3 @@
+// cuda_runtime_api.h: the CUDA SDK's name for part of gtrace_cuda_runtime.h, so that
+// a program's own #include <cuda_runtime_api.h> finds it without a CUDA SDK.
+#include "gtrace_cuda_runtime.h"

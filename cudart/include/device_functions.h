@@ -1,0 +1,3 @@
+// device_functions.h: the CUDA SDK's name for part of gtrace_cuda_runtime.h, so that
+// a program's own #include <device_functions.h> finds it without a CUDA SDK.
+#include "gtrace_cuda_runtime.h"

@@ -1,0 +1,3 @@
+// sm_20_atomic_functions.h: the CUDA SDK's name for part of gtrace_cuda_runtime.h, so that
+// a program's own #include <sm_20_atomic_functions.h> finds it without a CUDA SDK.
+#include "gtrace_cuda_runtime.h"

@@ -1,0 +1,3 @@
+// vector_types.h: the CUDA SDK's name for part of gtrace_cuda_runtime.h, so that
+// a program's own #include <vector_types.h> finds it without a CUDA SDK.
+#include "gtrace_cuda_runtime.h"

@@ -1,0 +1,186 @@
+// Kernels in the style of NVIDIA's cuda-samples (reduce6, histogram256) and of the
+// CUDA Programming Guide's examples, written against the CUDA SDK's names only:
+// header_test.go compiles this file with clang-14 and gtrace's header (no SDK),
+// captures each kernel and checks its output against Go.
+#include <cuda_runtime.h>
+#include <device_launch_parameters.h>
+#include <stdio.h>
+
+// reduce6: each thread sums a grid-stride run, the block reduces in shared memory to
+// one warp, the warp finishes with __shfl_down_sync (cuda-samples' reduction kernel).
+template <unsigned int blockSize>
+__device__ void reduce6(const float *__restrict__ g_idata, float *__restrict__ g_odata, unsigned int n)
+{
+	__shared__ float sdata[blockSize];
+	unsigned int tid = threadIdx.x;
+	unsigned int gridSize = blockSize * 2 * gridDim.x;
+	float mySum = 0;
+	for (unsigned int i = blockIdx.x * blockSize * 2 + threadIdx.x; i < n; i += gridSize) {
+		mySum += g_idata[i];
+		if (i + blockSize < n)
+			mySum += g_idata[i + blockSize];
+	}
+	sdata[tid] = mySum;
+	__syncthreads();
+	if (blockSize >= 512 && tid < 256)
+		sdata[tid] = mySum = mySum + sdata[tid + 256];
+	__syncthreads();
+	if (blockSize >= 256 && tid < 128)
+		sdata[tid] = mySum = mySum + sdata[tid + 128];
+	__syncthreads();
+	if (blockSize >= 128 && tid < 64)
+		sdata[tid] = mySum = mySum + sdata[tid + 64];
+	__syncthreads();
+	if (tid < 32) {
+		if (blockSize >= 64)
+			mySum += sdata[tid + 32];
+		for (int offset = warpSize / 2; offset > 0; offset /= 2)
+			mySum += __shfl_down_sync(0xffffffff, mySum, offset);
+	}
+	if (tid == 0)
+		g_odata[blockIdx.x] = mySum;
+}
+
+extern "C" __global__ void __launch_bounds__(256) reduce6_256(const float *in, float *out, unsigned int n)
+{
+	reduce6<256>(in, out, n);
+}
+
+// histogram256: per-block histogram in shared memory with atomicAdd, merged into the
+// global one with atomicAdd (cuda-samples' histogram256, without its per-warp copies).
+extern "C" __global__ void histogram256(uint *d_Histogram, const uint4 *d_Data, uint dataCount)
+{
+	__shared__ uint s_Hist[256];
+	for (uint i = threadIdx.x; i < 256; i += blockDim.x)
+		s_Hist[i] = 0;
+	__syncthreads();
+	for (uint pos = blockIdx.x * blockDim.x + threadIdx.x; pos < dataCount; pos += blockDim.x * gridDim.x) {
+		uint4 data = __ldg(&d_Data[pos]);
+		uint words[4] = {data.x, data.y, data.z, data.w};
+		for (int w = 0; w < 4; w++)
+			for (int b = 0; b < 32; b += 8)
+				atomicAdd(&s_Hist[(words[w] >> b) & 0xFFU], 1);
+	}
+	__syncthreads();
+	for (uint i = threadIdx.x; i < 256; i += blockDim.x)
+		atomicAdd(&d_Histogram[i], s_Hist[i]);
+}
+
+// atomics: every atomic function on every type it has, from every thread of the grid.
+// Results that do not depend on the order of the threads: slot layout in header_test.go.
+extern "C" __global__ void atomics(int *i, unsigned int *u, unsigned long long *ull, long long *ll, float *f, double *d)
+{
+	int t = blockIdx.x * blockDim.x + threadIdx.x;
+	atomicAdd(&i[0], t);
+	atomicSub(&i[1], t);
+	atomicMin(&i[2], t - 100);
+	atomicMax(&i[3], t - 100);
+	atomicAnd(&i[4], ~(1 << (t % 31)));
+	atomicOr(&i[5], 1 << (t % 31));
+	atomicXor(&i[6], t);
+	atomicAdd(&u[0], 3u);
+	atomicSub(&u[1], 1u);
+	atomicMin(&u[2], (unsigned)t + 7);
+	atomicMax(&u[3], (unsigned)t * 3);
+	atomicInc(&u[4], 9u);
+	atomicDec(&u[5], 9u);
+	atomicAnd(&u[6], 0xffffffffu ^ (1u << (t % 32)));
+	atomicOr(&u[7], 1u << (t % 32));
+	atomicXor(&u[8], (unsigned)t * 2654435761u);
+	// A lock-free maximum through atomicCAS, as the Programming Guide writes atomics that
+	// the hardware lacks.
+	unsigned int old = u[9], assumed;
+	do {
+		assumed = old;
+		old = atomicCAS(&u[9], assumed, max(assumed, (unsigned)t * 5));
+	} while (assumed != old);
+	atomicAdd(&ull[0], 1ull << 33);
+	atomicMin(&ull[1], (unsigned long long)t << 34);
+	atomicMax(&ull[2], (unsigned long long)t << 34);
+	atomicAnd(&ull[3], ~(1ull << (t % 64)));
+	atomicOr(&ull[4], 1ull << (t % 64));
+	atomicXor(&ull[5], (unsigned long long)t << 20);
+	unsigned long long o = ull[6], a;
+	do {
+		a = o;
+		o = atomicCAS(&ull[6], a, a + (unsigned long long)t);
+	} while (a != o);
+	atomicExch(&ull[7], 42ull);
+	atomicMin(&ll[0], -((long long)t << 35));
+	atomicMax(&ll[1], -((long long)t << 35));
+	atomicAdd(&f[0], 0.5f);
+	atomicExch(&f[1], 2.5f);
+	atomicAdd(&d[0], 0.25);
+	atomicExch(&i[7], 7);
+	atomicExch(&u[10], 11u);
+}
+
+// warp: the warp functions, one result per thread, slot layout in header_test.go.
+extern "C" __global__ void warp(int *out, double *dout)
+{
+	int lane = threadIdx.x % 32;
+	int *o = out + threadIdx.x * 16;
+	o[0] = __shfl_sync(0xffffffff, lane * 10, 31 - lane);
+	o[1] = __shfl_up_sync(0xffffffff, lane, 3);
+	o[2] = __shfl_down_sync(0xffffffff, lane, 5, 16);
+	o[3] = __shfl_xor_sync(0xffffffff, lane, 1);
+	int sum = lane;
+	for (int m = 16; m > 0; m /= 2)
+		sum += __shfl_xor_sync(0xffffffff, sum, m);
+	o[4] = sum;
+	o[5] = (int)__ballot_sync(0xffffffff, lane % 3 == 0);
+	o[6] = __all_sync(0xffffffff, lane < 32);
+	o[7] = __any_sync(0xffffffff, lane == 17);
+	if (lane < 20)
+		o[8] = (int)__activemask();
+	else
+		o[8] = -1;
+	o[9] = __popc((unsigned)lane * 0x01010101u);
+	o[10] = __clz(lane);
+	o[11] = __ffs(lane << 4);
+	o[12] = (int)__brev((unsigned)lane);
+	o[13] = (int)__byte_perm(0x33221100u + lane, 0x77665544u, 0x5140);
+	o[14] = (int)__funnelshift_l(0x80000001u, (unsigned)lane, 4);
+	o[15] = __umulhi(0x90000000u, (unsigned)lane * 0x12345u) + __mul24(lane, -3);
+	dout[threadIdx.x] = __shfl_sync(0xffffffff, 1.0 / (lane + 1), (lane + 1) % 32);
+	__syncwarp();
+}
+
+// math: one result per function per thread, slot layout in header_test.go.
+extern "C" __global__ void math(const float *x, float *out, int *iout)
+{
+	int t = blockIdx.x * blockDim.x + threadIdx.x;
+	float v = x[t];
+	float *o = out + t * 12;
+	o[0] = sqrtf(v);
+	o[1] = rsqrtf(v);
+	o[2] = __fdividef(v, 3.0f);
+	o[3] = __expf(v);
+	o[4] = __logf(v);
+	o[5] = __saturatef(v - 1.0f);
+	o[6] = fminf(v, 1.5f) + fmaxf(v, 0.5f);
+	o[7] = floorf(v * 3.0f) + ceilf(v * 7.0f);
+	o[8] = rintf(v * 5.0f) + truncf(-v * 5.0f);
+	o[9] = fmaf(v, v, -1.0f);
+	o[10] = __sinf(v);
+	o[11] = __int_as_float(__float_as_int(v) ^ 0x80000000);
+	iout[t] = __float2int_rn(v * 100.0f);
+	float4 q = make_float4(v, 2 * v, 3 * v, 4 * v);
+	__stcs(reinterpret_cast<float4 *>(out + 64 * 12) + t, q);
+}
+
+// Host code parses (its calls are declarations only): a whole .cu file compiles.
+int main()
+{
+	float *d_in, *d_out;
+	cudaMalloc(&d_in, 1024 * sizeof(float));
+	cudaMalloc(&d_out, 4 * sizeof(float));
+	reduce6_256<<<4, 256>>>(d_in, d_out, 1024);
+	cudaError_t err = cudaDeviceSynchronize();
+	if (err != cudaSuccess)
+		printf("%s\n", cudaGetErrorString(err));
+	dim3 grid(2, 1), block(dim3(128));
+	histogram256<<<grid, block>>>(0, 0, 0);
+	cudaFree(d_in);
+	return 0;
+}
