@@ -887,3 +887,54 @@ ret;
 		t.Errorf("a .nv.info section: %v, want it refused by name", err)
 	}
 }
+
+// votePTX: each lane votes over its own tile of 8 lanes (membermask 0xff << (lane & ~7)),
+// as cooperative groups' thread_block_tile<8>::ballot and ::all do; lane i's predicate
+// is i%3 == 0. Out: ballot, then all, per thread.
+const votePTX = `.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry tilevote(.param .u64 po)
+{
+.reg .pred %p<4>;
+.reg .b32 %r<12>;
+.reg .b64 %rd<6>;
+ld.param.u64 %rd1, [po];
+cvta.to.global.u64 %rd1, %rd1;
+mov.u32 %r1, %laneid;
+and.b32 %r2, %r1, 24;
+shl.b32 %r3, 255, %r2;
+rem.u32 %r4, %r1, 3;
+setp.eq.u32 %p1, %r4, 0;
+vote.sync.ballot.b32 %r5, %p1, %r3;
+vote.sync.all.pred %p2, %p1, %r3;
+selp.u32 %r6, 1, 0, %p2;
+mul.wide.u32 %rd2, %r1, 8;
+add.s64 %rd3, %rd1, %rd2;
+st.global.v2.u32 [%rd3], {%r5, %r6};
+ret;
+}
+`
+
+// A lane's vote covers the lanes of its own membermask, not of the warp's first lane.
+func TestVotePerLaneMask(t *testing.T) {
+	res := run(t, Spec{PTX: []byte(votePTX), PTXName: "vote.ptx", Kernel: "tilevote", Grid: d3(1, 1, 1),
+		Block: d3(32, 1, 1), Args: []string{"buf:u32:64"}}, nil)
+	got := i32s(res.Buffers[0].Final)
+	for lane := 0; lane < 32; lane++ {
+		base := lane &^ 7
+		var ballot int32
+		for j := base; j < base+8; j++ {
+			if j%3 == 0 {
+				ballot |= 1 << j
+			}
+		}
+		all := int32(0)
+		if ballot == 0xff<<base {
+			all = 1
+		}
+		if got[2*lane] != ballot || got[2*lane+1] != all {
+			t.Errorf("lane %d: ballot %#x all %d; want %#x %d", lane, got[2*lane], got[2*lane+1], ballot, all)
+		}
+	}
+}

@@ -75,7 +75,7 @@
 //	                       of an operation red has, is recorded as red (MemReduce), as
 //	                       ptxas emits SASS RED for it and ncu counts it under op_red
 //	shfl(.sync)            .up .down .bfly .idx .b32, optional predicate destination
-//	vote(.sync)            .all .any .uni .ballot
+//	vote(.sync)            .all .any .uni .ballot; each lane over its own membermask
 //	activemask             b32
 //	tex.2d.v4              f32/s32/u32 results, f32/s32 coordinates
 //	prefetch nanosleep     recorded, no effect

@@ -294,37 +294,7 @@ func (w *warpState) step(pc int32, active uint32, path uint16, fl format.Flags) 
 	case opShfl:
 		w.shfl(in, exec)
 	case opVote:
-		src := w.preds[in.s[0]]
-		if in.sneg&1 != 0 {
-			src = ^src
-		}
-		member := uint32(w.slot(in.s[1])[bits.TrailingZeros32(exec)])
-		part := exec & member
-		v := src & part
-		switch in.bop {
-		case voteBallot:
-			d := w.slot(in.d[0])
-			for m := exec; m != 0; m &= m - 1 {
-				d[bits.TrailingZeros32(m)] = uint64(v)
-			}
-		default:
-			var r bool
-			switch in.bop {
-			case voteAll:
-				r = v == part
-			case voteAny:
-				r = v != 0
-			case voteUni:
-				r = v == 0 || v == part
-			}
-			if in.d[0] >= 0 {
-				if r {
-					w.preds[in.d[0]] |= exec
-				} else {
-					w.preds[in.d[0]] &^= exec
-				}
-			}
-		}
+		w.vote(in, exec)
 	case opActivemask:
 		d := w.slot(in.d[0])
 		for m := exec; m != 0; m &= m - 1 {
@@ -334,6 +304,45 @@ func (w *warpState) step(pc int32, active uint32, path uint16, fl format.Flags) 
 		w.lanewise(in, exec)
 	}
 	return ctlNext, exec, nil
+}
+
+// vote evaluates vote(.sync) for each lane over the lanes of its own membermask: the
+// lanes of a warp may name different masks (a tile of 8 passes its 8 lanes), and each
+// lane's result covers only the lanes its mask names (PTX ISA, vote.sync).
+func (w *warpState) vote(in *instr, exec uint32) {
+	src := w.preds[in.s[0]]
+	if in.sneg&1 != 0 {
+		src = ^src
+	}
+	ms := w.slot(in.s[1])
+	var d *[32]uint64
+	if in.bop == voteBallot {
+		d = w.slot(in.d[0])
+	}
+	var truth uint32
+	for m := exec; m != 0; m &= m - 1 {
+		lane := bits.TrailingZeros32(m)
+		part := exec & uint32(ms[lane])
+		v := src & part
+		var r bool
+		switch in.bop {
+		case voteBallot:
+			d[lane] = uint64(v)
+			continue
+		case voteAll:
+			r = v == part
+		case voteAny:
+			r = v != 0
+		case voteUni:
+			r = v == 0 || v == part
+		}
+		if r {
+			truth |= 1 << lane
+		}
+	}
+	if in.bop != voteBallot && in.d[0] >= 0 {
+		w.preds[in.d[0]] = w.preds[in.d[0]]&^exec | truth
+	}
 }
 
 func predOp(op uint8, a, b uint32) uint32 {

@@ -14,11 +14,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/gtrace/gtrace/internal/atomicfile"
 )
 
-//go:embed include/*.h
+//go:embed include
 var include embed.FS
 
 // Header is the file that the clang flags of ClangArgs force-include; the others in the
@@ -34,15 +35,18 @@ func ClangArgs(dir string) []string {
 		"-Xclang", "-target-feature", "-Xclang", "+ptx70", "-I", dir, "-include", Header}
 }
 
-// Files lists the header folder's files by name.
+// Files lists the header folder's files, as slash-separated paths inside it
+// (cooperative_groups/reduce.h), in lexical order.
 func Files() []string {
-	ents, err := fs.ReadDir(include, "include")
+	var names []string
+	err := fs.WalkDir(include, "include", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			names = append(names, strings.TrimPrefix(p, "include/"))
+		}
+		return err
+	})
 	if err != nil {
 		panic(err) // embedded at build time
-	}
-	names := make([]string, len(ents))
-	for i, e := range ents {
-		names[i] = e.Name()
 	}
 	return names
 }
@@ -53,7 +57,11 @@ func WriteInclude(dir string) error {
 	names := slices.DeleteFunc(Files(), func(n string) bool { return n == Header })
 	for _, name := range append(names, Header) {
 		b, _ := include.ReadFile("include/" + name)
-		err := atomicfile.WriteFile(context.Background(), filepath.Join(dir, name), func(w io.Writer) error {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+			return err
+		}
+		err := atomicfile.WriteFile(context.Background(), path, func(w io.Writer) error {
 			_, err := w.Write(b)
 			return err
 		})

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -104,19 +105,14 @@ func f32s(b []byte) []float32 {
 	return r
 }
 
-// The header's SDK-named files all resolve to it, and a folder from IncludeDir is
-// reused, not rewritten.
+// The folder has the SDK's file names, IncludeDir writes all of it (subfolders too), and
+// a folder from IncludeDir is reused, not rewritten.
 func TestIncludeFolder(t *testing.T) {
 	names := Files()
-	for _, want := range []string{Header, "cuda_runtime.h", "device_launch_parameters.h", "vector_types.h"} {
+	for _, want := range []string{Header, "cuda_runtime.h", "device_launch_parameters.h", "vector_types.h",
+		"cooperative_groups.h", "cooperative_groups/reduce.h"} {
 		if !strings.Contains(strings.Join(names, " "), want) {
 			t.Errorf("include/ lacks %s: %v", want, names)
-		}
-	}
-	for _, name := range names {
-		b, _ := include.ReadFile("include/" + name)
-		if name != Header && !strings.Contains(string(b), `#include "`+Header+`"`) {
-			t.Errorf("%s does not include %s", name, Header)
 		}
 	}
 	base := t.TempDir()
@@ -331,6 +327,92 @@ func TestMathFunctions(t *testing.T) {
 			if w := float32(c+1) * v; got[768+4*tid+c] != w {
 				t.Errorf("x=%v: __stcs component %d: %v; want %v", v, c, got[768+4*tid+c], w)
 			}
+		}
+	}
+}
+
+// cuda-samples' reduce4 written with cooperative groups: the per-block sums.
+func TestCooperativeGroupsReduce(t *testing.T) {
+	const n, grid, block = 1000, 2, 256
+	got := f32s(launch(t, "cg_reduce", grid, block, "buf:f32:1000:iota", "buf:f32:2", "u32:1000")[1])
+	for b := 0; b < grid; b++ {
+		var want float32
+		for i := b * 2 * block; i < min((b+1)*2*block, n); i++ {
+			want += float32(i) // integers below 2^24: exact in any order
+		}
+		if got[b] != want {
+			t.Errorf("block %d: %v; want %v", b, got[b], want)
+		}
+	}
+}
+
+// Tiles, cg::reduce, ballots, shuffles and a coalesced group against the Programming
+// Guide's definitions.
+func TestCooperativeGroupsTiles(t *testing.T) {
+	const threads = 128
+	spec := "buf:i32:128:rand:5"
+	out := launch(t, "cg_tiles", 1, threads, spec, "buf:i32:1280")
+	arg, _ := capture.ParseArg(spec)
+	v := make([]int32, threads)
+	for i, u := range u32s(arg.InitBytes()) {
+		v[i] = int32(u)
+	}
+	got := u32s(out[1])
+	for r := 0; r < threads; r++ {
+		w, l, tile, tr := r/32, r%32, r/8, r%8
+		var sum int32
+		for _, x := range v[w*32 : w*32+32] {
+			sum += x
+		}
+		tv := v[tile*8 : tile*8+8]
+		var ballot uint32
+		for i, x := range tv {
+			if x%2 != 0 {
+				ballot |= 1 << i
+			}
+		}
+		down := v[r]
+		if tr+2 < 8 {
+			down = v[r+2]
+		}
+		rank, size, first := 0, 0, int32(-1)
+		for j := 0; j < 32; j++ {
+			if x := v[w*32+j]; x%3 == 0 {
+				if first < 0 {
+					first = x
+				}
+				if j < l {
+					rank++
+				}
+				size++
+			}
+		}
+		co, cfirst := int32(rank*100+size), first
+		if v[r]%3 != 0 {
+			co, cfirst = -1, -1
+		}
+		want := []int32{sum, slices.Max(tv), slices.Min(tv), int32(tr + 100*tile), int32(ballot), tv[3], down,
+			int32(w*1000 + threads/32), co, cfirst}
+		for k, x := range want {
+			if g := int32(got[r*10+k]); g != x {
+				t.Errorf("thread %d slot %d: %d; want %d", r, k, g, x)
+			}
+		}
+	}
+}
+
+// Every file of the header folder compiles when a program includes it by its name.
+func TestEveryHeaderCompiles(t *testing.T) {
+	clangtest.Clang14(t)
+	dir := t.TempDir()
+	for _, name := range Files() {
+		cu := filepath.Join(dir, strings.ReplaceAll(name, "/", "_")+".cu")
+		src := "#include <" + name + ">\n__global__ void k(int *p) { p[threadIdx.x] = warpSize; }\n"
+		if err := os.WriteFile(cu, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := compile(t, cu); err != nil {
+			t.Errorf("#include <%s>: %v", name, err)
 		}
 	}
 }

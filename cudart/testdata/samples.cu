@@ -5,6 +5,10 @@
 #include <cuda_runtime.h>
 #include <device_launch_parameters.h>
 #include <stdio.h>
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
+namespace cg = cooperative_groups;
 
 // reduce6: each thread sums a grid-stride run, the block reduces in shared memory to
 // one warp, the warp finishes with __shfl_down_sync (cuda-samples' reduction kernel).
@@ -167,6 +171,64 @@ extern "C" __global__ void math(const float *x, float *out, int *iout)
 	iout[t] = __float2int_rn(v * 100.0f);
 	float4 q = make_float4(v, 2 * v, 3 * v, 4 * v);
 	__stcs(reinterpret_cast<float4 *>(out + 64 * 12) + t, q);
+}
+
+// cg_reduce: cuda-samples' reduce4 as it is written with cooperative groups: the block
+// syncs through cg::sync, the last warp finishes with a tile's shfl_down.
+extern "C" __global__ void cg_reduce(const float *g_idata, float *g_odata, unsigned int n)
+{
+	cg::thread_block cta = cg::this_thread_block();
+	__shared__ float sdata[256];
+	unsigned int tid = threadIdx.x;
+	unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+	float mySum = (i < n) ? g_idata[i] : 0;
+	if (i + blockDim.x < n)
+		mySum += g_idata[i + blockDim.x];
+	sdata[tid] = mySum;
+	cg::sync(cta);
+	for (unsigned int s = blockDim.x / 2; s > 32; s >>= 1) {
+		if (tid < s)
+			sdata[tid] = mySum = mySum + sdata[tid + s];
+		cg::sync(cta);
+	}
+	cg::thread_block_tile<32> tile32 = cg::tiled_partition<32>(cta);
+	if (cta.thread_rank() < 32) {
+		if (blockDim.x >= 64)
+			mySum += sdata[tid + 32];
+		for (int offset = tile32.size() / 2; offset > 0; offset /= 2)
+			mySum += tile32.shfl_down(mySum, offset);
+	}
+	if (cta.thread_rank() == 0)
+		g_odata[blockIdx.x] = mySum;
+}
+
+// cg_tiles: warps and tiles of 8 with cg::reduce (as llm.c's kernels use it), ranks,
+// ballot and shuffles, and a coalesced group made in a divergent branch; slot layout
+// in header_test.go.
+extern "C" __global__ void cg_tiles(const int *in, int *out)
+{
+	cg::thread_block block = cg::this_thread_block();
+	cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+	auto t8 = cg::tiled_partition<8>(block);
+	int v = in[block.thread_rank()];
+	int *o = out + block.thread_rank() * 10;
+	o[0] = cg::reduce(warp, v, cg::plus<int>());
+	o[1] = cg::reduce(t8, v, cg::greater<int>());
+	o[2] = cg::reduce(t8, v, cg::less<int>());
+	o[3] = t8.thread_rank() + 100 * t8.meta_group_rank();
+	o[4] = t8.ballot(v % 2);
+	o[5] = t8.shfl(v, 3);
+	o[6] = t8.shfl_down(v, 2);
+	o[7] = warp.meta_group_rank() * 1000 + warp.meta_group_size();
+	t8.sync();
+	if (v % 3 == 0) {
+		cg::coalesced_group active = cg::coalesced_threads();
+		o[8] = active.thread_rank() * 100 + active.size();
+		o[9] = active.shfl(v, 0);
+	} else {
+		o[8] = -1;
+		o[9] = -1;
+	}
 }
 
 // Host code parses (its calls are declarations only): a whole .cu file compiles.
