@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/bits"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -28,25 +27,10 @@ var (
 // `gtrace capture --cu` does.
 func compile(t *testing.T, cu string) ([]byte, error) {
 	t.Helper()
-	clang := clangtest.Clang14(t)
-	dir := t.TempDir()
-	if err := WriteInclude(dir); err != nil {
-		return nil, err
-	}
-	out := filepath.Join(dir, "out.ptx")
-	args := append(ClangArgs(dir), "-O3", "-S", "-o", out, cu)
-	if msg, err := exec.Command(clang, args...).CombinedOutput(); err != nil {
-		return nil, &compileError{err, string(msg)}
-	}
-	return os.ReadFile(out)
+	clangtest.Clang14(t)
+	ptx, _, err := Compile(context.Background(), cu)
+	return ptx, err
 }
-
-type compileError struct {
-	err error
-	msg string
-}
-
-func (e *compileError) Error() string { return e.err.Error() + "\n" + e.msg }
 
 func samples(t *testing.T) []byte {
 	t.Helper()

@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -121,7 +121,10 @@ func userJob(c *cli.Context) (captureJob, error) {
 		if name != "" {
 			return job, usageError("capture: give --ptx or --cu, not both")
 		}
-		ptx, producer, err := compileCU(c.Context, cu)
+		ptx, producer, err := cudart.Compile(c.Context, cu)
+		if errors.Is(err, cudart.ErrNoCompiler) {
+			return job, fmt.Errorf("capture --cu: %w and use --ptx FILE", cudart.ErrNoCompiler)
+		}
 		if err != nil {
 			return job, err
 		}
@@ -171,40 +174,6 @@ func mangledEntry(ptx []byte, name string) string {
 		return string(m[0][1])
 	}
 	return name
-}
-
-// compileCU turns a .cu file into PTX with clang-14 (preferred: no CUDA SDK needed) or nvcc.
-func compileCU(ctx context.Context, cu string) ([]byte, string, error) {
-	tmp, err := os.MkdirTemp("", "gtrace-cu-")
-	if err != nil {
-		return nil, "", err
-	}
-	defer os.RemoveAll(tmp)
-	out := filepath.Join(tmp, "out.ptx")
-	var cmd *exec.Cmd
-	var producer string
-	if path, err := exec.LookPath("clang-14"); err == nil {
-		// gtrace's device-side CUDA header folder stands in for a CUDA SDK.
-		if err := cudart.WriteInclude(tmp); err != nil {
-			return nil, "", err
-		}
-		// -gline-tables-only adds .loc line information, and no other debug data, so that
-		// errors, faults and the program table name the .cu line.
-		args := append(cudart.ClangArgs(tmp), "-O3", "-gline-tables-only", "-S", "-o", out, cu)
-		cmd = exec.CommandContext(ctx, path, args...)
-		producer = "clang-14"
-	} else if path, err := exec.LookPath("nvcc"); err == nil {
-		cmd = exec.CommandContext(ctx, path, "-ptx", "-O3", "-lineinfo", "-arch=sm_80", "-o", out, cu)
-		producer = "nvcc"
-	} else {
-		return nil, "", cli.Exit("capture --cu: neither clang-14 nor nvcc is on PATH. Install Debian's clang-14 "+
-			"(apt-get install clang-14), or compile to PTX elsewhere and use --ptx FILE", 1)
-	}
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return nil, "", fmt.Errorf("compiling %s with %s: %v\n%s", cu, producer, err, msg)
-	}
-	ptx, err := os.ReadFile(out)
-	return ptx, producer, err
 }
 
 // runCapture loads, emulates, writes the trace atomically, and checks a reference

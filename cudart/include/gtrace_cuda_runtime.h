@@ -265,58 +265,57 @@ GTRACE_LDG(float4, f4)
 GTRACE_LDG(double2, d2)
 #undef GTRACE_LDG
 
-// One inline PTX load or store per type and hint: .cs (streaming), .cg (L2 only),
-// .ca (all levels), .lu (last use), .cv (volatile); .wb, .wt for stores.
-#define GTRACE_LDST_HINT(H, T, PT, C)                                                    \
+// One inline PTX load or store per type and cache operator (PTX ISA, "Cache
+// Operators"): loads .ca (all levels), .cg (L2 only), .cs (streaming), .lu (last use),
+// .cv (volatile); stores .wb (write-back), .cg, .cs, .wt (write-through).
+#define GTRACE_LD1(H, T, PT, C)                                                          \
 	GTRACE_D T __ld##H(const T *p)                                                   \
 	{                                                                                \
 		T r;                                                                     \
 		asm("ld.global." #H "." #PT " %0, [%1];" : "=" C(r) : "l"(p));           \
 		return r;                                                                \
-	}                                                                                \
-	GTRACE_D void __st##H(T *p, T v) { asm volatile("st.global." #H "." #PT " [%0], %1;" ::"l"(p), C(v) : "memory"); }
-#define GTRACE_LDST_HINT4(H, T, PT, C)                                                   \
+	}
+#define GTRACE_LD4(H, T, PT, C)                                                          \
 	GTRACE_D T __ld##H(const T *p)                                                   \
 	{                                                                                \
 		T r;                                                                     \
 		asm("ld.global." #H ".v4." #PT " {%0, %1, %2, %3}, [%4];"                 \
 		    : "=" C(r.x), "=" C(r.y), "=" C(r.z), "=" C(r.w) : "l"(p));           \
 		return r;                                                                \
-	}                                                                                \
+	}
+#define GTRACE_ST1(H, T, PT, C) \
+	GTRACE_D void __st##H(T *p, T v) { asm volatile("st.global." #H "." #PT " [%0], %1;" ::"l"(p), C(v) : "memory"); }
+#define GTRACE_ST4(H, T, PT, C)                                                          \
 	GTRACE_D void __st##H(T *p, T v)                                                 \
 	{                                                                                \
 		asm volatile("st.global." #H ".v4." #PT " [%0], {%1, %2, %3, %4};"         \
 			     ::"l"(p), C(v.x), C(v.y), C(v.z), C(v.w) : "memory");         \
 	}
-#define GTRACE_HINTS(H)                                   \
-	GTRACE_LDST_HINT(H, int, s32, "r")                \
-	GTRACE_LDST_HINT(H, unsigned int, u32, "r")       \
-	GTRACE_LDST_HINT(H, long long, s64, "l")          \
-	GTRACE_LDST_HINT(H, unsigned long long, u64, "l") \
-	GTRACE_LDST_HINT(H, float, f32, "f")              \
-	GTRACE_LDST_HINT(H, double, f64, "d")             \
-	GTRACE_LDST_HINT4(H, int4, s32, "r")              \
-	GTRACE_LDST_HINT4(H, uint4, u32, "r")             \
-	GTRACE_LDST_HINT4(H, float4, f32, "f")
-GTRACE_HINTS(cs)
-GTRACE_HINTS(cg)
-GTRACE_HINTS(ca)
-GTRACE_HINTS(lu)
-GTRACE_HINTS(cv)
-#undef GTRACE_HINTS
-#define GTRACE_ST_HINT(H, T, PT, C) \
-	GTRACE_D void __st##H(T *p, T v) { asm volatile("st.global." #H "." #PT " [%0], %1;" ::"l"(p), C(v) : "memory"); }
-GTRACE_ST_HINT(wb, int, s32, "r")
-GTRACE_ST_HINT(wb, unsigned int, u32, "r")
-GTRACE_ST_HINT(wb, float, f32, "f")
-GTRACE_ST_HINT(wb, double, f64, "d")
-GTRACE_ST_HINT(wt, int, s32, "r")
-GTRACE_ST_HINT(wt, unsigned int, u32, "r")
-GTRACE_ST_HINT(wt, float, f32, "f")
-GTRACE_ST_HINT(wt, double, f64, "d")
-#undef GTRACE_ST_HINT
-#undef GTRACE_LDST_HINT
-#undef GTRACE_LDST_HINT4
+// GTRACE_HINT(OP, H) defines OP (GTRACE_LD or GTRACE_ST) with operator H on each type.
+#define GTRACE_HINT(OP, H)                            \
+	OP##1(H, int, s32, "r")                       \
+	OP##1(H, unsigned int, u32, "r")              \
+	OP##1(H, long long, s64, "l")                 \
+	OP##1(H, unsigned long long, u64, "l")        \
+	OP##1(H, float, f32, "f")                     \
+	OP##1(H, double, f64, "d")                    \
+	OP##4(H, int4, s32, "r")                      \
+	OP##4(H, uint4, u32, "r")                     \
+	OP##4(H, float4, f32, "f")
+GTRACE_HINT(GTRACE_LD, ca)
+GTRACE_HINT(GTRACE_LD, cg)
+GTRACE_HINT(GTRACE_LD, cs)
+GTRACE_HINT(GTRACE_LD, lu)
+GTRACE_HINT(GTRACE_LD, cv)
+GTRACE_HINT(GTRACE_ST, wb)
+GTRACE_HINT(GTRACE_ST, cg)
+GTRACE_HINT(GTRACE_ST, cs)
+GTRACE_HINT(GTRACE_ST, wt)
+#undef GTRACE_HINT
+#undef GTRACE_LD1
+#undef GTRACE_LD4
+#undef GTRACE_ST1
+#undef GTRACE_ST4
 
 // ---- Integer intrinsics (CUDA Math API, "Integer Intrinsics") ------------------
 // popc, clz and brev as inline PTX: clz of 0 is 32 (64) there, where
@@ -468,7 +467,6 @@ GTRACE_D float __saturatef(float x) { return __nvvm_saturate_f(x); }
 GTRACE_D float __fdividef(float a, float b) { return __nvvm_div_approx_f(a, b); }
 // rsqrtf: libdevice's __nv_rsqrtf is rsqrt.approx.f32 (2 ulp, CUDA Math API).
 GTRACE_D float rsqrtf(float x) { return __nvvm_rsqrt_approx_f(x); }
-GTRACE_D float __frsqrt_rn(float x) { return __nvvm_rcp_rn_f(__nvvm_sqrt_rn_f(x)); }
 // __expf, __exp10f, __logf, __log2f, __log10f, __sinf, __cosf, __tanf, __powf: the
 // Programming Guide's "Intrinsic Functions" table; ex2/lg2/sin/cos .approx.ftz.
 GTRACE_D float __expf(float x) { return __nvvm_ex2_approx_ftz_f(x * 1.4426950408889634f); }
