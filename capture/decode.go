@@ -109,6 +109,8 @@ type Kernel struct {
 	// atomic's result is used, or when it is not an order-independent integer reduction.
 	parallel bool
 	maxInst  uint64
+	maxTrace int // bytes of trace one CTA may hold (Spec.MaxCTATrace)
+	mem      memLimits
 
 	predConst [2]int32 // predicates holding constant false/true, -1 until used
 
@@ -152,6 +154,11 @@ func loadKernel(spec Spec) (*Kernel, error) {
 	k.maxInst = spec.MaxInst
 	if k.maxInst == 0 {
 		k.maxInst = DefaultMaxInst
+	}
+	k.maxTrace = DefaultMaxCTATrace
+	k.mem = memLimits{gate: gateBytes, flush: flushBytes, report: reportStep}
+	if spec.MaxCTATrace > 0 {
+		k.maxTrace = int(min(spec.MaxCTATrace, 1<<62))
 	}
 	var entry *function
 	var names []string

@@ -196,8 +196,11 @@
 // Every Fault has Kind, kernel, CTA, thread (linear in the CTA), pc and the PTX text:
 // out-of-bounds (with the address and nearest allocation), misaligned, barrier
 // deadlock, warp-sync deadlock, livelock, trap, and an exhausted per-warp instruction
-// budget (Spec.MaxInst, default DefaultMaxInst). On a fault, the CTAs before the
-// faulting one have been written to the sink and later ones are abandoned.
+// budget (Spec.MaxInst, default DefaultMaxInst) or of the per-CTA trace bound
+// (Spec.MaxCTATrace, default DefaultMaxCTATrace: a loop that never exits ends there, in
+// bounded memory, at a pc inside the loop; see memgate.go for the three bounds on the
+// memory traces hold). On a fault, the CTAs before the faulting one have been written
+// to the sink and later ones are abandoned.
 //
 // Under Spec.OOB = OOBWarn (capture --oob=warn) an address outside its space's
 // allocations is not a fault: the read gives zeros, the write or atomic is dropped, the

@@ -37,6 +37,8 @@ type warpState struct {
 
 	rec        *format.Warp
 	ninst      uint64
+	held       int                  // rec.Bytes() when the CTA last looked
+	heldCap    int                  // rec.CapBytes() when the CTA last looked
 	oobScratch [maxAccessBytes]byte // under OOBWarn, what an out-of-bounds access reads or writes
 	nextPath   uint16
 

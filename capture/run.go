@@ -58,6 +58,11 @@ type cta struct {
 	lockAtomics bool
 	stop        func() bool          // reports that the run is over (cancelled, or an earlier CTA faulted)
 	oob         map[int32]*OOBAccess // under OOBWarn: this worker's out-of-bounds accesses by pc
+
+	gate     *memGate // nil: no other CTA runs beside this one's worker
+	held     int      // bytes of records the CTA holds (format.Warp.Bytes)
+	heldCap  int      // storage its warp set holds (format.Warp.CapBytes)
+	reported int      // the part of heldCap told to the gate
 }
 
 // errStopped ends a CTA whose result nobody will read.
@@ -106,10 +111,13 @@ func (k *Kernel) runGrid(ctx context.Context, kernelIndex int, sink Sink) (*Resu
 	type ctaResult struct {
 		warps []*format.Warp
 		insts uint64
+		held  int64 // storage of warps, as told to the gate
 		err   error
 	}
 	type result struct {
-		first int // first CTA of the chunk
+		first int  // first CTA of the result
+		want  int  // CTAs it was meant to hold: fewer means the worker stopped early
+		last  bool // the chunk's last result: its slot frees
 		ctas  []ctaResult
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -119,14 +127,23 @@ func (k *Kernel) runGrid(ctx context.Context, kernelIndex int, sink Sink) (*Resu
 	slots := make(chan struct{}, window)
 	var stopAt atomic.Int64
 	stopAt.Store(int64(total))
+	gate := newMemGate(int64(k.mem.gate))
+	defer context.AfterFunc(ctx, gate.stop)()
 	// Warp sets go round between the workers and the writer through a free list, so
 	// their grown column slices are reused for the whole run; a sync.Pool would drop
-	// them at every GC and the emulator would regrow them.
-	free := make(chan []*format.Warp, (window+workers)*chunk)
+	// them at every GC and the emulator would regrow them. The list keeps at most
+	// freeKeepBytes of storage: a set beyond that is left to the collector.
+	type warpSet struct {
+		ws  []*format.Warp
+		cap int64
+	}
+	free := make(chan warpSet, (window+workers)*chunk)
+	var freeHeld atomic.Int64
 	getWarps := func(n int) []*format.Warp {
 		select {
-		case ws := <-free:
-			return ws
+		case s := <-free:
+			freeHeld.Add(-s.cap)
+			return s.ws
 		default:
 		}
 		ws := make([]*format.Warp, n)
@@ -134,6 +151,16 @@ func (k *Kernel) runGrid(ctx context.Context, kernelIndex int, sink Sink) (*Resu
 			ws[j] = new(format.Warp)
 		}
 		return ws
+	}
+	putWarps := func(ws []*format.Warp, capBytes int64) {
+		if freeHeld.Load()+capBytes > freeKeepBytes {
+			return
+		}
+		select {
+		case free <- warpSet{ws, capBytes}:
+			freeHeld.Add(capBytes)
+		default:
+		}
 	}
 
 	go func() {
@@ -163,9 +190,22 @@ func (k *Kernel) runGrid(ctx context.Context, kernelIndex int, sink Sink) (*Resu
 			c := k.newCTA(gm, workers > 1)
 			ctas[i] = c
 			c.stop = func() bool { return ctx.Err() != nil || int64(c.id) > stopAt.Load() }
+			if workers > 1 {
+				c.gate = gate
+			}
+			send := func(r result) bool {
+				select {
+				case results <- r:
+					return true
+				case <-ctx.Done():
+					return false
+				}
+			}
 			for first := range jobs {
-				r := result{first: first}
-				for id := first; id < min(first+chunk, total); id++ {
+				end := min(first+chunk, total)
+				r := result{first: first, want: end - first, last: true}
+				var rHeld int64
+				for id := first; id < end; id++ {
 					if ctx.Err() != nil || int64(id) > stopAt.Load() {
 						break
 					}
@@ -175,7 +215,10 @@ func (k *Kernel) runGrid(ctx context.Context, kernelIndex int, sink Sink) (*Resu
 						warps[j].Kernel, warps[j].CTA, warps[j].Warp = kernelIndex, id, j
 					}
 					n, err := c.run(id, warps)
-					r.ctas = append(r.ctas, ctaResult{warps, n, err})
+					gate.add(int64(c.heldCap - c.reported))
+					gate.finish(id)
+					r.ctas = append(r.ctas, ctaResult{warps, n, int64(c.heldCap), err})
+					rHeld += int64(c.heldCap)
 					if err != nil {
 						for {
 							cur := stopAt.Load()
@@ -183,12 +226,21 @@ func (k *Kernel) runGrid(ctx context.Context, kernelIndex int, sink Sink) (*Resu
 								break
 							}
 						}
+						gate.wake()
 						break
 					}
+					if rHeld >= int64(k.mem.flush) && id+1 < end {
+						// Hand the finished CTAs over now: the writer frees their
+						// memory while this worker runs the rest of the chunk.
+						part := r
+						part.want, part.last = len(part.ctas), false
+						if !send(part) {
+							return
+						}
+						r, rHeld = result{first: id + 1, want: end - id - 1, last: true}, 0
+					}
 				}
-				select {
-				case results <- r:
-				case <-ctx.Done():
+				if !send(r) {
 					return
 				}
 			}
@@ -223,10 +275,8 @@ func (k *Kernel) runGrid(ctx context.Context, kernelIndex int, sink Sink) (*Resu
 						break
 					}
 				}
-				select {
-				case free <- cr.warps:
-				default:
-				}
+				gate.release(cr.held)
+				putWarps(cr.warps, cr.held)
 				res.WarpInsts += cr.insts
 				next++
 				res.CTAs = next
@@ -234,7 +284,7 @@ func (k *Kernel) runGrid(ctx context.Context, kernelIndex int, sink Sink) (*Resu
 					k.spec.Progress(next, total)
 				}
 			}
-			if runErr == nil && len(r.ctas) < min(chunk, total-r.first) {
+			if runErr == nil && len(r.ctas) < r.want {
 				// The chunk stopped early: a later CTA of an earlier chunk faulted, or
 				// the run was cancelled.
 				runErr = ctx.Err()
@@ -242,13 +292,16 @@ func (k *Kernel) runGrid(ctx context.Context, kernelIndex int, sink Sink) (*Resu
 					runErr = fmt.Errorf("capture %s: stopped after %d of %d CTAs", k.spec.Kernel, next, total)
 				}
 			}
-			<-slots
+			if r.last {
+				<-slots
+			}
 		}
 		if ctx.Err() != nil && runErr == nil {
 			runErr = ctx.Err()
 		}
 	}
 	cancel()
+	gate.stop()
 	for range results { // let the workers finish
 	}
 	if runErr == nil && next < total {
@@ -391,6 +444,12 @@ func (c *cta) run(id int, recs []*format.Warp) (uint64, error) {
 			w.its.paths = w.its.paths[:0]
 		}
 	}
+	c.held, c.heldCap, c.reported = 0, 0, 0
+	for _, w := range c.warps {
+		w.held, w.heldCap = w.rec.Bytes(), w.rec.CapBytes()
+		c.held += w.held
+		c.heldCap += w.heldCap
+	}
 	for {
 		ran, done := false, true
 		for _, w := range c.warps {
@@ -408,6 +467,9 @@ func (c *cta) run(id int, recs []*format.Warp) (uint64, error) {
 				st, err = w.runITS(ctaQuantum)
 			} else {
 				st, err = w.runStack(ctaQuantum)
+			}
+			if err == nil {
+				err = c.account(w)
 			}
 			if err != nil {
 				return 0, err

@@ -21,9 +21,12 @@ type Spec struct {
 	Args      []string // one SPEC per kernel parameter, in order (see ParseArg)
 	Consts    []string // NAME=TYPE:COUNT[:INIT]: overwrite a .const variable from the launch
 	SIMT      format.SIMTModel
-	MaxInst   uint64    // per-warp instruction budget; 0 = DefaultMaxInst
-	OOB       OOBPolicy // what an out-of-bounds access does; the zero value faults
-	Workers   int       // CTAs emulated in parallel; 0 = GOMAXPROCS
+	MaxInst   uint64 // per-warp instruction budget; 0 = DefaultMaxInst
+	// MaxCTATrace bounds the bytes of trace one CTA holds in memory before it ends
+	// (format.Warp.Bytes summed over its warps); 0 = DefaultMaxCTATrace.
+	MaxCTATrace uint64
+	OOB         OOBPolicy // what an out-of-bounds access does; the zero value faults
+	Workers     int       // CTAs emulated in parallel; 0 = GOMAXPROCS
 	// RegsPerThread is copied into the Launch; 0 = unknown.
 	RegsPerThread uint32
 	// PTXProducer is copied into the Launch; "" = guessed from the PTX header comment.

@@ -59,6 +59,20 @@ type Warp struct {
 // Len is the number of warp-instructions in the stream.
 func (w *Warp) Len() int { return len(w.PC) }
 
+// Bytes is the size of the stream's columns: what holding it costs, whatever storage
+// earlier streams left behind. It depends only on the records, so a bound on it is
+// deterministic.
+func (w *Warp) Bytes() int {
+	return 4*len(w.PC) + 4*len(w.Mask) + 2*len(w.Path) + len(w.Flags) + len(w.Mode) +
+		8*len(w.Base) + 8*len(w.Stride) + 4*len(w.DeltaOff) + 8*len(w.Deltas) + 4*len(w.CoordOff) + 4*len(w.Coords)
+}
+
+// CapBytes is the storage the stream's columns hold, used or not.
+func (w *Warp) CapBytes() int {
+	return 4*cap(w.PC) + 4*cap(w.Mask) + 2*cap(w.Path) + cap(w.Flags) + cap(w.Mode) +
+		8*cap(w.Base) + 8*cap(w.Stride) + 4*cap(w.DeltaOff) + 8*cap(w.Deltas) + 4*cap(w.CoordOff) + 4*cap(w.Coords)
+}
+
 // Reset empties the stream and keeps its storage.
 func (w *Warp) Reset() {
 	w.PC, w.Mask, w.Path, w.Flags = w.PC[:0], w.Mask[:0], w.Path[:0], w.Flags[:0]

@@ -15,6 +15,7 @@ import (
 	"github.com/gtrace/gtrace/cudart"
 	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/kernels"
+	"github.com/gtrace/gtrace/models/arch"
 	"github.com/urfave/cli/v2"
 )
 
@@ -80,6 +81,14 @@ func captureAction(c *cli.Context) error {
 	job.spec.SIMT = simt
 	job.spec.OOB = oob
 	job.spec.MaxInst = c.Uint64("max-inst")
+	maxTrace, err := arch.ParseSize(c.String("max-cta-trace"))
+	if err == nil && maxTrace == 0 {
+		err = errors.New("want a size above 0 (e.g. 128MiB, 1GiB)")
+	}
+	if err != nil {
+		return usageError("capture: --max-cta-trace %q: %v", c.String("max-cta-trace"), err)
+	}
+	job.spec.MaxCTATrace = uint64(maxTrace)
 	job.spec.Workers = c.Int("workers")
 	if r := c.Uint("regs"); r > 0 {
 		job.spec.RegsPerThread = uint32(r)

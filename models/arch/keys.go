@@ -3,6 +3,7 @@ package arch
 import (
 	"encoding"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -170,7 +171,7 @@ func (c *Config) set(key, value, source string) error {
 	switch p := f.ptr(c).(type) {
 	case *int:
 		if f.size {
-			*p, err = parseSize(value)
+			*p, err = ParseSize(value)
 		} else {
 			*p, err = strconv.Atoi(value)
 		}
@@ -184,7 +185,7 @@ func (c *Config) set(key, value, source string) error {
 		var list []int
 		for _, s := range strings.Split(value, ",") {
 			var n int
-			if n, err = parseSize(strings.TrimSpace(s)); err != nil {
+			if n, err = ParseSize(strings.TrimSpace(s)); err != nil {
 				break
 			}
 			list = append(list, n)
@@ -231,8 +232,8 @@ func format(f field, c *Config) string {
 	return "?"
 }
 
-// parseSize reads "4096", "4096B", "48KB", "48KiB", "50MB", "1GB" (binary units).
-func parseSize(s string) (int, error) {
+// ParseSize reads "4096", "4096B", "48KB", "48KiB", "50MB", "1GB" (binary units).
+func ParseSize(s string) (int, error) {
 	u := strings.ToUpper(strings.TrimSpace(s))
 	mult := 1
 	for _, suf := range []struct {
@@ -247,6 +248,9 @@ func parseSize(s string) (int, error) {
 	n, err := strconv.Atoi(u)
 	if err != nil || n < 0 {
 		return 0, fmt.Errorf("not a size in bytes (e.g. 4096, 48KB, 50MB)")
+	}
+	if n > math.MaxInt/mult {
+		return 0, fmt.Errorf("%s is too large", s)
 	}
 	return n * mult, nil
 }
