@@ -118,6 +118,22 @@ func (m *mods) typ(n int) vtype {
 
 // decodeInst turns one instruction into its compact form and its program-table row.
 func (k *Kernel) decodeInst(sc *scope, a *instAST, in *instr, row *format.Inst) error {
+	err := k.decodeOp(sc, a, in, row)
+	if err != nil && strings.Contains(err.Error(), ": unsupported instruction ") {
+		return err
+	}
+	// An instruction on a type capture does not model is refused by the type's name,
+	// whatever the opcode's own decoding made of it.
+	base, rest, _ := strings.Cut(a.opcode, ".")
+	for _, p := range strings.Split(rest, ".") {
+		if unsupportedTypes["."+p] {
+			return k.errAt(a.pos, "%s: unsupported type .%s on %s", a.text, p, base)
+		}
+	}
+	return err
+}
+
+func (k *Kernel) decodeOp(sc *scope, a *instAST, in *instr, row *format.Inst) error {
 	fail := func(format string, args ...any) error {
 		return k.errAt(a.pos, "%s: %s", a.text, fmt.Sprintf(format, args...))
 	}
@@ -135,6 +151,9 @@ func (k *Kernel) decodeInst(sc *scope, a *instAST, in *instr, row *format.Inst) 
 	parts := strings.Split(a.opcode, ".")
 	base := parts[0]
 	m := parseMods(base, parts[1:])
+	if (base == "atom" || base == "red") && m.vec != 0 {
+		return fail("unsupported modifier .v%d on %s (vector atomics)", m.vec, base)
+	}
 	row.Opcode = a.opcode
 	row.Class = format.ClassALU
 
@@ -194,7 +213,11 @@ func (k *Kernel) decodeInst(sc *scope, a *instAST, in *instr, row *format.Inst) 
 			return fail("predicate type not allowed here")
 		}
 		in.op, in.t = op, t
-		if err := r.dst(0, 0, t); err != nil {
+		dt := t
+		if op == opPopc || op == opClz {
+			dt = tU32 // a count: .u32 whatever the source width (PTX ISA, popc and clz)
+		}
+		if err := r.dst(0, 0, dt); err != nil {
 			return err
 		}
 		for i := 0; i < nsrc; i++ {
@@ -642,7 +665,7 @@ func (k *Kernel) decodeInst(sc *scope, a *instAST, in *instr, row *format.Inst) 
 		in.imm = uint32(lut)
 		a2 := *a
 		a2.ops = a.ops[:4]
-		r.a = &a2
+		a, r.a = &a2, &a2 // lanewise reads a: d, a, b, c without the LUT
 		return lanewise(opLop3, 3, format.ClassALU)
 	case "shf":
 		var op opcode
@@ -940,8 +963,16 @@ func (r *resolver) value(o operand, t vtype) (int32, error) {
 		}
 		if strings.HasPrefix(o.name, "%") && !strings.Contains(o.name[1:], "%") {
 			if _, ok := r.sc.lookup(o.name); !ok {
+				if o.name == "%dynamic_smem_size" {
+					return r.k.imm(uint64(r.k.spec.DynShared)), nil
+				}
 				if strings.Contains(o.name, "clock") || strings.HasPrefix(o.name, "%envreg") || strings.HasPrefix(o.name, "%pm") || strings.HasPrefix(o.name, "%globaltimer") {
 					return 0, r.fail("special register %s is not supported (its value depends on timing)", o.name)
+				}
+				for _, p := range []string{"%total_smem_size", "%aggr_smem_size", "%reserved_smem_offset", "%cluster", "%ncluster", "%is_explicit_cluster", "%current_graph_exec"} {
+					if strings.HasPrefix(o.name, p) {
+						return 0, r.fail("special register %s is not supported", o.name)
+					}
 				}
 			}
 		}
@@ -1301,6 +1332,9 @@ func (r *resolver) shfl(m mods) error {
 func (r *resolver) vote(m mods) error {
 	in, a := r.in, r.a
 	modes := map[string]uint8{".all": voteAll, ".any": voteAny, ".uni": voteUni, ".ballot": voteBallot}
+	if m.uni { // parseMods takes .uni as bra's
+		m.other = append(m.other, ".uni")
+	}
 	if len(m.other) != 1 {
 		return r.fail("vote needs one of .all .any .uni .ballot")
 	}

@@ -80,8 +80,14 @@ func lex(file string, src []byte) ([]token, error) {
 		start := i
 		switch {
 		case isIdentStart(c) || (c == '.' && i+1 < len(src) && isIdentStart(src[i+1])):
-			for i < len(src) && (isIdentChar(src[i]) || src[i] == '.') {
-				adv(1)
+			for i < len(src) {
+				if isIdentChar(src[i]) || src[i] == '.' {
+					adv(1)
+				} else if src[i] == ':' && i+2 < len(src) && src[i+1] == ':' && isIdentChar(src[i+2]) {
+					adv(2) // a qualified modifier: .L1::evict_last, .shared::cta
+				} else {
+					break
+				}
 			}
 			t.kind, t.text = tIdent, string(src[start:i])
 		case c >= '0' && c <= '9':

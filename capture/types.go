@@ -30,6 +30,14 @@ const (
 	tB128
 )
 
+// unsupportedTypes are PTX types capture does not model: an instruction naming one is
+// refused by that name.
+var unsupportedTypes = map[string]bool{
+	".f16": true, ".f16x2": true, ".bf16": true, ".bf16x2": true, ".tf32": true,
+	".e4m3": true, ".e5m2": true, ".e4m3x2": true, ".e5m2x2": true, ".e2m1x2": true,
+	".b128": true, ".s16x2": true, ".u16x2": true,
+}
+
 var vtypeNames = map[string]vtype{
 	".b8": tB8, ".b16": tB16, ".b32": tB32, ".b64": tB64,
 	".u8": tU8, ".u16": tU16, ".u32": tU32, ".u64": tU64,
