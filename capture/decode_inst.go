@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -85,7 +86,11 @@ func parseMods(base string, parts []string) mods {
 		case ".wide":
 			m.wide = true
 		case ".uni":
-			m.uni = true
+			if base == "vote" { // vote.uni is a mode; bra/call/ret.uni a promise
+				m.other = append(m.other, p)
+			} else {
+				m.uni = true
+			}
 		case ".volatile":
 			m.volatile = true
 		case ".nc":
@@ -119,12 +124,12 @@ func (m *mods) typ(n int) vtype {
 // decodeInst turns one instruction into its compact form and its program-table row.
 func (k *Kernel) decodeInst(sc *scope, a *instAST, in *instr, row *format.Inst) error {
 	err := k.decodeOp(sc, a, in, row)
-	if err != nil && strings.Contains(err.Error(), ": unsupported instruction ") {
-		return err
+	base, rest, _ := strings.Cut(a.opcode, ".")
+	if err == errUnknownOp {
+		return k.errAt(a.pos, "%s: unsupported instruction %s", a.text, base)
 	}
 	// An instruction on a type capture does not model is refused by the type's name,
 	// whatever the opcode's own decoding made of it.
-	base, rest, _ := strings.Cut(a.opcode, ".")
 	for _, p := range strings.Split(rest, ".") {
 		if unsupportedTypes["."+p] {
 			return k.errAt(a.pos, "%s: unsupported type .%s on %s", a.text, p, base)
@@ -132,6 +137,9 @@ func (k *Kernel) decodeInst(sc *scope, a *instAST, in *instr, row *format.Inst) 
 	}
 	return err
 }
+
+// errUnknownOp is decodeOp's answer for an opcode it has no case for.
+var errUnknownOp = errors.New("capture: unknown opcode")
 
 func (k *Kernel) decodeOp(sc *scope, a *instAST, in *instr, row *format.Inst) error {
 	fail := func(format string, args ...any) error {
@@ -796,7 +804,7 @@ func (k *Kernel) decodeOp(sc *scope, a *instAST, in *instr, row *format.Inst) er
 	case "tex":
 		return r.tex(m)
 	}
-	return fail("unsupported instruction %s", base)
+	return errUnknownOp
 }
 
 func sizeType(n int) vtype {
@@ -1332,9 +1340,6 @@ func (r *resolver) shfl(m mods) error {
 func (r *resolver) vote(m mods) error {
 	in, a := r.in, r.a
 	modes := map[string]uint8{".all": voteAll, ".any": voteAny, ".uni": voteUni, ".ballot": voteBallot}
-	if m.uni { // parseMods takes .uni as bra's
-		m.other = append(m.other, ".uni")
-	}
 	if len(m.other) != 1 {
 		return r.fail("vote needs one of .all .any .uni .ballot")
 	}

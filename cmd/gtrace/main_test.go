@@ -3,11 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/gtrace/gtrace/internal/clangtest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gtrace/gtrace/internal/clangtest"
 )
 
 // gtrace runs the CLI in-process and returns its exit code, stdout and stderr.
