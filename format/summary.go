@@ -21,6 +21,7 @@ type KernelSummary struct {
 	SharedBytes   uint32
 	RegsPerThread uint32
 	SIMT          SIMTModel
+	Code          string // where the instructions came from: the launch's PTXProducer
 	CTAs          int
 	Warps         uint64 // CTAs × warps per CTA
 	WarpInsts     uint64
@@ -54,7 +55,7 @@ func Summarize(r *Reader) (*Summary, error) {
 		l := &m.Launches[k]
 		s.Kernels[k] = KernelSummary{
 			Kernel: l.Kernel, Grid: l.Grid, Block: l.Block, SharedBytes: l.SharedBytes,
-			RegsPerThread: l.RegsPerThread, SIMT: l.SIMT, CTAs: r.NumCTAs(k),
+			RegsPerThread: l.RegsPerThread, SIMT: l.SIMT, Code: l.PTXProducer, CTAs: r.NumCTAs(k),
 			Warps: uint64(r.NumCTAs(k)) * uint64(l.WarpsPerCTA()),
 		}
 		s.Warps += s.Kernels[k].Warps

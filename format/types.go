@@ -196,7 +196,7 @@ type Launch struct {
 	RegsPerThread  uint32 // 0 when unknown
 	SIMT           SIMTModel
 	SourceHash     string // hex SHA-256 of the PTX text
-	PTXProducer    string // compiler that produced the PTX, e.g. "clang-14", "nvcc 12.4"
+	PTXProducer    string // compiler that produced the PTX, e.g. "clang-14", "nvcc 12.4"; "SASS sm_NN ..." for a trace imported from a GPU (format/accelsim)
 	Textures       []Texture
 	Program        Program
 }

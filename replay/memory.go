@@ -178,7 +178,9 @@ func classify(in *format.Inst) instKind {
 	op := in.Opcode
 	switch {
 	case in.Class == format.ClassSync && (strings.HasPrefix(op, "bar.sync") || strings.HasPrefix(op, "barrier.sync") ||
-		strings.HasPrefix(op, "bar.red") || strings.HasPrefix(op, "barrier.red") || op == "bar" || op == "barrier"):
+		strings.HasPrefix(op, "bar.red") || strings.HasPrefix(op, "barrier.red") || op == "bar" || op == "barrier" ||
+		// SASS, from a trace imported from Accel-Sim: BAR.SYNC.DEFER_BLOCKING, BAR.RED.POPC.
+		strings.HasPrefix(op, "BAR.SYNC") || strings.HasPrefix(op, "BAR.RED")):
 		return ikBarrier
 	case in.MemOp == format.MemNone:
 		// %ntid and %nctaid live in constant bank 0 in SASS: reading one is an LDC/ULDC.

@@ -76,3 +76,21 @@ func TestBlockOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestClassifyBarriers: a CTA barrier is one in PTX (capture) and in SASS (a trace
+// imported from Accel-Sim); an arrive-only barrier and a memory fence are not.
+func TestClassifyBarriers(t *testing.T) {
+	for _, c := range []struct {
+		op   string
+		want bool
+	}{
+		{"bar.sync", true}, {"barrier.sync.aligned", true}, {"bar.red.popc.u32", true},
+		{"BAR.SYNC.DEFER_BLOCKING", true}, {"BAR.SYNC", true}, {"BAR.RED.POPC", true},
+		{"BAR.ARV", false}, {"MEMBAR.SC.GPU", false}, {"membar.cta", false},
+	} {
+		in := format.Inst{Opcode: c.op, Class: format.ClassSync}
+		if got := classify(&in) == ikBarrier; got != c.want {
+			t.Errorf("%s: barrier %v, want %v", c.op, got, c.want)
+		}
+	}
+}

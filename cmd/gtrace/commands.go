@@ -122,8 +122,9 @@ func importCommand() *cli.Command {
 		ArgsUsage: "accelsim DIR",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "trace file to write", Required: true},
+			&cli.StringFlag{Name: "unknown-opcode", Value: "error", Usage: "a SASS opcode gtrace's table lacks: error | alu (import it as an integer instruction, and count it)"},
 		},
-		Action: notImplemented("import"),
+		Action: importAction,
 	}
 }
 

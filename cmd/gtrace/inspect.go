@@ -105,6 +105,12 @@ func printSummary(w io.Writer, name string, s *format.Summary) {
 		fmt.Fprintf(w, "\nkernel %d: %s\n", i, k.Kernel)
 		fmt.Fprintf(w, "  launch             grid (%s)  block (%s)  shared %d B  registers/thread %s  SIMT %s\n",
 			k.Grid, k.Block, k.SharedBytes, regs, k.SIMT)
+		switch {
+		case strings.HasPrefix(k.Code, "SASS "): // imported (format/accelsim)
+			fmt.Fprintf(w, "  code               %s\n", k.Code)
+		case k.Code != "":
+			fmt.Fprintf(w, "  code               PTX, %s\n", k.Code)
+		}
 		fmt.Fprintf(w, "  CTAs               %d\n", k.CTAs)
 		fmt.Fprintf(w, "  warps              %d\n", k.Warps)
 		fmt.Fprintf(w, "  warp-instructions  %d  (SIMD efficiency %.1f%%)\n", k.WarpInsts, pct(k.ActiveLanes, 32*k.WarpInsts))

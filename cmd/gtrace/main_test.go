@@ -36,7 +36,6 @@ func TestHelpListsTheContract(t *testing.T) {
 
 func TestNotImplementedSaysSo(t *testing.T) {
 	for _, args := range [][]string{
-		{"import", "accelsim", "dir", "-o", "x.gtrace"},
 		{"export", "nofile.gtrace", "--format", "accelsim", "-o", "x.txt"},
 	} {
 		code, _, errs := gtrace(t, args...)
