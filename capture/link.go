@@ -282,6 +282,7 @@ func (k *Kernel) buildLaunch() {
 		SharedBytes:    k.sharedTotal,
 		DynSharedBytes: k.spec.DynShared,
 		RegsPerThread:  k.spec.RegsPerThread,
+		LocalBytes:     k.localSize,
 		SIMT:           k.spec.SIMT,
 		SourceHash:     hex.EncodeToString(sum[:]),
 		PTXProducer:    prod,

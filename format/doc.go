@@ -49,7 +49,8 @@
 //	          |   gtrace.format.version = "2"                                 |
 //	          |   gtrace.meta.crc32c = CRC-32C of gtrace.meta, 8 hex digits   |
 //	          |   gtrace.meta = JSON {producer, launches: [{kernel, grid,     |
-//	          |     block, shared_bytes, regs_per_thread, simt, source_hash,  |
+//	          |     block, shared_bytes, regs_per_thread, local_bytes, simt,  |
+//	          |     source_hash,                                              |
 //	          |     ptx_producer, ctas_per_batch, textures, program: [{op,    |
 //	          |     class, space, memop, width, cache, rd, wr, ptx, file,     |
 //	          |     line}, ...]}]}                                            |

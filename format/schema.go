@@ -129,6 +129,7 @@ type wireLaunch struct {
 	SharedBytes    uint32        `json:"shared_bytes"`
 	DynSharedBytes uint32        `json:"dyn_shared_bytes"`
 	RegsPerThread  uint32        `json:"regs_per_thread"`
+	LocalBytes     uint32        `json:"local_bytes,omitempty"`
 	SIMT           string        `json:"simt"`
 	SourceHash     string        `json:"source_hash"`
 	PTXProducer    string        `json:"ptx_producer"`
@@ -205,7 +206,7 @@ func encodeMeta(m *Meta) ([]byte, error) {
 			Kernel: l.Kernel, Grid: [3]uint32{l.Grid.X, l.Grid.Y, l.Grid.Z},
 			Block:       [3]uint32{l.Block.X, l.Block.Y, l.Block.Z},
 			SharedBytes: l.SharedBytes, DynSharedBytes: l.DynSharedBytes, RegsPerThread: l.RegsPerThread,
-			SIMT: l.SIMT.String(), SourceHash: l.SourceHash, PTXProducer: l.PTXProducer,
+			LocalBytes: l.LocalBytes, SIMT: l.SIMT.String(), SourceHash: l.SourceHash, PTXProducer: l.PTXProducer,
 			CTAsPerBatch: ctasPerBatch(l), Program: make([]wireInst, len(l.Program.Insts)),
 		}
 		for _, t := range l.Textures {
@@ -279,7 +280,7 @@ func decodeMeta(data []byte, v Version) (*Meta, []int, error) {
 			Kernel: wl.Kernel, Grid: Dim3{wl.Grid[0], wl.Grid[1], wl.Grid[2]},
 			Block:       Dim3{wl.Block[0], wl.Block[1], wl.Block[2]},
 			SharedBytes: wl.SharedBytes, DynSharedBytes: wl.DynSharedBytes, RegsPerThread: wl.RegsPerThread,
-			SIMT: SIMTModel(simt), SourceHash: wl.SourceHash, PTXProducer: wl.PTXProducer,
+			LocalBytes: wl.LocalBytes, SIMT: SIMTModel(simt), SourceHash: wl.SourceHash, PTXProducer: wl.PTXProducer,
 			Program: Program{Insts: make([]Inst, len(wl.Program))},
 		}
 		for _, t := range wl.Textures {
@@ -335,6 +336,9 @@ func checkMeta(m *Meta) error {
 		}
 		if l.SIMT > SIMTITS {
 			return bad(-1, "simt", l.SIMT, "unknown SIMT model")
+		}
+		if l.LocalBytes%4 != 0 {
+			return bad(-1, "local_bytes", l.LocalBytes, "local memory is laid out in 4-byte words (a multiple of 4)")
 		}
 		if l.DynSharedBytes > l.SharedBytes {
 			return bad(-1, "dyn_shared_bytes", l.DynSharedBytes, "more than shared_bytes (%d), which includes it", l.SharedBytes)

@@ -194,6 +194,7 @@ type Launch struct {
 	SharedBytes    uint32 // static + dynamic shared memory per CTA
 	DynSharedBytes uint32 // the dynamic part
 	RegsPerThread  uint32 // 0 when unknown
+	LocalBytes     uint32 // local memory per thread, as the trace lays it out (see LocalPhysBase); 0 if none or unknown
 	SIMT           SIMTModel
 	SourceHash     string // hex SHA-256 of the PTX text
 	PTXProducer    string // compiler that produced the PTX, e.g. "clang-14", "nvcc 12.4"; "SASS sm_NN ..." for a trace imported from a GPU (format/accelsim)

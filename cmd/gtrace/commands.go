@@ -108,7 +108,8 @@ func exportCommand() *cli.Command {
 		ArgsUsage: "FILE",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "parquet", Usage: "parquet | accelsim"},
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output file", Required: true},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output file (parquet) or folder (accelsim)", Required: true},
+			&cli.StringFlag{Name: "sass", Value: "sm_80", Usage: "accelsim: the SASS generation the kernel traces claim (sm_70 ... sm_90)"},
 			&cli.BoolFlag{Name: "per-lane", Usage: "parquet: one row per lane access instead of per warp-instruction"},
 		},
 		Action: exportAction,

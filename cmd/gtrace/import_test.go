@@ -76,6 +76,25 @@ func TestImportAccelsim(t *testing.T) {
 	if code != 0 {
 		t.Errorf("export parquet: exit %d %s", code, errs)
 	}
+
+	// Exported again and imported again, the trace replays to the same counters.
+	dir := filepath.Join(t.TempDir(), "again")
+	code, stdout, errs = gtrace(t, "export", out, "--format", "accelsim", "--sass", "sm_80", "-o", dir)
+	if code != 0 || !strings.Contains(stdout, "2 kernels, 33 warp-instructions as SASS sm_80") {
+		t.Fatalf("export accelsim: exit %d\n%s%s", code, stdout, errs)
+	}
+	if code, _, errs = gtrace(t, "export", out, "--format", "accelsim", "-o", dir); code != 1 || !strings.Contains(errs, "already holds an Accel-Sim trace") {
+		t.Errorf("export into a trace folder: exit %d %q; want 1, refusing to overwrite", code, errs)
+	}
+	again := filepath.Join(t.TempDir(), "again.gtrace")
+	if code, stdout, errs = gtrace(t, "import", "accelsim", dir, "-o", again); code != 0 {
+		t.Fatalf("import of the export: exit %d\n%s%s", code, stdout, errs)
+	}
+	_, first, _ := gtrace(t, "replay", out, "--arch", "hopper", "--format", "csv")
+	_, second, _ := gtrace(t, "replay", again, "--arch", "hopper", "--format", "csv")
+	if first != second {
+		t.Errorf("replay after export and import:\n%s\nwant\n%s", second, first)
+	}
 	for _, args := range [][]string{
 		{"import", "accelsim", filepath.Join(fixture, "kernelslist.g"), "-o", out},
 		{"import", "accelsim", fixture, "-o", out, "--unknown-opcode", "skip"},

@@ -17,10 +17,6 @@ import (
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
 
-// exitNotImplemented is the exit code of a command that exists in the CLI contract but has
-// no implementation yet: it must never pretend to have worked.
-const exitNotImplemented = 2
-
 func main() {
 	ctx, stop := interruptible(context.Background())
 	code := runContext(ctx, os.Args, os.Stdout, os.Stderr)
@@ -132,13 +128,6 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
 			return cli.Exit(err.Error(), 2)
 		},
-	}
-}
-
-// notImplemented is the action of a contract command whose implementation has not landed.
-func notImplemented(name string) cli.ActionFunc {
-	return func(*cli.Context) error {
-		return cli.Exit(name+": not implemented yet", exitNotImplemented)
 	}
 }
 

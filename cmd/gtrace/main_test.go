@@ -34,17 +34,6 @@ func TestHelpListsTheContract(t *testing.T) {
 	}
 }
 
-func TestNotImplementedSaysSo(t *testing.T) {
-	for _, args := range [][]string{
-		{"export", "nofile.gtrace", "--format", "accelsim", "-o", "x.txt"},
-	} {
-		code, _, errs := gtrace(t, args...)
-		if code != 2 || !strings.Contains(errs, "not implemented yet") {
-			t.Errorf("%v: exit %d, stderr %q; want 2 and 'not implemented yet'", args, code, errs)
-		}
-	}
-}
-
 func TestBadInputIsAClearError(t *testing.T) {
 	dir := t.TempDir()
 	junk := filepath.Join(dir, "junk.gtrace")

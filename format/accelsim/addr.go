@@ -54,6 +54,11 @@ func (kf *kernelFile) resolve(sp format.Space, a uint64) (format.Space, uint64, 
 		off, err := offsetIn(a, h.localBase, "local")
 		return sp, off, err
 	case format.SpaceGeneric:
+		if h.gtraceMap {
+			// An export of a gtrace trace: the address is where capture placed it, and
+			// replay resolves it by format.SpaceOfGeneric as it does for a capture.
+			return format.SpaceGeneric, a, nil
+		}
 		inShared := a >= h.shmemBase && a-h.shmemBase < format.WindowSize && (h.localBase <= h.shmemBase || a < h.localBase)
 		switch {
 		case inShared:
@@ -89,6 +94,8 @@ func (kf *kernelFile) place(sp format.Space, a, gw uint64, l int) (uint64, error
 		if sp == format.SpaceGeneric {
 			return format.SharedWindow + off, nil
 		}
+		return off, nil
+	case format.SpaceGeneric:
 		return off, nil
 	case format.SpaceLocal:
 		return format.LocalPhysBase + gw*kf.localSize*32 + off/4*128 + uint64(l)*4 + off%4, nil

@@ -115,6 +115,12 @@ func scan(ctx context.Context, fsys fs.FS, opt Options) (*importer, error) {
 		if absent := kf.hdr.grid.Count() - kf.ctas; absent > max(kf.ctas, maxAbsent) {
 			return nil, &SyntaxError{kf.path, 0, 0, fmt.Sprintf("the grid (%s) has %d thread blocks but the trace holds %d: a damaged header? (gtrace writes absent thread blocks as empty CTAs, at most %d or as many as the trace holds)", kf.hdr.grid, kf.hdr.grid.Count(), kf.ctas, maxAbsent)}
 		}
+		if h := &kf.hdr; h.seen[keyLocalBytes] {
+			if uint64(h.localBytes) < kf.localSize {
+				return nil, &SyntaxError{kf.path, 0, 0, fmt.Sprintf("the header's -%s = %d, but the trace touches %d bytes of local memory per thread", keyLocalBytes, h.localBytes, kf.localSize)}
+			}
+			kf.localSize = uint64(h.localBytes)
+		}
 		kf.build()
 		im.total += kf.insts
 	}
@@ -177,9 +183,15 @@ func (s *scanner) endTB(int) error { return nil }
 func (s *scanner) inst(cta, warp int, in *instLine, f *fields) error {
 	kf := s.kf
 	kf.insts++
-	st := kf.statics[in.pc]
+	st := kf.static(in.pc)
+	if st != nil && st.info.space != format.SpaceLocal && st.info.space != format.SpaceGeneric {
+		return nil // known, and no memory the first pass sizes: the second pass checks the line
+	}
+	if err := parseRest(f, in); err != nil {
+		return err
+	}
 	if st == nil {
-		st = &static{opcode: string(in.opcode), ndst: in.ndst, dst: in.dst, nsrc: in.nsrc, src: in.src, srcLine: in.srcLine, hasAddrs: in.mem}
+		st = &static{opcode: string(in.opcode), ndst: in.ndst, dst: in.dst, nsrc: in.nsrc, src: in.src, srcLine: in.srcLine}
 		info, err := lookup(st.opcode, kf.gen)
 		if err != nil {
 			var unk *errUnknownOpcode
@@ -188,22 +200,25 @@ func (s *scanner) inst(cta, warp int, in *instLine, f *fields) error {
 			}
 			info, st.unknown = opInfo{class: format.ClassALU}, true
 		}
-		if info.memop != format.MemNone && !in.mem {
-			return &SyntaxError{f.file, f.line, in.memCol, fmt.Sprintf("%s is a memory instruction, but its line has no addresses (memory width 0)", st.opcode)}
+		if c, ok := constLoad(st.opcode); ok && in.mem {
+			info = c
 		}
-		if info.space == format.SpaceGeneric && (kf.hdr.shmemBase == 0 || kf.hdr.localBase == 0) {
+		if info.space == format.SpaceGeneric && !kf.hdr.gtraceMap && (kf.hdr.shmemBase == 0 || kf.hdr.localBase == 0) {
 			return &SyntaxError{f.file, f.line, in.opCol, fmt.Sprintf("generic %s, but the header gives no -shmem base_addr and -local mem base_addr: gtrace cannot tell its shared, local and global addresses apart", st.opcode)}
 		}
 		st.info = info
-		kf.statics[in.pc] = st
-	} else if !st.sameAs(in) {
-		return &SyntaxError{f.file, f.line, in.opCol, fmt.Sprintf("pc %04x is %s with other registers, or another opcode, than the first time (%s)", in.pc, in.opcode, st.opcode)}
+		kf.setStatic(in.pc, st)
+	} else if err := st.check(in, f); err != nil {
+		return err
 	}
-	if in.mem != st.hasAddrs && st.info.memop == format.MemNone {
-		st.hasAddrs = true // counted in the second pass
-	}
-	if st.info.memop == format.MemNone || !in.mem {
+	if st.info.memop == format.MemNone {
 		return nil
+	}
+	if st.info.space != format.SpaceLocal && st.info.space != format.SpaceGeneric {
+		return nil // the second pass reads and checks the addresses
+	}
+	if err := parseAddrs(f, in); err != nil {
+		return err
 	}
 	// Local memory: the bytes per thread that the layout of the trace must give each lane.
 	for ms := in.mask; ms != 0; ms &= ms - 1 {
@@ -226,11 +241,10 @@ func (kf *kernelFile) build() {
 		pcs = append(pcs, pc)
 	}
 	slices.Sort(pcs)
-	kf.index = make(map[uint32]uint32, len(pcs))
 	kf.prog = make([]format.Inst, len(pcs))
 	for i, pc := range pcs {
 		st := kf.statics[pc]
-		kf.index[pc] = uint32(i)
+		st.gpc = uint32(i)
 		in := format.Inst{PC: uint32(i), Opcode: st.opcode, Class: st.info.class, Space: st.info.space,
 			MemOp: st.info.memop, Width: st.info.width, CacheOp: st.info.cacheOp, Line: st.srcLine}
 		var text strings.Builder
@@ -253,9 +267,6 @@ func (kf *kernelFile) build() {
 		in.PTX = text.String()
 		kf.prog[i] = in
 	}
-	if kf.localSize == 0 {
-		kf.localSize = 4
-	}
 }
 
 // rz is SASS's zero register, which NVBit numbers 255: reading it is no dependency and
@@ -276,6 +287,7 @@ func (im *importer) meta() format.Meta {
 		}
 		m.Launches = append(m.Launches, format.Launch{
 			Kernel: name, Grid: h.grid, Block: h.block, SharedBytes: h.shmem, RegsPerThread: h.nregs,
+			LocalBytes:  uint32(kf.localSize),
 			SIMT:        format.SIMTITS, // sm_70 and later schedule threads independently
 			PTXProducer: fmt.Sprintf("SASS sm_%d traced on a GPU (Accel-Sim tracer %d%s), imported from %s", h.binary, h.tracer, nv, kf.path),
 			Program:     format.Program{Insts: kf.prog},
@@ -358,8 +370,17 @@ func (wr *writer) endTB(cta int) error {
 
 func (wr *writer) inst(cta, warp int, in *instLine, f *fields) error {
 	kf := wr.kf
-	st := kf.statics[in.pc]
-	pc := kf.index[in.pc]
+	st := kf.static(in.pc)
+	if err := parseRest(f, in); err != nil {
+		return err
+	}
+	if err := st.check(in, f); err != nil {
+		return err
+	}
+	if err := parseAddrs(f, in); err != nil {
+		return err
+	}
+	pc := st.gpc
 	w := wr.warps[warp]
 	switch {
 	case st.unknown:

@@ -264,7 +264,7 @@ func TestBadInput(t *testing.T) {
 		{"insts count", "kernel-1.traceg", "insts = 4", "insts = 5", "warp 0 of thread block 1 has 4 instruction lines, its \"insts = 5\" says 5"},
 		{"order", "kernel-2.traceg", "thread block = 2,0,0", "thread block = 0,0,0", "kernel-2.traceg:31:1: thread block 0,0,0 (linear id 0) comes after 0"},
 		{"outside grid", "kernel-2.traceg", "thread block = 2,0,0", "thread block = 3,0,0", "outside the grid"},
-		{"truncated", "kernel-2.traceg", "14 0020 ffffffff 0 EXIT 0 0 \n\n#END_TB\n", "14 0020 ffff", "kernel-2.traceg:37:13: line ends where destination register count was expected"},
+		{"truncated", "kernel-2.traceg", "14 0020 ffffffff 0 EXIT 0 0 \n\n#END_TB\n", "14 0020 ffff", "kernel-2.traceg:37: the file ends inside thread block 2 (no #END_TB): truncated?"},
 		{"no end", "kernel-2.traceg", "14 0020 ffffffff 0 EXIT 0 0 \n\n#END_TB\n", "14 0020 ffffffff 0 EXIT 0 0 \n", "kernel-2.traceg:37: the file ends inside thread block 2 (no #END_TB): truncated?"},
 		{"no bases", "kernel-1.traceg", "-shmem base_addr = 0x00007ff000000000\n", "", "generic LD.E, but the header gives no -shmem base_addr"},
 		{"global in window", "kernel-1.traceg", "LD.E 1 R2 4 1 0x7ff000000040", "LD.E 1 R2 4 1 0x100000000000", "falls in gtrace's generic shared window"},
@@ -275,7 +275,7 @@ func TestBadInput(t *testing.T) {
 		{"list command", ListFile, "MemcpyHtoD,0x00007f2000004000,128", "cudaFree,0x0", "kernelslist.g:3:1: unknown command"},
 		{"list path", ListFile, "kernel-2.traceg", "../kernel-2.traceg", "kernelslist.g:4:1:"},
 		{"missing file", ListFile, "kernel-2.traceg", "kernel-3.traceg", "kernel-3.traceg"},
-		{"mem without addresses", "kernel-2.traceg", "13 0010 ffffffff 0 STG.E.128 2 R2 R4 16 1 0x7f2000004000 16 ", "13 0010 ffffffff 0 STG.E.128 2 R2 R4 0 ", "kernel-2.traceg:24:38: STG.E.128 is a memory instruction, but its line has no addresses"},
+		{"mem without addresses", "kernel-2.traceg", "13 0010 ffffffff 0 STG.E.128 2 R2 R4 16 1 0x7f2000004000 16 ", "13 0010 ffffffff 0 STG.E.128 2 R2 R4 0 ", "kernel-2.traceg:24:38: STG.E.128 is a memory instruction, but this line of it has no addresses"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -24,6 +24,8 @@ type header struct {
 	nvbit                string
 	tracer               int
 	lineinfo             bool
+	localBytes           uint32 // keyLocalBytes, written by gtrace's exporter
+	gtraceMap            bool   // keyAddressMap: generic addresses are in gtrace's address map
 	seen                 map[string]bool
 }
 
@@ -101,6 +103,18 @@ func (h *header) parseHeaderLine(line []byte, file string, n int) error {
 			return err
 		}
 		h.tracer = int(u)
+	case keyAddressMap:
+		if val != "1" {
+			return bad("1")
+		}
+		h.gtraceMap = true
+	case keyLocalBytes:
+		if err := num(&h.localBytes); err != nil {
+			return err
+		}
+		if h.localBytes%4 != 0 {
+			return bad("a multiple of 4")
+		}
 	case "enable lineinfo":
 		if val != "0" && val != "1" {
 			return bad("0 or 1")
@@ -109,6 +123,12 @@ func (h *header) parseHeaderLine(line []byte, file string, n int) error {
 	}
 	return nil
 }
+
+// keyLocalBytes is the header key gtrace's exporter adds: the bytes of local memory per
+// thread of the capture, so that an import lays local memory out as the capture did.
+// Accel-Sim's parser skips keys it does not know (its first two words are what it reads;
+// "gtrace local" is none of its keys).
+const keyLocalBytes = "gtrace local bytes per thread"
 
 // kernelFile is one kernel-N.traceg of the list, as the first pass found it.
 type kernelFile struct {
@@ -119,6 +139,7 @@ type kernelFile struct {
 	wpc      int // warps per CTA
 
 	statics   map[uint32]*static // by SASS pc
+	dense     []*static          // statics[pc] for pc = 16*i, i < maxDense: no hashing per line
 	index     map[uint32]uint32  // SASS pc -> gtrace pc (dense, in SASS pc order)
 	prog      []format.Inst
 	localSize uint64 // bytes per thread of local memory the trace touches, rounded up to 4
@@ -128,20 +149,49 @@ type kernelFile struct {
 
 // static is what every execution of one SASS pc has in common.
 type static struct {
-	opcode   string
-	ndst     int
-	dst      [maxRegs]uint16
-	nsrc     int
-	src      [maxRegs]uint16
-	srcLine  uint32
-	info     opInfo
-	unknown  bool // imported as alu under --unknown-opcode=alu
-	hasAddrs bool // its lines carry addresses
+	opcode  string
+	ndst    int
+	dst     [maxRegs]uint16
+	nsrc    int
+	src     [maxRegs]uint16
+	srcLine uint32
+	info    opInfo
+	unknown bool   // imported as alu under --unknown-opcode=alu
+	gpc     uint32 // its gtrace pc (dense, in SASS pc order), set by build
 }
 
-func (s *static) sameAs(in *instLine) bool {
-	return s.opcode == string(in.opcode) && slices.Equal(s.dst[:s.ndst], in.dst[:in.ndst]) &&
-		slices.Equal(s.src[:s.nsrc], in.src[:in.nsrc])
+// maxDense bounds the dense table: 64 Ki instructions of 16 bytes (1 MiB of code).
+const maxDense = 1 << 16
+
+// static returns the static of SASS pc, or nil.
+func (kf *kernelFile) static(pc uint32) *static {
+	if i := pc / 16; pc%16 == 0 && i < uint32(len(kf.dense)) {
+		return kf.dense[i]
+	}
+	return kf.statics[pc]
+}
+
+// setStatic records st as the static of SASS pc.
+func (kf *kernelFile) setStatic(pc uint32, st *static) {
+	kf.statics[pc] = st
+	if i := pc / 16; pc%16 == 0 && i < maxDense {
+		if int(i) >= len(kf.dense) {
+			kf.dense = append(kf.dense, make([]*static, int(i)+1-len(kf.dense))...)
+		}
+		kf.dense[i] = st
+	}
+}
+
+// check compares a line of the static's pc with the static: the same opcode and
+// registers, and addresses on every line of a memory instruction.
+func (s *static) check(in *instLine, f *fields) error {
+	if s.opcode != string(in.opcode) || !slices.Equal(s.dst[:s.ndst], in.dst[:in.ndst]) || !slices.Equal(s.src[:s.nsrc], in.src[:in.nsrc]) {
+		return &SyntaxError{f.file, f.line, in.opCol, fmt.Sprintf("pc %04x is %s with other registers, or another opcode, than the first time (%s)", in.pc, in.opcode, s.opcode)}
+	}
+	if s.info.memop != format.MemNone && !in.mem {
+		return &SyntaxError{f.file, f.line, in.memCol, fmt.Sprintf("%s is a memory instruction, but this line of it has no addresses (memory width 0)", s.opcode)}
+	}
+	return nil
 }
 
 // open opens one trace file of the directory, through xz when its name ends in ".xz".
@@ -165,7 +215,8 @@ func open(fsys fs.FS, path string) (io.ReadCloser, error) {
 	}{zr, f}, nil
 }
 
-// visitor receives a kernel file's stream, in file order.
+// visitor receives a kernel file's stream, in file order. inst gets each instruction
+// line parsed up to its PC (parsePC); it parses the rest as far as it needs.
 type visitor interface {
 	beginTB(cta int) error
 	inst(cta, warp int, in *instLine, f *fields) error
@@ -252,6 +303,23 @@ func walk(fsys fs.FS, kf *kernelFile, v visitor) error {
 			continue
 		}
 		switch {
+		case isHexDigit(line[0]):
+			// An instruction line (the common case, tested first): it starts with a
+			// number, the PC or the source line; no other line starts with 0-9a-fA-F.
+			if warp < 0 || want < 0 {
+				return synErr(1, "an instruction line outside a warp's \"warp = N\" and \"insts = N\"")
+			}
+			if got == want {
+				return synErr(1, "warp %d of thread block %d has more instruction lines than its \"insts = %d\"", warp, cta, want)
+			}
+			f.reset(line, kf.path, lr.n)
+			if err := parsePC(&f, &in, version, h.lineinfo); err != nil {
+				return err
+			}
+			got++
+			if err := v.inst(cta, warp, &in, &f); err != nil {
+				return err
+			}
 		case bytes.HasPrefix(line, []byte("#BEGIN_TB")):
 			if cta >= 0 {
 				return synErr(1, "#BEGIN_TB inside thread block %d (no #END_TB before it)", cta)
@@ -275,10 +343,19 @@ func walk(fsys fs.FS, kf *kernelFile, v visitor) error {
 			if cta != -2 {
 				return synErr(1, "\"thread block\" outside #BEGIN_TB or given twice")
 			}
-			var x, y, z uint32
-			if k, err := fmt.Sscanf(string(line), "thread block = %d,%d,%d", &x, &y, &z); err != nil || k != 3 {
+			xyz, ok := valueOf(line, "thread block")
+			parts := bytes.Split(xyz, []byte(","))
+			var id [3]int64
+			for i := range id {
+				if ok = ok && len(parts) == 3; ok {
+					id[i], ok = parseDec(bytes.TrimSpace(parts[i]))
+					ok = ok && id[i] >= 0 && id[i] < 1<<32
+				}
+			}
+			if !ok {
 				return synErr(1, "want \"thread block = x,y,z\"")
 			}
+			x, y, z := uint32(id[0]), uint32(id[1]), uint32(id[2])
 			if x >= h.grid.X || y >= h.grid.Y || z >= h.grid.Z {
 				return synErr(1, "thread block %d,%d,%d is outside the grid (%s)", x, y, z, h.grid)
 			}
@@ -296,10 +373,12 @@ func walk(fsys fs.FS, kf *kernelFile, v visitor) error {
 			if err := closeWarp(); err != nil {
 				return err
 			}
-			var w int
-			if k, err := fmt.Sscanf(string(line), "warp = %d", &w); err != nil || k != 1 {
+			val, ok := valueOf(line, "warp")
+			w64, ok2 := parseDec(val)
+			if !ok || !ok2 {
 				return synErr(1, "want \"warp = N\"")
 			}
+			w := int(max(min(w64, 1<<31-1), -1))
 			if w < 0 || w >= kf.wpc {
 				return synErr(1, "warp %d: a block of %s threads has warps 0..%d", w, h.block, kf.wpc-1)
 			}
@@ -312,30 +391,32 @@ func walk(fsys fs.FS, kf *kernelFile, v visitor) error {
 			if warp < 0 || want >= 0 {
 				return synErr(1, "\"insts\" not right after \"warp = N\"")
 			}
-			if k, err := fmt.Sscanf(string(line), "insts = %d", &want); err != nil || k != 1 || want < 0 {
+			val, ok := valueOf(line, "insts")
+			if want, ok = parseDec(val); !ok || want < 0 {
 				return synErr(1, "want \"insts = N\"")
 			}
 		default:
-			if warp < 0 || want < 0 {
-				return synErr(1, "an instruction line outside a warp's \"warp = N\" and \"insts = N\"")
-			}
-			if got == want {
-				return synErr(1, "warp %d of thread block %d has more instruction lines than its \"insts = %d\"", warp, cta, want)
-			}
-			f.reset(line, kf.path, lr.n)
-			if err := parseInst(&f, &in, version, h.lineinfo); err != nil {
-				return err
-			}
-			got++
-			if err := v.inst(cta, warp, &in, &f); err != nil {
-				return err
-			}
+			return synErr(1, "unknown line %q", truncate(line))
 		}
 	}
 	if cta != -1 {
 		return synErr(0, "the file ends inside thread block %d (no #END_TB): truncated?", cta)
 	}
 	return nil
+}
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// valueOf returns the value of a "key = value" line, trimmed.
+func valueOf(line []byte, key string) ([]byte, bool) {
+	rest, ok := bytes.CutPrefix(line, []byte(key))
+	if !ok {
+		return nil, false
+	}
+	rest, ok = bytes.CutPrefix(bytes.TrimSpace(rest), []byte("="))
+	return bytes.TrimSpace(rest), ok
 }
 
 func truncate(b []byte) string {

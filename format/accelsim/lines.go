@@ -2,12 +2,13 @@ package accelsim
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"math/bits"
 	"strconv"
+
+	"github.com/gtrace/gtrace/format"
 )
 
 // SyntaxError is a malformed line of a trace file: the file, the line and the column
@@ -66,8 +67,12 @@ func (lr *lineReader) next() (line []byte, ok bool, err error) {
 		return nil, false, fmt.Errorf("%s: after line %d: %w", lr.name, lr.n, err)
 	}
 	lr.n++
-	b = bytes.TrimSuffix(b, []byte{'\n'})
-	b = bytes.TrimSuffix(b, []byte{'\r'})
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+	}
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		b = b[:n-1]
+	}
 	return b, true, nil
 }
 
@@ -115,16 +120,24 @@ func (f *fields) want(what string) ([]byte, error) {
 }
 
 func (f *fields) hex(what string, bitSize int) (uint64, error) {
-	t, err := f.want(what)
-	if err != nil {
-		return 0, err
-	}
+	return f.hexLane(what, -1, bitSize)
+}
+
+// hexLane is hex for a value of lane l, as decLane.
+func (f *fields) hexLane(what string, l int, bitSize int) (uint64, error) {
+	t := f.next()
 	s := t
 	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
 		s = s[2:]
 	}
 	v, err := parseHex(s, bitSize)
-	if err != nil {
+	if t == nil || err != nil {
+		if l >= 0 {
+			what = fmt.Sprintf("%s of lane %d", what, l)
+		}
+		if t == nil {
+			return 0, f.errorf("line ends where %s was expected", what)
+		}
 		return 0, f.errorf("%s %q: want a hexadecimal number of at most %d bits", what, t, bitSize)
 	}
 	return v, nil
@@ -156,15 +169,49 @@ func parseHex(s []byte, bitSize int) (uint64, error) {
 }
 
 func (f *fields) dec(what string, lo, hi int64) (int64, error) {
-	t, err := f.want(what)
-	if err != nil {
-		return 0, err
-	}
-	v, err := strconv.ParseInt(string(t), 10, 64)
-	if err != nil || v < lo || v > hi {
+	return f.decLane(what, -1, lo, hi)
+}
+
+// decLane is dec for a value of lane l ("delta of lane 3"); l < 0 names no lane. The
+// name is only built for an error: this runs for every address of every line.
+func (f *fields) decLane(what string, l int, lo, hi int64) (int64, error) {
+	t := f.next()
+	v, ok := parseDec(t)
+	if t == nil || !ok || v < lo || v > hi {
+		if l >= 0 {
+			what = fmt.Sprintf("%s of lane %d", what, l)
+		}
+		if t == nil {
+			return 0, f.errorf("line ends where %s was expected", what)
+		}
 		return 0, f.errorf("%s %q: want a decimal number in %d..%d", what, t, lo, hi)
 	}
 	return v, nil
+}
+
+// parseDec parses an optionally signed decimal int64 with no allocation.
+func parseDec(s []byte) (int64, bool) {
+	neg := false
+	if len(s) > 0 && (s[0] == '-' || s[0] == '+') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	if len(s) == 0 || len(s) > 19 {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	switch {
+	case neg && v <= 1<<63:
+		return int64(-v), true
+	case !neg && v < 1<<63:
+		return int64(v), true
+	}
+	return 0, false
 }
 
 // end checks that nothing follows on the line.
@@ -201,7 +248,8 @@ type instLine struct {
 	lanes   [32]uint64 // the traced address of each lane in mask, when mem
 }
 
-// parseInst parses one instruction line: for trace versions before 3 it starts with the
+// parseInst parses one instruction line up to its memory width (parseAddrs reads the
+// addresses of a memory instruction): for trace versions before 3 it starts with the
 // thread block and warp (ignored: the #BEGIN_TB section says them), then
 //
 //	[line] PC MASK NDST [Rd...] OPCODE NSRC [Rs...] WIDTH [MODE ADDRESSES]
@@ -209,6 +257,14 @@ type instLine struct {
 // as tracer_tool.cu writes it. WIDTH is not used: Accel-Sim's parser takes the width from
 // the opcode because NVBit can report it wrongly, and so does gtrace (widthOf).
 func parseInst(f *fields, in *instLine, version int, lineinfo bool) error {
+	if err := parsePC(f, in, version, lineinfo); err != nil {
+		return err
+	}
+	return parseRest(f, in)
+}
+
+// parsePC parses an instruction line up to its PC: the fields before it, if any.
+func parsePC(f *fields, in *instLine, version int, lineinfo bool) error {
 	if version < 3 {
 		for _, what := range []string{"thread block x", "thread block y", "thread block z", "warp"} {
 			if _, err := f.dec(what, 0, 1<<31-1); err != nil {
@@ -229,12 +285,17 @@ func parseInst(f *fields, in *instLine, version int, lineinfo bool) error {
 		return err
 	}
 	in.pc = uint32(pc)
+	return nil
+}
+
+// parseRest parses an instruction line after parsePC, up to its memory width.
+func parseRest(f *fields, in *instLine) error {
 	m, err := f.hex("active mask", 32)
 	if err != nil {
 		return err
 	}
 	in.mask = uint32(m)
-	if in.ndst, err = regs(f, "destination", in.dst[:]); err != nil {
+	if in.ndst, err = regs(f, &dstNames, in.dst[:]); err != nil {
 		return err
 	}
 	if in.opcode, err = f.want("opcode"); err != nil {
@@ -244,7 +305,7 @@ func parseInst(f *fields, in *instLine, version int, lineinfo bool) error {
 	if c := in.opcode[0]; c < 'A' || c > 'Z' {
 		return f.errorf("opcode %q: a SASS opcode starts with a capital letter", in.opcode)
 	}
-	if in.nsrc, err = regs(f, "source", in.src[:]); err != nil {
+	if in.nsrc, err = regs(f, &srcNames, in.src[:]); err != nil {
 		return err
 	}
 	width, err := f.dec("memory width", 0, 1<<16)
@@ -256,6 +317,15 @@ func parseInst(f *fields, in *instLine, version int, lineinfo bool) error {
 	if !in.mem {
 		return f.end()
 	}
+	return nil
+}
+
+// parseAddrs parses the rest of a memory instruction's line (in.mem), after parseInst:
+// the address mode and the addresses, into in.lanes.
+func parseAddrs(f *fields, in *instLine) error {
+	if !in.mem {
+		return nil
+	}
 	mode, err := f.dec("address mode", 0, 2)
 	if err != nil {
 		return err
@@ -265,7 +335,7 @@ func parseInst(f *fields, in *instLine, version int, lineinfo bool) error {
 	case modeList:
 		for ms := in.mask; ms != 0; ms &= ms - 1 {
 			l := bits.TrailingZeros32(ms)
-			if in.lanes[l], err = f.hex(fmt.Sprintf("address of lane %d", l), 64); err != nil {
+			if in.lanes[l], err = f.hexLane("address", l, 64); err != nil {
 				return err
 			}
 		}
@@ -297,7 +367,7 @@ func parseInst(f *fields, in *instLine, version int, lineinfo bool) error {
 		for ms := in.mask; ms != 0; ms &= ms - 1 {
 			l := bits.TrailingZeros32(ms)
 			if ms != in.mask {
-				d, err := f.dec(fmt.Sprintf("delta of lane %d", l), -1<<63, 1<<63-1)
+				d, err := f.decLane("delta", l, -1<<63, 1<<63-1)
 				if err != nil {
 					return err
 				}
@@ -309,23 +379,30 @@ func parseInst(f *fields, in *instLine, version int, lineinfo bool) error {
 	return f.end()
 }
 
+// regNames are the words regs uses in errors, built once.
+type regNames struct{ count, reg string }
+
+var (
+	dstNames = regNames{"destination register count", "destination register"}
+	srcNames = regNames{"source register count", "source register"}
+)
+
 // regs parses "N R<a> R<b> ...": a count and that many general registers.
-func regs(f *fields, what string, dst []uint16) (int, error) {
-	n, err := f.dec(what+" register count", 0, int64(len(dst)))
+func regs(f *fields, names *regNames, dst []uint16) (int, error) {
+	n, err := f.dec(names.count, 0, int64(len(dst)))
 	if err != nil {
 		return 0, err
 	}
 	for i := range int(n) {
-		t, err := f.want(what + " register")
+		t, err := f.want(names.reg)
 		if err != nil {
 			return 0, err
 		}
-		if len(t) < 2 || t[0] != 'R' {
-			return 0, f.errorf("%s register %q: want R0..R255", what, t)
-		}
-		v, err := strconv.ParseUint(string(t[1:]), 10, 8)
-		if err != nil {
-			return 0, f.errorf("%s register %q: want R0..R255", what, t)
+		// SASS has R0..R255 (R255 is RZ); gtrace's exporter writes PTX registers, which
+		// go higher, up to gtrace's limit of 2^15 register ids (format.PredReg).
+		v, ok := parseDec(t[min(len(t), 1):])
+		if len(t) < 2 || t[0] != 'R' || t[1] == '-' || t[1] == '+' || !ok || v >= format.PredReg {
+			return 0, f.errorf("%s %q: want R0..R32767", names.reg, t)
 		}
 		dst[i] = uint16(v)
 	}

@@ -51,9 +51,10 @@ type sassOp struct {
 // instruction does. gtrace's class follows from that description: the pipe a timing
 // model charges (fp32 for FP32 and paired-FP16 arithmetic, fp64, sfu for MUFU, conv for
 // conversions, alu for integer, move and predicate work, warp for cross-lane, sync for
-// barriers and fences, control for branches), and mem for instructions whose addresses
-// the tracer records. Instructions the timing model has no unit for (matrix multiply,
-// TMA, texture) are class other.
+// barriers and fences, warp synchronisation included, control for branches), and mem for
+// instructions whose addresses the tracer records. Instructions the timing model has no
+// unit for (matrix multiply, TMA, texture, cache control, sleep, performance-monitor
+// triggers) are class other, as capture classes prefetch, nanosleep and pmevent.
 var sassOps = map[string]sassOp{
 	// Floating point 32 (and FP16x2, which issues to the same FMA pipe on sm_70+).
 	"FADD": {class: format.ClassFP32, since: smVolta}, "FADD32I": {class: format.ClassFP32, since: smVolta},
@@ -107,9 +108,9 @@ var sassOps = map[string]sassOp{
 	"S2R": {class: format.ClassALU, since: smVolta}, "CS2R": {class: format.ClassALU, since: smVolta},
 	"B2R": {class: format.ClassALU, since: smVolta}, "R2B": {class: format.ClassALU, since: smVolta},
 	"LEPC": {class: format.ClassALU, since: smVolta}, "NOP": {class: format.ClassALU, since: smVolta},
-	"PMTRIG": {class: format.ClassALU, since: smVolta}, "GETLMEMBASE": {class: format.ClassALU, since: smVolta},
+	"PMTRIG": {class: format.ClassOther, since: smVolta}, "GETLMEMBASE": {class: format.ClassALU, since: smVolta},
 	"SETLMEMBASE": {class: format.ClassALU, since: smVolta}, "SETCTAID": {class: format.ClassALU, since: smVolta},
-	"LDC": {class: format.ClassALU, since: smVolta, note: "a constant-bank read: NVBit gives it no memory reference, so the tracer records no address"},
+	"LDC": {class: format.ClassALU, since: smVolta, note: "a constant-bank read: NVBit gives it no memory reference, so the tracer records no address; a line with addresses (gtrace's exporter) is a constant load (constLoad)"},
 	// Uniform datapath (one value per warp).
 	"R2UR": {class: format.ClassALU, since: smTuring}, "S2UR": {class: format.ClassALU, since: smTuring},
 	"UBMSK": {class: format.ClassALU, since: smTuring}, "UBREV": {class: format.ClassALU, since: smTuring},
@@ -163,8 +164,8 @@ var sassOps = map[string]sassOp{
 	// Barriers, fences, cache control.
 	"BAR": {class: format.ClassSync, since: smVolta}, "MEMBAR": {class: format.ClassSync, since: smVolta},
 	"ERRBAR": {class: format.ClassSync, since: smVolta}, "DEPBAR": {class: format.ClassSync, since: smVolta},
-	"CCTL": {class: format.ClassSync, since: smVolta}, "CCTLL": {class: format.ClassSync, since: smVolta},
-	"CCTLT": {class: format.ClassSync, since: smVolta}, "LDGDEPBAR": {class: format.ClassSync, since: smAmpere},
+	"CCTL": {class: format.ClassOther, since: smVolta}, "CCTLL": {class: format.ClassOther, since: smVolta},
+	"CCTLT": {class: format.ClassOther, since: smVolta}, "LDGDEPBAR": {class: format.ClassSync, since: smAmpere},
 	"ARRIVES": {class: format.ClassSync, since: smAmpere}, "FENCE": {class: format.ClassSync, since: smHopper},
 	"SYNCS": {class: format.ClassSync, since: smHopper}, "WARPGROUP": {class: format.ClassSync, since: smHopper},
 	"UCGABAR_ARV": {class: format.ClassSync, since: smHopper}, "UCGABAR_WAIT": {class: format.ClassSync, since: smHopper},
@@ -176,9 +177,9 @@ var sassOps = map[string]sassOp{
 	"BSYNC": {class: format.ClassControl, since: smVolta}, "CALL": {class: format.ClassControl, since: smVolta},
 	"EXIT": {class: format.ClassControl, since: smVolta}, "JMP": {class: format.ClassControl, since: smVolta},
 	"JMX": {class: format.ClassControl, since: smVolta}, "KILL": {class: format.ClassControl, since: smVolta},
-	"NANOSLEEP": {class: format.ClassControl, since: smVolta}, "RET": {class: format.ClassControl, since: smVolta},
+	"NANOSLEEP": {class: format.ClassOther, since: smVolta}, "RET": {class: format.ClassControl, since: smVolta},
 	"RPCMOV": {class: format.ClassControl, since: smVolta}, "RTT": {class: format.ClassControl, since: smVolta},
-	"WARPSYNC": {class: format.ClassControl, since: smVolta}, "YIELD": {class: format.ClassControl, since: smVolta},
+	"WARPSYNC": {class: format.ClassSync, since: smVolta}, "YIELD": {class: format.ClassControl, since: smVolta},
 	"BRXU": {class: format.ClassControl, since: smTuring}, "JMXU": {class: format.ClassControl, since: smTuring},
 	"ENDCOLLECTIVE": {class: format.ClassControl, since: smHopper},
 }
@@ -272,4 +273,15 @@ func cacheOpOf(mods string) format.CacheOp {
 		}
 	}
 	return format.CacheDefault
+}
+
+// constLoad is what a constant-bank read whose line carries addresses is: the exporter
+// writes PTX ld.const and ld.param (kernel parameters sit in constant bank 0) as LDC
+// with their offsets in the bank, which NVBit's tracer never records.
+func constLoad(opcode string) (opInfo, bool) {
+	base, mods, _ := strings.Cut(opcode, ".")
+	if base != "LDC" && base != "ULDC" {
+		return opInfo{}, false
+	}
+	return opInfo{class: format.ClassMem, space: format.SpaceConst, memop: format.MemLoad, width: widthOf(mods)}, true
 }

@@ -1,0 +1,263 @@
+package accelsim
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/gtrace/gtrace/format"
+)
+
+// sassName is the SASS opcode the exporter writes for a PTX program row: the
+// instruction ptxas would make of it in generation gen, or the nearest one of the same
+// class where ptxas makes several (a PTX integer divide is a sequence; its first
+// instruction stands for it). Its row in sassOps has the class of in, so an import of
+// the export gives every row its class back (TestExportRoundTrip), and its modifiers
+// give widthOf the width of a memory access.
+func sassName(in *format.Inst, gen int) string {
+	base, rest, _ := strings.Cut(in.Opcode, ".")
+	if _, ok := sassOps[base]; ok {
+		return in.Opcode // a trace imported from SASS keeps its opcodes
+	}
+	mods := strings.Split(rest, ".")
+	has := func(m string) bool { return slices.Contains(mods, m) }
+	if in.MemOp != format.MemNone {
+		return sassMemName(in, base, has, gen)
+	}
+	f64 := has("f64")
+	switch in.Class {
+	case format.ClassFP32, format.ClassFP64:
+		var op string
+		switch base {
+		case "add", "sub", "abs", "neg":
+			op = "ADD"
+		case "mul":
+			op = "MUL"
+		case "min", "max":
+			if !f64 {
+				return "FMNMX"
+			}
+			op = "SETP" // no DMNMX: ptxas compares and selects
+		case "setp", "set":
+			op = "SETP"
+		default:
+			op = "FMA"
+		}
+		if in.Class == format.ClassFP64 {
+			return "D" + op
+		}
+		return "F" + op
+	case format.ClassSFU:
+		fn := map[string]string{"rcp": "RCP", "div": "RCP", "sqrt": "SQRT", "rsqrt": "RSQ", "sin": "SIN",
+			"cos": "COS", "ex2": "EX2", "lg2": "LG2", "tanh": "TANH"}[base]
+		if fn == "" {
+			fn = "RCP"
+		}
+		if f64 {
+			fn += "64H"
+		}
+		return "MUFU." + fn
+	case format.ClassConv:
+		return convName(base, mods)
+	case format.ClassWarp:
+		switch base {
+		case "shfl":
+			for _, m := range []string{"up", "down", "bfly", "idx"} {
+				if has(m) {
+					return "SHFL." + strings.ToUpper(m)
+				}
+			}
+			return "SHFL.IDX"
+		case "vote", "activemask":
+			if has("all") {
+				return "VOTE.ALL"
+			}
+			return "VOTE.ANY"
+		case "match":
+			return "MATCH.ANY"
+		case "redux":
+			if gen >= smAmpere {
+				return "REDUX"
+			}
+		}
+		return "SHFL.IDX"
+	case format.ClassControl:
+		switch base {
+		case "call":
+			return "CALL.REL"
+		case "ret":
+			return "RET.REL"
+		case "exit":
+			return "EXIT"
+		case "trap", "brkpt":
+			return "BPT.TRAP"
+		}
+		return "BRA"
+	case format.ClassSync:
+		switch {
+		case base == "membar" || base == "fence":
+			scope := "GPU"
+			switch {
+			case has("cta"):
+				scope = "CTA"
+			case has("sys"):
+				scope = "SYS"
+			}
+			return "MEMBAR.SC." + scope
+		case has("warp"):
+			return "WARPSYNC"
+		case has("red"):
+			return "BAR.RED.POPC"
+		case gen >= smAmpere:
+			return "BAR.SYNC.DEFER_BLOCKING"
+		}
+		return "BAR.SYNC"
+	case format.ClassOther:
+		switch base {
+		case "nanosleep":
+			return "NANOSLEEP"
+		case "pmevent":
+			return "PMTRIG"
+		}
+		return "CCTL.E.PF2" // prefetch
+	}
+	// ClassALU.
+	switch base {
+	case "mul", "mad", "mul24", "mad24", "div", "rem":
+		if has("wide") {
+			return "IMAD.WIDE"
+		}
+		return "IMAD"
+	case "setp", "set":
+		return "ISETP"
+	case "mov":
+		for _, sr := range []string{"%tid", "%ctaid", "%laneid", "%warpid", "%smid", "%lanemask", "%clock"} {
+			if strings.Contains(in.PTX, sr) {
+				return "S2R" // a special register
+			}
+		}
+		return "MOV"
+	case "selp", "slct":
+		return "SEL"
+	case "and", "or", "xor", "not", "cnot", "lop3", "bfi":
+		return "LOP3.LUT"
+	case "shl":
+		return "SHF.L"
+	case "shr", "shf", "bfe":
+		return "SHF.R"
+	case "popc":
+		return "POPC"
+	case "clz":
+		return "FLO"
+	case "brev":
+		return "BREV"
+	case "prmt":
+		return "PRMT"
+	case "min", "max":
+		return "IMNMX"
+	case "abs":
+		return "IABS"
+	}
+	return "IADD3"
+}
+
+// convName names a cvt by its destination and source types (cvt.rn.f32.s32: to f32 from
+// s32): F2F, F2I, I2F or I2I; a float rounded to an integral float is FRND.
+func convName(base string, mods []string) string {
+	var types []string
+	for _, m := range mods {
+		if len(m) >= 2 && strings.ContainsRune("usbf", rune(m[0])) && m[1] >= '0' && m[1] <= '9' {
+			types = append(types, m)
+		}
+	}
+	if base != "cvt" || len(types) < 2 {
+		return "I2I"
+	}
+	to, from := types[0][0] == 'f', types[1][0] == 'f'
+	switch {
+	case to && from && slices.ContainsFunc(mods, func(m string) bool { return m == "rni" || m == "rzi" || m == "rmi" || m == "rpi" }):
+		return "FRND"
+	case to && from:
+		return "F2F"
+	case to:
+		return "I2F"
+	case from:
+		return "F2I"
+	}
+	return "I2I"
+}
+
+// sassMemName names a memory instruction by space and operation, with the width as the
+// modifier widthOf reads (.U8 .U16 .64 .128; 32 bits is the default).
+func sassMemName(in *format.Inst, base string, has func(string) bool, gen int) string {
+	w := map[uint8]string{1: ".U8", 2: ".U16", 8: ".64", 16: ".128"}[in.Width]
+	atomOp := func() string {
+		for _, m := range []string{"add", "min", "max", "exch", "cas", "and", "or", "xor", "inc", "dec"} {
+			if has(m) {
+				op := "." + strings.ToUpper(m)
+				switch {
+				case has("f32"):
+					op += ".F32"
+				case has("f64"):
+					op += ".F64"
+				case in.Width == 8:
+					op += ".64"
+				}
+				return op
+			}
+		}
+		return ".ADD"
+	}
+	switch in.Space {
+	case format.SpaceGlobal:
+		switch in.MemOp {
+		case format.MemLoad:
+			if in.CacheOp == format.CacheNC {
+				return "LDG.E" + w + ".CONSTANT"
+			}
+			return "LDG.E" + w
+		case format.MemStore:
+			return "STG.E" + w
+		case format.MemAtomic:
+			return "ATOMG.E" + atomOp()
+		}
+		if gen >= smHopper {
+			return "REDG.E" + atomOp()
+		}
+		return "RED.E" + atomOp()
+	case format.SpaceShared:
+		switch in.MemOp {
+		case format.MemLoad:
+			return "LDS" + w
+		case format.MemStore:
+			return "STS" + w
+		}
+		return "ATOMS" + atomOp() // shared reductions are ATOMS in SASS
+	case format.SpaceLocal:
+		if in.MemOp == format.MemStore {
+			return "STL" + w
+		}
+		return "LDL" + w
+	case format.SpaceConst:
+		return "LDC" + w
+	case format.SpaceParam:
+		// ptxas makes a kernel parameter a constant-bank operand (or an LDC/ULDC whose
+		// address NVBit does not trace) and a function parameter a register: no memory
+		// access either way (paramMove).
+		if in.MemOp == format.MemStore {
+			return "MOV"
+		}
+		return "LDC" + w
+	case format.SpaceTexture:
+		return "TEX.SCR.LL"
+	}
+	// Generic.
+	switch in.MemOp {
+	case format.MemLoad:
+		return "LD.E" + w
+	case format.MemStore:
+		return "ST.E" + w
+	case format.MemAtomic:
+		return "ATOM.E" + atomOp()
+	}
+	return "RED.E" + atomOp()
+}
