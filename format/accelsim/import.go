@@ -208,7 +208,8 @@ func (s *scanner) inst(cta, warp int, in *instLine, f *fields) error {
 		}
 		st.info = info
 		kf.setStatic(in.pc, st)
-	} else if err := st.check(in, f); err != nil {
+	}
+	if err := st.check(in, f); err != nil {
 		return err
 	}
 	if st.info.memop == format.MemNone {
