@@ -572,15 +572,11 @@ func (w *warpState) access(in *instr, pc int32, l int, sp mspace, addr uint64, n
 	return nil, 0, w.fault(FaultUnsupported, pc, l, addr, "", "access to an unsupported state space")
 }
 
-// localAddr is where the trace places byte off of lane l's local memory: local memory
-// is interleaved by 4-byte words across the 32 lanes of a warp, as NVIDIA GPUs lay it
-// out, so that lanes touching the same local offset touch one 128-byte line:
-//
-//	LocalPhysBase + globalWarp*localSize*32 + (off/4)*128 + lane*4 + off%4
+// localAddr is where the trace places byte off of lane l's local memory
+// (format.LocalAddr).
 func (w *warpState) localAddr(l int, off uint64) uint64 {
-	k := w.c.k
 	gw := uint64(w.c.id)*uint64(w.c.nwarps) + uint64(w.idx)
-	return LocalPhysBase + gw*uint64(k.localSize)*32 + off/4*128 + uint64(l)*4 + off%4
+	return format.LocalAddr(gw, uint64(w.c.k.localSize), l, off)
 }
 
 func loadN(b []byte) uint64 {

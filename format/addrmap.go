@@ -35,3 +35,23 @@ func SpaceOfGeneric(addr uint64) Space {
 	}
 	return SpaceGlobal
 }
+
+// LocalAddr is where a trace places byte off of lane's local memory, for warp
+// globalWarp (CTA id * warps per CTA + warp) of a launch whose threads have localBytes
+// each. Local memory is interleaved by 4-byte words across the 32 lanes of a warp, as
+// NVIDIA GPUs lay it out, so that lanes touching the same offset touch one 128-byte line:
+//
+//	LocalPhysBase + globalWarp*localBytes*32 + (off/4)*128 + lane*4 + off%4
+func LocalAddr(globalWarp, localBytes uint64, lane int, off uint64) uint64 {
+	return LocalPhysBase + globalWarp*localBytes*32 + off/4*128 + uint64(lane)*4 + off%4
+}
+
+// LocalOffset inverts LocalAddr for lane of warp globalWarp: the offset in the lane's
+// local memory that addr holds, or false when addr is not in it.
+func LocalOffset(addr, globalWarp, localBytes uint64, lane int) (uint64, bool) {
+	x := addr - LocalPhysBase - globalWarp*localBytes*32
+	if x >= localBytes*32 || x%128/4 != uint64(lane) {
+		return 0, false
+	}
+	return x/128*4 + x%4, true
+}

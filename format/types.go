@@ -186,6 +186,11 @@ type Texture struct {
 	Layout    string // name of the texel layout capture used, documented in capture
 }
 
+// SASSProducer starts the PTXProducer of a launch whose instructions are SASS traced on a
+// GPU rather than PTX ("SASS sm_90 traced on a GPU ..."): a trace imported by
+// format/accelsim.
+const SASSProducer = "SASS "
+
 // Launch is one kernel launch in a trace, with its program table.
 type Launch struct {
 	Kernel         string
@@ -197,7 +202,7 @@ type Launch struct {
 	LocalBytes     uint32 // local memory per thread, as the trace lays it out (see LocalPhysBase); 0 if none or unknown
 	SIMT           SIMTModel
 	SourceHash     string // hex SHA-256 of the PTX text
-	PTXProducer    string // compiler that produced the PTX, e.g. "clang-14", "nvcc 12.4"; "SASS sm_NN ..." for a trace imported from a GPU (format/accelsim)
+	PTXProducer    string // compiler that produced the PTX, e.g. "clang-14", "nvcc 12.4"; SASSProducer... for a trace imported from a GPU (format/accelsim)
 	Textures       []Texture
 	Program        Program
 }

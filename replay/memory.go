@@ -175,12 +175,12 @@ const (
 )
 
 func classify(in *format.Inst) instKind {
-	op := in.Opcode
+	// PTX opcodes are lower case, SASS ones (a trace imported from Accel-Sim) upper case:
+	// bar.sync and BAR.SYNC.DEFER_BLOCKING are the same barrier.
+	op := strings.ToLower(in.Opcode)
 	switch {
 	case in.Class == format.ClassSync && (strings.HasPrefix(op, "bar.sync") || strings.HasPrefix(op, "barrier.sync") ||
-		strings.HasPrefix(op, "bar.red") || strings.HasPrefix(op, "barrier.red") || op == "bar" || op == "barrier" ||
-		// SASS, from a trace imported from Accel-Sim: BAR.SYNC.DEFER_BLOCKING, BAR.RED.POPC.
-		strings.HasPrefix(op, "BAR.SYNC") || strings.HasPrefix(op, "BAR.RED")):
+		strings.HasPrefix(op, "bar.red") || strings.HasPrefix(op, "barrier.red") || op == "bar" || op == "barrier"):
 		return ikBarrier
 	case in.MemOp == format.MemNone:
 		// %ntid and %nctaid live in constant bank 0 in SASS: reading one is an LDC/ULDC.

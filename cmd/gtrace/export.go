@@ -56,7 +56,7 @@ func exportAccelsim(c *cli.Context) error {
 	}
 	defer r.Close()
 	out := c.String("output")
-	prog := newProgress("export "+c.Args().First(), "warp-instructions")
+	prog := newProgress("export "+c.Args().First(), "CTAs")
 	rep, err := accelsim.Export(c.Context, r, out, accelsim.ExportOptions{SASS: v,
 		Progress: func(done, total uint64) { prog.update(int(done), int(total)) }})
 	prog.done()

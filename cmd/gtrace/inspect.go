@@ -106,7 +106,7 @@ func printSummary(w io.Writer, name string, s *format.Summary) {
 		fmt.Fprintf(w, "  launch             grid (%s)  block (%s)  shared %d B  registers/thread %s  SIMT %s\n",
 			k.Grid, k.Block, k.SharedBytes, regs, k.SIMT)
 		switch {
-		case strings.HasPrefix(k.Code, "SASS "): // imported (format/accelsim)
+		case strings.HasPrefix(k.Code, format.SASSProducer): // imported (format/accelsim)
 			fmt.Fprintf(w, "  code               %s\n", k.Code)
 		case k.Code != "":
 			fmt.Fprintf(w, "  code               PTX, %s\n", k.Code)

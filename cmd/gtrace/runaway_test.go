@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -24,11 +23,8 @@ func TestRunawayKernelBoundedMemory(t *testing.T) {
 	out := filepath.Join(dir, "t.gtrace")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], "capture", "--ptx", "../../capture/testdata/runaway.ptx", "--kernel", "runaway",
+	cmd, stderr := gtraceProcess(ctx, "capture", "--ptx", "../../capture/testdata/runaway.ptx", "--kernel", "runaway",
 		"--grid", "64", "--block", "1024", "--arg", "buf:u32:1024", "--max-inst", "1000000000000", "--workers", "8", "-o", out)
-	cmd.Env = append(os.Environ(), "GTRACE_TEST_AS_MAIN=1")
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stderr, &stderr
 	err := cmd.Run()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 1 {

@@ -27,6 +27,16 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// gtraceProcess is the gtrace command run as a child process (this test binary, through
+// TestMain), killed when ctx ends, with stdout and stderr both into the returned buffer.
+func gtraceProcess(ctx context.Context, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "GTRACE_TEST_AS_MAIN=1")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	return cmd, &out
+}
+
 // TestInterruptLeavesDirectoryAsFound sends SIGINT and SIGTERM to a real gtrace process
 // in the middle of a capture that would take about 20 s, over an earlier file of the
 // same name: the process must exit 130 or 143, say what it stopped, keep the earlier
@@ -42,10 +52,7 @@ func TestInterruptLeavesDirectoryAsFound(t *testing.T) {
 			// Bounded: whatever happens, the child is killed after a minute.
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, os.Args[0], "capture", "reduce_v1", "--size", "n=67108864", "-o", out)
-			cmd.Env = append(os.Environ(), "GTRACE_TEST_AS_MAIN=1")
-			var stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stderr, &stderr
+			cmd, stderr := gtraceProcess(ctx, "capture", "reduce_v1", "--size", "n=67108864", "-o", out)
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}

@@ -2,12 +2,9 @@ package accelsim
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/gtrace/gtrace/format"
 )
-
-func trailingZeros(m uint32) int { return bits.TrailingZeros32(m) }
 
 // The tracer records what NVBit reports for each lane: a global address as the GPU saw
 // it, and for shared and local memory either an offset or an address in the generic
@@ -17,9 +14,9 @@ func trailingZeros(m uint32) int { return bits.TrailingZeros32(m) }
 //
 //	global            as traced
 //	shared (LDS ...)  the offset in the CTA's shared memory, as capture records it
-//	local (LDL ...)   capture's layout of local memory: 4-byte words interleaved across
-//	                  the 32 lanes of a warp, localSize bytes per thread, where localSize
-//	                  is the highest offset (plus width) the kernel's trace touches
+//	local (LDL ...)   capture's layout of local memory (format.LocalAddr), localSize
+//	                  bytes per thread: the exporter's header key, or else the highest
+//	                  offset (plus width) the kernel's trace touches
 //	generic (LD ...)  by the window its address falls in, as Accel-Sim resolves them
 //	                  (trace_driven.cc): shared -> format.SharedWindow + offset, local ->
 //	                  the local layout above, anything else global. A global address
@@ -98,7 +95,7 @@ func (kf *kernelFile) place(sp format.Space, a, gw uint64, l int) (uint64, error
 	case format.SpaceGeneric:
 		return off, nil
 	case format.SpaceLocal:
-		return format.LocalPhysBase + gw*kf.localSize*32 + off/4*128 + uint64(l)*4 + off%4, nil
+		return format.LocalAddr(gw, kf.localSize, l, off), nil
 	}
 	return off, nil
 }

@@ -22,9 +22,7 @@ func exportKernel(b *testing.B, name string, sizes ...string) (string, uint64) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	k2 := *k
-	k2.Small = sizes
-	r := captureSmall(b, &k2)
+	r := captureKernel(b, k, sizes)
 	defer r.Close()
 	dir := b.TempDir()
 	rep, err := accelsim.Export(context.Background(), r, dir, accelsim.ExportOptions{})
@@ -34,17 +32,20 @@ func exportKernel(b *testing.B, name string, sizes ...string) (string, uint64) {
 	return dir, rep.WarpInsts
 }
 
+// benchKernels are the launches the import benchmarks export and read back.
+var benchKernels = []struct {
+	name  string
+	sizes []string
+}{
+	{"transpose_v1", []string{"n=512"}},
+	{"volkov_memcpy_f1", []string{"n=1048576"}},
+}
+
 // BenchmarkImport: import speed from .traceg in warp-instructions per second on one
 // goroutine (both passes), on transpose V1 (every load 32 sectors, base+delta lines)
 // and a Volkov copy (coalesced, base+stride lines). Issue 12's target: 5 M/s per core.
 func BenchmarkImport(b *testing.B) {
-	for _, c := range []struct {
-		name  string
-		sizes []string
-	}{
-		{"transpose_v1", []string{"n=512"}},
-		{"volkov_memcpy_f1", []string{"n=1048576"}},
-	} {
+	for _, c := range benchKernels {
 		b.Run(c.name, func(b *testing.B) {
 			dir, insts := exportKernel(b, c.name, c.sizes...)
 			fsys := os.DirFS(dir)
@@ -63,13 +64,9 @@ func BenchmarkImport(b *testing.B) {
 // .traceg it came from and that file compressed with xz (ulikunitz/xz, its default
 // preset; `xz -1` gives about the same on these files).
 func BenchmarkImportSize(b *testing.B) {
-	for _, name := range []string{"transpose_v1", "volkov_memcpy_f1"} {
-		b.Run(name, func(b *testing.B) {
-			sizes := []string{"n=512"}
-			if name == "volkov_memcpy_f1" {
-				sizes = []string{"n=1048576"}
-			}
-			dir, insts := exportKernel(b, name, sizes...)
+	for _, c := range benchKernels {
+		b.Run(c.name, func(b *testing.B) {
+			dir, insts := exportKernel(b, c.name, c.sizes...)
 			text, err := os.ReadFile(filepath.Join(dir, "kernel-1.traceg"))
 			if err != nil {
 				b.Fatal(err)

@@ -22,8 +22,9 @@ type ExportOptions struct {
 	// SASS is the binary version the kernel traces claim (70..90; 0 means 80). It picks
 	// the generation's opcode spellings and must be one the importer reads.
 	SASS int
-	// Progress, if set, is called after each CTA with the warp-instructions written so
-	// far and the trace's total.
+	// Progress, if set, is called after each CTA with the CTAs exported so far and the
+	// trace's total (from the metadata: counting warp-instructions would read the trace
+	// twice).
 	Progress func(done, total uint64)
 }
 
@@ -69,15 +70,7 @@ func Export(ctx context.Context, r *format.Reader, dir string, opt ExportOptions
 	m := r.Meta()
 	ex := &exporter{r: r, opt: opt, gen: gen, rep: &ExportReport{Kernels: len(m.Launches)}}
 	for k := range m.Launches {
-		for c := range r.NumCTAs(k) {
-			ws, err := r.ReadCTA(k, c)
-			if err != nil {
-				return nil, err
-			}
-			for _, w := range ws {
-				ex.total += uint64(w.Len())
-			}
-		}
+		ex.total += uint64(r.NumCTAs(k))
 	}
 	var names []string
 	for k := range m.Launches {
@@ -109,7 +102,8 @@ type exporter struct {
 	opt   ExportOptions
 	gen   int
 	rep   *ExportReport
-	total uint64
+	total uint64 // CTAs
+	done  uint64
 	lanes [32]uint64
 	buf   []byte
 }
@@ -118,14 +112,14 @@ type exporter struct {
 func (ex *exporter) kernel(ctx context.Context, w *bufio.Writer, k int) error {
 	l := &ex.r.Meta().Launches[k]
 	prog := l.Program.Insts
-	ops := make([]string, len(prog))
-	dst := make([]string, len(prog))
-	src := make([]string, len(prog))
+	// Each pc's text around the mask, built once: "PC " and " NDST [Rd] OPCODE NSRC [Rs] ".
+	head := make([]string, len(prog))
+	body := make([]string, len(prog))
 	hasLocal := false
 	for i := range prog {
 		in := &prog[i]
-		ops[i] = sassName(in, ex.gen)
-		dst[i], src[i] = regList(in.RegsWritten, 1), regList(in.RegsRead, 4)
+		head[i] = fmt.Sprintf("%04x ", i*16)
+		body[i] = fmt.Sprintf(" %s %s %s ", regList(in.RegsWritten, 1), sassName(in, ex.gen), regList(in.RegsRead, 4))
 		hasLocal = hasLocal || in.Space == format.SpaceLocal
 	}
 	if hasLocal && l.LocalBytes == 0 {
@@ -152,6 +146,7 @@ func (ex *exporter) kernel(ctx context.Context, w *bufio.Writer, k int) error {
 		for _, wp := range ws {
 			n += wp.Len()
 		}
+		ex.done++
 		if n == 0 {
 			continue // as the post-processing skips a thread block that ran nothing
 		}
@@ -165,8 +160,9 @@ func (ex *exporter) kernel(ctx context.Context, w *bufio.Writer, k int) error {
 			for i := range wp.Len() {
 				pc := wp.PC[i]
 				in := &prog[pc]
-				b := ex.buf[:0]
-				b = fmt.Appendf(b, "%04x %08x %s %s %s ", pc*16, wp.Mask[i], dst[pc], ops[pc], src[pc])
+				b := append(ex.buf[:0], head[pc]...)
+				b = appendHex(b, uint64(wp.Mask[i]), 8)
+				b = append(b, body[pc]...)
 				if in.MemOp == format.MemNone || in.Space == format.SpaceParam {
 					b = append(b, "0 \n"...)
 				} else {
@@ -192,22 +188,22 @@ func (ex *exporter) kernel(ctx context.Context, w *bufio.Writer, k int) error {
 		}
 		w.WriteString("\n#END_TB\n")
 		if p := ex.opt.Progress; p != nil {
-			p(ex.rep.WarpInsts, ex.total)
+			p(ex.done, ex.total)
 		}
 	}
 	return nil
 }
 
-// localOffsets turns the lanes' local addresses (capture's interleaved layout, see
-// format.LocalPhysBase) back into per-thread offsets, as NVBit reports an LDL's.
+// localOffsets turns the lanes' local addresses (format.LocalAddr) back into per-thread
+// offsets, as NVBit reports an LDL's.
 func (ex *exporter) localOffsets(mask uint32, gw, localBytes uint64) error {
 	for m := mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
-		x := ex.lanes[l] - format.LocalPhysBase - gw*localBytes*32
-		if x >= localBytes*32 || x%128/4 != uint64(l) {
+		off, ok := format.LocalOffset(ex.lanes[l], gw, localBytes, l)
+		if !ok {
 			return fmt.Errorf("lane %d's local address %#x is not in its thread's local memory (%d bytes per thread)", l, ex.lanes[l], localBytes)
 		}
-		ex.lanes[l] = x/128*4 + x%4
+		ex.lanes[l] = off
 	}
 	return nil
 }
@@ -232,10 +228,11 @@ func appendAddrs(b []byte, mask uint32, lanes *[32]uint64) []byte {
 			ok = lanes[l]-lanes[l-1] == uint64(stride)
 		}
 		if ok {
-			return fmt.Appendf(b, "1 0x%x %d ", base, stride)
+			b = appendHex(append(b, "1 0x"...), base, 1)
+			return append(strconv.AppendInt(append(b, ' '), stride, 10), ' ')
 		}
 	}
-	b = fmt.Appendf(b, "2 0x%x ", base)
+	b = append(appendHex(append(b, "2 0x"...), base, 1), ' ')
 	prev := base
 	for m := mask & (mask - 1); m != 0; m &= m - 1 {
 		a := lanes[bits.TrailingZeros32(m)]
@@ -246,14 +243,14 @@ func appendAddrs(b []byte, mask uint32, lanes *[32]uint64) []byte {
 	return b
 }
 
-// regList writes "N R<a> R<b> ..." for at most max general registers (Accel-Sim's parser
+// regList writes "N R<a> R<b> ..." for at most limit general registers (Accel-Sim's parser
 // takes one destination and four sources). Predicates are left out, as NVBit's tracer
 // leaves them out. PTX registers are numbered by capture; an id of 255 or more moves up
 // by one, so that none reads as SASS's RZ (255), which the importer drops.
-func regList(regs []uint16, max int) string {
+func regList(regs []uint16, limit int) string {
 	var parts []string
 	for _, r := range regs {
-		if r&format.PredReg != 0 || len(parts) == max {
+		if r&format.PredReg != 0 || len(parts) == limit {
 			continue
 		}
 		id := int(r)
@@ -263,4 +260,12 @@ func regList(regs []uint16, max int) string {
 		parts = append(parts, "R"+strconv.Itoa(id))
 	}
 	return strings.TrimSpace(strconv.Itoa(len(parts)) + " " + strings.Join(parts, " "))
+}
+
+// appendHex appends v in lower-case hexadecimal, zero-padded to at least digits digits.
+func appendHex(b []byte, v uint64, digits int) []byte {
+	for n := max((bits.Len64(v)+3)/4, 1); n < digits; n++ {
+		b = append(b, '0')
+	}
+	return strconv.AppendUint(b, v, 16)
 }

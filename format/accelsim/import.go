@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/bits"
 	"os"
 	"path"
 	"slices"
@@ -156,7 +157,7 @@ func (im *importer) readList() error {
 			if strings.Contains(s, "/") || strings.Contains(s, `\`) || !fs.ValidPath(s) {
 				return &SyntaxError{ListFile, lr.n, 1, fmt.Sprintf("%q: a kernel trace is a file name in the list's directory", s)}
 			}
-			im.kernels = append(im.kernels, &kernelFile{path: path.Clean(s), listLine: lr.n})
+			im.kernels = append(im.kernels, &kernelFile{path: path.Clean(s)})
 		default:
 			return &SyntaxError{ListFile, lr.n, 1, fmt.Sprintf("unknown command %q: want kernel-N.traceg or MemcpyHtoD,ADDR,BYTES", truncate(line))}
 		}
@@ -192,16 +193,13 @@ func (s *scanner) inst(cta, warp int, in *instLine, f *fields) error {
 	}
 	if st == nil {
 		st = &static{opcode: string(in.opcode), ndst: in.ndst, dst: in.dst, nsrc: in.nsrc, src: in.src, srcLine: in.srcLine}
-		info, err := lookup(st.opcode, kf.gen)
+		info, err := lookup(st.opcode, kf.gen, in.mem)
 		if err != nil {
 			var unk *errUnknownOpcode
 			if !errors.As(err, &unk) || !s.im.opt.UnknownAsALU {
 				return &SyntaxError{f.file, f.line, in.opCol, err.Error()}
 			}
 			info, st.unknown = opInfo{class: format.ClassALU}, true
-		}
-		if c, ok := constLoad(st.opcode); ok && in.mem {
-			info = c
 		}
 		if info.space == format.SpaceGeneric && !kf.hdr.gtraceMap && (kf.hdr.shmemBase == 0 || kf.hdr.localBase == 0) {
 			return &SyntaxError{f.file, f.line, in.opCol, fmt.Sprintf("generic %s, but the header gives no -shmem base_addr and -local mem base_addr: gtrace cannot tell its shared, local and global addresses apart", st.opcode)}
@@ -223,7 +221,7 @@ func (s *scanner) inst(cta, warp int, in *instLine, f *fields) error {
 	}
 	// Local memory: the bytes per thread that the layout of the trace must give each lane.
 	for ms := in.mask; ms != 0; ms &= ms - 1 {
-		l := trailingZeros(ms)
+		l := bits.TrailingZeros32(ms)
 		sp, off, err := kf.resolve(st.info.space, in.lanes[l])
 		if err != nil {
 			return &SyntaxError{f.file, f.line, in.memCol, fmt.Sprintf("%s lane %d: %v", st.opcode, l, err)}
@@ -290,7 +288,7 @@ func (im *importer) meta() format.Meta {
 			Kernel: name, Grid: h.grid, Block: h.block, SharedBytes: h.shmem, RegsPerThread: h.nregs,
 			LocalBytes:  uint32(kf.localSize),
 			SIMT:        format.SIMTITS, // sm_70 and later schedule threads independently
-			PTXProducer: fmt.Sprintf("SASS sm_%d traced on a GPU (Accel-Sim tracer %d%s), imported from %s", h.binary, h.tracer, nv, kf.path),
+			PTXProducer: fmt.Sprintf(format.SASSProducer+"sm_%d traced on a GPU (Accel-Sim tracer %d%s), imported from %s", h.binary, h.tracer, nv, kf.path),
 			Program:     format.Program{Insts: kf.prog},
 		})
 	}
@@ -398,7 +396,7 @@ func (wr *writer) inst(cta, warp int, in *instLine, f *fields) error {
 	}
 	gw := uint64(cta)*uint64(kf.wpc) + uint64(warp)
 	for ms := in.mask; ms != 0; ms &= ms - 1 {
-		l := trailingZeros(ms)
+		l := bits.TrailingZeros32(ms)
 		a, err := kf.place(st.info.space, in.lanes[l], gw, l)
 		if err != nil {
 			return &SyntaxError{f.file, f.line, in.memCol, fmt.Sprintf("%s lane %d: %v", st.opcode, l, err)}

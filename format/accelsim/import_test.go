@@ -337,7 +337,7 @@ func TestOpcodeTable(t *testing.T) {
 		{"ATOM.E.ADD.F64.RN", 8, 0}, {"LDGSTS.E.BYPASS.LTC128B.128", 16, format.CacheCG}, {"LDSM.16.M88.4", 16, 0},
 		{"STG.E.STRONG.GPU", 4, format.CacheVolatile}, {"ATOMS.CAS.64", 8, 0},
 	} {
-		in, err := lookup(c.op, smAmpere)
+		in, err := lookup(c.op, smAmpere, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -346,7 +346,7 @@ func TestOpcodeTable(t *testing.T) {
 		}
 	}
 	var unk *errUnknownOpcode
-	if _, err := lookup("HGMMA.64x128x16.F32", smAmpere); !errors.As(err, &unk) || unk.later != smHopper {
+	if _, err := lookup("HGMMA.64x128x16.F32", smAmpere, false); !errors.As(err, &unk) || unk.later != smHopper {
 		t.Errorf("HGMMA on sm_80: %v, want listed from sm_90", err)
 	}
 }

@@ -16,13 +16,13 @@ import (
 // header is a kernel trace's "-key = value" lines.
 type header struct {
 	name                 string
-	id                   int
+	id                   uint32
 	grid, block          format.Dim3
 	shmem, nregs         uint32
-	binary               int
+	binary               uint32 // the SASS binary version: 80 for sm_80
 	shmemBase, localBase uint64
 	nvbit                string
-	tracer               int
+	tracer               uint32
 	lineinfo             bool
 	localBytes           uint32 // keyLocalBytes, written by gtrace's exporter
 	gtraceMap            bool   // keyAddressMap: generic addresses are in gtrace's address map
@@ -70,15 +70,11 @@ func (h *header) parseHeaderLine(line []byte, file string, n int) error {
 		h.seen = map[string]bool{}
 	}
 	h.seen[key] = true
-	var u uint32
 	switch key {
 	case "kernel name":
 		h.name = val
 	case "kernel id":
-		if err := num(&u); err != nil {
-			return err
-		}
-		h.id = int(u)
+		return num(&h.id)
 	case "grid dim":
 		return dim(&h.grid)
 	case "block dim":
@@ -88,10 +84,7 @@ func (h *header) parseHeaderLine(line []byte, file string, n int) error {
 	case "nregs":
 		return num(&h.nregs)
 	case "binary version":
-		if err := num(&u); err != nil {
-			return err
-		}
-		h.binary = int(u)
+		return num(&h.binary)
 	case "shmem base_addr":
 		return hexAddr(&h.shmemBase)
 	case "local mem base_addr":
@@ -99,10 +92,7 @@ func (h *header) parseHeaderLine(line []byte, file string, n int) error {
 	case "nvbit version":
 		h.nvbit = val
 	case "accelsim tracer version":
-		if err := num(&u); err != nil {
-			return err
-		}
-		h.tracer = int(u)
+		return num(&h.tracer)
 	case keyAddressMap:
 		if val != "1" {
 			return bad("1")
@@ -132,11 +122,10 @@ const keyLocalBytes = "gtrace local bytes per thread"
 
 // kernelFile is one kernel-N.traceg of the list, as the first pass found it.
 type kernelFile struct {
-	path     string // in the trace directory
-	listLine int
-	hdr      header
-	gen      int
-	wpc      int // warps per CTA
+	path string // in the trace directory
+	hdr  header
+	gen  int
+	wpc  int // warps per CTA
 
 	statics   map[uint32]*static // by SASS pc
 	dense     []*static          // statics[pc] for pc = 16*i, i < maxDense: no hashing per line
@@ -266,7 +255,7 @@ func walk(fsys fs.FS, kf *kernelFile, v visitor) error {
 			return synErr(0, "the header has no \"-%s\" line", k)
 		}
 	}
-	if kf.gen, err = generation(h.binary); err != nil {
+	if kf.gen, err = generation(int(h.binary)); err != nil {
 		return &SyntaxError{kf.path, 0, 0, err.Error()}
 	}
 	if h.block.Count() > 1024 {
@@ -276,7 +265,7 @@ func walk(fsys fs.FS, kf *kernelFile, v visitor) error {
 		return &SyntaxError{kf.path, 0, 0, fmt.Sprintf("grid dim (%s) has %d CTAs; gtrace takes at most 2^31-1", h.grid, h.grid.Count())}
 	}
 	kf.wpc = int((h.block.Count() + 31) / 32)
-	version := h.tracer
+	version := int(h.tracer)
 	if !h.seen["accelsim tracer version"] {
 		version = 3 // the first version whose post-processed lines drop the thread block
 	}

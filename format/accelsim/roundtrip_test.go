@@ -12,10 +12,10 @@ import (
 	"github.com/gtrace/gtrace/kernels"
 )
 
-// captureSmall captures reference kernel k at its Small sizes into memory.
-func captureSmall(t testing.TB, k *kernels.Kernel) *format.Reader {
+// captureKernel captures reference kernel k at sizes into memory.
+func captureKernel(t testing.TB, k *kernels.Kernel, sizes []string) *format.Reader {
 	t.Helper()
-	sz, err := kernels.ParseSizes(k, k.Small)
+	sz, err := kernels.ParseSizes(k, sizes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func captureSmall(t testing.TB, k *kernels.Kernel) *format.Reader {
 func TestExportRoundTrip(t *testing.T) {
 	for _, k := range kernels.All() {
 		t.Run(k.Name, func(t *testing.T) {
-			r := captureSmall(t, k)
+			r := captureKernel(t, k, k.Small)
 			defer r.Close()
 			dir := t.TempDir()
 			xrep, err := accelsim.Export(context.Background(), r, dir, accelsim.ExportOptions{SASS: 90})
@@ -82,7 +82,6 @@ func compareTraces(t *testing.T, a, b *format.Reader) {
 	}
 	for k := range la {
 		pa, pb := la[k].Program.Insts, lb[k].Program.Insts
-		// The import's program holds the pcs the trace executed; map them back.
 		if la[k].LocalBytes != lb[k].LocalBytes || la[k].Grid != lb[k].Grid || la[k].Block != lb[k].Block {
 			t.Errorf("launch %d: local bytes %d grid %s block %s, came back as %d %s %s", k,
 				la[k].LocalBytes, la[k].Grid, la[k].Block, lb[k].LocalBytes, lb[k].Grid, lb[k].Block)

@@ -43,7 +43,8 @@ type sassOp struct {
 	memop format.MemOp // none for every instruction that carries no traced address
 	width uint8        // bytes per lane when fixed by the opcode (LDSM/STSM: one 16-byte row); 0 = from the modifiers
 	since int          // the first generation whose table lists it
-	note  string       // why, where the row is not read straight off the table's description
+	// texture: a texture or surface instruction, imported without addresses (counted)
+	texture bool
 }
 
 // Rows are grouped as the CUDA Binary Utilities tables group them; each row's source is
@@ -110,7 +111,9 @@ var sassOps = map[string]sassOp{
 	"LEPC": {class: format.ClassALU, since: smVolta}, "NOP": {class: format.ClassALU, since: smVolta},
 	"PMTRIG": {class: format.ClassOther, since: smVolta}, "GETLMEMBASE": {class: format.ClassALU, since: smVolta},
 	"SETLMEMBASE": {class: format.ClassALU, since: smVolta}, "SETCTAID": {class: format.ClassALU, since: smVolta},
-	"LDC": {class: format.ClassALU, since: smVolta, note: "a constant-bank read: NVBit gives it no memory reference, so the tracer records no address; a line with addresses (gtrace's exporter) is a constant load (constLoad)"},
+	// LDC, ULDC: constant-bank reads. NVBit gives them no memory reference, so the tracer
+	// records no address; a line with addresses (gtrace's exporter) is a constant load.
+	"LDC": {class: format.ClassALU, since: smVolta},
 	// Uniform datapath (one value per warp).
 	"R2UR": {class: format.ClassALU, since: smTuring}, "S2UR": {class: format.ClassALU, since: smTuring},
 	"UBMSK": {class: format.ClassALU, since: smTuring}, "UBREV": {class: format.ClassALU, since: smTuring},
@@ -126,23 +129,26 @@ var sassOps = map[string]sassOp{
 	"USHF": {class: format.ClassALU, since: smTuring}, "USHL": {class: format.ClassALU, since: smTuring},
 	"USHR": {class: format.ClassALU, since: smTuring}, "ULEPC": {class: format.ClassALU, since: smHopper},
 	"USETMAXREG": {class: format.ClassALU, since: smHopper},
-	"ULDC":       {class: format.ClassALU, since: smTuring, note: "as LDC"},
+	"ULDC":       {class: format.ClassALU, since: smTuring},
 	// Cross-lane.
 	"SHFL": {class: format.ClassWarp, since: smVolta}, "VOTE": {class: format.ClassWarp, since: smVolta},
 	"VOTEU": {class: format.ClassWarp, since: smTuring}, "MATCH": {class: format.ClassWarp, since: smVolta},
 	"REDUX": {class: format.ClassWarp, since: smAmpere}, "ELECT": {class: format.ClassWarp, since: smHopper},
 	// Loads and stores: the tracer records one address per active lane.
-	"LD":     {class: format.ClassMem, space: format.SpaceGeneric, memop: format.MemLoad, since: smVolta},
-	"LDG":    {class: format.ClassMem, space: format.SpaceGlobal, memop: format.MemLoad, since: smVolta},
-	"LDL":    {class: format.ClassMem, space: format.SpaceLocal, memop: format.MemLoad, since: smVolta},
-	"LDS":    {class: format.ClassMem, space: format.SpaceShared, memop: format.MemLoad, since: smVolta},
-	"LDSM":   {class: format.ClassMem, space: format.SpaceShared, memop: format.MemLoad, width: 16, since: smTuring, note: "ldmatrix: each lane's address names one 16-byte row (PTX ISA, ldmatrix)"},
-	"LDGSTS": {class: format.ClassMem, space: format.SpaceGlobal, memop: format.MemLoad, since: smAmpere, note: "cp.async: the traced address is the global source; the shared store is not traced"},
+	"LD":  {class: format.ClassMem, space: format.SpaceGeneric, memop: format.MemLoad, since: smVolta},
+	"LDG": {class: format.ClassMem, space: format.SpaceGlobal, memop: format.MemLoad, since: smVolta},
+	"LDL": {class: format.ClassMem, space: format.SpaceLocal, memop: format.MemLoad, since: smVolta},
+	"LDS": {class: format.ClassMem, space: format.SpaceShared, memop: format.MemLoad, since: smVolta},
+	// LDSM (ldmatrix) and STSM (stmatrix): each lane's address names one 16-byte row (PTX
+	// ISA, ldmatrix). LDGSTS (cp.async): the traced address is the global source; the
+	// shared store is not traced.
+	"LDSM":   {class: format.ClassMem, space: format.SpaceShared, memop: format.MemLoad, width: 16, since: smTuring},
+	"LDGSTS": {class: format.ClassMem, space: format.SpaceGlobal, memop: format.MemLoad, since: smAmpere},
 	"ST":     {class: format.ClassMem, space: format.SpaceGeneric, memop: format.MemStore, since: smVolta},
 	"STG":    {class: format.ClassMem, space: format.SpaceGlobal, memop: format.MemStore, since: smVolta},
 	"STL":    {class: format.ClassMem, space: format.SpaceLocal, memop: format.MemStore, since: smVolta},
 	"STS":    {class: format.ClassMem, space: format.SpaceShared, memop: format.MemStore, since: smVolta},
-	"STSM":   {class: format.ClassMem, space: format.SpaceShared, memop: format.MemStore, width: 16, since: smHopper, note: "stmatrix, as LDSM"},
+	"STSM":   {class: format.ClassMem, space: format.SpaceShared, memop: format.MemStore, width: 16, since: smHopper},
 	"ATOM":   {class: format.ClassMem, space: format.SpaceGeneric, memop: format.MemAtomic, since: smVolta},
 	"ATOMG":  {class: format.ClassMem, space: format.SpaceGlobal, memop: format.MemAtomic, since: smVolta},
 	"ATOMS":  {class: format.ClassMem, space: format.SpaceShared, memop: format.MemAtomic, since: smVolta},
@@ -150,11 +156,11 @@ var sassOps = map[string]sassOp{
 	"REDG":   {class: format.ClassMem, space: format.SpaceGlobal, memop: format.MemReduce, since: smHopper},
 	// Texture and surface: the timing and memory models need texel coordinates, which
 	// NVBit does not record; imported as class other, counted in the Report.
-	"TEX": {class: format.ClassOther, since: smVolta}, "TLD": {class: format.ClassOther, since: smVolta},
-	"TLD4": {class: format.ClassOther, since: smVolta}, "TMML": {class: format.ClassOther, since: smVolta},
-	"TXD": {class: format.ClassOther, since: smVolta}, "TXQ": {class: format.ClassOther, since: smVolta},
-	"SUATOM": {class: format.ClassOther, since: smVolta}, "SULD": {class: format.ClassOther, since: smVolta},
-	"SURED": {class: format.ClassOther, since: smVolta}, "SUST": {class: format.ClassOther, since: smVolta},
+	"TEX": {class: format.ClassOther, since: smVolta, texture: true}, "TLD": {class: format.ClassOther, since: smVolta, texture: true},
+	"TLD4": {class: format.ClassOther, since: smVolta, texture: true}, "TMML": {class: format.ClassOther, since: smVolta, texture: true},
+	"TXD": {class: format.ClassOther, since: smVolta, texture: true}, "TXQ": {class: format.ClassOther, since: smVolta, texture: true},
+	"SUATOM": {class: format.ClassOther, since: smVolta, texture: true}, "SULD": {class: format.ClassOther, since: smVolta, texture: true},
+	"SURED": {class: format.ClassOther, since: smVolta, texture: true}, "SUST": {class: format.ClassOther, since: smVolta, texture: true},
 	// Bulk and tensor-memory copies (Hopper TMA): no per-lane addresses.
 	"UBLKCP": {class: format.ClassOther, since: smHopper}, "UBLKPF": {class: format.ClassOther, since: smHopper},
 	"UBLKRED": {class: format.ClassOther, since: smHopper}, "UTMALDG": {class: format.ClassOther, since: smHopper},
@@ -209,8 +215,8 @@ func (e *errUnknownOpcode) Error() string {
 }
 
 // lookup returns what gtrace makes of opcode (with modifiers, "LDG.E.128.SYS") in
-// generation gen.
-func lookup(opcode string, gen int) (opInfo, error) {
+// generation gen, for a line with addresses or without.
+func lookup(opcode string, gen int, hasAddrs bool) (opInfo, error) {
 	base, mods, _ := strings.Cut(opcode, ".")
 	row, ok := sassOps[base]
 	if !ok {
@@ -219,7 +225,12 @@ func lookup(opcode string, gen int) (opInfo, error) {
 	if row.since > gen {
 		return opInfo{}, &errUnknownOpcode{opcode: base, gen: gen, later: row.since}
 	}
-	in := opInfo{class: row.class, space: row.space, memop: row.memop, texture: isTexture(base)}
+	if hasAddrs && (base == "LDC" || base == "ULDC") {
+		// The exporter writes PTX ld.const as LDC with its offsets in the bank, which
+		// NVBit's tracer never records.
+		row = sassOp{class: format.ClassMem, space: format.SpaceConst, memop: format.MemLoad}
+	}
+	in := opInfo{class: row.class, space: row.space, memop: row.memop, texture: row.texture}
 	if row.memop == format.MemNone {
 		return in, nil
 	}
@@ -229,14 +240,6 @@ func lookup(opcode string, gen int) (opInfo, error) {
 	}
 	in.cacheOp = cacheOpOf(mods)
 	return in, nil
-}
-
-func isTexture(base string) bool {
-	switch base {
-	case "TEX", "TLD", "TLD4", "TMML", "TXD", "TXQ", "SUATOM", "SULD", "SURED", "SUST":
-		return true
-	}
-	return false
 }
 
 // widthOf is the bytes per lane that a memory opcode's modifiers name: the first
@@ -273,15 +276,4 @@ func cacheOpOf(mods string) format.CacheOp {
 		}
 	}
 	return format.CacheDefault
-}
-
-// constLoad is what a constant-bank read whose line carries addresses is: the exporter
-// writes PTX ld.const and ld.param (kernel parameters sit in constant bank 0) as LDC
-// with their offsets in the bank, which NVBit's tracer never records.
-func constLoad(opcode string) (opInfo, bool) {
-	base, mods, _ := strings.Cut(opcode, ".")
-	if base != "LDC" && base != "ULDC" {
-		return opInfo{}, false
-	}
-	return opInfo{class: format.ClassMem, space: format.SpaceConst, memop: format.MemLoad, width: widthOf(mods)}, true
 }
