@@ -286,7 +286,7 @@ func (k *Kernel) buildLaunch() {
 		SIMT:           k.spec.SIMT,
 		SourceHash:     hex.EncodeToString(sum[:]),
 		PTXProducer:    prod,
-		Program:        format.Program{Insts: k.insts},
+		Program:        format.Program{Insts: k.insts, EntryInsts: uint32(k.funcs[0].end)},
 	}
 	for _, t := range k.texs {
 		l.Textures = append(l.Textures, format.Texture{

@@ -38,6 +38,7 @@ func randomTrace(seed uint64) *trace {
 			RegsPerThread: uint32(rng.IntN(64)), SIMT: SIMTModel(rng.IntN(2)), SourceHash: "abc",
 			PTXProducer: "clang-14", Program: randomProgram(1+rng.IntN(40), rng),
 		}
+		l.Program.EntryInsts = uint32(len(l.Program.Insts) / 2) // kept through the round trip
 		if rng.IntN(2) == 0 {
 			l.Textures = []Texture{{Handle: 1, Base: 0x1000, Width: 256, Height: 256, ElemBytes: 4, Layout: "linear"}}
 		}

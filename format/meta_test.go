@@ -77,6 +77,7 @@ func TestMetaContradictions(t *testing.T) {
 		{"grid", func(l *Launch) { l.Grid.Y = 0 }},
 		{"block", func(l *Launch) { l.Block.Z = 0 }},
 		{"dyn_shared_bytes", func(l *Launch) { l.DynSharedBytes = l.SharedBytes + 1 }},
+		{"entry_insts", func(l *Launch) { l.Program.EntryInsts = uint32(len(l.Program.Insts) + 1) }},
 		{"textures[0].elem_bytes", func(l *Launch) { l.Textures[0].ElemBytes = 3 }},
 		{"textures[1].handle", func(l *Launch) { l.Textures = append(l.Textures, l.Textures[0]) }},
 		{"space", func(l *Launch) { l.Program.Insts[0].Space = SpaceNone }},    // a load with no space
@@ -129,7 +130,7 @@ func wireLaunchOf(l *Launch) string {
 		}
 		b.WriteString(`{"handle":` + strconv.FormatUint(tx.Handle, 10) + `,"width":` + u32s(tx.Width) + `,"height":` + u32s(tx.Height) + `,"elem_bytes":` + u32s(tx.ElemBytes) + `}`)
 	}
-	b.WriteString(`],"program":[`)
+	b.WriteString(`],"entry_insts":` + u32s(l.Program.EntryInsts) + `,"program":[`)
 	for i, in := range l.Program.Insts {
 		if i > 0 {
 			b.WriteString(",")

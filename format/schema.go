@@ -136,6 +136,7 @@ type wireLaunch struct {
 	CTAsPerBatch   int           `json:"ctas_per_batch"`
 	Textures       []wireTexture `json:"textures,omitempty"`
 	Program        []wireInst    `json:"program"`
+	EntryInsts     uint32        `json:"entry_insts,omitempty"`
 }
 
 type wireTexture struct {
@@ -208,6 +209,7 @@ func encodeMeta(m *Meta) ([]byte, error) {
 			SharedBytes: l.SharedBytes, DynSharedBytes: l.DynSharedBytes, RegsPerThread: l.RegsPerThread,
 			LocalBytes: l.LocalBytes, SIMT: l.SIMT.String(), SourceHash: l.SourceHash, PTXProducer: l.PTXProducer,
 			CTAsPerBatch: ctasPerBatch(l), Program: make([]wireInst, len(l.Program.Insts)),
+			EntryInsts: l.Program.EntryInsts,
 		}
 		for _, t := range l.Textures {
 			wl.Textures = append(wl.Textures, wireTexture(t))
@@ -281,7 +283,7 @@ func decodeMeta(data []byte, v Version) (*Meta, []int, error) {
 			Block:       Dim3{wl.Block[0], wl.Block[1], wl.Block[2]},
 			SharedBytes: wl.SharedBytes, DynSharedBytes: wl.DynSharedBytes, RegsPerThread: wl.RegsPerThread,
 			LocalBytes: wl.LocalBytes, SIMT: SIMTModel(simt), SourceHash: wl.SourceHash, PTXProducer: wl.PTXProducer,
-			Program: Program{Insts: make([]Inst, len(wl.Program))},
+			Program: Program{Insts: make([]Inst, len(wl.Program)), EntryInsts: wl.EntryInsts},
 		}
 		for _, t := range wl.Textures {
 			l.Textures = append(l.Textures, Texture(t))
@@ -339,6 +341,9 @@ func checkMeta(m *Meta) error {
 		}
 		if l.LocalBytes%4 != 0 {
 			return bad(-1, "local_bytes", l.LocalBytes, "local memory is laid out in 4-byte words (a multiple of 4)")
+		}
+		if int64(l.Program.EntryInsts) > int64(len(l.Program.Insts)) {
+			return bad(-1, "entry_insts", l.Program.EntryInsts, "more than the program's %d instructions", len(l.Program.Insts))
 		}
 		if l.DynSharedBytes > l.SharedBytes {
 			return bad(-1, "dyn_shared_bytes", l.DynSharedBytes, "more than shared_bytes (%d), which includes it", l.SharedBytes)

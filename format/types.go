@@ -174,6 +174,11 @@ type Inst struct {
 // Program is a kernel's static program table: the entry and every .func it can call.
 type Program struct {
 	Insts []Inst
+	// EntryInsts is how many of Insts, from pc 0, are the entry function's own; the .func
+	// bodies it calls follow. A ret below it ends the thread (SASS EXIT), one at or past it
+	// returns to a caller. 0 when unknown: a trace written before gtrace recorded it, or
+	// one imported from SASS, whose opcodes say it.
+	EntryInsts uint32
 }
 
 // Texture describes one 2D texture object bound for a launch.

@@ -115,11 +115,15 @@ func (ex *exporter) kernel(ctx context.Context, w *bufio.Writer, k int) error {
 	// Each pc's text around the mask, built once: "PC " and " NDST [Rd] OPCODE NSRC [Rs] ".
 	head := make([]string, len(prog))
 	body := make([]string, len(prog))
+	entry, err := entryInsts(k, l)
+	if err != nil {
+		return err
+	}
 	hasLocal := false
 	for i := range prog {
 		in := &prog[i]
 		head[i] = fmt.Sprintf("%04x ", i*16)
-		body[i] = fmt.Sprintf(" %s %s %s ", regList(in.RegsWritten, 1), sassName(in, ex.gen), regList(in.RegsRead, 4))
+		body[i] = fmt.Sprintf(" %s %s %s ", regList(in.RegsWritten, 1), sassName(in, ex.gen, i < entry), regList(in.RegsRead, 4))
 		hasLocal = hasLocal || in.Space == format.SpaceLocal
 	}
 	if hasLocal && l.LocalBytes == 0 {
@@ -192,6 +196,22 @@ func (ex *exporter) kernel(ctx context.Context, w *bufio.Writer, k int) error {
 		}
 	}
 	return nil
+}
+
+// entryInsts is how many program rows, from pc 0, are launch k's entry function
+// (format.Program.EntryInsts). A trace that does not say is all entry when it calls no
+// function; one that calls is refused, as its rets cannot be told apart.
+func entryInsts(k int, l *format.Launch) (int, error) {
+	prog := l.Program.Insts
+	if l.Program.EntryInsts > 0 {
+		return int(l.Program.EntryInsts), nil
+	}
+	for i := range prog {
+		if in := &prog[i]; in.Class == format.ClassControl && strings.HasPrefix(in.Opcode, "call") {
+			return 0, fmt.Errorf("kernel %d (%s) calls functions, but the trace does not say where its entry function ends (captured before entry_insts was recorded): capture it again", k, l.Kernel)
+		}
+	}
+	return len(prog), nil
 }
 
 // localOffsets turns the lanes' local addresses (format.LocalAddr) back into per-thread

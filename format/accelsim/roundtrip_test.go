@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gtrace/gtrace/capture"
@@ -70,7 +72,42 @@ func TestExportRoundTrip(t *testing.T) {
 			}
 			defer back.Close()
 			compareTraces(t, r, back)
+			checkExits(t, back)
 		})
+	}
+}
+
+// checkExits checks what Accel-Sim needs to end a warp: every lane that runs executes
+// EXIT once (its set_completed asserts a lane completes once, and a warp with a lane that
+// never does is never done), and the warp's last instruction is an EXIT.
+func checkExits(t *testing.T, r *format.Reader) {
+	t.Helper()
+	for k, l := range r.Meta().Launches {
+		prog := l.Program.Insts
+		for c := range r.NumCTAs(k) {
+			ws, err := r.ReadCTA(k, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for w, wp := range ws {
+				var ran, exited uint32
+				last := ""
+				for i := range wp.Len() {
+					m := wp.Mask[i]
+					ran |= m
+					last = prog[wp.PC[i]].Opcode
+					if last == "EXIT" {
+						if exited&m != 0 {
+							t.Fatalf("launch %d cta %d warp %d: lanes %08x exit twice", k, c, w, exited&m)
+						}
+						exited |= m
+					}
+				}
+				if wp.Len() > 0 && (ran != exited || last != "EXIT") {
+					t.Fatalf("launch %d cta %d warp %d: lanes %08x ran, %08x exited; last instruction %s", k, c, w, ran, exited, last)
+				}
+			}
+		}
 	}
 }
 
@@ -126,5 +163,70 @@ func compareTraces(t *testing.T, a, b *format.Reader) {
 				}
 			}
 		}
+	}
+}
+
+// A trace written before programs recorded where the entry function ends
+// (EntryInsts 0) exports when it calls no function, its every ret an EXIT, and is refused
+// with a message when it calls one, whose rets could not be told from the entry's.
+func TestExportWithoutEntryInsts(t *testing.T) {
+	for _, tc := range []struct {
+		kernel string
+		ok     bool
+	}{{"copy", true}, {"divergence_if_else", false}} {
+		t.Run(tc.kernel, func(t *testing.T) {
+			k, err := kernels.Lookup(tc.kernel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := captureKernel(t, k, k.Small)
+			defer r.Close()
+			meta := *r.Meta()
+			meta.Launches = slices.Clone(meta.Launches)
+			meta.Launches[0].Program.EntryInsts = 0
+			var buf bytes.Buffer
+			w, err := format.NewWriter(&buf, meta)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for c := range r.NumCTAs(0) {
+				ws, err := r.ReadCTA(0, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := w.WriteCTA(0, c, ws); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			old, err := format.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer old.Close()
+			dir := t.TempDir()
+			_, err = accelsim.Export(context.Background(), old, dir, accelsim.ExportOptions{SASS: 80})
+			if !tc.ok {
+				if err == nil || !strings.Contains(err.Error(), "capture it again") {
+					t.Fatalf("export of a calling kernel without entry_insts: %v, want a refusal", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var imp bytes.Buffer
+			if _, err := accelsim.Convert(context.Background(), os.DirFS(dir), &imp, accelsim.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			back, err := format.NewReader(bytes.NewReader(imp.Bytes()), int64(imp.Len()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer back.Close()
+			checkExits(t, back)
+		})
 	}
 }

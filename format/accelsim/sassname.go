@@ -12,8 +12,9 @@ import (
 // class where ptxas makes several (a PTX integer divide is a sequence; its first
 // instruction stands for it). Its row in sassOps has the class of in, so an import of
 // the export gives every row its class back (TestExportRoundTrip), and its modifiers
-// give widthOf the width of a memory access.
-func sassName(in *format.Inst, gen int) string {
+// give widthOf the width of a memory access. inEntry says the row is the entry
+// function's own (format.Program.EntryInsts): its ret ends the thread.
+func sassName(in *format.Inst, gen int, inEntry bool) string {
 	base, rest, _ := strings.Cut(in.Opcode, ".")
 	if _, ok := sassOps[base]; ok {
 		return in.Opcode // a trace imported from SASS keeps its opcodes
@@ -85,6 +86,12 @@ func sassName(in *format.Inst, gen int) string {
 		case "call":
 			return "CALL.REL"
 		case "ret":
+			// ptxas makes the entry's ret an EXIT, and Accel-Sim ends a thread only at an
+			// EXIT: a warp that ends in RET.REL never completes there (its scheduler
+			// then reads past the warp's last instruction and crashes).
+			if inEntry {
+				return "EXIT"
+			}
 			return "RET.REL"
 		case "exit":
 			return "EXIT"
