@@ -64,7 +64,7 @@ func alu(in *instr, a, b, c uint64) uint64 {
 		return p & 0xffffffff
 	case opFma:
 		if t == tF32 {
-			r := float32(math.FMA(float64(ftz32(in, f32(a))), float64(ftz32(in, f32(b))), float64(ftz32(in, f32(c)))))
+			r := FMA32(ftz32(in, f32(a)), ftz32(in, f32(b)), ftz32(in, f32(c)))
 			return f32r(in, r)
 		}
 		return f64r(math.FMA(f64(a), f64(b), f64(c)))

@@ -389,7 +389,7 @@ func (w *warpState) lanewise(in *instr, exec uint32) {
 		case in.op == opFma && in.t == tF32 && in.flags&(fFTZ|fSat) == 0:
 			for l := 0; l < 32; l++ {
 				x, y, z := math.Float32frombits(uint32(a[l])), math.Float32frombits(uint32(b[l])), math.Float32frombits(uint32(c[l]))
-				d[l] = uint64(math.Float32bits(float32(math.FMA(float64(x), float64(y), float64(z)))))
+				d[l] = uint64(math.Float32bits(FMA32(x, y, z)))
 			}
 			return
 		case in.op == opNeg && in.t == tF32:

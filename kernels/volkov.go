@@ -2,7 +2,8 @@ package kernels
 
 import (
 	"fmt"
-	"math"
+
+	"github.com/gtrace/gtrace/capture"
 )
 
 // Volkov, "Better Performance at Lower Occupancy" (seed
@@ -182,18 +183,10 @@ func matmulRef(a, b []float32, n, tile int) []float32 {
 		for j := range n {
 			var s float32
 			for k := range n {
-				s = fma32(a[i*n+k], b[k*n+j], s)
+				s = capture.FMA32(a[i*n+k], b[k*n+j], s)
 			}
 			c[i*n+j] = s
 		}
 	}
 	return c
-}
-
-// fma32 is a float32 fused multiply-add. The product of two floats is exact in a
-// float64 and the float64 sum rounds once more before the float32 rounding; the
-// two roundings differ from one only on a float64 tie, which 24-bit random inputs
-// make vanishingly rare (and the check would name the element).
-func fma32(x, y, z float32) float32 {
-	return float32(math.FMA(float64(x), float64(y), float64(z)))
 }

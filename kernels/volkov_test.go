@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gtrace/gtrace/capture"
 )
 
 // Hand-made references for volkov.go's kernels, written thread by thread from the
@@ -20,7 +22,7 @@ func init() {
 				for range iters {
 					for range 16 {
 						for j := range chains {
-							v[j] = fma32(v[j], float32(b), float32(c))
+							v[j] = capture.FMA32(v[j], float32(b), float32(c))
 						}
 					}
 				}
@@ -58,7 +60,7 @@ func init() {
 					row, col := by*32+ty+i*(32/out), bx*32+tx
 					var s float32
 					for k := range wA {
-						s = fma32(A[row*wA+k], B[k*wB+col], s)
+						s = capture.FMA32(A[row*wA+k], B[k*wB+col], s)
 					}
 					C[row*wB+col] = s
 				}
@@ -99,7 +101,7 @@ func init() {
 			}
 			var s float32
 			for k := range w {
-				s = fma32(M[row*w+k], N[k*w+col], s)
+				s = capture.FMA32(M[row*w+k], N[k*w+col], s)
 			}
 			P[row*w+col] = s
 		})
