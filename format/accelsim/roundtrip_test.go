@@ -3,7 +3,9 @@ package accelsim_test
 import (
 	"bytes"
 	"context"
+	"flag"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -227,6 +229,65 @@ func TestExportWithoutEntryInsts(t *testing.T) {
 			}
 			defer back.Close()
 			checkExits(t, back)
+		})
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/export from the exporter")
+
+// TestExportGolden keeps the exporter's output for two small captures byte for byte:
+// testdata/export holds what Accel-Sim (dev 73f9fac, docs/PEERS.md) was shown to run, a
+// coalesced copy and a kernel with a divergent call (EXIT for the entry's ret, RET.REL
+// for the function's). A change to the exporter shows here as a diff to review, and
+// -update rewrites the files.
+func TestExportGolden(t *testing.T) {
+	for _, tc := range []struct {
+		kernel string
+		sizes  []string
+	}{
+		{"copy", []string{"n=1024", "blocks=2"}},
+		{"divergence_if_else", []string{"blocks=2"}},
+	} {
+		t.Run(tc.kernel, func(t *testing.T) {
+			k, err := kernels.Lookup(tc.kernel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := captureKernel(t, k, tc.sizes)
+			defer r.Close()
+			dir := t.TempDir()
+			if _, err := accelsim.Export(context.Background(), r, dir, accelsim.ExportOptions{SASS: 80}); err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", "export", tc.kernel)
+			for _, f := range []string{accelsim.ListFile, "kernel-1.traceg"} {
+				got, err := os.ReadFile(filepath.Join(dir, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if *update {
+					if err := os.MkdirAll(golden, 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(filepath.Join(golden, f), got, 0o644); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				want, err := os.ReadFile(filepath.Join(golden, f))
+				if err != nil {
+					t.Fatalf("%v (run go test -run TestExportGolden -update)", err)
+				}
+				if !bytes.Equal(got, want) {
+					gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+					for i := range min(len(gl), len(wl)) {
+						if gl[i] != wl[i] {
+							t.Fatalf("%s line %d:\n got %q\nwant %q\n(review, then go test -run TestExportGolden -update)", f, i+1, gl[i], wl[i])
+						}
+					}
+					t.Fatalf("%s: %d lines, want %d", f, len(gl), len(wl))
+				}
+			}
 		})
 	}
 }
