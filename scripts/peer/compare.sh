@@ -38,6 +38,12 @@ if [ $# -eq 0 ]; then
 fi
 PEER=${GTRACE_PEER_DIR:-$HOME/.cache/gtrace/peer}
 CPU=${CPU:-0}
+# OUTDIR's kernel folders are rewritten: take only a new or empty folder, or one an
+# earlier run of this script wrote (it holds peers.csv).
+if [ -d "$OUTDIR" ] && [ -n "$(ls -A "$OUTDIR")" ] && [ ! -e "$OUTDIR/peers.csv" ]; then
+	echo "compare: $OUTDIR holds files this script did not write: give a new or empty folder" >&2
+	exit 1
+fi
 mkdir -p "$OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd)
 if [ -z "${GTRACE:-}" ]; then
