@@ -43,6 +43,35 @@ func captureKernel(t testing.TB, k *kernels.Kernel, sizes []string) *format.Read
 	return r
 }
 
+// captureNamed is captureKernel for the reference kernel of that name; nil sizes are
+// its small ones.
+func captureNamed(t testing.TB, name string, sizes []string) *format.Reader {
+	t.Helper()
+	k, err := kernels.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sizes == nil {
+		sizes = k.Small
+	}
+	return captureKernel(t, k, sizes)
+}
+
+// importDir imports the Accel-Sim trace directory dir into an in-memory trace.
+func importDir(t testing.TB, dir string) (*format.Reader, *accelsim.Report) {
+	t.Helper()
+	var buf bytes.Buffer
+	rep, err := accelsim.Convert(context.Background(), os.DirFS(dir), &buf, accelsim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := format.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, rep
+}
+
 // TestExportRoundTrip exports every reference kernel as an Accel-Sim trace and imports
 // it again: every warp-instruction keeps its pc, mask, class and lane addresses, and
 // every program row its class, memory operation, space and width. Two kinds of row
@@ -60,19 +89,11 @@ func TestExportRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var buf bytes.Buffer
-			irep, err := accelsim.Convert(context.Background(), os.DirFS(dir), &buf, accelsim.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			back, irep := importDir(t, dir)
+			defer back.Close()
 			if irep.WarpInsts != xrep.WarpInsts || irep.Texture != xrep.Texture || len(irep.AddrsIgnored) != 0 {
 				t.Errorf("exported %+v, imported %+v", *xrep, *irep)
 			}
-			back, err := format.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer back.Close()
 			compareTraces(t, r, back)
 			checkExits(t, back)
 		})
@@ -177,11 +198,7 @@ func TestExportWithoutEntryInsts(t *testing.T) {
 		ok     bool
 	}{{"copy", true}, {"divergence_if_else", false}} {
 		t.Run(tc.kernel, func(t *testing.T) {
-			k, err := kernels.Lookup(tc.kernel)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := captureKernel(t, k, k.Small)
+			r := captureNamed(t, tc.kernel, nil)
 			defer r.Close()
 			meta := *r.Meta()
 			meta.Launches = slices.Clone(meta.Launches)
@@ -219,14 +236,7 @@ func TestExportWithoutEntryInsts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var imp bytes.Buffer
-			if _, err := accelsim.Convert(context.Background(), os.DirFS(dir), &imp, accelsim.Options{}); err != nil {
-				t.Fatal(err)
-			}
-			back, err := format.NewReader(bytes.NewReader(imp.Bytes()), int64(imp.Len()))
-			if err != nil {
-				t.Fatal(err)
-			}
+			back, _ := importDir(t, dir)
 			defer back.Close()
 			checkExits(t, back)
 		})
@@ -249,11 +259,7 @@ func TestExportGolden(t *testing.T) {
 		{"divergence_if_else", []string{"blocks=2"}},
 	} {
 		t.Run(tc.kernel, func(t *testing.T) {
-			k, err := kernels.Lookup(tc.kernel)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := captureKernel(t, k, tc.sizes)
+			r := captureNamed(t, tc.kernel, tc.sizes)
 			defer r.Close()
 			dir := t.TempDir()
 			if _, err := accelsim.Export(context.Background(), r, dir, accelsim.ExportOptions{SASS: 80}); err != nil {

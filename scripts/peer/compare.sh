@@ -80,6 +80,8 @@ set -u
 # field FILE KEY: the last "KEY = VALUE" Accel-Sim printed (its totals are cumulative).
 field() { grep -E "^$2 = " "$1" | tail -1 | sed -E 's/^[^=]*= *([0-9.]+).*/\1/'; }
 wall() { grep -E '^wall ' "$1" | awk '{print $2}'; }
+# ratio A B: A/B rounded, the speed-up of the faster tool.
+ratio() { awk -v a="$1" -v g="$2" 'BEGIN{ if (g > 0) printf "%.0f", a / g; else print "inf" }'; }
 
 cp "$PEER/accelsim.version" "$OUTDIR/"
 echo "# preset $PRESET: Accel-Sim $(basename "$(dirname "$GCFG")"), ${AARGS[*]}, gtrace ${GARGS[*]}; hw ${HW:-none}" >"$OUTDIR/peers.csv"
@@ -116,7 +118,6 @@ for spec in "$@"; do
 	if [ -n "$HW" ] && [ -z "$sizes" ]; then
 		hw=$(awk -F, -v k="$k" '$1 == k && $2 == "clang-14" && $3 == "sm__cycles_elapsed.avg" {print $5; exit}' "$HW")
 	fi
-	ratio() { awk -v a="$1" -v g="$2" 'BEGIN{ if (g > 0) printf "%.0f", a / g; else print "inf" }'; }
 	echo "$k,\"$sizes\",$winst,$a_wall,$a_cyc,${a_inst:-},$g_wall,$g_cyc,$m_wall,$(ratio "$a_wall" "$g_wall"),$(ratio "$a_wall" "$m_wall"),$hw" |
 		tee -a "$OUTDIR/peers.csv"
 done
