@@ -1,0 +1,69 @@
+#!/bin/bash
+# footprint.sh: issue 11's L2 footprint sweep and clock-domain probe. On a GPU machine
+# with nvcc and ncu:
+#
+#   scripts/hw/footprint.sh OUTDIR
+#
+# writes to OUTDIR:
+#   chase-free.csv     the pointer chase (footprint.cu) with no profiler: the clocks the
+#                      driver picks (boost when the GPU is otherwise idle)
+#   chase-base.csv     the same under ncu --clock-control base (what collect.sh uses),
+#   chase-base-ncu.csv   with ncu's SM, L2 and DRAM clocks for each footprint
+#   chase-none-ncu.csv the SM, L2 and DRAM clocks under --clock-control none
+#   stream-cold.csv    ncu counters of rd_cold, wr_cold, cp_cold after a cache flush
+#   stream-warm.csv    ncu counters of rd_warm, right after rd_prime over the same buffer
+#   footprint.log      the whole run
+# The run of this script that docs cite is traces/hw/<gpu>-<date>-footprint/.
+set -u
+cd "$(dirname "$0")/../.."
+OUTDIR=${1:?usage: scripts/hw/footprint.sh OUTDIR}
+WORK=${WORK:-/tmp/gtrace-footprint}
+mkdir -p "$OUTDIR"
+OUTDIR=$(cd "$OUTDIR" && pwd)
+rm -rf "$WORK" && mkdir -p "$WORK"
+exec > >(tee "$OUTDIR/footprint.log") 2>&1
+
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.memory,clocks.sm,clocks.mem --format=csv
+nvcc --version | tail -1
+ncu --version | tail -1
+nvcc -O3 -arch=sm_90 -o "$WORK/footprint" scripts/hw/footprint.cu || exit 1
+
+CLOCKS=gpu__time_duration.sum,sm__cycles_elapsed.avg,sm__cycles_elapsed.avg.per_second,lts__cycles_elapsed.avg.per_second,dram__cycles_elapsed.avg.per_second
+MEM=$CLOCKS,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_sectors_srcunit_tex_op_write.sum,lts__t_sectors_srcunit_tex_op_write_lookup_hit.sum,lts__t_sectors.sum,lts__t_sectors_lookup_hit.sum
+
+ncsv() { # ncu report -> CSV in base units
+	ncu --import "$1" --csv --page details --print-units base >"$2"
+	echo "$2: $(wc -l <"$2") lines"
+}
+
+echo "== chase, no profiler"
+timeout 300 "$WORK/footprint" chase >"$OUTDIR/chase-free.csv"
+echo "exit $?"
+cat "$OUTDIR/chase-free.csv"
+
+for cc in base none; do
+	echo "== chase, ncu --clock-control $cc"
+	timeout 400 ncu --cache-control all --clock-control $cc --replay-mode kernel -k regex:chase \
+		--metrics "$CLOCKS" --export "$WORK/chase-$cc" --force-overwrite \
+		"$WORK/footprint" chase >"$OUTDIR/chase-$cc.csv" 2>"$WORK/chase-$cc.err"
+	echo "exit $?"
+	grep -v '==PROF== Profiling' "$WORK/chase-$cc.err" | tail -5
+	grep -c 'pass' "$WORK/chase-$cc.err"
+	grep -m2 'pass' "$WORK/chase-$cc.err"
+	ncsv "$WORK/chase-$cc.ncu-rep" "$OUTDIR/chase-$cc-ncu.csv"
+done
+cat "$OUTDIR/chase-base.csv"
+
+echo "== stream, cold"
+timeout 400 ncu --cache-control all --clock-control base --replay-mode kernel -k regex:'_cold$' \
+	--metrics "$MEM" --export "$WORK/stream-cold" --force-overwrite "$WORK/footprint" stream 2>"$WORK/cold.err"
+echo "exit $?"
+grep -m3 'pass' "$WORK/cold.err"
+ncsv "$WORK/stream-cold.ncu-rep" "$OUTDIR/stream-cold.csv"
+
+echo "== stream, warm"
+timeout 400 ncu --cache-control none --clock-control base --replay-mode kernel -k regex:'_warm$' \
+	--metrics "$MEM" --export "$WORK/stream-warm" --force-overwrite "$WORK/footprint" stream 2>"$WORK/warm.err"
+echo "exit $?"
+grep -m3 'pass' "$WORK/warm.err"
+ncsv "$WORK/stream-warm.ncu-rep" "$OUTDIR/stream-warm.csv"
