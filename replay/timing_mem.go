@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gtrace/gtrace/models/arch"
 	"github.com/gtrace/gtrace/models/cache"
@@ -53,7 +54,7 @@ type timedL2 struct {
 }
 
 func newTimedL2(cfg *arch.Config) (*timedL2, error) {
-	l := &timedL2{latL2: int64(cfg.Latency.L2Hit), latDRAM: int64(cfg.Latency.DRAM), fill: map[uint64]int64{},
+	l := &timedL2{latL2: int64(cfg.L2HitCycles()), latDRAM: int64(cfg.DRAMCycles()), fill: map[uint64]int64{},
 		fetchSectors: uint(max(cfg.L2.FetchBytes/cache.Chunk, 1))}
 	sc := cfg.L2.Slice()
 	sc.MSHRs = 0 // fills land at once in the functional cache; l.fill holds their time
@@ -66,8 +67,9 @@ func newTimedL2(cfg *arch.Config) (*timedL2, error) {
 	}
 	l.inBusy = make([]int64, len(l.slices))
 	l.outBusy = make([]int64, len(l.slices))
-	l.sectorT = int64(tickScale * cache.Chunk / max(cfg.L2.BytesPerClk, 1))
-	l.inT = int64(tickScale * cache.Chunk / max(cfg.L2.InBytesPerClk, 1))
+	out, in := cfg.L2BytesPerSMCycle()
+	l.sectorT = ticksPer(cache.Chunk, out)
+	l.inT = ticksPer(cache.Chunk, in)
 	var err error
 	if l.dram, err = dram.New(cfg.DRAM.Config); err != nil {
 		return nil, fmt.Errorf("dram: %w", err)
@@ -85,7 +87,7 @@ func newTimedL2(cfg *arch.Config) (*timedL2, error) {
 	if perCycle <= 0 {
 		return nil, fmt.Errorf("dram: bandwidth %g GB/s over %d channels at %d MHz", cfg.DRAM.BandwidthGBs, ch, cfg.SM.ClockMHz)
 	}
-	l.burstT = max(int64(float64(tickScale*cache.Chunk)/perCycle+0.5), 1)
+	l.burstT = ticksPer(cache.Chunk, perCycle)
 	l.rowMiss = int64(cfg.DRAM.RowMissNS*float64(cfg.SM.ClockMHz)/1000 + 0.5)
 	l.rrd = int64(cfg.DRAM.RRDNS*float64(cfg.SM.ClockMHz)/1000*tickScale + 0.5)
 	l.lastAct = make([]int64, ch)
@@ -93,6 +95,12 @@ func newTimedL2(cfg *arch.Config) (*timedL2, error) {
 		l.lastAct[i] = -l.rrd
 	}
 	return l, nil
+}
+
+// ticksPer returns the ticks a server moving perCycle bytes per SM cycle needs for n
+// bytes, at least one.
+func ticksPer(n int, perCycle float64) int64 {
+	return max(int64(math.Round(tickScale*float64(n)/max(perCycle, 1e-9))), 1)
 }
 
 func (l *timedL2) slice(line uint64) int { return l2Slice(line, len(l.slices)) }

@@ -370,6 +370,8 @@ type Validation struct {
 	Summaries         []Summary
 	// Stale lists exceptions whose metric now passes: the table should lose them.
 	Stale []Exception
+	// Clock says the clocks the launches were replayed at (see Options.AtPresetClock).
+	Clock string
 }
 
 // Failures returns the exact-class comparisons that missed without an exception: the
@@ -411,6 +413,11 @@ type Options struct {
 	Workers int
 	// Progress, if set, is called before each kernel.
 	Progress func(kernel, producer string, i, n int)
+	// AtPresetClock replays every launch at cfg's clocks. By default each launch is
+	// replayed at the SM (and, where ncu recorded it, L2) clock it was measured at
+	// (GroundTruth.Clock): ncu's --clock-control base runs a GH100's SMs at 1500-1590
+	// MHz, where the presets say 1980, and cycles compared across clocks mix domains.
+	AtPresetClock bool
 }
 
 // Run captures every kernel of the ground truth at its default launch (or takes the
@@ -453,11 +460,26 @@ func Run(ctx context.Context, gt *GroundTruth, cfg *arch.Config, opts Options) (
 		}
 	}
 	used := make([]bool, len(opts.Exceptions))
+	var clocks []Clock
 	for i, j := range jobs {
 		if opts.Progress != nil {
 			opts.Progress(j.k.Name, j.producer, i, len(jobs))
 		}
-		kr, err := modelKernel(ctx, gt, j.k, j.producer, cfg, opts)
+		lcfg := cfg
+		if _, timed := gt.Value(j.k.Name, j.producer, cyclesMetric); timed && !opts.AtPresetClock {
+			// Only cycles depend on the clock; the counters do not.
+			clk, ok := gt.Clock(j.k.Name, j.producer)
+			if !ok {
+				return nil, fmt.Errorf("validate %s (%s): the ground truth has no clock metrics (%s) and no launch of %d cycles or more to estimate the SM clock from; compare at the preset's clock with --at-preset-clock",
+					j.k.Name, j.producer, smClockMetric, minClockCycles)
+			}
+			var err error
+			if lcfg, err = atClock(cfg, clk); err != nil {
+				return nil, err
+			}
+			clocks = append(clocks, clk)
+		}
+		kr, err := modelKernel(ctx, gt, j.k, j.producer, lcfg, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -491,7 +513,33 @@ func Run(ctx context.Context, gt *GroundTruth, cfg *arch.Config, opts Options) (
 		}
 	}
 	v.Summaries = summarize(v.Comparisons, producers)
+	v.Clock = clockRange(clocks, cfg, opts.AtPresetClock)
 	return v, nil
+}
+
+// clockRange describes the clocks of a run: one Clock's words, or the range of SM and
+// L2 clocks when launches ran at their own.
+func clockRange(cs []Clock, cfg *arch.Config, atPreset bool) string {
+	if len(cs) == 0 {
+		why := "no cycles compared"
+		if atPreset {
+			why = "--at-preset-clock"
+		}
+		return fmt.Sprintf("SM %d MHz, L2 %d MHz (the configuration's: %s)", cfg.SM.ClockMHz, cfg.L2ClockMHz(), why)
+	}
+	lo, hi := cs[0], cs[0]
+	for _, c := range cs {
+		lo.SMMHz, hi.SMMHz = min(lo.SMMHz, c.SMMHz), max(hi.SMMHz, c.SMMHz)
+		lo.L2MHz, hi.L2MHz = min(lo.L2MHz, c.L2MHz), max(hi.L2MHz, c.L2MHz)
+	}
+	if lo == hi {
+		return lo.String()
+	}
+	l2 := "the preset's L2 clock"
+	if lo.L2MHz > 0 {
+		l2 = fmt.Sprintf("L2 %.0f-%.0f MHz", lo.L2MHz, hi.L2MHz)
+	}
+	return fmt.Sprintf("SM %.0f-%.0f MHz, %s (%s)", lo.SMMHz, hi.SMMHz, l2, lo.Source)
 }
 
 // matchTolerance is what "equal" means: ncu prints percentages with two decimals,
@@ -879,7 +927,7 @@ func (g *GroundTruth) ProducerDiffs(a, b string, minRel float64) []ProducerDiff 
 func (v *Validation) WriteMarkdown(w io.Writer, gt *GroundTruth, source string) error {
 	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
 	p("Ground truth `%s`: %s, driver %s, %s; %s.\n", source, gt.Get("gpu"), gt.Get("driver"), gt.Get("ncu"), gt.Get("date"))
-	p("ncu options: `%s`. Model: preset `%s/%s`, default launch sizes, the measured register counts.\n\n", gt.Get("ncu_options"), v.Arch, v.Preset)
+	p("ncu options: `%s`. Model: preset `%s/%s`, default launch sizes, the measured register counts, replayed at %s.\n\n", gt.Get("ncu_options"), v.Arch, v.Preset, v.Clock)
 
 	p("### Summary\n\n")
 	p("Error is model minus hardware: points for percentages, relative otherwise. MAPE (or the mean of |points|) ")

@@ -24,6 +24,7 @@ func validateFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "summary", Usage: "print only the per-metric summary"},
 		&cli.IntFlag{Name: "workers", Usage: "goroutines for capture and replay (0: all cores)"},
 		&cli.StringSliceFlag{Name: "set", Usage: "override a config key of the model: KEY=VALUE (what-if against the same ground truth)"},
+		&cli.BoolFlag{Name: "at-preset-clock", Usage: "replay at the configuration's clocks (preset or --set), not at the SM and L2 clocks each launch was measured at"},
 	}
 }
 
@@ -54,7 +55,7 @@ func validateAction(c *cli.Context) error {
 	prog := newProgress("validate", "kernels")
 	v, err := validate.Run(c.Context, gt, cfg, validate.Options{
 		Producers: producers, Kernels: c.StringSlice("kernel"), Exceptions: validate.KnownDifferences,
-		CacheDir: c.String("cache"), Workers: c.Int("workers"),
+		CacheDir: c.String("cache"), Workers: c.Int("workers"), AtPresetClock: c.Bool("at-preset-clock"),
 		Progress: func(_, _ string, i, n int) { prog.update(i, n) },
 	})
 	prog.done()
@@ -68,7 +69,7 @@ func validateAction(c *cli.Context) error {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "%s on %s/%s (%s)\n", c.String("hw"), v.Arch, v.Preset, v.GPU)
+	fmt.Fprintf(w, "%s on %s/%s (%s), replayed at %s\n", c.String("hw"), v.Arch, v.Preset, v.GPU, v.Clock)
 	if err := v.WriteSummary(w); err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package arch
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 
@@ -99,9 +100,13 @@ type Const struct {
 // L2 is the chip-wide L2: Size is the total, split evenly over Slices.
 type L2 struct {
 	cache.Config
-	Slices      int
-	BytesPerClk int // read data one slice returns per SM clock, for a timing engine
-	// InBytesPerClk is what one slice accepts from the crossbar per SM clock: store
+	Slices int
+	// ClockMHz is the L2's own clock, which the slice rates and Latency.L2HitL2Clk count
+	// in. 0: the L2 runs at the SM clock. On a GH100 it stays near 1700 MHz while the SM
+	// clock moves between 1500 (ncu's base clock) and 1980 (docs/research/hw-facts.md §8).
+	ClockMHz    int
+	BytesPerClk int // read data one slice returns per L2 clock, for a timing engine
+	// InBytesPerClk is what one slice accepts from the crossbar per L2 clock: store
 	// data, 32 bytes a sector, while a read request takes one 32-byte slot whatever
 	// the sectors it asks for. A request that touches one sector of a line therefore
 	// costs the slice as much as one that asks for all four.
@@ -135,15 +140,24 @@ type DRAM struct {
 // Latency is in SM clock cycles, for a timing engine. ALU..DP are dependent
 // issue-to-result latencies; the memory ones are load-to-use on a hit at
 // that level.
+//
+// The way to the L2 and DRAM crosses clock domains: an L2 hit is L2Hit SM cycles plus
+// L2HitL2Clk L2 cycles, and with DRAMNS set a DRAM access is an L2 hit plus DRAMNS
+// nanoseconds, so replaying at another SM clock moves each part as the hardware does
+// (docs/research/hw-facts.md §8). L2HitCycles and DRAMCycles give the sums.
 type Latency struct {
 	ALU, FMA, SFU, DP int
 	Shared            int
 	L1Hit             int
-	L2Hit             int
-	DRAM              int
-	Texture           int
-	Const             int // level-1 constant cache hit
-	ConstL15          int // level-1.5 hit
+	L2Hit             int // SM cycles of an L2 hit (all of it when L2HitL2Clk is 0)
+	L2HitL2Clk        int // L2 cycles of an L2 hit
+	// DRAM is load-to-use from DRAM in SM cycles. With DRAMNS > 0 it is derived:
+	// L2HitCycles plus DRAMNS at the SM clock.
+	DRAM     int
+	DRAMNS   float64 // time a DRAM access adds to an L2 hit; 0: DRAM is given directly
+	Texture  int
+	Const    int // level-1 constant cache hit
+	ConstL15 int // level-1.5 hit
 }
 
 // GlobalLoadMode is the coalescer mode global loads use: Coalescer, except
@@ -184,14 +198,56 @@ func (c *Config) Clone() *Config {
 	return &d
 }
 
+// L2ClockMHz returns the L2's clock: l2.clock_mhz, or the SM clock when that is 0.
+func (c *Config) L2ClockMHz() int {
+	if c.L2.ClockMHz > 0 {
+		return c.L2.ClockMHz
+	}
+	return c.SM.ClockMHz
+}
+
+// L2HitCycles returns an L2 hit's load-to-use latency in SM cycles at the SM clock:
+// lat.l2_hit plus lat.l2_hit_l2clk L2 cycles.
+func (c *Config) L2HitCycles() int {
+	return c.Latency.L2Hit + c.l2ToSM(float64(c.Latency.L2HitL2Clk))
+}
+
+// l2ToSM converts L2 cycles to SM cycles, rounded.
+func (c *Config) l2ToSM(n float64) int {
+	if n == 0 || c.L2ClockMHz() <= 0 {
+		return int(n)
+	}
+	return int(math.Round(n * float64(c.SM.ClockMHz) / float64(c.L2ClockMHz())))
+}
+
+// DRAMCycles returns a DRAM access's load-to-use latency in SM cycles: lat.dram, or,
+// with lat.dram_ns set, an L2 hit plus lat.dram_ns at the SM clock.
+func (c *Config) DRAMCycles() int {
+	if c.Latency.DRAMNS > 0 {
+		return c.L2HitCycles() + int(math.Round(c.Latency.DRAMNS*float64(c.SM.ClockMHz)/1000))
+	}
+	return c.Latency.DRAM
+}
+
+// L2BytesPerSMCycle returns what one slice's data return (bytes per L2 clock) and
+// input port move per SM cycle.
+func (c *Config) L2BytesPerSMCycle() (out, in float64) {
+	r := float64(c.L2ClockMHz()) / float64(max(c.SM.ClockMHz, 1))
+	return float64(c.L2.BytesPerClk) * r, float64(c.L2.InBytesPerClk) * r
+}
+
 // derive recomputes the values that follow from others.
 func (c *Config) derive() {
+	if c.sources == nil {
+		c.sources = map[string]string{}
+	}
 	if c.L1.UnifiedSize > 0 {
 		c.L1.Size = max(c.L1.UnifiedSize-c.Shared.Size, 0)
-		if c.sources == nil {
-			c.sources = map[string]string{}
-		}
 		c.sources["l1.size"] = "derived: l1.unified_size - shared.size"
+	}
+	if c.Latency.DRAMNS > 0 {
+		c.Latency.DRAM = c.DRAMCycles()
+		c.sources["lat.dram"] = "derived: lat.l2_hit + lat.l2_hit_l2clk + lat.dram_ns at sm.clock_mhz and l2.clock_mhz"
 	}
 }
 
@@ -241,6 +297,15 @@ func (c *Config) Validate() error {
 	}
 	if c.SM.CTALaunchCycles < 0 {
 		bad("sm.cta_launch_cycles", "must not be negative, is %d", c.SM.CTALaunchCycles)
+	}
+	if c.L2.ClockMHz < 0 {
+		bad("l2.clock_mhz", "must not be negative (0: the SM clock), is %d", c.L2.ClockMHz)
+	}
+	if c.Latency.L2HitL2Clk < 0 {
+		bad("lat.l2_hit_l2clk", "must not be negative, is %d", c.Latency.L2HitL2Clk)
+	}
+	if c.Latency.DRAMNS < 0 || math.IsNaN(c.Latency.DRAMNS) || math.IsInf(c.Latency.DRAMNS, 0) {
+		bad("lat.dram_ns", "must be a finite number of ns, 0 or more, is %g", c.Latency.DRAMNS)
 	}
 	pos("l2.bytes_per_clk", c.L2.BytesPerClk)
 	pos("l2.in_bytes_per_clk", c.L2.InBytesPerClk)

@@ -45,4 +45,13 @@
 // `--set shared.size=16KB` on fermi gives the 48 KB L1). GlobalLoadMode
 // turns the coalescer's fermi-128B-lines into fermi-32B-segments when
 // l1.cache_global is false (Fermi's -dlcm=cg, Kepler's default).
+//
+// # Clock domains
+//
+// The L2 runs at l2.clock_mhz (0: the SM clock), and l2.bytes_per_clk and
+// l2.in_bytes_per_clk count in its cycles. An L2 hit takes lat.l2_hit SM cycles
+// plus lat.l2_hit_l2clk L2 cycles; with lat.dram_ns set, lat.dram is derived as an
+// L2 hit plus that many ns. So `--set sm.clock_mhz=1500` moves each part as a GH100
+// does when ncu locks its SMs to the base clock (docs/research/hw-facts.md §8):
+// L2HitCycles and DRAMCycles give the sums in SM cycles.
 package arch

@@ -72,6 +72,7 @@ func buildFields() []field {
 	f = append(f, cacheFields("l2", func(c *Config) *cache.Config { return &c.L2.Config })...)
 	f = append(f,
 		field{key: "l2.slices", ptr: func(c *Config) any { return &c.L2.Slices }},
+		field{key: "l2.clock_mhz", ptr: func(c *Config) any { return &c.L2.ClockMHz }},
 		field{key: "l2.bytes_per_clk", ptr: func(c *Config) any { return &c.L2.BytesPerClk }},
 		field{key: "l2.in_bytes_per_clk", ptr: func(c *Config) any { return &c.L2.InBytesPerClk }},
 		field{key: "l2.fetch_bytes", ptr: func(c *Config) any { return &c.L2.FetchBytes }},
@@ -93,7 +94,9 @@ func buildFields() []field {
 		field{key: "lat.shared", ptr: func(c *Config) any { return &c.Latency.Shared }},
 		field{key: "lat.l1_hit", ptr: func(c *Config) any { return &c.Latency.L1Hit }},
 		field{key: "lat.l2_hit", ptr: func(c *Config) any { return &c.Latency.L2Hit }},
+		field{key: "lat.l2_hit_l2clk", ptr: func(c *Config) any { return &c.Latency.L2HitL2Clk }},
 		field{key: "lat.dram", ptr: func(c *Config) any { return &c.Latency.DRAM }},
+		field{key: "lat.dram_ns", ptr: func(c *Config) any { return &c.Latency.DRAMNS }},
 		field{key: "lat.texture", ptr: func(c *Config) any { return &c.Latency.Texture }},
 		field{key: "lat.const", ptr: func(c *Config) any { return &c.Latency.Const }},
 		field{key: "lat.const_l15", ptr: func(c *Config) any { return &c.Latency.ConstL15 }},
@@ -165,6 +168,10 @@ func (c *Config) set(key, value, source string) error {
 	if key == "l1.size" && c.L1.UnifiedSize > 0 {
 		return fmt.Errorf("l1.size is derived on %s (l1.unified_size %s minus shared.size): set shared.size instead",
 			c.Arch, formatSize(c.L1.UnifiedSize))
+	}
+	if key == "lat.dram" && c.Latency.DRAMNS > 0 {
+		return fmt.Errorf("lat.dram is derived on %s/%s (lat.l2_hit + lat.l2_hit_l2clk + lat.dram_ns %g at the clocks): set lat.dram_ns instead, or lat.dram_ns=0 first",
+			c.Arch, c.GPU, c.Latency.DRAMNS)
 	}
 	value = strings.TrimSpace(value)
 	var err error

@@ -48,6 +48,9 @@ var common = []row{
 	{"const.l15.write_allocate", "false", "read-only cache: stores never reach it"},
 	{"const.l15.set_index", "linear", "assumed"},
 	{"const.l15.mshrs", "0", "assumed: fills complete at once in the functional model"},
+	{"l2.clock_mhz", "0", "the L2 is modelled at the SM clock unless the preset measured its own"},
+	{"lat.l2_hit_l2clk", "0", "the L2 hit latency is all in SM cycles unless the preset measured its parts"},
+	{"lat.dram_ns", "0", "lat.dram is given in SM cycles unless the preset measured its parts"},
 }
 
 var presets = []preset{
@@ -381,7 +384,7 @@ var presets = []preset{
 		{"name", "H100 SXM5", "GH100"},
 		{"cc", "9.0", "PG §20.8"},
 		{"sm.count", "132", "[V] C&C: SXM5 132 SMs"},
-		{"sm.clock_mhz", "1980", "[V] ME nvidia-smi max SM clock (SXM-class, H200)"},
+		{"sm.clock_mhz", "1980", "[V] ME nvidia-smi max SM clock of an H100 SXM and an H200; ncu sm__cycles_elapsed.avg.per_second 1979-1980 MHz with no clock control (scripts/hw/footprint.sh). Under ncu --clock-control base, as collect.sh runs, 1590 (H100) and 1500 (H200): validate replays at the measured clock"},
 		{"sm.warp_size", "32", "[V] PG"},
 		{"sm.schedulers", "4", "[V] PG §20.8.1"},
 		{"sm.dispatch_per_scheduler", "1", "[V] PG §20.8.1"},
@@ -440,7 +443,8 @@ var presets = []preset{
 		{"const.l15.sets", "0", "derived from size and ways"},
 		{"l2.size", "50MB", "[V] C&C"},
 		{"l2.slices", "80", "[M] SIM 40 channels x 2 sub-partitions, S:256:128:20 = 640 KB each"},
-		{"l2.bytes_per_clk", "64", "[V] ME ncu (scripts/hw/l2probe.sh, H200): lts__t_sectors_srcunit_tex.sum.peak_sustained = 188 sectors per L2 clock over 94 LTS = 2 x 32 B per slice"},
+		{"l2.clock_mhz", "1707", "[V] ME ncu lts__cycles_elapsed.avg.per_second with the SMs at 1980 MHz: 1707 on an H100 and an H200 (scripts/hw/footprint.sh, traces/hw/h100-2026-11-25-footprint, traces/hw/h200-2026-11-25-footprint)"},
+		{"l2.bytes_per_clk", "64", "[V] ME ncu (scripts/hw/l2probe.sh, H200): lts__t_sectors_srcunit_tex.sum.peak_sustained = 188 sectors per L2 clock over 94 LTS = 2 x 32 B per slice per L2 clock"},
 		{"l2.in_bytes_per_clk", "32", "[V] ME ncu (scripts/hw/l2probe.sh, H200): lts__t_tag_requests peak 1 per LTS per clock; lts__xbar2lts_cycles_active is about one cycle per read request plus one per 32 B store sector (test_coalesced, test_offset_8, test_offset_32)"},
 		{"l2.fetch_bytes", "64", "[V] ME: on an H200 a read miss brings 64 B from DRAM: test_offset_32 reads 2.16x its sectors, transpose_v1 hits 75% in L2 (docs/VALIDATION.md)"},
 		{"l2.line", "128", "[V] NCU"},
@@ -469,8 +473,9 @@ var presets = []preset{
 		{"lat.dp", "8", "[V] ME: dependent DFMA 8.28 cycles"},
 		{"lat.shared", "23", "[V] ME: dependent LDS 23.0 cycles"},
 		{"lat.l1_hit", "32", "[V] ME: 32.0 cycles (H100 PCIe 34, GB)"},
-		{"lat.l2_hit", "281", "[V] ME on H200 (same SM); GB H100 PCIe near 265, far 475"},
-		{"lat.dram", "650", "[V] GB H100 PCIe"},
+		{"lat.l2_hit", "130", "[V] ME pointer chase (scripts/hw/footprint.sh, traces/hw/h100-2026-11-25-footprint): an L2 hit is 284.0 cycles with the SMs at 1979 MHz and 253.7 at 1590, the L2 at 1707 both times, so 130.1 SM cycles + 132.7 L2 cycles (hw-facts section 8)"},
+		{"lat.l2_hit_l2clk", "133", "[V] ME: same fit"},
+		{"lat.dram_ns", "204", "[V] ME: same chase past 56 MB, 204.0 ns more than an L2 hit at both SM clocks (688.0 and 578.1 cycles)"},
 		{"lat.texture", "32", "assumed: as an L1 hit (same unified array); unmeasured"},
 		{"lat.const", "30", "[V] ME: IDC 34 cycles minus a 4-cycle SHF"},
 		{"lat.const_l15", "100", "[V] ME: GCC 104 cycles minus a 4-cycle SHF"},
@@ -483,7 +488,9 @@ var presets = []preset{
 		{"dram.type", "HBM3e", "[V] hw-facts §3"},
 		{"dram.bandwidth_gbs", "4800", "[R] H200 datasheet"},
 		{"dram.channels", "48", "[V] ME: 48 dram instances in ncu"},
-		{"lat.dram", "667", "[V] ME: 667-683 cycles, cold random 128 MB-1 GB"},
+		{"lat.l2_hit", "131", "[V] ME pointer chase (scripts/hw/footprint.sh, traces/hw/h200-2026-11-25-footprint): 281.4 cycles at 1980/1707 MHz (SM/L2), 247.0 at 1500/1677, so 131.5 SM cycles + 129.2 L2 cycles (hw-facts section 8)"},
+		{"lat.l2_hit_l2clk", "129", "[V] ME: same fit"},
+		{"lat.dram_ns", "191.4", "[V] ME: same chase past 72 MB, 190.9 and 191.9 ns more than an L2 hit at the two clocks (659.4 and 534.9 cycles; an older chase of 1-4 KB strides over 128 MB-1 GB gave 667-683)"},
 	}},
 }
 

@@ -48,6 +48,8 @@ fi
 # time, registers, occupancy, SASS instruction counts) for context; and L2 counts split
 # by source unit, since lts__t_sector_hit_rate.pct also counts traffic that is not the
 # SMs' L1/TEX misses (and reads above 100% on tiny kernels, research/hw-facts.md §6).
+# The SM and L2 clocks of each launch let validate replay at them (--clock-control base
+# runs a GH100's SMs at 1500-1590 MHz, not the preset's 1980: research/hw-facts.md §8).
 METRICS="
 l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
 l1tex__t_requests_pipe_lsu_mem_global_op_st.sum l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
@@ -64,6 +66,7 @@ smsp__inst_executed.sum smsp__thread_inst_executed.sum
 idc__requests.sum idc__requests_lookup_hit.sum
 l1tex__t_requests_pipe_tex_mem_texture.sum l1tex__t_sectors_pipe_tex_mem_texture.sum
 sm__cycles_elapsed.avg gpu__time_duration.sum launch__registers_per_thread
+sm__cycles_elapsed.avg.per_second lts__cycles_elapsed.avg.per_second
 launch__grid_size launch__block_size launch__occupancy_limit_registers
 sm__warps_active.avg.pct_of_peak_sustained_active
 lts__t_sectors_srcunit_tex.sum lts__t_sectors_srcunit_tex_lookup_hit.sum lts__t_sectors.sum lts__t_sectors_lookup_hit.sum

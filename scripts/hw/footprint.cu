@@ -13,6 +13,8 @@
 //                     the same buffer (--cache-control none), so its DRAM bytes say how
 //                     much of a streamed footprint the L2 keeps.
 //
+// FOOTPRINT_MB=16,64 runs only those footprints (MB, ascending).
+//
 //   nvcc -O3 -arch=sm_90 -o footprint scripts/hw/footprint.cu
 #include <algorithm>
 #include <cstdint>
@@ -32,8 +34,8 @@
 	} while (0)
 
 static const size_t MB = 1 << 20;
-static const size_t footprints[] = {1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52,
-				    56, 60, 64, 72, 80, 100, 128, 160, 200};
+static std::vector<size_t> footprints = {1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52,
+					 56, 60, 64, 72, 80, 100, 128, 160, 200};
 
 __device__ __forceinline__ uint64_t gtimer()
 {
@@ -127,7 +129,7 @@ static void runStream()
 {
 	int sms;
 	CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-	size_t maxBytes = footprints[sizeof footprints / sizeof footprints[0] - 1] * MB;
+	size_t maxBytes = footprints.back() * MB;
 	float4 *a, *b;
 	float *sink;
 	CK(cudaMalloc(&a, maxBytes));
@@ -156,6 +158,19 @@ int main(int argc, char **argv)
 	int clk, memclk;
 	CK(cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, 0));
 	CK(cudaDeviceGetAttribute(&memclk, cudaDevAttrMemoryClockRate, 0));
+	if (const char *env = getenv("FOOTPRINT_MB")) { // a comma list, ascending: only these
+		footprints.clear();
+		for (const char *q = env; *q;) {
+			char *end;
+			unsigned long v = strtoul(q, &end, 10);
+			if (end == q || v == 0) {
+				fprintf(stderr, "FOOTPRINT_MB=%s: want ascending MB counts like 16,64\n", env);
+				return 2;
+			}
+			footprints.push_back(v);
+			q = *end == ',' ? end + 1 : end;
+		}
+	}
 	printf("# %s sms=%d l2=%d persisting_l2_max=%d sm_clock_khz=%d mem_clock_khz=%d\n", p.name,
 	       p.multiProcessorCount, p.l2CacheSize, p.persistingL2CacheMaxSize, clk, memclk);
 	if (argc == 2 && strcmp(argv[1], "chase") == 0) {

@@ -12,7 +12,12 @@
 #   chase-none-ncu.csv the SM, L2 and DRAM clocks under --clock-control none
 #   stream-cold.csv    ncu counters of rd_cold, wr_cold, cp_cold after a cache flush
 #   stream-warm.csv    ncu counters of rd_warm, right after rd_prime over the same buffer
+#   stream-units.csv   the cold kernels at 16 and 64 MB with every L2, crossbar and DRAM
+#                      counter this ncu has, each with its per-cycle peak and its share
+#                      of it (as l2probe.sh), and ncu's memory-throughput breakdown: which
+#                      unit limits a stream
 #   footprint.log      the whole run
+# PARTS="chase stream units" (the default) picks the parts to run.
 # The run of this script that docs cite is traces/hw/<gpu>-<date>-footprint/.
 set -u
 cd "$(dirname "$0")/../.."
@@ -36,6 +41,10 @@ ncsv() { # ncu report -> CSV in base units
 	echo "$2: $(wc -l <"$2") lines"
 }
 
+PARTS=${PARTS:-chase stream units}
+has() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+
+if has chase; then
 echo "== chase, no profiler"
 timeout 300 "$WORK/footprint" chase >"$OUTDIR/chase-free.csv"
 echo "exit $?"
@@ -53,7 +62,9 @@ for cc in base none; do
 	ncsv "$WORK/chase-$cc.ncu-rep" "$OUTDIR/chase-$cc-ncu.csv"
 done
 cat "$OUTDIR/chase-base.csv"
+fi
 
+if has stream; then
 echo "== stream, cold"
 timeout 400 ncu --cache-control all --clock-control base --replay-mode kernel -k regex:'_cold$' \
 	--metrics "$MEM" --export "$WORK/stream-cold" --force-overwrite "$WORK/footprint" stream 2>"$WORK/cold.err"
@@ -67,3 +78,23 @@ timeout 400 ncu --cache-control none --clock-control base --replay-mode kernel -
 echo "exit $?"
 grep -m3 'pass' "$WORK/warm.err"
 ncsv "$WORK/stream-warm.ncu-rep" "$OUTDIR/stream-warm.csv"
+fi
+
+if has units; then
+echo "== stream, units"
+ncu --query-metrics >"$WORK/query.txt" 2>&1
+BASES=$(awk '{print $1}' "$WORK/query.txt" | grep -E '^(l1tex__m_|lts__t_(requests|sectors|tag_requests)$|lts__t_requests_srcunit_tex$|lts__t_sectors_srcunit_tex$|lts__d_|lts__xbar|lts__lts2xbar|lts__cycles_(active|elapsed)$|xbar__|ltc__|dram__(sectors|bytes|cycles_active|cycles_elapsed)$)' | sort -u)
+U="$CLOCKS,breakdown:gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"
+for b in $BASES; do
+	case $b in
+	*cycles_elapsed | *cycles_active) U="$U,$b.avg,$b.avg.pct_of_peak_sustained_elapsed" ;;
+	*) U="$U,$b.sum,$b.sum.peak_sustained,$b.sum.pct_of_peak_sustained_elapsed" ;;
+	esac
+done
+FOOTPRINT_MB=16,64 timeout 400 ncu --cache-control all --clock-control base --replay-mode kernel -k regex:'_cold$' \
+	--metrics "$U" --export "$WORK/stream-units" --force-overwrite "$WORK/footprint" stream 2>"$WORK/units.err"
+echo "exit $?"
+grep -m3 'pass' "$WORK/units.err"
+grep -v '==PROF==' "$WORK/units.err" | tail -5
+ncsv "$WORK/stream-units.ncu-rep" "$OUTDIR/stream-units.csv"
+fi
