@@ -2,12 +2,12 @@ package validate
 
 import (
 	"context"
-	"encoding/csv"
 	"math"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gtrace/gtrace/internal/ncucsv"
 )
 
 // probeSMClock is the mean SM clock ncu recorded over scripts/hw/footprint.sh's chase
@@ -20,15 +20,15 @@ func probeSMClock(t *testing.T, path string) float64 {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
+	rows, err := ncucsv.Read(f)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", path, err)
 	}
 	var sum float64
 	var n int
-	for _, r := range recs[1:] {
-		if r[len(r)-3] == smClockMetric {
-			v, err := strconv.ParseFloat(strings.ReplaceAll(r[len(r)-1], ",", ""), 64)
+	for _, r := range rows {
+		if r.Metric == smClockMetric {
+			v, err := ncucsv.Number(r.Value)
 			if err != nil {
 				t.Fatal(err)
 			}

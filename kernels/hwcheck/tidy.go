@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/csv"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gtrace/gtrace/internal/ncucsv"
 	"github.com/gtrace/gtrace/kernels"
 )
 
@@ -38,73 +38,9 @@ func readLaunches(path string) ([]launched, error) {
 	return ls, nil
 }
 
-// ncuRow is one metric of one profiled launch, from ncu's details page.
-type ncuRow struct {
-	id                  int
-	kernel, grid, block string
-	metric, unit, value string
-}
-
-// readNCU reads `ncu --csv --page details` output. Lines that are not CSV records
-// (ncu's ==PROF== chatter, the program's own output) are skipped; columns are found by
-// their header names, so ncu versions that add columns still parse.
-func readNCU(r io.Reader) ([]ncuRow, error) {
-	var buf bytes.Buffer
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		if strings.HasPrefix(sc.Text(), `"`) {
-			buf.WriteString(sc.Text())
-			buf.WriteByte('\n')
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	cr := csv.NewReader(&buf)
-	cr.FieldsPerRecord = -1
-	recs, err := cr.ReadAll()
-	if err != nil {
-		return nil, err
-	}
-	if len(recs) == 0 {
-		return nil, fmt.Errorf("no CSV records")
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
-	for _, h := range []string{"ID", "Kernel Name", "Grid Size", "Block Size", "Metric Name", "Metric Unit", "Metric Value"} {
-		if _, ok := col[h]; !ok {
-			return nil, fmt.Errorf("header %q has no column %q (want ncu --csv --page details)", strings.Join(recs[0], ","), h)
-		}
-	}
-	var rows []ncuRow
-	for n, rec := range recs[1:] {
-		if len(rec) != len(recs[0]) {
-			return nil, fmt.Errorf("record %d: %d fields, header has %d", n+2, len(rec), len(recs[0]))
-		}
-		id, err := strconv.Atoi(rec[col["ID"]])
-		if err != nil {
-			return nil, fmt.Errorf("record %d: ID %q: %v", n+2, rec[col["ID"]], err)
-		}
-		rows = append(rows, ncuRow{
-			id: id, kernel: rec[col["Kernel Name"]], grid: rec[col["Grid Size"]], block: rec[col["Block Size"]],
-			metric: rec[col["Metric Name"]], unit: rec[col["Metric Unit"]], value: rec[col["Metric Value"]],
-		})
-	}
-	return rows, nil
-}
-
 // dim3 turns ncu's "(4096, 1, 1)" into runner.cu's "4096,1,1".
 func dim3(s string) string {
 	return strings.ReplaceAll(strings.Trim(strings.TrimSpace(s), "()"), " ", "")
-}
-
-// number parses an ncu value printed with --print-units base: thousands separators
-// are commas, the decimal mark a point.
-func number(s string) (float64, error) {
-	return strconv.ParseFloat(strings.ReplaceAll(strings.TrimSpace(s), ",", ""), 64)
 }
 
 type key struct{ job, metric string }
@@ -202,7 +138,7 @@ func tidy(dirs []string, envPath string, stdout io.Writer) error {
 		kernel, producer, _ := strings.Cut(name, ".")
 		for _, m := range metrics {
 			v := got[key{name, m}]
-			n, _ := number(v.value)
+			n, _ := ncucsv.Number(v.value)
 			unit, n := baseUnit(v.unit, n)
 			cw.Write([]string{kernel, producer, m, unit, strconv.FormatFloat(n, 'f', -1, 64)})
 		}
@@ -227,7 +163,7 @@ func tidyDir(dir string, got map[key]val, seen, verified map[string]bool, bad *[
 		return err
 	}
 	defer f.Close()
-	rows, err := readNCU(f)
+	rows, err := ncucsv.Read(f)
 	if err != nil {
 		return fmt.Errorf("%s: %w", ncuPath, err)
 	}
@@ -241,23 +177,23 @@ func tidyDir(dir string, got map[key]val, seen, verified map[string]bool, bad *[
 		}
 	}
 	for _, r := range rows {
-		if r.id < 0 || r.id >= len(ls) {
-			return fmt.Errorf("%s: result ID %d (%s) but runner launched %d kernels", ncuPath, r.id, r.kernel, len(ls))
+		if r.ID < 0 || r.ID >= len(ls) {
+			return fmt.Errorf("%s: result ID %d (%s) but runner launched %d kernels", ncuPath, r.ID, r.Kernel, len(ls))
 		}
-		l := ls[r.id]
-		if r.kernel != l.entry || dim3(r.grid) != l.grid || dim3(r.block) != l.block {
+		l := ls[r.ID]
+		if r.Kernel != l.entry || dim3(r.Grid) != l.grid || dim3(r.Block) != l.block {
 			return fmt.Errorf("%s: result ID %d is %s %s×%s, but launch %d was %s (%s) %s×%s",
-				ncuPath, r.id, r.kernel, r.grid, r.block, r.id, l.job, l.entry, l.grid, l.block)
+				ncuPath, r.ID, r.Kernel, r.Grid, r.Block, r.ID, l.job, l.entry, l.grid, l.block)
 		}
 		seen[l.job] = true
 		if !verified[l.job] {
 			continue
 		}
-		if _, err := number(r.value); err != nil {
-			*bad = append(*bad, l.job+" "+r.metric+"="+r.value)
+		if _, err := ncucsv.Number(r.Value); err != nil {
+			*bad = append(*bad, l.job+" "+r.Metric+"="+r.Value)
 			continue
 		}
-		got[key{l.job, r.metric}] = val{r.unit, r.value}
+		got[key{l.job, r.Metric}] = val{r.Unit, r.Value}
 	}
 	return nil
 }

@@ -2,14 +2,14 @@ package arch
 
 import (
 	"bufio"
-	"encoding/csv"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gtrace/gtrace/internal/ncucsv"
 )
 
 // chaseRun is one footprint of scripts/hw/footprint.sh's pointer chase: SM cycles per
@@ -50,33 +50,20 @@ func readChase(t *testing.T, dir, cc string) []chaseRun {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	r := csv.NewReader(g)
-	head, err := r.Read()
+	rows, err := ncucsv.Read(g)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", g.Name(), err)
 	}
-	col := map[string]int{}
-	for i, h := range head {
-		col[h] = i
-	}
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
+	for _, r := range rows {
+		v, err := ncucsv.Number(r.Value)
+		if err != nil || r.ID >= len(runs) {
+			t.Fatalf("%s: bad row %+v", g.Name(), r)
 		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		id, _ := strconv.Atoi(rec[col["ID"]])
-		v, err := strconv.ParseFloat(strings.ReplaceAll(rec[col["Metric Value"]], ",", ""), 64)
-		if err != nil || id >= len(runs) {
-			t.Fatalf("%s: bad record %v", g.Name(), rec)
-		}
-		switch rec[col["Metric Name"]] {
+		switch r.Metric {
 		case "sm__cycles_elapsed.avg.per_second":
-			runs[id].smMHz = v / 1e6
+			runs[r.ID].smMHz = v / 1e6
 		case "lts__cycles_elapsed.avg.per_second":
-			runs[id].l2MHz = v / 1e6
+			runs[r.ID].l2MHz = v / 1e6
 		}
 	}
 	for _, c := range runs {
