@@ -34,7 +34,7 @@ type Clock struct {
 // Clock returns the clocks kernel ran at: the launch's own ncu clock metrics when the
 // ground truth has them, else the SM clock estimated from the file's long launches
 // (the median of sm__cycles_elapsed.avg over gpu__time_duration.sum). ok is false when
-// neither is there.
+// neither is there. The estimate is computed once per file.
 func (g *GroundTruth) Clock(kernel, producer string) (c Clock, ok bool) {
 	if hz, ok := g.Value(kernel, producer, smClockMetric); ok && hz > 0 {
 		c = Clock{SMMHz: hz / 1e6, Source: "ncu per launch (" + smClockMetric + ")"}
@@ -43,14 +43,20 @@ func (g *GroundTruth) Clock(kernel, producer string) (c Clock, ok bool) {
 		}
 		return c, true
 	}
+	g.estimate.Do(func() { g.estimated, g.hasEstimated = g.estimateClock() })
+	return g.estimated, g.hasEstimated
+}
+
+// estimateClock is the median of cycles over duration of the file's launches of
+// minClockCycles or more.
+func (g *GroundTruth) estimateClock() (Clock, bool) {
 	var ratios []float64
-	for _, p := range g.Producers() {
-		for _, k := range g.Kernels(p) {
-			cyc, ok1 := g.Value(k, p, cyclesMetric)
-			ns, ok2 := g.Value(k, p, timeMetric)
-			if ok1 && ok2 && ns > 0 && cyc >= minClockCycles {
-				ratios = append(ratios, cyc/ns*1000)
-			}
+	for _, r := range g.Rows {
+		if r.Metric != cyclesMetric || r.Value < minClockCycles {
+			continue
+		}
+		if ns, ok := g.Value(r.Kernel, r.Producer, timeMetric); ok && ns > 0 {
+			ratios = append(ratios, r.Value/ns*1000)
 		}
 	}
 	if len(ratios) == 0 {

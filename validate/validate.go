@@ -40,6 +40,10 @@ type GroundTruth struct {
 	Header [][2]string // "# KEY: VALUE" lines in file order; other # lines are skipped
 	Rows   []HWRow
 	index  map[[3]string]int
+
+	estimate     sync.Once // the file's SM clock, for launches without ncu's (clock.go)
+	estimated    Clock
+	hasEstimated bool
 }
 
 // HWRow is one measured counter.
