@@ -41,60 +41,48 @@ ncsv() { # ncu report -> CSV in base units
 	echo "$2: $(wc -l <"$2") lines"
 }
 
+# profile NAME CACHE CLOCK KERNELS METRICS MODE STDOUT REPORT: run `footprint MODE` under ncu
+# with --cache-control CACHE and --clock-control CLOCK, profiling the kernels matching the
+# regex KERNELS; the program's output goes to STDOUT, ncu's report as CSV to REPORT.
+profile() {
+	echo "== $1: ncu --cache-control $2 --clock-control $3, kernels $4"
+	timeout 400 ncu --cache-control "$2" --clock-control "$3" --replay-mode kernel -k "regex:$4" \
+		--metrics "$5" --export "$WORK/$1" --force-overwrite "$WORK/footprint" "$6" >"$7" 2>"$WORK/$1.err"
+	echo "exit $?"
+	grep -m3 'pass' "$WORK/$1.err"
+	grep -v '==PROF==' "$WORK/$1.err" | tail -5
+	ncsv "$WORK/$1.ncu-rep" "$8"
+}
+
 PARTS=${PARTS:-chase stream units}
 has() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 if has chase; then
-echo "== chase, no profiler"
-timeout 300 "$WORK/footprint" chase >"$OUTDIR/chase-free.csv"
-echo "exit $?"
-cat "$OUTDIR/chase-free.csv"
-
-for cc in base none; do
-	echo "== chase, ncu --clock-control $cc"
-	timeout 400 ncu --cache-control all --clock-control $cc --replay-mode kernel -k regex:chase \
-		--metrics "$CLOCKS" --export "$WORK/chase-$cc" --force-overwrite \
-		"$WORK/footprint" chase >"$OUTDIR/chase-$cc.csv" 2>"$WORK/chase-$cc.err"
+	echo "== chase, no profiler"
+	timeout 300 "$WORK/footprint" chase >"$OUTDIR/chase-free.csv"
 	echo "exit $?"
-	grep -v '==PROF== Profiling' "$WORK/chase-$cc.err" | tail -5
-	grep -c 'pass' "$WORK/chase-$cc.err"
-	grep -m2 'pass' "$WORK/chase-$cc.err"
-	ncsv "$WORK/chase-$cc.ncu-rep" "$OUTDIR/chase-$cc-ncu.csv"
-done
-cat "$OUTDIR/chase-base.csv"
+	cat "$OUTDIR/chase-free.csv"
+	for cc in base none; do
+		profile chase-$cc all $cc chase "$CLOCKS" chase "$OUTDIR/chase-$cc.csv" "$OUTDIR/chase-$cc-ncu.csv"
+	done
+	cat "$OUTDIR/chase-base.csv"
 fi
 
 if has stream; then
-echo "== stream, cold"
-timeout 400 ncu --cache-control all --clock-control base --replay-mode kernel -k regex:'_cold$' \
-	--metrics "$MEM" --export "$WORK/stream-cold" --force-overwrite "$WORK/footprint" stream 2>"$WORK/cold.err"
-echo "exit $?"
-grep -m3 'pass' "$WORK/cold.err"
-ncsv "$WORK/stream-cold.ncu-rep" "$OUTDIR/stream-cold.csv"
-
-echo "== stream, warm"
-timeout 400 ncu --cache-control none --clock-control base --replay-mode kernel -k regex:'_warm$' \
-	--metrics "$MEM" --export "$WORK/stream-warm" --force-overwrite "$WORK/footprint" stream 2>"$WORK/warm.err"
-echo "exit $?"
-grep -m3 'pass' "$WORK/warm.err"
-ncsv "$WORK/stream-warm.ncu-rep" "$OUTDIR/stream-warm.csv"
+	profile stream-cold all base '_cold$' "$MEM" stream /dev/stdout "$OUTDIR/stream-cold.csv"
+	profile stream-warm none base '_warm$' "$MEM" stream /dev/stdout "$OUTDIR/stream-warm.csv"
 fi
 
 if has units; then
-echo "== stream, units"
-ncu --query-metrics >"$WORK/query.txt" 2>&1
-BASES=$(awk '{print $1}' "$WORK/query.txt" | grep -E '^(l1tex__m_|lts__t_(requests|sectors|tag_requests)$|lts__t_requests_srcunit_tex$|lts__t_sectors_srcunit_tex$|lts__d_|lts__xbar|lts__lts2xbar|lts__cycles_(active|elapsed)$|xbar__|ltc__|dram__(sectors|bytes|cycles_active|cycles_elapsed)$)' | sort -u)
-U="$CLOCKS,breakdown:gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"
-for b in $BASES; do
-	case $b in
-	*cycles_elapsed | *cycles_active) U="$U,$b.avg,$b.avg.pct_of_peak_sustained_elapsed" ;;
-	*) U="$U,$b.sum,$b.sum.peak_sustained,$b.sum.pct_of_peak_sustained_elapsed" ;;
-	esac
-done
-FOOTPRINT_MB=16,64 timeout 400 ncu --cache-control all --clock-control base --replay-mode kernel -k regex:'_cold$' \
-	--metrics "$U" --export "$WORK/stream-units" --force-overwrite "$WORK/footprint" stream 2>"$WORK/units.err"
-echo "exit $?"
-grep -m3 'pass' "$WORK/units.err"
-grep -v '==PROF==' "$WORK/units.err" | tail -5
-ncsv "$WORK/stream-units.ncu-rep" "$OUTDIR/stream-units.csv"
+	echo "== stream, units"
+	ncu --query-metrics >"$WORK/query.txt" 2>&1
+	BASES=$(awk '{print $1}' "$WORK/query.txt" | grep -E '^(l1tex__m_|lts__t_(requests|sectors|tag_requests)$|lts__t_requests_srcunit_tex$|lts__t_sectors_srcunit_tex$|lts__d_|lts__xbar|lts__lts2xbar|lts__cycles_(active|elapsed)$|xbar__|ltc__|dram__(sectors|bytes|cycles_active|cycles_elapsed)$)' | sort -u)
+	U="$CLOCKS,breakdown:gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"
+	for b in $BASES; do
+		case $b in
+		*cycles_elapsed | *cycles_active) U="$U,$b.avg,$b.avg.pct_of_peak_sustained_elapsed" ;;
+		*) U="$U,$b.sum,$b.sum.peak_sustained,$b.sum.pct_of_peak_sustained_elapsed" ;;
+		esac
+	done
+	FOOTPRINT_MB=16,64 profile stream-units all base '_cold$' "$U" stream /dev/stdout "$OUTDIR/stream-units.csv"
 fi
