@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 	"testing"
@@ -28,7 +29,8 @@ func fixtureFS(t testing.TB) fstest.MapFS {
 	return m
 }
 
-func importFixture(t testing.TB, fsys fstest.MapFS, opt Options) (*format.Reader, *Report) {
+// importFixture imports the trace directory fsys into an in-memory trace.
+func importFixture(t testing.TB, fsys fs.FS, opt Options) (*format.Reader, *Report) {
 	t.Helper()
 	var buf bytes.Buffer
 	rep, err := Convert(context.Background(), fsys, &buf, opt)

@@ -60,16 +60,7 @@ func captureNamed(t testing.TB, name string, sizes []string) *format.Reader {
 // importDir imports the Accel-Sim trace directory dir into an in-memory trace.
 func importDir(t testing.TB, dir string) (*format.Reader, *accelsim.Report) {
 	t.Helper()
-	var buf bytes.Buffer
-	rep, err := accelsim.Convert(context.Background(), os.DirFS(dir), &buf, accelsim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := format.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r, rep
+	return accelsim.ImportFS(t, os.DirFS(dir), accelsim.Options{})
 }
 
 // TestExportRoundTrip exports every reference kernel as an Accel-Sim trace and imports
