@@ -236,7 +236,25 @@ func (c *Config) L2BytesPerSMCycle() (out, in float64) {
 	return float64(c.L2.BytesPerClk) * r, float64(c.L2.InBytesPerClk) * r
 }
 
-// derive recomputes the values that follow from others.
+// derivedWhy says why key cannot be set on c because derive computes it, naming what
+// to set instead; "" when it can be set.
+func (c *Config) derivedWhy(key string) string {
+	switch {
+	case key == "l1.size" && c.L1.UnifiedSize > 0:
+		return fmt.Sprintf("l1.size is derived on %s (l1.unified_size %s minus shared.size): set shared.size instead",
+			c.Arch, formatSize(c.L1.UnifiedSize))
+	case key == "lat.dram" && c.Latency.DRAMNS > 0:
+		return fmt.Sprintf("lat.dram is derived on %s/%s (lat.l2_hit + lat.l2_hit_l2clk + lat.dram_ns %g at the clocks): set lat.dram_ns instead, or lat.dram_ns=0 first",
+			c.Arch, c.GPU, c.Latency.DRAMNS)
+	}
+	return ""
+}
+
+// Derived reports whether key's value is computed from other keys on c, so that
+// setting it is refused.
+func (c *Config) Derived(key string) bool { return c.derivedWhy(key) != "" }
+
+// derive recomputes the values that follow from others (the keys derivedWhy names).
 func (c *Config) derive() {
 	if c.sources == nil {
 		c.sources = map[string]string{}

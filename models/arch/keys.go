@@ -2,6 +2,7 @@ package arch
 
 import (
 	"encoding"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -165,13 +166,8 @@ func (c *Config) set(key, value, source string) error {
 	if !ok {
 		return unknownKey(key)
 	}
-	if key == "l1.size" && c.L1.UnifiedSize > 0 {
-		return fmt.Errorf("l1.size is derived on %s (l1.unified_size %s minus shared.size): set shared.size instead",
-			c.Arch, formatSize(c.L1.UnifiedSize))
-	}
-	if key == "lat.dram" && c.Latency.DRAMNS > 0 {
-		return fmt.Errorf("lat.dram is derived on %s/%s (lat.l2_hit + lat.l2_hit_l2clk + lat.dram_ns %g at the clocks): set lat.dram_ns instead, or lat.dram_ns=0 first",
-			c.Arch, c.GPU, c.Latency.DRAMNS)
+	if why := c.derivedWhy(key); why != "" {
+		return errors.New(why)
 	}
 	value = strings.TrimSpace(value)
 	var err error
