@@ -726,6 +726,7 @@ func (k *Kernel) decodeOp(sc *scope, a *instAST, in *instr, row *format.Inst) er
 			return fail("branch target %s is not a label of this function", a.ops[0].name)
 		}
 		in.target = int32(s.addr)
+		row.Target = uint32(s.addr) + 1
 		return nil
 	case "call":
 		return r.call(m)

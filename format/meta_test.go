@@ -87,6 +87,8 @@ func TestMetaContradictions(t *testing.T) {
 		{"width", func(l *Launch) { l.Program.Insts[0].Width = 3 }},            // 3 bytes a lane
 		{"width", func(l *Launch) { l.Program.Insts[1].Width = 4 }},            // an add that moves bytes
 		{"memop", func(l *Launch) { l.Program.Insts[0].MemOp = numMemOps }},    // out of range
+		{"target", func(l *Launch) { l.Program.Insts[1].Target = 1 }},          // an add that branches
+		{"target", func(l *Launch) { l.Program.Insts[7].Target = 9 }},          // past the 8 instructions
 	} {
 		t.Run(tc.field, func(t *testing.T) {
 			l := loopLaunch("k", 1, 1)
@@ -141,6 +143,9 @@ func wireLaunchOf(l *Launch) string {
 		}
 		if in.MemOp != MemNone {
 			b.WriteString(`,"memop":"` + in.MemOp.String() + `"`)
+		}
+		if in.Target != 0 {
+			b.WriteString(`,"target":` + u32s(in.Target))
 		}
 		b.WriteString(`}`)
 	}

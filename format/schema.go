@@ -160,6 +160,7 @@ type wireInst struct {
 	PTX         string   `json:"ptx,omitempty"`
 	File        string   `json:"file,omitempty"`
 	Line        uint32   `json:"line,omitempty"`
+	Target      uint32   `json:"target,omitempty"` // branch target pc + 1
 }
 
 // maxWarpsPerCTA bounds a launch's block so that the warp column fits in uint8. CUDA
@@ -219,6 +220,7 @@ func encodeMeta(m *Meta) ([]byte, error) {
 			wi := wireInst{
 				Opcode: in.Opcode, Class: in.Class.String(), Width: in.Width, CacheOp: in.CacheOp.String(),
 				RegsRead: in.RegsRead, RegsWritten: in.RegsWritten, PTX: in.PTX, File: in.File, Line: in.Line,
+				Target: in.Target,
 			}
 			if in.Space != SpaceNone {
 				wi.Space = in.Space.String()
@@ -290,7 +292,7 @@ func decodeMeta(data []byte, v Version) (*Meta, []int, error) {
 		}
 		for i, wi := range wl.Program {
 			in := Inst{PC: uint32(i), Opcode: wi.Opcode, Width: wi.Width, RegsRead: wi.RegsRead,
-				RegsWritten: wi.RegsWritten, PTX: wi.PTX, File: wi.File, Line: wi.Line}
+				RegsWritten: wi.RegsWritten, PTX: wi.PTX, File: wi.File, Line: wi.Line, Target: wi.Target}
 			for _, f := range []struct {
 				field, value string
 				names        []string
@@ -366,6 +368,9 @@ func checkMeta(m *Meta) error {
 			in := &l.Program.Insts[i]
 			if in.Class >= numClasses || in.Space >= numSpaces || in.MemOp >= numMemOps || in.CacheOp >= numCacheOps {
 				return bad(i, "class,space,memop,cache", fmt.Sprintf("%d,%d,%d,%d", in.Class, in.Space, in.MemOp, in.CacheOp), "enum out of range")
+			}
+			if in.Target != 0 && (in.Class != ClassControl || int64(in.Target) > int64(len(l.Program.Insts))) {
+				return bad(i, "target", in.Target, "a branch target (pc + 1) of a control instruction, at most the program's %d instructions", len(l.Program.Insts))
 			}
 			if in.MemOp == MemNone {
 				switch {

@@ -37,7 +37,7 @@ func loopProgram() Program {
 		{Opcode: "mul.f32", Class: ClassFP32, RegsRead: []uint16{2}, RegsWritten: []uint16{4}, PTX: "mul.f32 %f4, %f2, %f2;", File: "k.cu", Line: 9},
 		{Opcode: "st.global.f32", Class: ClassMem, Space: SpaceGlobal, MemOp: MemStore, Width: 4, RegsRead: []uint16{13, 4}, PTX: "st.global.f32 [%rd13], %f4;", File: "k.cu", Line: 9},
 		{Opcode: "setp.lt.s32", Class: ClassALU, RegsRead: []uint16{5}, RegsWritten: []uint16{6}, PTX: "setp.lt.s32 %p1, %r5, %r6;", File: "k.cu", Line: 6},
-		{Opcode: "bra", Class: ClassControl, RegsRead: []uint16{6}, PTX: "@%p1 bra $L1;", File: "k.cu", Line: 6},
+		{Opcode: "bra", Class: ClassControl, RegsRead: []uint16{6}, PTX: "@%p1 bra $L1;", File: "k.cu", Line: 6, Target: 1}, // to pc 0
 	}
 	for i := range rows {
 		rows[i].PC = uint32(i)

@@ -169,6 +169,18 @@ type Inst struct {
 	PTX         string // the instruction as written in the PTX
 	File        string // source file from .loc/.file, "" if unknown
 	Line        uint32 // source line from .loc, 0 if unknown
+	// Target is a branch's target pc plus one: 0 for an instruction that is not a
+	// branch, or a branch whose target the trace does not record (traces written before
+	// gtrace recorded it, SASS imports). Use BranchTarget.
+	Target uint32
+}
+
+// BranchTarget is the pc a branch jumps to, if the trace records it.
+func (in *Inst) BranchTarget() (pc int, ok bool) {
+	if in.Target == 0 {
+		return 0, false
+	}
+	return int(in.Target) - 1, true
 }
 
 // Program is a kernel's static program table: the entry and every .func it can call.

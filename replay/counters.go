@@ -20,7 +20,10 @@ var kindNames = [numKinds]string{"ld", "st", "atom", "red"}
 // counters are the raw event counts of one kernel, or of one pc. Every metric the engine
 // reports is derived from them; they only ever add, so SMs can count apart and be summed.
 type counters struct {
-	Inst, ThreadInst uint64
+	Inst, ThreadInst uint64 // PTX instructions (warp, thread) executed
+	// The SASS instructions they stand for, as sassWeights estimates them (equal to
+	// Inst and ThreadInst where it has no estimate); set once per pc after the run.
+	SASS, SASSThread uint64
 
 	// Global memory through the LSU pipe.
 	GReq, GSec [numKinds]uint64
@@ -55,6 +58,8 @@ type counters struct {
 func (c *counters) add(o *counters) {
 	c.Inst += o.Inst
 	c.ThreadInst += o.ThreadInst
+	c.SASS += o.SASS
+	c.SASSThread += o.SASSThread
 	for i := range c.GReq {
 		c.GReq[i] += o.GReq[i]
 		c.GSec[i] += o.GSec[i]
@@ -143,8 +148,9 @@ func (c *counters) metrics() []Metric {
 	put("lts__t_sector_hit_rate.pct", ratioPct(c.L2Hit, c.L2Read+c.L2Write+c.L2Atom+c.L2Red))
 	put("dram__bytes_read.sum", float64(c.DRAMRead))
 	put("dram__bytes_write.sum", float64(c.DRAMWrite))
-	put("smsp__inst_executed.sum", float64(c.Inst))
-	put("smsp__thread_inst_executed.sum", float64(c.ThreadInst))
+	put("smsp__inst_executed.sum", float64(c.SASS))
+	put("smsp__thread_inst_executed.sum", float64(c.SASSThread))
+	put("gtrace__ptx_inst_executed.sum", float64(c.Inst))
 	put("idc__requests.sum", float64(c.CReq))
 	put("idc__requests_lookup_hit.sum", float64(c.CHit))
 

@@ -776,11 +776,14 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 
 	perPC := make([]counters, len(prog))
 	var sum counters
+	weights := sassWeights(l.Program, l.PTXProducer, cfg.CC)
 	for pc := range prog {
 		for _, wp := range workerPCs {
 			perPC[pc].add(&wp[pc])
 		}
 		perPC[pc].add(&l2.pcs[pc])
+		perPC[pc].SASS = sassCount(perPC[pc].Inst, weights, pc)
+		perPC[pc].SASSThread = sassCount(perPC[pc].ThreadInst, weights, pc)
 		sum.add(&perPC[pc])
 	}
 	kr := &KernelReport{Name: l.Kernel, Launch: l, Occupancy: occ, SharedCarveout: cfg.Shared.Size, L1Bytes: cfg.L1.Size}

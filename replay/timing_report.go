@@ -27,11 +27,16 @@ func (e *timer) report(l *format.Launch, opts Options) *KernelReport {
 	elapsed += int64(cfg.SM.LaunchCycles)
 	nsm := float64(len(e.sms))
 	scheds := float64(max(cfg.SM.Schedulers, 1))
-	inst := float64(e.issued)
-	var threadInst uint64
-	for _, n := range e.thread {
-		threadInst += n
+	// Instructions as ncu counts them, in SASS (sass.go's estimate); the stall ratios
+	// below stay per instruction the engine issued.
+	issued := float64(e.issued)
+	weights := sassWeights(l.Program, l.PTXProducer, cfg.CC)
+	var sassInst, threadInst uint64
+	for pc := range e.inst {
+		sassInst += sassCount(e.inst[pc], weights, pc)
+		threadInst += sassCount(e.thread[pc], weights, pc)
 	}
+	inst := float64(sassInst)
 	div := func(a, b float64) float64 {
 		if b == 0 {
 			return 0
@@ -45,6 +50,7 @@ func (e *timer) report(l *format.Launch, opts Options) *KernelReport {
 	put("gpu__time_duration.sum", float64(elapsed)*1000/float64(cfg.SM.ClockMHz))
 	put("smsp__inst_executed.sum", inst)
 	put("smsp__thread_inst_executed.sum", float64(threadInst))
+	put("gtrace__ptx_inst_executed.sum", issued)
 	put("sm__inst_executed.avg.per_cycle_elapsed", div(inst, nsm*float64(elapsed)))
 	put("sm__inst_executed.avg.per_cycle_active", div(inst, float64(active)))
 	put("smsp__inst_executed.avg.per_cycle_active", div(inst, float64(active)*scheds))
@@ -65,7 +71,7 @@ func (e *timer) report(l *format.Launch, opts Options) *KernelReport {
 		if s == stSelected {
 			continue
 		}
-		put("smsp__average_warps_issue_stalled_"+stallNames[s]+"_per_issue_active.ratio", div(float64(reason[s]), inst))
+		put("smsp__average_warps_issue_stalled_"+stallNames[s]+"_per_issue_active.ratio", div(float64(reason[s]), issued))
 	}
 	rd, wr := float64(e.l2.readBytes), float64(e.l2.writeBytes)
 	put("dram__bytes_read.sum", rd)
@@ -79,8 +85,9 @@ func (e *timer) report(l *format.Launch, opts Options) *KernelReport {
 				continue
 			}
 			p := PCReport{PC: uint32(pc), PTX: e.prog[pc].PTX, Line: e.prog[pc].Line}
-			p.Metrics = append(p.Metrics, Metric{"smsp__inst_executed.sum", float64(e.inst[pc])},
-				Metric{"smsp__thread_inst_executed.sum", float64(e.thread[pc])})
+			p.Metrics = append(p.Metrics, Metric{"smsp__inst_executed.sum", float64(sassCount(e.inst[pc], weights, pc))},
+				Metric{"smsp__thread_inst_executed.sum", float64(sassCount(e.thread[pc], weights, pc))},
+				Metric{"gtrace__ptx_inst_executed.sum", float64(e.inst[pc])})
 			for s := range numStalls {
 				p.Metrics = append(p.Metrics, Metric{stallMetric(s), float64(e.stalls[pc][s])})
 			}

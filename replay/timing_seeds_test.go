@@ -178,7 +178,7 @@ func TestTimingPlacement(t *testing.T) {
 	}
 	long, _ := k.Metric("smsp__pcsamp_warps_issue_stalled_long_scoreboard")
 	sel, _ := k.Metric("smsp__pcsamp_warps_issue_selected")
-	inst, _ := k.Metric("smsp__inst_executed.sum")
+	inst, _ := k.Metric("gtrace__ptx_inst_executed.sum") // what the engine issues
 	if sel > inst || long < 10*sel {
 		t.Errorf("selected %g warp-cycles for %g instructions, long scoreboard %g", sel, inst, long)
 	}

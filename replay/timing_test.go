@@ -97,7 +97,7 @@ func TestTimingSmoke(t *testing.T) {
 				}
 				winst += uint64(w.Len())
 			}
-			if got := get("smsp__inst_executed.sum"); got != float64(winst) {
+			if got := get("gtrace__ptx_inst_executed.sum"); got != float64(winst) {
 				t.Errorf("%s on %s: %g warp instructions issued, trace has %d", name, a, got, winst)
 			}
 			peak := float64(cfg.SM.Schedulers * cfg.SM.DispatchPerScheduler)

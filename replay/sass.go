@@ -1,0 +1,396 @@
+package replay
+
+import (
+	"strings"
+
+	"github.com/gtrace/gtrace/format"
+)
+
+// SASS estimates. ncu counts SASS instructions (smsp__inst_executed.sum), a PTX trace
+// counts PTX ones, and the two differ by -69% to +34% on the reference kernels
+// (docs/VALIDATION.md, "Instruction counts: PTX to SASS"). sassWeights estimates, for each PTX
+// instruction of a program, how many SASS instructions ptxas makes of it for sm_90, so
+// that Σ executions × weight is the SASS count. Every rule below is read from ptxas's
+// sm_90 output for the reference kernels (traces/hw/h200-2026-11-21-sass.tar.gz,
+// `cuobjdump -sass`; the offsets cited are in clang-14's files unless marked nvcc),
+// never fitted to ncu's counts, which check it: validate's band on
+// smsp__inst_executed.sum (TestValidateAgainstHardware). TestSASSEstimateRules shows
+// each rule alone.
+//
+// The rules, in program order:
+//
+//   - Prologue: every kernel starts with LDC R1, c[0x0][0x28] (the stack pointer), and
+//     one that touches global or generic memory loads its memory descriptor once,
+//     ULDC.64 c[0x0][0x208] (add_vectors_kernel 0x0000, 0x0090): 1 or 2 per warp,
+//     charged to pc 0.
+//   - Kernel parameters are LDC or ULDC loads: ld.param in the entry is 1 (add_vectors
+//     0x0080-0x00b0: three ld.param.u64, three LDC.64). In a .func, parameters arrive
+//     in registers: 0. st.param of a call argument is a move per 32-bit half and
+//     call is MOV (return address) plus CALL: divergence_if_else 0x00a0-0x00d0.
+//   - Free in SASS: cvta.to.* (generic and global addresses are the same on sm_90), mov
+//     between registers or of an immediate (register allocation), mul.wide.{s,u}32 and
+//     cvt.{u,s}64.{u,s}32 (folded with the 64-bit add they feed into IMAD.WIDE:
+//     add_vectors 0x00c0, three IMAD.WIDE for one mul.wide and three add.s64).
+//     Special registers are S2R/S2UR, %ntid an LDC: 1. Predicate logic (and, or, xor,
+//     not .pred) folds into the ISETP that makes an operand: 0
+//     (matrixTransposeShared 0x00a0 ISETP.GE.OR; nvcc's divergence_nested 0x00d0).
+//   - Integer divide and remainder by a register have no instruction: 17 (unsigned,
+//     reduce_v1 0x0160-0x0260) or 24 (signed, testScattered 0x0050-0x0220). Inside a
+//     loop whose body never writes the divisor, ptxas hoists the reciprocal (I2F.RP,
+//     MUFU.RCP, F2I and the fix-up multiplies) out of the loop and the loop runs 15 per
+//     signed divide (deviceLoadRowAfterRowTex 0x01d0-0x0330, 23 instructions of which 8
+//     are the loop's other PTX instructions), 10 per unsigned one (the same 7
+//     reciprocal instructions hoisted; not measured apart).
+//   - A .func that touches global memory loads the descriptor again (ULDC.64 at the
+//     start of each callee of divergence_if_else, 0x0170, 0x01e0, 0x0240).
+//   - A conditional forward branch that stays a branch and may diverge (its predicate
+//     depends on the lane, see divergent) is bracketed by a convergence barrier: BSSY
+//     before it, BSYNC where the paths meet, 2 for every warp that reaches it (nvcc's
+//     reduce_v2 0x0060/0x0120 and 0x0190/0x0260). A branch to the kernel's exit is a
+//     predicated EXIT and needs none.
+//   - Block layout: ptxas places blocks so that an unconditional bra right after a
+//     conditional one (the pair is one inverted branch) and a loop's back edge (loops
+//     are rotated: the exit test moves to the bottom) fall through: 0 (reduce_v3
+//     0x0140-0x0200). Other bra.uni stay: 1.
+//   - If-conversion: a block of at most ifConvertMax SASS instructions (as estimated
+//     here) with no control or barrier instruction, entered only from a conditional
+//     branch that skips it, becomes predicated code that every warp reaching the branch issues, and the
+//     branch disappears: the branch carries the block's weight and the block none
+//     (matrixTransposeShared 0x00b0-0x0180: 10 PTX instructions, 7 SASS, with a global
+//     load and a shared store). A block of 8 stays behind its branch (nvcc's reduce_v2
+//     0x00a0-0x0110). Where the block ends in a bra.uni to the branch's own target (a
+//     "continue" in a loop), one BRA stays (reduce_v3 0x0150-0x0200: its loop's
+//     predicated block of 8 PTX instructions and one branch back).
+//
+// What it does not model, each a documented miss in validate.KnownDifferences: loops
+// ptxas unrolls further, the barrier around a loop whose trip count diverges, exits
+// ptxas duplicates instead of reconverging, values it rematerialises inside a loop (a
+// texture handle), 64-bit shared addresses that SASS computes in 32 bits, and 64-bit
+// adds on a base held in a uniform register (IADD3 pairs, not IMAD.WIDE).
+
+// ifConvertMax is the largest block, in SASS instructions, seen predicated in the
+// measured SASS (matrixTransposeShared's 7); the smallest seen behind a branch is 8
+// (nvcc's reduce_v2, its first block and its loop's).
+const ifConvertMax = 7
+
+// sassWeights returns the estimated SASS instructions per execution of each pc, or nil
+// where the program is not PTX for an arch whose SASS was measured (cc 9.0): then each
+// PTX instruction counts 1.
+func sassWeights(prog format.Program, producer, cc string) []int {
+	if cc != "9.0" || strings.HasPrefix(producer, format.SASSProducer) || len(prog.Insts) == 0 {
+		return nil
+	}
+	insts := prog.Insts
+	entry := int(prog.EntryInsts)
+	if entry == 0 {
+		entry = len(insts)
+	}
+	w := make([]int, len(insts))
+	varying := divergent(insts, entry)
+	targeted := make([]bool, len(insts)+1) // a branch lands here
+	var loops [][2]int                     // [head, tail] of each backward branch
+	for pc := range insts {
+		if t, ok := insts[pc].BranchTarget(); ok {
+			targeted[t] = true
+			if t <= pc {
+				loops = append(loops, [2]int{t, pc})
+			}
+		}
+	}
+	for pc := range insts {
+		in := &insts[pc]
+		w[pc] = sassOf(in, pc, pc < entry)
+		if n, hoistable := intDivideSASS(in); n > 0 {
+			w[pc] = n
+			if divisorInvariant(insts, pc, loopsOf(loops, pc)) {
+				w[pc] = n - hoistable
+			}
+		}
+	}
+	for pc := range insts {
+		in := &insts[pc]
+		if !isBranch(in) {
+			continue
+		}
+		t, ok := in.BranchTarget()
+		if !ok {
+			continue
+		}
+		switch {
+		case !conditional(in):
+			if t <= pc || (pc > 0 && isBranch(&insts[pc-1]) && conditional(&insts[pc-1])) {
+				w[pc] = 0
+			}
+			continue
+		case exits(insts, t, entry):
+			continue // a predicated EXIT: the warps that take it leave, the others go on
+		default:
+			end, jump, ok := ifBody(insts, w, targeted, pc, t)
+			if !ok {
+				break
+			}
+			sum := 0
+			for i := pc + 1; i < end; i++ {
+				sum, w[i] = sum+w[i], 0
+			}
+			if jump {
+				sum++ // the block's bra.uni to the same target: one BRA for every warp
+				w[end] = 0
+			}
+			w[pc] = sum
+			continue
+		}
+		if g, ok := guard(in); ok && t > pc && varying[g] {
+			w[pc] += 2 // BSSY before the branch, BSYNC where the paths meet
+		}
+	}
+	for _, f := range functions(insts, entry) {
+		if targeted[f[0]] {
+			continue
+		}
+		if f[0] == 0 {
+			w[0]++ // LDC R1, the stack pointer
+		}
+		for _, in := range insts[f[0]:f[1]] {
+			if in.Space == format.SpaceGlobal || in.Space == format.SpaceGeneric {
+				w[f[0]]++ // ULDC.64 of the memory descriptor, once per function
+				break
+			}
+		}
+	}
+	return w
+}
+
+// functions are the [start, end) pcs of the entry and of each .func after it: a .func
+// starts after a ret (PTX functions end in one; one that returns early from the middle
+// is taken for two functions, which only adds a descriptor load).
+func functions(insts []format.Inst, entry int) [][2]int {
+	fs := [][2]int{{0, entry}}
+	for pc := entry; pc < len(insts); pc++ {
+		if pc == entry || insts[pc-1].Opcode == "ret" {
+			fs = append(fs, [2]int{pc, len(insts)})
+			if n := len(fs); n > 2 {
+				fs[n-2][1] = pc
+			}
+		}
+	}
+	return fs
+}
+
+// divergent marks the registers (predicates included) whose value may differ between
+// the lanes of a warp: those written from %tid, %laneid and the like, from memory
+// other than kernel parameters and constants, from a .func's parameters, or from
+// another such register. A branch on any other predicate is uniform: ptxas emits no
+// convergence barrier for it (reduce_v2's test of blockDim.x at 0x0140).
+func divergent(insts []format.Inst, entry int) map[uint16]bool {
+	varying := map[uint16]bool{}
+	for changed := true; changed; {
+		changed = false
+		for pc := range insts {
+			in := &insts[pc]
+			v := false
+			switch {
+			case in.MemOp != format.MemNone:
+				v = in.Space != format.SpaceConst && (in.Space != format.SpaceParam || pc >= entry)
+			case strings.HasPrefix(in.Opcode, "mov"):
+				src := lastOperand(in.PTX)
+				v = specialRegister(src) && !strings.HasPrefix(src, "%ntid") && !strings.HasPrefix(src, "%nctaid") &&
+					!strings.HasPrefix(src, "%ctaid") && !strings.HasPrefix(src, "%gridid")
+			}
+			for _, r := range in.RegsRead {
+				if varying[r] {
+					v = true
+				}
+			}
+			if !v {
+				continue
+			}
+			for _, r := range in.RegsWritten {
+				if !varying[r] {
+					varying[r], changed = true, true
+				}
+			}
+		}
+	}
+	return varying
+}
+
+// guard is the predicate register a conditional branch tests.
+func guard(in *format.Inst) (uint16, bool) {
+	if !conditional(in) {
+		return 0, false
+	}
+	for _, r := range in.RegsRead {
+		if r&format.PredReg != 0 {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// exits: the instruction at pc ends the thread (a ret of the entry). A branch to it is
+// a predicated EXIT, with no convergence barrier (add_vectors_kernel 0x0070).
+func exits(insts []format.Inst, pc, entry int) bool {
+	return pc < entry && insts[pc].Opcode == "ret"
+}
+
+// sassOf is one instruction's SASS count outside divides and branches.
+func sassOf(in *format.Inst, pc int, inEntry bool) int {
+	op := in.Opcode
+	switch {
+	case strings.HasPrefix(op, "ld.param"):
+		if inEntry {
+			return 1
+		}
+		return 0
+	case strings.HasPrefix(op, "st.param"):
+		return max(1, int(in.Width)/4)
+	case strings.HasPrefix(op, "call"):
+		return 2
+	case strings.HasSuffix(op, ".pred") && (strings.HasPrefix(op, "and.") || strings.HasPrefix(op, "or.") ||
+		strings.HasPrefix(op, "xor.") || strings.HasPrefix(op, "not.")):
+		return 0 // folded into the ISETP that makes one of its operands
+	case strings.HasPrefix(op, "cvta.to."), strings.HasPrefix(op, "mul.wide."),
+		op == "cvt.u64.u32", op == "cvt.s64.s32", op == "cvt.u64.s32", op == "cvt.s64.u32":
+		return 0
+	case strings.HasPrefix(op, "mov"):
+		src := lastOperand(in.PTX)
+		switch {
+		case specialRegister(src):
+			return 1 // S2R, S2UR, or LDC for %ntid and %nctaid
+		case src == "" || strings.HasPrefix(src, "%") || strings.ContainsAny(src[:1], "0123456789-"):
+			return 0 // a register or an immediate
+		}
+		return 1 // a symbol's address
+	}
+	return 1
+}
+
+// specialRegister: a PTX special register (%tid.x, %ctaid.y, %laneid, %clock64...),
+// which SASS reads with S2R, S2UR or LDC.
+func specialRegister(s string) bool {
+	name, ok := strings.CutPrefix(s, "%")
+	if !ok {
+		return false
+	}
+	name, _, _ = strings.Cut(name, ".")
+	switch strings.TrimRight(name, "0123456789") {
+	case "tid", "ntid", "ctaid", "nctaid", "laneid", "warpid", "nwarpid", "smid", "nsmid", "gridid",
+		"clock", "clock_hi", "globaltimer", "globaltimer_lo", "globaltimer_hi", "lanemask_eq", "lanemask_le",
+		"lanemask_lt", "lanemask_ge", "lanemask_gt", "dynamic_smem_size", "total_smem_size", "envreg", "pm":
+		return true
+	}
+	return false
+}
+
+func lastOperand(ptx string) string {
+	ptx = strings.TrimSuffix(strings.TrimSpace(ptx), ";")
+	i := strings.LastIndexAny(ptx, ", \t")
+	return strings.TrimSpace(ptx[i+1:])
+}
+
+// intDivideSASS is the SASS count of a 32-bit integer div or rem by a register, and
+// the part of it that ptxas hoists out of a loop whose divisor does not change.
+func intDivideSASS(in *format.Inst) (n, hoistable int) {
+	op := in.Opcode
+	if !strings.HasPrefix(op, "div.") && !strings.HasPrefix(op, "rem.") {
+		return 0, 0
+	}
+	if !strings.HasPrefix(lastOperand(in.PTX), "%") {
+		return 0, 0
+	}
+	switch {
+	case strings.HasSuffix(op, ".u32"):
+		return 17, 7
+	case strings.HasSuffix(op, ".s32"):
+		return 24, 9
+	}
+	return 0, 0 // 64-bit (a called subroutine) and floating point: counted as written
+}
+
+// divisorInvariant reports whether the divide at pc sits in a loop that never writes
+// its divisor (the last register it reads).
+func divisorInvariant(insts []format.Inst, pc int, loops [][2]int) bool {
+	rd := insts[pc].RegsRead
+	var div uint16
+	found := false
+	for _, r := range rd {
+		if r&format.PredReg == 0 {
+			div, found = r, true
+		}
+	}
+	if !found || len(loops) == 0 {
+		return false
+	}
+	for _, l := range loops {
+		for i := l[0]; i <= l[1]; i++ {
+			for _, r := range insts[i].RegsWritten {
+				if r == div {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+func loopsOf(loops [][2]int, pc int) [][2]int {
+	var in [][2]int
+	for _, l := range loops {
+		if l[0] <= pc && pc <= l[1] {
+			in = append(in, l)
+		}
+	}
+	return in
+}
+
+func isBranch(in *format.Inst) bool {
+	return in.Class == format.ClassControl && strings.HasPrefix(in.Opcode, "bra")
+}
+
+// conditional: the branch has a guard predicate (@%p bra).
+func conditional(in *format.Inst) bool {
+	return strings.HasPrefix(strings.TrimSpace(in.PTX), "@")
+}
+
+// ifBody finds the block that the conditional branch at pc to t skips, if ptxas can
+// predicate it: the instructions up to t (a forward branch), or up to an unconditional
+// bra to t (any direction: "if (c) continue;" in a loop). end is the first pc after
+// the block; jump says the block ends in that bra, at end.
+func ifBody(insts []format.Inst, w []int, targeted []bool, pc, t int) (end int, jump, ok bool) {
+	if t > pc+1 && predicable(insts[pc+1:t], w[pc+1:t], targeted[pc+1:t]) {
+		return t, false, true
+	}
+	for j := pc + 1; j < len(insts); j++ {
+		in := &insts[j]
+		if in.Class != format.ClassControl && in.Class != format.ClassSync {
+			continue
+		}
+		if jt, has := in.BranchTarget(); has && jt == t && isBranch(in) && !conditional(in) && !targeted[j] &&
+			predicable(insts[pc+1:j], w[pc+1:j], targeted[pc+1:j]) {
+			return j, true, true
+		}
+		break
+	}
+	return 0, false, false
+}
+
+// predicable: a branch body ptxas turns into predicated code: at most ifConvertMax
+// SASS instructions, no control or barrier instruction, and no other way in.
+func predicable(body []format.Inst, w []int, targeted []bool) bool {
+	n := 0
+	for i := range body {
+		if n += w[i]; n > ifConvertMax || targeted[i] || body[i].Class == format.ClassControl || body[i].Class == format.ClassSync {
+			return false
+		}
+	}
+	return true
+}
+
+// sassCount is n executions of pc in SASS instructions.
+func sassCount(n uint64, weights []int, pc int) uint64 {
+	if weights == nil {
+		return n
+	}
+	return n * uint64(weights[pc])
+}

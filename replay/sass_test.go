@@ -1,0 +1,146 @@
+package replay
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/gtrace/gtrace/capture"
+	"github.com/gtrace/gtrace/format"
+)
+
+// Each case isolates one rule of sass.go's estimate on one warp: the PTX it executes
+// (what every arch without a SASS estimate reports) and the SASS ptxas makes of it for
+// sm_90 (what hopper reports). Both engines report the same count.
+func TestSASSEstimateRules(t *testing.T) {
+	const head = `.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p, .param .u32 n)
+{
+.reg .pred %p<4>;
+.reg .b32 %r<16>;
+.reg .b64 %rd<8>;
+`
+	// Every case starts with the same addressing: ld.param, cvta, %tid, a copy, mul.wide
+	// and add.s64. PTX 6; SASS 1 + 0 + 1 + 0 + 0 + 1 = 3 (the add is the IMAD.WIDE), plus
+	// the prologue LDC and the global descriptor ULDC.64: 5.
+	const addr = `ld.param.u64 %rd1, [p];
+cvta.to.global.u64 %rd2, %rd1;
+mov.u32 %r1, %tid.x;
+mov.u32 %r2, %r1;
+mul.wide.u32 %rd3, %r2, 4;
+add.s64 %rd4, %rd2, %rd3;
+`
+	const store = "st.global.u32 [%rd4], %r9;\nret;\n}\n" // 2 and 2
+	cases := []struct {
+		name      string
+		body      string
+		ptx, sass float64
+	}{
+		{"free moves and folded address arithmetic", addr + "mov.u32 %r9, 7;\n", 6 + 1 + 2, 5 + 0 + 2},
+		// rem.s32 by a register is 24 SASS instructions; by an immediate, one multiply.
+		{"signed remainder by a register", addr + "add.s32 %r3, %r1, 1;\nrem.s32 %r9, %r1, %r3;\n", 6 + 2 + 2, 5 + 1 + 24 + 2},
+		{"unsigned divide by a register", addr + "add.s32 %r3, %r1, 1;\ndiv.u32 %r9, %r1, %r3;\n", 6 + 2 + 2, 5 + 1 + 17 + 2},
+		{"remainder by an immediate", addr + "rem.s32 %r9, %r1, 7;\n", 6 + 1 + 2, 5 + 1 + 2},
+		// A uniform branch that every lane takes skips 3 PTX instructions, which ptxas
+		// predicates: every warp issues them and the branch disappears.
+		{"if-conversion", addr + `mov.u32 %r9, 0;
+setp.lt.u32 %p1, %r1, 64;
+@%p1 bra DONE;
+add.s32 %r9, %r1, 1;
+add.s32 %r9, %r9, 2;
+add.s32 %r9, %r9, 3;
+DONE:
+`, 6 + 1 + 1 + 1 + 2, 5 + 0 + 1 + 3 + 2},
+		// A body longer than ifConvertMax keeps its branch, and the branch, whose
+		// predicate depends on %tid, gets a convergence barrier: BSSY and BSYNC.
+		{"too long to predicate", addr + "mov.u32 %r9, 0;\nsetp.lt.u32 %p1, %r1, 64;\n@%p1 bra DONE;\n" +
+			repeat("add.s32 %r9, %r9, 1;\n", ifConvertMax+1) + "DONE:\n", 6 + 1 + 1 + 1 + 2, 5 + 0 + 1 + 1 + 2 + 2},
+		// The same on a predicate every lane shares (%ntid): no barrier.
+		{"uniform branch", addr + "mov.u32 %r9, 0;\nmov.u32 %r5, %ntid.x;\nsetp.lt.u32 %p1, %r5, 64;\n@%p1 bra DONE;\n" +
+			repeat("add.s32 %r9, %r9, 1;\n", ifConvertMax+1) + "DONE:\n", 6 + 1 + 1 + 1 + 1 + 2, 5 + 0 + 1 + 1 + 1 + 2},
+		// Four trips of a loop dividing by a loop-invariant register: ptxas hoists the
+		// reciprocal, 15 per signed divide in the loop. The loop is rotated: the exit
+		// test's branch and the back edge become one conditional branch.
+		{"loop-invariant divisor", addr + `ld.param.u32 %r3, [n];
+mov.u32 %r4, 0;
+mov.u32 %r9, 0;
+LOOP:
+setp.ge.u32 %p1, %r4, 4;
+@%p1 bra DONE;
+div.s32 %r5, %r4, %r3;
+add.s32 %r9, %r9, %r5;
+add.s32 %r4, %r4, 1;
+bra.uni LOOP;
+DONE:
+`, 6 + 3 + 4*6 + 2 + 2, 5 + 1 + 4*(1+1+15+1+1+0) + 1 + 1 + 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, _ := captureSpec(t, capture.Spec{PTX: []byte(head + c.body + store), PTXName: "sass.ptx", Kernel: "k",
+				Grid: format.Dim3{X: 1, Y: 1, Z: 1}, Block: format.Dim3{X: 32, Y: 1, Z: 1}, SIMT: format.SIMTITS,
+				Args: []string{"buf:u32:32", "u32:3"}})
+			for _, a := range []string{"ampere", "hopper"} {
+				want := c.ptx
+				if a == "hopper" {
+					want = c.sass
+				}
+				cfg := preset(t, a)
+				tr, err := Timing(context.Background(), r, cfg, Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, kr := range []*KernelReport{replayOne(t, r, cfg, false), &tr.Kernels[0]} {
+					if got := metric(t, kr, "smsp__inst_executed.sum"); got != want {
+						t.Errorf("%s: smsp__inst_executed.sum = %v, want %v", a, got, want)
+					}
+					if got := metric(t, kr, "smsp__thread_inst_executed.sum"); got != 32*want {
+						t.Errorf("%s: smsp__thread_inst_executed.sum = %v, want %v", a, got, 32*want)
+					}
+					if got := metric(t, kr, "gtrace__ptx_inst_executed.sum"); got != c.ptx {
+						t.Errorf("%s: gtrace__ptx_inst_executed.sum = %v, want %v", a, got, c.ptx)
+					}
+				}
+			}
+		})
+	}
+}
+
+func repeat(s string, n int) string {
+	out := ""
+	for range n {
+		out += s
+	}
+	return out
+}
+
+// A trace whose branches carry no target (written before gtrace recorded them) still
+// gets the rules that need none, and a SASS trace (imported from Accel-Sim) none at all.
+func TestSASSEstimateWithoutTargets(t *testing.T) {
+	prog := format.Program{Insts: []format.Inst{
+		{Opcode: "ld.param.u64", Class: format.ClassMem, Space: format.SpaceParam, MemOp: format.MemLoad, Width: 8, PTX: "ld.param.u64 %rd1, [p];"},
+		{Opcode: "setp.lt.u32", Class: format.ClassALU, PTX: "setp.lt.u32 %p1, %r1, 64;"},
+		{Opcode: "bra", Class: format.ClassControl, PTX: "@%p1 bra DONE;"},
+		{Opcode: "add.s32", Class: format.ClassALU, PTX: "add.s32 %r9, %r1, 1;"},
+		{Opcode: "add.s32", Class: format.ClassALU, PTX: "add.s32 %r9, %r9, 1;"},
+		{Opcode: "ret", Class: format.ClassControl, PTX: "ret;"},
+	}}
+	if got, want := fmt.Sprint(sassWeights(prog, "clang-14", "9.0")), "[2 1 1 1 1 1]"; got != want {
+		t.Errorf("no targets: weights %s, want %s (prologue on pc 0, the branch kept)", got, want)
+	}
+	prog.Insts[2].Target = 5 // pc 4
+	if got, want := fmt.Sprint(sassWeights(prog, "clang-14", "9.0")), "[2 1 1 0 1 1]"; got != want {
+		t.Errorf("with the target: weights %s, want %s (the body predicated)", got, want)
+	}
+	prog.Insts[2].Target = 6 // pc 5, the exit: a predicated EXIT, nothing predicated
+	if got, want := fmt.Sprint(sassWeights(prog, "clang-14", "9.0")), "[2 1 1 1 1 1]"; got != want {
+		t.Errorf("branch to the exit: weights %s, want %s", got, want)
+	}
+	if w := sassWeights(prog, format.SASSProducer+"sm_90", "9.0"); w != nil {
+		t.Errorf("SASS trace: weights %v, want none", w)
+	}
+	if w := sassWeights(prog, "clang-14", "8.0"); w != nil {
+		t.Errorf("cc 8.0: weights %v, want none (no SASS measured)", w)
+	}
+}
