@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gtrace/gtrace/format"
@@ -77,8 +78,17 @@ const ifConvertMax = 7
 // where the program is not PTX for an arch whose SASS was measured (cc 9.0): then each
 // PTX instruction counts 1.
 func sassWeights(prog format.Program, producer, cc string) []int {
+	w, _ := sassEstimate(prog, producer, cc)
+	return w
+}
+
+// sassEstimate returns sassWeights, and each instruction's own SASS count, which is
+// what the timing engine issues: the same but for if-conversion, where the count moves
+// a predicated block's instructions onto its branch (every warp reaching the branch
+// issues them) and own keeps them in place (with their latencies) and drops the branch.
+func sassEstimate(prog format.Program, producer, cc string) (count, own []int) {
 	if cc != "9.0" || strings.HasPrefix(producer, format.SASSProducer) || len(prog.Insts) == 0 {
-		return nil
+		return nil, nil
 	}
 	insts := prog.Insts
 	entry := int(prog.EntryInsts)
@@ -107,6 +117,7 @@ func sassWeights(prog format.Program, producer, cc string) []int {
 			}
 		}
 	}
+	own = slices.Clone(w)
 	for pc := range insts {
 		in := &insts[pc]
 		if !isBranch(in) {
@@ -119,7 +130,7 @@ func sassWeights(prog format.Program, producer, cc string) []int {
 		switch {
 		case !conditional(in):
 			if t <= pc || (pc > 0 && isBranch(&insts[pc-1]) && conditional(&insts[pc-1])) {
-				w[pc] = 0
+				w[pc], own[pc] = 0, 0
 			}
 			continue
 		case exits(insts, t, entry):
@@ -133,15 +144,17 @@ func sassWeights(prog format.Program, producer, cc string) []int {
 			for i := pc + 1; i < end; i++ {
 				sum, w[i] = sum+w[i], 0
 			}
+			own[pc] = 0
 			if jump {
 				sum++ // the block's bra.uni to the same target: one BRA for every warp
-				w[end] = 0
+				w[end], own[pc] = 0, 1
 			}
 			w[pc] = sum
 			continue
 		}
 		if g, ok := guard(in); ok && t > pc && varying[g] {
 			w[pc] += 2 // BSSY before the branch, BSYNC where the paths meet
+			own[pc] += 2
 		}
 	}
 	for _, f := range functions(insts, entry) {
@@ -150,15 +163,17 @@ func sassWeights(prog format.Program, producer, cc string) []int {
 		}
 		if f[0] == 0 {
 			w[0]++ // LDC R1, the stack pointer
+			own[0]++
 		}
 		for _, in := range insts[f[0]:f[1]] {
 			if in.Space == format.SpaceGlobal || in.Space == format.SpaceGeneric {
 				w[f[0]]++ // ULDC.64 of the memory descriptor, once per function
+				own[f[0]]++
 				break
 			}
 		}
 	}
-	return w
+	return w, own
 }
 
 // functions are the [start, end) pcs of the entry and of each .func after it: a .func

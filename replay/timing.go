@@ -89,9 +89,12 @@ const (
 
 // tInst is what the engine needs of a program row, decided once per kernel.
 type tInst struct {
-	kind    instKind
-	pipe    pipe
-	slots   int  // issue slots on the pipe: more than 1 where SASS expands the instruction
+	kind  instKind
+	pipe  pipe
+	slots int // issue slots on the pipe: more than 1 where SASS expands the instruction
+	// skip: for a branch over a block ptxas predicates, the block's SASS instructions,
+	// which a warp that takes the branch issues predicated off (on the ALU pipe).
+	skip    int
 	three   bool // three or more register sources (not counting predicates): see sm.reuse_miss_cycles
 	lat     int64
 	why     sched.Reason
@@ -395,6 +398,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	e.reuseMiss = cfg.SM.ReuseMissCycles
 	n := len(e.prog)
 	e.insts = make([]tInst, n)
+	count, own := sassEstimate(l.Program, l.PTXProducer, cfg.CC)
 	for pc := range e.prog {
 		in := &e.prog[pc]
 		k := classify(in)
@@ -403,13 +407,26 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 		if n, chain := intDivide(in, cfg.Latency); n > 0 {
 			slots, lat = n, chain
 		}
+		// With a SASS estimate (sass.go), an instruction takes its pipe for the SASS
+		// instructions it stands for (at least one: what ptxas folds away still issues
+		// here, see docs/issue-11.md), and a branch over a predicated block charges the
+		// block to the warps that take it.
+		skip := 0
+		if own != nil {
+			if p < numPipes {
+				slots = max(own[pc], 1)
+			}
+			if isBranch(in) {
+				skip = count[pc] - own[pc]
+			}
+		}
 		srcs := 0
 		for _, r := range in.RegsRead {
 			if r&format.PredReg == 0 {
 				srcs++
 			}
 		}
-		e.insts[pc] = tInst{kind: k, pipe: p, slots: slots, three: srcs >= 3, lat: lat, why: why, rd: in.RegsRead, wr: in.RegsWritten,
+		e.insts[pc] = tInst{kind: k, pipe: p, slots: slots, skip: skip, three: srcs >= 3, lat: lat, why: why, rd: in.RegsRead, wr: in.RegsWritten,
 			width: max(int(in.Width), 1), memOp: in.MemOp, cacheOp: in.CacheOp}
 	}
 	regs := int(l.RegsPerThread)
@@ -1059,6 +1076,9 @@ func (s *tSM) issue(w *tWarp, i int, t int64) {
 			n += e.reuseMiss // operands from the banks, not the reuse cache
 		}
 		sc.pipes[in.pipe].TakeN(t, n)
+	}
+	if in.skip > 0 && i+1 < fw.Len() && fw.PC[i+1] != pc+1 {
+		sc.pipes[pALU].TakeN(t, in.skip) // the predicated block, issued with its guard off
 	}
 	sc.last = w.slot
 	k := in.kind
