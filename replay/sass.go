@@ -109,7 +109,7 @@ func sassEstimate(prog format.Program, producer, cc string) (count, own []int) {
 	}
 	for pc := range insts {
 		in := &insts[pc]
-		w[pc] = sassOf(in, pc, pc < entry)
+		w[pc] = sassOf(in, pc < entry)
 		if n, hoistable := intDivideSASS(in); n > 0 {
 			w[pc] = n
 			if divisorInvariant(insts, pc, loopsOf(loops, pc)) {
@@ -250,7 +250,7 @@ func exits(insts []format.Inst, pc, entry int) bool {
 }
 
 // sassOf is one instruction's SASS count outside divides and branches.
-func sassOf(in *format.Inst, pc int, inEntry bool) int {
+func sassOf(in *format.Inst, inEntry bool) int {
 	op := in.Opcode
 	switch {
 	case strings.HasPrefix(op, "ld.param"):
@@ -304,23 +304,21 @@ func lastOperand(ptx string) string {
 	return strings.TrimSpace(ptx[i+1:])
 }
 
+// udivSASS and sdivSASS are ptxas's sequences for a 32-bit unsigned and signed divide
+// by a register (reduce_v1 0x0160-0x0260; testScattered 0x0050-0x0220).
+const udivSASS, sdivSASS = 17, 24
+
 // intDivideSASS is the SASS count of a 32-bit integer div or rem by a register, and
 // the part of it that ptxas hoists out of a loop whose divisor does not change.
 func intDivideSASS(in *format.Inst) (n, hoistable int) {
-	op := in.Opcode
-	if !strings.HasPrefix(op, "div.") && !strings.HasPrefix(op, "rem.") {
-		return 0, 0
-	}
-	if !strings.HasPrefix(lastOperand(in.PTX), "%") {
-		return 0, 0
-	}
+	signed, wide, ok := intDivideByRegister(in)
 	switch {
-	case strings.HasSuffix(op, ".u32"):
-		return 17, 7
-	case strings.HasSuffix(op, ".s32"):
-		return 24, 9
+	case !ok || wide:
+		return 0, 0 // 64-bit (a called subroutine): counted as written
+	case signed:
+		return sdivSASS, 9
 	}
-	return 0, 0 // 64-bit (a called subroutine) and floating point: counted as written
+	return udivSASS, 7
 }
 
 // divisorInvariant reports whether the divide at pc sits in a loop that never writes

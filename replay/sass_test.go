@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/gtrace/gtrace/capture"
@@ -56,10 +57,10 @@ DONE:
 		// A body longer than ifConvertMax keeps its branch, and the branch, whose
 		// predicate depends on %tid, gets a convergence barrier: BSSY and BSYNC.
 		{"too long to predicate", addr + "mov.u32 %r9, 0;\nsetp.lt.u32 %p1, %r1, 64;\n@%p1 bra DONE;\n" +
-			repeat("add.s32 %r9, %r9, 1;\n", ifConvertMax+1) + "DONE:\n", 6 + 1 + 1 + 1 + 2, 5 + 0 + 1 + 1 + 2 + 2},
+			strings.Repeat("add.s32 %r9, %r9, 1;\n", ifConvertMax+1) + "DONE:\n", 6 + 1 + 1 + 1 + 2, 5 + 0 + 1 + 1 + 2 + 2},
 		// The same on a predicate every lane shares (%ntid): no barrier.
 		{"uniform branch", addr + "mov.u32 %r9, 0;\nmov.u32 %r5, %ntid.x;\nsetp.lt.u32 %p1, %r5, 64;\n@%p1 bra DONE;\n" +
-			repeat("add.s32 %r9, %r9, 1;\n", ifConvertMax+1) + "DONE:\n", 6 + 1 + 1 + 1 + 1 + 2, 5 + 0 + 1 + 1 + 1 + 2},
+			strings.Repeat("add.s32 %r9, %r9, 1;\n", ifConvertMax+1) + "DONE:\n", 6 + 1 + 1 + 1 + 1 + 2, 5 + 0 + 1 + 1 + 1 + 2},
 		// Four trips of a loop dividing by a loop-invariant register: ptxas hoists the
 		// reciprocal, 15 per signed divide in the loop. The loop is rotated: the exit
 		// test's branch and the back edge become one conditional branch.
@@ -105,14 +106,6 @@ DONE:
 			}
 		})
 	}
-}
-
-func repeat(s string, n int) string {
-	out := ""
-	for range n {
-		out += s
-	}
-	return out
 }
 
 // A trace whose branches carry no target (written before gtrace recorded them) still
@@ -179,7 +172,7 @@ setp.lt.u32 %p1, %r1, 64;
 	}
 	// Every lane takes the branch (tid < 64) over five adds: 5 SASS instructions, under
 	// ifConvertMax.
-	skipped := "@%p1 bra DONE;\n" + repeat("add.s32 %r9, %r9, 7;\n", 5) + "DONE:\n"
+	skipped := "@%p1 bra DONE;\n" + strings.Repeat("add.s32 %r9, %r9, 7;\n", 5) + "DONE:\n"
 	none := "@%p1 bra DONE;\nDONE:\n"
 	// The ALU add after the branch waits for the pipe: more cycles, by at most the 5 slots
 	// (the pipe's own pace hides part of them).

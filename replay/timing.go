@@ -284,6 +284,9 @@ type timer struct {
 	canArm bool
 	// reuseMiss: sm.reuse_miss_cycles.
 	reuseMiss int
+	// sassCount: sass.go's estimate of each pc's SASS instructions (nil: count PTX), for
+	// the report.
+	sassCount []int
 
 	lat arch.Latency
 	ord *orderer
@@ -306,11 +309,28 @@ type timer struct {
 // 0 when in is not such an instruction. 64-bit divides, a called subroutine in SASS,
 // are costed as twice the 32-bit one (not measured).
 func intDivide(in *format.Inst, l arch.Latency) (int, int64) {
-	op := in.Opcode
-	if !strings.HasPrefix(op, "div.") && !strings.HasPrefix(op, "rem.") {
+	signed, wide, ok := intDivideByRegister(in)
+	if !ok {
 		return 0, 0
 	}
-	var signed, wide bool
+	n, alu := udivSASS, 11
+	if signed {
+		n, alu = sdivSASS, 16
+	}
+	chain := 3*int64(l.SFU) + int64(alu)*int64(l.ALU)
+	if wide {
+		n, chain = 2*n, 2*chain
+	}
+	return n, chain
+}
+
+// intDivideByRegister reports whether in is an integer div or rem whose divisor is a
+// register (an immediate divisor becomes a multiply and shift), and its kind.
+func intDivideByRegister(in *format.Inst) (signed, wide, ok bool) {
+	op := in.Opcode
+	if !strings.HasPrefix(op, "div.") && !strings.HasPrefix(op, "rem.") {
+		return false, false, false
+	}
 	switch {
 	case strings.HasSuffix(op, ".u32"):
 	case strings.HasSuffix(op, ".s32"):
@@ -320,21 +340,9 @@ func intDivide(in *format.Inst, l arch.Latency) (int, int64) {
 	case strings.HasSuffix(op, ".s64"):
 		signed, wide = true, true
 	default:
-		return 0, 0 // floating point
+		return false, false, false // floating point
 	}
-	ops := strings.Split(strings.TrimSuffix(strings.TrimSpace(in.PTX), ";"), ",")
-	if !strings.HasPrefix(strings.TrimSpace(ops[len(ops)-1]), "%") {
-		return 0, 0 // divisor is an immediate
-	}
-	n, alu := 17, 11
-	if signed {
-		n, alu = 24, 16
-	}
-	chain := 3*int64(l.SFU) + int64(alu)*int64(l.ALU)
-	if wide {
-		n, chain = 2*n, 2*chain
-	}
-	return n, chain
+	return signed, wide, strings.HasPrefix(lastOperand(in.PTX), "%")
 }
 
 func opClass(in *format.Inst, k instKind, l arch.Latency) (pipe, int64, sched.Reason) {
@@ -399,6 +407,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	n := len(e.prog)
 	e.insts = make([]tInst, n)
 	count, own := sassEstimate(l.Program, l.PTXProducer, cfg.CC)
+	e.sassCount = count
 	for pc := range e.prog {
 		in := &e.prog[pc]
 		k := classify(in)

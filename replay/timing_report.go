@@ -30,7 +30,7 @@ func (e *timer) report(l *format.Launch, opts Options) *KernelReport {
 	// Instructions as ncu counts them, in SASS (sass.go's estimate); the stall ratios
 	// below stay per instruction the engine issued.
 	issued := float64(e.issued)
-	weights := sassWeights(l.Program, l.PTXProducer, cfg.CC)
+	weights := e.sassCount
 	var sassInst, threadInst uint64
 	for pc := range e.inst {
 		sassInst += sassCount(e.inst[pc], weights, pc)
