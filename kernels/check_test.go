@@ -379,6 +379,89 @@ var handMadeRefs = map[string]handMade{
 		counter := a[1].([]int32)
 		forThreads(l, func(_, _, _, _ int) { counter[0]++ })
 	},
+
+	"hist_global": func(l Launch, sz map[string]int, a []any) {
+		in, hist, n, bins := a[0].([]int32), a[1].([]int32), a[2].(int), a[3].(int)
+		forThreads(l, func(bx, _, tx, _ int) {
+			if i := bx*int(l.Block.X) + tx; i < n {
+				hist[uint32(in[i])&uint32(bins-1)]++
+			}
+		})
+	},
+	"hist_global_ret": func(l Launch, sz map[string]int, a []any) {
+		in, hist, ticket, n, bins := a[0].([]int32), a[1].([]int32), a[2].([]int32), a[3].(int), a[4].(int)
+		forThreads(l, func(bx, _, tx, _ int) {
+			if i := bx*int(l.Block.X) + tx; i < n {
+				b := uint32(in[i]) & uint32(bins-1)
+				ticket[i] = hist[b]
+				hist[b]++
+			}
+		})
+	},
+	"hist_shared": func(l Launch, sz map[string]int, a []any) {
+		in, hist, n, bins := a[0].([]int32), a[1].([]int32), a[2].(int), a[3].(int)
+		stride := int(l.Block.X * l.Grid.X)
+		forBlocks(l, func(b int) {
+			bin := make([]int32, bins)
+			for t := 0; t < int(l.Block.X); t++ {
+				for i := b*int(l.Block.X) + t; i < n; i += stride {
+					bin[uint32(in[i])&uint32(bins-1)]++
+				}
+			}
+			for j, c := range bin {
+				hist[j] += c
+			}
+		})
+	},
+	"gather": func(l Launch, sz map[string]int, a []any) {
+		in, out, n := a[0].([]float32), a[1].([]float32), a[2].(int)
+		for i := 0; i < n; i++ {
+			out[i] = in[int((uint32(i)*2654435761)%uint32(n))]
+		}
+	},
+	"scatter": func(l Launch, sz map[string]int, a []any) {
+		in, out, n := a[0].([]float32), a[1].([]float32), a[2].(int)
+		for i := 0; i < n; i++ {
+			out[int((uint32(i)*2654435761)%uint32(n))] = in[i]
+		}
+	},
+	"strided": func(l Launch, sz map[string]int, a []any) {
+		in, out, n, stride := a[0].([]float32), a[1].([]float32), a[2].(int), a[3].(int)
+		for i := 0; i < n; i++ {
+			out[i] = in[stride*i]
+		}
+	},
+	"shared_sweep": func(l Launch, sz map[string]int, a []any) {
+		out, words := a[0].([]int32), a[1].(int)
+		forBlocks(l, func(b int) {
+			sweep := make([]uint32, words)
+			for i := range sweep {
+				sweep[i] = 3*uint32(i) + uint32(b)
+			}
+			for t := 0; t < int(l.Block.X); t++ {
+				var acc uint32
+				for i := t; i < words; i += int(l.Block.X) {
+					acc += sweep[words-1-i]
+				}
+				out[b*int(l.Block.X)+t] = int32(acc)
+			}
+		})
+	},
+	"constant_lanes": func(l Launch, sz map[string]int, a []any) {
+		out, distinct, iters := a[0].([]float32), a[1].(int), a[2].(int)
+		var c [1024]float32 // c_table=f32:1024:iota
+		for i := range c {
+			c[i] = float32(i)
+		}
+		forThreads(l, func(bx, _, tx, _ int) {
+			base := tx % 32 % distinct * 32
+			var acc float32
+			for k := 0; k < iters; k++ {
+				acc += c[(base+k)&1023]
+			}
+			out[bx*int(l.Block.X)+tx] = acc
+		})
+	},
 }
 
 // decode turns the initial contents into the values handMade works on.

@@ -26,6 +26,8 @@ type Size struct {
 	// Multiple, when above 1, is what the value must be a multiple of: a kernel
 	// without bounds tests needs its grid to cover the data exactly.
 	Multiple int
+	// Pow2 asks for a power of two (a kernel that masks with value-1).
+	Pow2 bool
 }
 
 // Launch is everything a capture needs to run a kernel.
@@ -95,6 +97,8 @@ var registry = sync.OnceValue(func() []*Kernel {
 		divergenceKernels,
 		spinlockKernels,
 		volkovKernels,
+		histogramKernels,
+		accessKernels,
 	} {
 		all = append(all, topic()...)
 	}
@@ -245,6 +249,9 @@ func (s Size) check(v int) error {
 	}
 	if s.Multiple > 1 && v%s.Multiple != 0 {
 		return fmt.Errorf("size %s=%d: must be a multiple of %d", s.Name, v, s.Multiple)
+	}
+	if s.Pow2 && v&(v-1) != 0 {
+		return fmt.Errorf("size %s=%d: must be a power of two", s.Name, v)
 	}
 	return nil
 }

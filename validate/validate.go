@@ -119,6 +119,23 @@ func ReadGroundTruthFile(path string) (*GroundTruth, error) {
 	return g, nil
 }
 
+// The two sets of launches a ground truth can hold: the tuning set (every reference
+// kernel at its default launch, which the models were built against) and the held-out
+// set (kernels.HeldOut, which no preset value may be changed to fit).
+const (
+	SetTuning  = "tuning"
+	SetHeldOut = "held-out"
+)
+
+// Set says which set the ground truth measured, from its sizes header (collect.sh's
+// SIZES): SetHeldOut for heldout, SetTuning otherwise.
+func (g *GroundTruth) Set() string {
+	if strings.HasPrefix(g.Get("sizes"), "heldout") {
+		return SetHeldOut
+	}
+	return SetTuning
+}
+
 // Get returns a header value ("" if absent).
 func (g *GroundTruth) Get(key string) string {
 	for _, kv := range g.Header {
@@ -430,8 +447,8 @@ type Options struct {
 // hardware. The ground truth's launch__registers_per_thread is fed to occupancy, since
 // how many CTAs share an SM decides what the caches see.
 func Run(ctx context.Context, gt *GroundTruth, cfg *arch.Config, opts Options) (*Validation, error) {
-	if s := gt.Get("sizes"); s != "" && !strings.HasPrefix(s, "default") {
-		return nil, fmt.Errorf("validate: the ground truth was measured at sizes %q; validate captures at the default sizes", s)
+	if s := gt.Get("sizes"); s != "" && !strings.HasPrefix(s, "default") && !strings.HasPrefix(s, "heldout") {
+		return nil, fmt.Errorf("validate: the ground truth was measured at sizes %q; validate captures each launch at the sizes its name gives (the defaults, or KERNEL@SIZE=VALUE,...)", s)
 	}
 	producers := opts.Producers
 	if len(producers) == 0 {
@@ -439,7 +456,9 @@ func Run(ctx context.Context, gt *GroundTruth, cfg *arch.Config, opts Options) (
 	}
 	v := &Validation{GPU: gt.Get("gpu"), Arch: cfg.Arch, Preset: cfg.GPU}
 	type job struct {
+		name     string // the launch name: KERNEL, or KERNEL@SIZE=VALUE,... (kernels.LaunchName)
 		k        *kernels.Kernel
+		sz       map[string]int
 		producer string
 	}
 	var jobs []job
@@ -452,15 +471,15 @@ func Run(ctx context.Context, gt *GroundTruth, cfg *arch.Config, opts Options) (
 			if opts.Kernels != nil && !slices.Contains(opts.Kernels, name) {
 				continue
 			}
-			k, err := kernels.Lookup(name)
+			k, sz, err := kernels.ParseLaunch(name)
 			if err != nil {
 				return nil, fmt.Errorf("validate: %w", err)
 			}
-			jobs = append(jobs, job{k, p})
+			jobs = append(jobs, job{name, k, sz, p})
 		}
 	}
 	for _, want := range opts.Kernels {
-		if !slices.ContainsFunc(jobs, func(j job) bool { return j.k.Name == want }) {
+		if !slices.ContainsFunc(jobs, func(j job) bool { return j.name == want }) {
 			return nil, fmt.Errorf("validate: kernel %q is not in the ground truth", want)
 		}
 	}
@@ -468,15 +487,15 @@ func Run(ctx context.Context, gt *GroundTruth, cfg *arch.Config, opts Options) (
 	var clocks []Clock
 	for i, j := range jobs {
 		if opts.Progress != nil {
-			opts.Progress(j.k.Name, j.producer, i, len(jobs))
+			opts.Progress(j.name, j.producer, i, len(jobs))
 		}
 		lcfg := cfg
-		if _, timed := gt.Value(j.k.Name, j.producer, cyclesMetric); timed && !opts.AtPresetClock {
+		if _, timed := gt.Value(j.name, j.producer, cyclesMetric); timed && !opts.AtPresetClock {
 			// Only cycles depend on the clock; the counters do not.
-			clk, ok := gt.Clock(j.k.Name, j.producer)
+			clk, ok := gt.Clock(j.name, j.producer)
 			if !ok {
 				return nil, fmt.Errorf("validate %s (%s): the ground truth has no clock metrics (%s) and no launch of %d cycles or more to estimate the SM clock from; compare at the preset's clock with --at-preset-clock",
-					j.k.Name, j.producer, smClockMetric, minClockCycles)
+					j.name, j.producer, smClockMetric, minClockCycles)
 			}
 			var err error
 			if lcfg, err = atClock(cfg, clk); err != nil {
@@ -484,12 +503,12 @@ func Run(ctx context.Context, gt *GroundTruth, cfg *arch.Config, opts Options) (
 			}
 			clocks = append(clocks, clk)
 		}
-		kr, err := modelKernel(ctx, gt, j.k, j.producer, lcfg, opts)
+		kr, err := modelKernel(ctx, gt, j.name, j.k, j.sz, j.producer, lcfg, opts)
 		if err != nil {
 			return nil, err
 		}
 		for _, b := range Bands {
-			hw, ok := b.hardware(gt, j.k.Name, j.producer)
+			hw, ok := b.hardware(gt, j.name, j.producer)
 			if !ok || (b.Metric == cyclesMetric && slices.Contains(scheduleDependent, j.k.Name)) {
 				continue
 			}
@@ -497,7 +516,7 @@ func Run(ctx context.Context, gt *GroundTruth, cfg *arch.Config, opts Options) (
 			if !ok {
 				return nil, fmt.Errorf("validate: the replay reports no %s", b.Metric)
 			}
-			c := compare(j.k.Name, j.producer, b, hw, model)
+			c := compare(j.name, j.producer, b, hw, model)
 			if c.Status == StatusMiss {
 				for ei, e := range opts.Exceptions {
 					if e.matches(c.Kernel, c.Producer, b.Name()) {
@@ -511,7 +530,7 @@ func Run(ctx context.Context, gt *GroundTruth, cfg *arch.Config, opts Options) (
 	}
 	for i, e := range opts.Exceptions {
 		inScope := slices.ContainsFunc(jobs, func(j job) bool {
-			return j.k.Name == e.Kernel && (e.Producer == "" || e.Producer == j.producer)
+			return j.name == e.Kernel && (e.Producer == "" || e.Producer == j.producer)
 		})
 		if inScope && !used[i] {
 			v.Stale = append(v.Stale, e)
@@ -626,13 +645,13 @@ func summarize(cs []Comparison, producers []string) []Summary {
 	return out
 }
 
-// modelKernel captures (or loads from the cache) and replays one kernel.
-func modelKernel(ctx context.Context, gt *GroundTruth, k *kernels.Kernel, producer string, cfg *arch.Config, opts Options) (*replay.KernelReport, error) {
-	sz := k.Defaults()
+// modelKernel captures (or loads from the cache) and replays launch name: kernel k at
+// sizes sz.
+func modelKernel(ctx context.Context, gt *GroundTruth, name string, k *kernels.Kernel, sz map[string]int, producer string, cfg *arch.Config, opts Options) (*replay.KernelReport, error) {
 	l := k.Launch(sz)
 	for metric, want := range map[string]uint64{"launch__grid_size": l.Grid.Count(), "launch__block_size": l.Block.Count()} {
-		if hw, ok := gt.Value(k.Name, producer, metric); ok && uint64(hw) != want {
-			return nil, fmt.Errorf("validate %s: the hardware ran %s = %g, the default launch has %d: the ground truth is for other sizes", k.Name, metric, hw, want)
+		if hw, ok := gt.Value(name, producer, metric); ok && uint64(hw) != want {
+			return nil, fmt.Errorf("validate %s: the hardware ran %s = %g, the launch its name gives has %d: the ground truth is for other sizes", name, metric, hw, want)
 		}
 	}
 	spec, err := k.Spec(sz, kernels.Producer(producer))
@@ -641,22 +660,22 @@ func modelKernel(ctx context.Context, gt *GroundTruth, k *kernels.Kernel, produc
 	}
 	spec.SIMT = format.SIMTITS
 	spec.Workers = opts.Workers
-	if regs, ok := gt.Value(k.Name, producer, "launch__registers_per_thread"); ok {
+	if regs, ok := gt.Value(name, producer, "launch__registers_per_thread"); ok {
 		spec.RegsPerThread = uint32(regs)
 	}
 	r, err := traceFor(ctx, k, sz, spec, opts.CacheDir)
 	if err != nil {
-		return nil, fmt.Errorf("validate %s (%s): %w", k.Name, producer, err)
+		return nil, fmt.Errorf("validate %s (%s): %w", name, producer, err)
 	}
 	rep, err := replay.Memory(ctx, r, cfg, replay.Options{Workers: opts.Workers})
 	if err != nil {
-		return nil, fmt.Errorf("validate %s (%s): %w", k.Name, producer, err)
+		return nil, fmt.Errorf("validate %s (%s): %w", name, producer, err)
 	}
 	kr := &rep.Kernels[0]
-	if _, ok := gt.Value(k.Name, producer, cyclesMetric); ok && !slices.Contains(scheduleDependent, k.Name) {
+	if _, ok := gt.Value(name, producer, cyclesMetric); ok && !slices.Contains(scheduleDependent, k.Name) {
 		cyc, err := replay.Cycles(ctx, r, cfg)
 		if err != nil {
-			return nil, fmt.Errorf("validate %s (%s): %w", k.Name, producer, err)
+			return nil, fmt.Errorf("validate %s (%s): %w", name, producer, err)
 		}
 		kr.Metrics = append(kr.Metrics, replay.Metric{Name: cyclesMetric, Value: cyc[0]})
 	}
@@ -798,15 +817,42 @@ func (s Summary) worstString() string {
 }
 
 // WriteSummary prints one line per metric and producer: comparisons, exact matches,
-// within band, excepted, misses, MAPE (or mean points) and the worst case.
+// within band, excepted, misses, MAPE (or mean points) and the worst case. PASS is
+// the launches within band (exact or not) over all compared, "-" for info metrics.
 func (v *Validation) WriteSummary(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "PRODUCER\tMETRIC\tCLASS\tBAND\tN\tEXACT\tWITHIN\tEXPLAINED\tMISS\tMAPE/MEAN\tWORST")
+	fmt.Fprintln(tw, "PRODUCER\tMETRIC\tCLASS\tBAND\tN\tEXACT\tWITHIN\tEXPLAINED\tMISS\tPASS\tMAPE/MEAN\tWORST")
 	for _, s := range v.Summaries {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\n", s.Producer, s.Band.Name(), s.Band.Class,
-			s.Band.limitString(), s.N, s.Match, s.Within, s.Explained, s.Miss, s.meanString(), s.worstString())
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\n", s.Producer, s.Band.Name(), s.Band.Class,
+			s.Band.limitString(), s.N, s.Match, s.Within, s.Explained, s.Miss, s.passString(), s.meanString(), s.worstString())
 	}
 	return tw.Flush()
+}
+
+// WriteSummaryTSV prints the summary for scripts: a header line, then one
+// tab-separated line per metric and producer, starting with the set (SetTuning or
+// SetHeldOut) and the ground-truth file. pass is within/total as in WriteSummary.
+func (v *Validation) WriteSummaryTSV(w io.Writer, set, source string, header bool) error {
+	if header {
+		if _, err := fmt.Fprintln(w, "set\tfile\tproducer\tmetric\tclass\tband\tn\texact\twithin\texplained\tmiss\tpass\tmape_or_mean"); err != nil {
+			return err
+		}
+	}
+	for _, s := range v.Summaries {
+		if _, err := fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\n", set, source, s.Producer, s.Band.Name(), s.Band.Class,
+			s.Band.limitString(), s.N, s.Match, s.Within, s.Explained, s.Miss, s.passString(), s.meanString()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// passString is "within/total" for a banded or exact metric.
+func (s Summary) passString() string {
+	if s.Band.Class == ClassInfo {
+		return "-"
+	}
+	return fmt.Sprintf("%d/%d", s.Match+s.Within, s.N)
 }
 
 // KnownDifferences are the documented misses against the committed ground truth
@@ -960,11 +1006,21 @@ func (g *GroundTruth) ProducerDiffs(a, b string, minRel float64) []ProducerDiff 
 // unexplained one), the per-kernel table of the banded metrics, and where the two PTX
 // producers' builds differ on the hardware.
 func (v *Validation) WriteMarkdown(w io.Writer, gt *GroundTruth, source string) error {
+	return v.WriteMarkdownSection(w, gt, source, "###")
+}
+
+// WriteMarkdownSection is WriteMarkdown with its headings at level h ("###", "####"),
+// for a page that reports several ground truths, each under its own heading.
+func (v *Validation) WriteMarkdownSection(w io.Writer, gt *GroundTruth, source, h string) error {
 	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
 	p("Ground truth `%s`: %s, driver %s, %s; %s.\n", source, gt.Get("gpu"), gt.Get("driver"), gt.Get("ncu"), gt.Get("date"))
-	p("ncu options: `%s`. Model: preset `%s/%s`, default launch sizes, the measured register counts, replayed at %s.\n\n", gt.Get("ncu_options"), v.Arch, v.Preset, v.Clock)
+	sizes := "default launch sizes"
+	if gt.Set() == SetHeldOut {
+		sizes = "the launch sizes each name gives (KERNEL@SIZE=VALUE,...)"
+	}
+	p("ncu options: `%s`. Model: preset `%s/%s`, %s, the measured register counts, replayed at %s.\n\n", gt.Get("ncu_options"), v.Arch, v.Preset, sizes, v.Clock)
 
-	p("### Summary\n\n")
+	p("%s Summary\n\n", h)
 	p("Error is model minus hardware: points for percentages, relative otherwise. MAPE (or the mean of |points|) ")
 	p("is over kernels where the hardware counted more than zero; the worst case names the kernel.\n\n")
 	p("| producer | metric | class | band | n | exact | within | explained | unexplained | MAPE / mean | worst |\n")
@@ -974,7 +1030,7 @@ func (v *Validation) WriteMarkdown(w io.Writer, gt *GroundTruth, source string) 
 			s.Band.limitString(), s.N, s.Match, s.Within, s.Explained, s.Miss, s.meanString(), s.worstString())
 	}
 
-	p("\n### Misses, by cause\n\n")
+	p("\n%s Misses, by cause\n\n", h)
 	var causes []string
 	for _, c := range v.Comparisons {
 		if c.Status == StatusExplained && !slices.Contains(causes, c.Cause+"\x00"+c.Why) {
@@ -1011,7 +1067,7 @@ func (v *Validation) WriteMarkdown(w io.Writer, gt *GroundTruth, source string) 
 		p("\n\n")
 	}
 
-	p("### Per kernel\n\n")
+	p("%s Per kernel\n\n", h)
 	p("One cell per banded metric: the hardware value alone where the model matches it exactly, else ")
 	p("hardware → model (error). † marks a miss explained above, ✗ an unexplained one.\n\n")
 	var cols []Band
@@ -1059,7 +1115,7 @@ func (v *Validation) WriteMarkdown(w io.Writer, gt *GroundTruth, source string) 
 	prods := gt.Producers()
 	if len(prods) == 2 {
 		diffs := gt.ProducerDiffs(prods[0], prods[1], 0.02)
-		p("### Where %s and %s PTX differ on the hardware\n\n", prods[0], prods[1])
+		p("%s Where %s and %s PTX differ on the hardware\n\n", h, prods[0], prods[1])
 		p("Counters that differ between the two builds of a kernel at the same launch (shared wavefronts ")
 		p("only where they differ by 2%% or more). The model is given each build's PTX; where a global ")
 		p("request or sector count differs, its exact match above covers both builds.\n\n")

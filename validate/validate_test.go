@@ -205,3 +205,57 @@ func TestKnownDifferencesAreWellFormed(t *testing.T) {
 		}
 	}
 }
+
+// heldOutFile is the held-out set's ground truth (kernels.HeldOut): launches named
+// KERNEL@SIZE=VALUE,... that the models were never tuned on.
+const heldOutFile = "../traces/hw/h100-2026-11-25-heldout.csv"
+
+// The held-out launches replay at the sizes their names give, on the preset of the
+// GPU they were measured on, and the exact class holds: global load and store
+// requests and sectors, and the atomics' and reductions' requests (RED for a histogram
+// whose atomics return nothing, ATOM where they return), at the largest dynamic shared
+// memory a Hopper CTA may have.
+func TestValidateHeldOut(t *testing.T) {
+	gt, err := ReadGroundTruthFile(heldOutFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gt.Set() != SetHeldOut {
+		t.Fatalf("%s: set %q, want %q", heldOutFile, gt.Set(), SetHeldOut)
+	}
+	gpu, err := PresetGPU("hopper", gt.Get("gpu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := arch.Preset("hopper", gpu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	subset := []string{"hist_global@bins=16", "hist_global_ret@bins=16", "shared_sweep@words=58112", "constant_lanes@distinct=8"}
+	v, err := Run(context.Background(), gt, cfg, Options{Producers: []string{"clang-14", "nvcc"}, Kernels: subset})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Comparisons) == 0 {
+		t.Fatal("no comparisons")
+	}
+	for _, c := range v.Failures() {
+		t.Errorf("%s (%s) %s: hardware %s, model %s: the exact class misses", c.Kernel, c.Producer, c.Band.Name(), fmtHW(c.Band, c.HW), fmtHW(c.Band, c.Model))
+	}
+	atomics := 0
+	for _, c := range v.Comparisons {
+		switch c.Band.Metric {
+		case "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum":
+			if c.HW != c.Model {
+				t.Errorf("%s (%s) %s: hardware %g, model %g", c.Kernel, c.Producer, c.Band.Metric, c.HW, c.Model)
+			}
+			if c.HW > 0 {
+				atomics++
+			}
+		}
+	}
+	// hist_global reduces, hist_global_ret returns: one of the two metrics each, per corpus.
+	if atomics != 4 {
+		t.Errorf("%d atomic comparisons with hardware counts, want 4", atomics)
+	}
+}

@@ -14,7 +14,7 @@ import (
 
 func validateFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "hw", Usage: "ground-truth CSV under traces/hw/", Required: true},
+		&cli.StringSliceFlag{Name: "hw", Usage: "ground-truth CSV under traces/hw/; repeat it to report several sets (the tuning set and the held-out set), each on its GPU's preset", Required: true},
 		&cli.StringFlag{Name: "arch", Value: "hopper"},
 		&cli.StringFlag{Name: "gpu", Usage: "preset matching the GPU, e.g. h100 or h200 (default: from the CSV's GPU name)"},
 		&cli.StringFlag{Name: "producer", Value: "clang-14", Usage: "PTX corpus: clang-14, nvcc or all"},
@@ -22,6 +22,7 @@ func validateFlags() []cli.Flag {
 		&cli.StringFlag{Name: "cache", Usage: "keep captured traces in DIR and reuse them"},
 		&cli.StringFlag{Name: "markdown", Usage: "also rewrite the generated part of FILE (docs/VALIDATION.md)"},
 		&cli.BoolFlag{Name: "summary", Usage: "print only the per-metric summary"},
+		&cli.BoolFlag{Name: "tsv", Usage: "print the per-metric summary as tab-separated lines for scripts (set, file, producer, metric, ..., pass = within/total), and nothing else"},
 		&cli.IntFlag{Name: "workers", Usage: "goroutines for capture and replay (0: all cores)"},
 		&cli.StringSliceFlag{Name: "set", Usage: "override a config key of the model: KEY=VALUE (what-if against the same ground truth)"},
 		&cli.BoolFlag{Name: "at-preset-clock", Usage: "replay at the configuration's clocks (preset or --set), not at the SM and L2 clocks each launch was measured at"},
@@ -29,30 +30,103 @@ func validateFlags() []cli.Flag {
 }
 
 func validateAction(c *cli.Context) error {
-	gt, err := validate.ReadGroundTruthFile(c.String("hw"))
+	files := c.StringSlice("hw")
+	if len(files) > 1 && len(c.StringSlice("kernel")) > 0 {
+		return usageError("--kernel takes one --hw file")
+	}
+	switch p := c.String("producer"); p {
+	case "all", "clang-14", "nvcc":
+	default:
+		return usageError("--producer %q: want clang-14, nvcc or all", p)
+	}
+	type result struct {
+		file string
+		gt   *validate.GroundTruth
+		v    *validate.Validation
+	}
+	var results []result
+	for _, file := range files {
+		gt, v, err := validateFile(c, file)
+		if err != nil {
+			return err
+		}
+		results = append(results, result{file, gt, v})
+	}
+	w := c.App.Writer
+	for i, r := range results {
+		if c.Bool("tsv") {
+			if err := r.v.WriteSummaryTSV(w, r.gt.Set(), r.file, i == 0); err != nil {
+				return err
+			}
+			continue
+		}
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		if !c.Bool("summary") {
+			if err := r.v.WriteTable(w); err != nil {
+				return err
+			}
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s (%s set) on %s/%s (%s), replayed at %s\n", r.file, r.gt.Set(), r.v.Arch, r.v.Preset, r.v.GPU, r.v.Clock)
+		if err := r.v.WriteSummary(w); err != nil {
+			return err
+		}
+	}
+	var failed []string
+	for _, r := range results {
+		for _, e := range r.v.Stale {
+			fmt.Fprintf(c.App.ErrWriter, "validate: %s: exception %s %s %s no longer needed: the metric now passes\n", r.file, e.Kernel, e.Producer, e.Metric)
+		}
+		for _, f := range r.v.Failures() {
+			failed = append(failed, f.Kernel+"/"+f.Producer+" "+f.Band.Name())
+		}
+	}
+	if md := c.String("markdown"); md != "" {
+		if err := rewriteGenerated(c.Context, md, func(b *strings.Builder) error {
+			if len(results) == 1 {
+				return results[0].v.WriteMarkdown(b, results[0].gt, results[0].file)
+			}
+			for _, r := range results {
+				fmt.Fprintf(b, "### The %s set: `%s`\n\n", r.gt.Set(), r.file)
+				if err := r.v.WriteMarkdownSection(b, r.gt, r.file, "####"); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	if len(failed) > 0 {
+		return cli.Exit(fmt.Sprintf("validate: %d exact-class metrics miss without an explanation: %s", len(failed), strings.Join(failed, "; ")), 1)
+	}
+	return nil
+}
+
+// validateFile compares one ground-truth file with the model, on the preset of the GPU
+// it names (or --gpu).
+func validateFile(c *cli.Context, file string) (*validate.GroundTruth, *validate.Validation, error) {
+	gt, err := validate.ReadGroundTruthFile(file)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	gpu := c.String("gpu")
 	if gpu == "" {
 		if gpu, err = validate.PresetGPU(c.String("arch"), gt.Get("gpu")); err != nil {
-			return usageError("%v", err)
+			return nil, nil, usageError("%s: %v", file, err)
 		}
 	}
 	cfg, err := loadArch(c.String("arch"), gpu, "", c.StringSlice("set"))
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	var producers []string
-	switch p := c.String("producer"); p {
-	case "all":
+	producers := []string{c.String("producer")}
+	if producers[0] == "all" {
 		producers = gt.Producers()
-	case "clang-14", "nvcc":
-		producers = []string{p}
-	default:
-		return usageError("--producer %q: want clang-14, nvcc or all", p)
 	}
-	prog := newProgress("validate", "kernels")
+	prog := newProgress("validate "+file, "kernels")
 	v, err := validate.Run(c.Context, gt, cfg, validate.Options{
 		Producers: producers, Kernels: c.StringSlice("kernel"), Exceptions: validate.KnownDifferences,
 		CacheDir: c.String("cache"), Workers: c.Int("workers"), AtPresetClock: c.Bool("at-preset-clock"),
@@ -60,37 +134,9 @@ func validateAction(c *cli.Context) error {
 	})
 	prog.done()
 	if err != nil {
-		return err
+		return nil, nil, fmt.Errorf("%s: %w", file, err)
 	}
-	w := c.App.Writer
-	if !c.Bool("summary") {
-		if err := v.WriteTable(w); err != nil {
-			return err
-		}
-		fmt.Fprintln(w)
-	}
-	fmt.Fprintf(w, "%s on %s/%s (%s), replayed at %s\n", c.String("hw"), v.Arch, v.Preset, v.GPU, v.Clock)
-	if err := v.WriteSummary(w); err != nil {
-		return err
-	}
-	for _, e := range v.Stale {
-		fmt.Fprintf(c.App.ErrWriter, "validate: exception %s %s %s no longer needed: the metric now passes\n", e.Kernel, e.Producer, e.Metric)
-	}
-	if md := c.String("markdown"); md != "" {
-		if err := rewriteGenerated(c.Context, md, func(b *strings.Builder) error {
-			return v.WriteMarkdown(b, gt, c.String("hw"))
-		}); err != nil {
-			return err
-		}
-	}
-	if f := v.Failures(); len(f) > 0 {
-		var names []string
-		for _, c := range f {
-			names = append(names, c.Kernel+"/"+c.Producer+" "+c.Band.Name())
-		}
-		return cli.Exit(fmt.Sprintf("validate: %d exact-class metrics miss without an explanation: %s", len(f), strings.Join(names, "; ")), 1)
-	}
-	return nil
+	return gt, v, nil
 }
 
 // The generated part of docs/VALIDATION.md lies between these lines; the prose around

@@ -46,14 +46,14 @@ type usage string
 
 func (u usage) Error() string { return string(u) }
 
-const usageText = "usage: hwcheck prepare [-sizes small|default] DIR | verify DIR | tidy [-env FILE] DIR..."
+const usageText = "usage: hwcheck prepare [-sizes small|default|heldout] DIR | verify DIR | tidy [-sizes S] [-env FILE] DIR..."
 
 func run(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
 		return usage(usageText)
 	}
 	fs := flag.NewFlagSet("hwcheck "+args[0], flag.ContinueOnError)
-	sizes := fs.String("sizes", "small", "prepare: small (the tests' quick sizes) or default (what `gtrace capture KERNEL` runs)")
+	sizes := fs.String("sizes", "small", "prepare, tidy: small (the tests' quick sizes), default (what `gtrace capture KERNEL` runs) or heldout (kernels.HeldOut, the held-out validation set)")
 	env := fs.String("env", "", "tidy: KEY: VALUE lines to copy into the CSV's # header")
 	if err := fs.Parse(args[1:]); err != nil {
 		return usage(err.Error())
@@ -62,23 +62,73 @@ func run(args []string, stdout io.Writer) error {
 		return usage(usageText)
 	}
 	dir := fs.Arg(0)
+	set, err := launchSet(*sizes)
+	if err != nil {
+		return err
+	}
 	switch args[0] {
 	case "prepare":
-		if *sizes != "small" && *sizes != "default" {
-			return usage("-sizes " + *sizes + ": want small or default")
-		}
-		return prepare(dir, *sizes)
+		return prepare(dir, set)
 	case "verify":
 		return verify(dir, stdout)
 	case "tidy":
-		return tidy(fs.Args(), *env, stdout)
+		return tidy(fs.Args(), set, *env, stdout)
 	}
 	return usage(usageText)
 }
 
 var producers = []kernels.Producer{kernels.Clang14, kernels.NVCC}
 
-func jobName(k *kernels.Kernel, p kernels.Producer) string { return k.Name + "." + string(p) }
+// jobName names the job directory of one launch from one corpus: LAUNCH.PRODUCER (a
+// launch name holds no dot).
+func jobName(launch string, p kernels.Producer) string { return launch + "." + string(p) }
+
+// splitJob undoes jobName.
+func splitJob(name string) (launch, producer string) {
+	i := strings.LastIndex(name, ".")
+	if i < 0 {
+		return name, ""
+	}
+	return name[:i], name[i+1:]
+}
+
+// setLaunch is one launch of a set: its name (kernels.LaunchName for the held-out set,
+// the kernel's name for the others), kernel and sizes.
+type setLaunch struct {
+	name   string
+	kernel *kernels.Kernel
+	sizes  map[string]int
+}
+
+// launchSet lists the launches of a -sizes set: every kernel at its small or default
+// sizes, or the held-out set.
+func launchSet(which string) ([]setLaunch, error) {
+	var out []setLaunch
+	switch which {
+	case "small", "default":
+		for _, k := range kernels.All() {
+			sz := k.Defaults()
+			if which == "small" {
+				var err error
+				if sz, err = kernels.ParseSizes(k, k.Small); err != nil {
+					return nil, err
+				}
+			}
+			out = append(out, setLaunch{k.Name, k, sz})
+		}
+	case "heldout":
+		for _, name := range kernels.HeldOut() {
+			k, sz, err := kernels.ParseLaunch(name)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, setLaunch{name, k, sz})
+		}
+	default:
+		return nil, usage("-sizes " + which + ": want small, default or heldout")
+	}
+	return out, nil
+}
 
 // job is what prepare records about one launch and what verify and tidy read back.
 type job struct {
@@ -89,27 +139,16 @@ type job struct {
 	launch   kernels.Launch
 }
 
-// sizesOf picks the sizes prepare runs k at.
-func sizesOf(k *kernels.Kernel, which string) (map[string]int, error) {
-	if which == "default" {
-		return k.Defaults(), nil
-	}
-	return kernels.ParseSizes(k, k.Small)
-}
-
 // prepare writes DIR/jobs/<kernel>.<producer>/job.txt with its initial buffers, and the
 // PTX each job loads, in the format runner.cu documents. Lines the runner does not know
 // (kernel, producer, size) are for verify and tidy.
-func prepare(dir, which string) error {
+func prepare(dir string, set []setLaunch) error {
 	jobs := filepath.Join(dir, "jobs")
 	if err := os.RemoveAll(jobs); err != nil {
 		return err
 	}
-	for _, k := range kernels.All() {
-		sz, err := sizesOf(k, which)
-		if err != nil {
-			return err
-		}
+	for _, sl := range set {
+		k, sz := sl.kernel, sl.sizes
 		l := k.Launch(sz)
 		for _, p := range producers {
 			ptx, err := kernels.PTXOf(k, p)
@@ -123,7 +162,7 @@ func prepare(dir, which string) error {
 			if err := write(filepath.Join(jobs, ptxPath), ptx); err != nil {
 				return err
 			}
-			jd := filepath.Join(jobs, jobName(k, p))
+			jd := filepath.Join(jobs, jobName(sl.name, p))
 			var b strings.Builder
 			fmt.Fprintf(&b, "kernel %s\nproducer %s\n", k.Name, p)
 			for _, s := range k.Sizes {

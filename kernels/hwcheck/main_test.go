@@ -191,3 +191,57 @@ func TestUsage(t *testing.T) {
 		}
 	}
 }
+
+// The held-out set runs the same flow under launch names (kernels.LaunchName): the job
+// directories, the verify lines and the CSV's kernel column carry the sizes, and a
+// launch over 48 KB of dynamic shared memory records what runner.cu must opt in to.
+func TestHeldOutFlow(t *testing.T) {
+	set, err := launchSet("heldout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set) != len(kernels.HeldOut()) {
+		t.Fatalf("launchSet(heldout) has %d launches, kernels.HeldOut %d", len(set), len(kernels.HeldOut()))
+	}
+	// Three of them (the whole set writes a gigabyte of inputs).
+	var some []setLaunch
+	for _, sl := range set {
+		switch sl.name {
+		case "hist_global@bins=16", "hist_global_ret@bins=16", "shared_sweep@words=58112":
+			some = append(some, sl)
+		}
+	}
+	dir := t.TempDir()
+	if err := prepare(dir, some); err != nil {
+		t.Fatal(err)
+	}
+	j, err := readJob(filepath.Join(dir, "jobs"), "shared_sweep@words=58112.nvcc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.sizes["words"] != 58112 || j.launch.DynShared != 232448 {
+		t.Errorf("shared_sweep@words=58112: sizes %v, %d B of shared memory", j.sizes, j.launch.DynShared)
+	}
+	names := []string{"hist_global@bins=16.clang-14", "hist_global_ret@bins=16.nvcc"}
+	fakeRun(t, dir, names)
+	var out bytes.Buffer
+	if err := run([]string{"verify", dir}, &out); err != nil || !strings.Contains(out.String(), "2 runs, 0 failed") {
+		t.Fatalf("verify: %v\n%s", err, out.String())
+	}
+	fakeNCU(t, dir, names, func(_ int, e string) string { return e })
+	out.Reset()
+	if err := tidy([]string{dir}, some, "", &out); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, s := range []string{
+		"# launches: 2 profiled and verified",
+		"# not profiled: hist_global@bins=16.nvcc hist_global_ret@bins=16.clang-14 shared_sweep@words=58112.clang-14 shared_sweep@words=58112.nvcc\n",
+		"hist_global@bins=16,clang-14,dram__bytes_read.sum,byte,4196352\n",
+		"hist_global_ret@bins=16,nvcc,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,,32769\n",
+	} {
+		if !strings.Contains(got, s) {
+			t.Errorf("tidy output lacks %q:\n%s", s, got)
+		}
+	}
+}

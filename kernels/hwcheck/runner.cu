@@ -145,6 +145,10 @@ static bool runJob(const std::string &jobs, const std::string &name, const std::
 		}
 		params.push_back(&a.value);
 	}
+	// Above 48 KB of dynamic shared memory a launch must opt in (CUDA C++ Programming
+	// Guide, "Shared Memory" of compute capabilities 7.x-9.0), up to the per-CTA maximum.
+	if (shared > 48 * 1024)
+		CK(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared));
 	CK(cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared, 0, params.data(), 0));
 	fprintf(launches, "%d %s %s %u,%u,%u %u,%u,%u\n", launched++, name.c_str(), entry.c_str(),
 		grid[0], grid[1], grid[2], block[0], block[1], block[2]);

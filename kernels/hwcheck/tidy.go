@@ -71,11 +71,12 @@ func baseUnit(unit string, v float64) (string, float64) {
 }
 
 // tidy writes the ground-truth CSV: a # header (the env file's KEY: VALUE lines, what
-// was verified), then kernel,producer,metric,unit,value rows in kernels.All order.
+// was verified), then kernel,producer,metric,unit,value rows in the set's order (kernel is the
+// launch name).
 // Each DIR is one profiled runner process: DIR/out/launches.txt, DIR/verify.txt and
 // DIR/ncu.csv. Launches whose output failed verify are left out and named in the
 // header: their counters describe a wrong run.
-func tidy(dirs []string, envPath string, stdout io.Writer) error {
+func tidy(dirs []string, set []setLaunch, envPath string, stdout io.Writer) error {
 	got := map[key]val{}
 	seen := map[string]bool{}
 	verified := map[string]bool{}
@@ -100,12 +101,12 @@ func tidy(dirs []string, envPath string, stdout io.Writer) error {
 	}
 	var unverified, missing []string
 	var jobs []string
-	for _, k := range kernels.All() {
+	for _, sl := range set {
 		for _, p := range producers {
-			name := jobName(k, p)
+			name := jobName(sl.name, p)
 			switch {
 			case !seen[name]:
-				if _, err := kernels.PTXOf(k, p); err == nil {
+				if _, err := kernels.PTXOf(sl.kernel, p); err == nil {
 					missing = append(missing, name)
 				}
 			case !verified[name]:
@@ -135,7 +136,7 @@ func tidy(dirs []string, envPath string, stdout io.Writer) error {
 			}
 		}
 		slices.Sort(metrics)
-		kernel, producer, _ := strings.Cut(name, ".")
+		kernel, producer := splitJob(name)
 		for _, m := range metrics {
 			v := got[key{name, m}]
 			n, _ := ncucsv.Number(v.value)

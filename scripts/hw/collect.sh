@@ -6,9 +6,11 @@
 #   scripts/hw/collect.sh OUTDIR                                              # there
 #
 # It runs every reference kernel from both PTX corpora at its default launch (the
-# sizes `gtrace capture KERNEL` uses), under ncu, and writes into OUTDIR:
-#   <gpu>-<date>.csv      the ground truth: # header, then kernel,producer,metric,unit,value
-#   <gpu>-<date>.txt      sidecar: environment, the exact commands, verify results,
+# sizes `gtrace capture KERNEL` uses), or with SIZES=heldout the launches of the
+# held-out validation set (kernels.HeldOut, named KERNEL@SIZE=VALUE,...), under ncu,
+# and writes into OUTDIR:
+#   <gpu>-<date>[-heldout].csv  the ground truth: # header, then kernel,producer,metric,unit,value
+#   <gpu>-<date>[-heldout].txt  sidecar: environment, the exact commands, verify results,
 #                         ptxas register counts, metrics this ncu lacks
 #   ncu-<producer>.csv    ncu's own CSV, for re-tidying
 #   report-<producer>.ncu-rep  ncu's report (when under 15 MB), for other views
@@ -22,7 +24,8 @@
 # the Go references, so a wrong launch is caught before its counters are kept.
 #
 # Idempotent: it works under WORK (default /tmp/gtrace-hw, wiped first) and writes
-# only OUTDIR. Environment: HWCHECK (default .hw/hwcheck, or .hw/hwcheck.gz unpacked),
+# only OUTDIR. Environment: SIZES (default or heldout; default default), HWCHECK
+# (default .hw/hwcheck, or .hw/hwcheck.gz unpacked),
 # NCU_TIMEOUT seconds per corpus (default 300), CLOCK_CONTROL (base; falls back to none
 # if ncu cannot lock clocks here).
 set -u
@@ -31,6 +34,8 @@ OUTDIR=${1:?usage: scripts/hw/collect.sh OUTDIR}
 WORK=${WORK:-/tmp/gtrace-hw}
 NCU_TIMEOUT=${NCU_TIMEOUT:-300}
 CLOCK_CONTROL=${CLOCK_CONTROL:-base}
+SIZES=${SIZES:-default}
+case $SIZES in default | heldout) ;; *) echo "collect.sh: SIZES=$SIZES: want default or heldout"; exit 1 ;; esac
 mkdir -p "$OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd)
 LOG=$OUTDIR/collect.log
@@ -83,6 +88,7 @@ GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 SLUG=$(echo "$GPU" | tr 'A-Z' 'a-z' | sed -e 's/^nvidia //' -e 's/[^a-z0-9]\{1,\}/-/g' -e 's/-$//')
 DATE=$(date -u +%Y-%m-%d)
 NAME=$SLUG-$DATE
+[ "$SIZES" = heldout ] && NAME=$NAME-heldout
 ENV=$WORK/env.txt
 {
 	echo "gpu: $GPU"
@@ -93,12 +99,16 @@ ENV=$WORK/env.txt
 	echo "nvcc: $(nvcc --version | tail -1)"
 	echo "ncu: $(ncu --version | tail -1)"
 	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	echo "sizes: default (kernels.Kernel.Defaults, as gtrace capture KERNEL)"
+	if [ "$SIZES" = heldout ]; then
+		echo "sizes: heldout (kernels.HeldOut: the held-out validation set, each launch named KERNEL@SIZE=VALUE,...)"
+	else
+		echo "sizes: default (kernels.Kernel.Defaults, as gtrace capture KERNEL)"
+	fi
 } >"$ENV"
 cat "$ENV"
 
-step "prepare jobs (both corpora, default sizes)"
-"$HWCHECK" prepare -sizes default "$WORK" || exit 1
+step "prepare jobs (both corpora, $SIZES sizes)"
+"$HWCHECK" prepare -sizes "$SIZES" "$WORK" || exit 1
 ls "$WORK/jobs" | grep -c '\.'
 
 step "build the runner"
@@ -185,7 +195,7 @@ step "tidy"
 	echo "metrics_unavailable:${DROPPED:- none}"
 	echo "command: scripts/hw/collect.sh (per corpus: ncu $NCU_OPTS --metrics <list in the sidecar> --export report runner jobs out <jobs>; ncu --import report.ncu-rep --csv --page details --print-units base --print-kernel-base mangled)"
 } >>"$ENV"
-"$HWCHECK" tidy -env "$ENV" "$WORK/clang-14" "$WORK/nvcc" >"$OUTDIR/$NAME.csv"
+"$HWCHECK" tidy -sizes "$SIZES" -env "$ENV" "$WORK/clang-14" "$WORK/nvcc" >"$OUTDIR/$NAME.csv"
 echo "tidy exit $?: $(grep -vc '^#' "$OUTDIR/$NAME.csv") lines in $NAME.csv"
 {
 	echo "# Sidecar of $NAME.csv (scripts/hw/collect.sh)"

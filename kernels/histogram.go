@@ -1,0 +1,103 @@
+package kernels
+
+import "fmt"
+
+// Histograms (kernels/cu/histogram.cu): global atomics that return nothing (RED),
+// global atomics that return (ATOM), and per-block privatisation in shared memory.
+// Bins are a power of two from 1 (every atomic on one word) to 4096; the input is
+// uniform random, so each bin gets about n/bins increments.
+func histogramKernels() []*Kernel {
+	const block = 256
+	bins := Size{Name: "bins", Default: 256, Help: "histogram bins (a power of two)", Min: 1, Max: 4096, Pow2: true}
+	n := count("n", 1<<20, 1, "input elements")
+	binOf := func(sz map[string]int, in []int32) []int32 {
+		h := make([]int32, sz["bins"])
+		for _, v := range in {
+			h[uint32(v)&uint32(sz["bins"]-1)]++
+		}
+		return h
+	}
+	topic := "histograms and privatisation (seed: optimization techniques)"
+	global := &Kernel{
+		Name: "hist_global", Entry: "hist_global", PTXFile: "histogram.ptx", Topic: topic,
+		Summary: "atomicAdd(&hist[in[i] & (bins-1)], 1), result unused: RED",
+		Sizes:   []Size{n, bins},
+		Small:   []string{"n=1000", "bins=16"},
+		SIMT:    both,
+		Launch: func(sz map[string]int) Launch {
+			n := sz["n"]
+			return Launch{Grid: dim1(ceilDiv(n, block)), Block: dim1(block),
+				Args: []string{buf("i32", n, "rand:7"), buf("i32", sz["bins"], "zero"), i32(n), i32(sz["bins"])}}
+		},
+	}
+	ret := &Kernel{
+		Name: "hist_global_ret", Entry: "hist_global_ret", PTXFile: "histogram.ptx", Topic: topic,
+		Summary: "ticket[i] = atomicAdd(&hist[in[i] & (bins-1)], 1): returning ATOM",
+		Sizes:   []Size{n, bins},
+		Small:   []string{"n=1000", "bins=16"},
+		SIMT:    both,
+		Launch: func(sz map[string]int) Launch {
+			n := sz["n"]
+			return Launch{Grid: dim1(ceilDiv(n, block)), Block: dim1(block),
+				Args: []string{buf("i32", n, "rand:7"), buf("i32", sz["bins"], "zero"), buf("i32", n, "zero"), i32(n), i32(sz["bins"])}}
+		},
+	}
+	shared := &Kernel{
+		Name: "hist_shared", Entry: "hist_shared", PTXFile: "histogram.ptx", Topic: topic,
+		Summary: "per-block bins in dynamic shared memory (shared atomics), then one global atomicAdd per non-zero bin",
+		Sizes: []Size{n, bins,
+			{Name: "blocks", Default: 264, Help: "grid size (a grid-stride loop covers n)", Min: 1, Max: 1 << 16}},
+		Small: []string{"n=1000", "bins=16", "blocks=3"},
+		SIMT:  both,
+		Launch: func(sz map[string]int) Launch {
+			n := sz["n"]
+			return Launch{Grid: dim1(sz["blocks"]), Block: dim1(block), DynShared: uint32(4 * sz["bins"]),
+				Args: []string{buf("i32", n, "rand:7"), buf("i32", sz["bins"], "zero"), i32(n), i32(sz["bins"])}}
+		},
+	}
+	for _, k := range []*Kernel{global, shared} {
+		withCheck(k, func(sz map[string]int, m mem) (map[int]any, error) {
+			return map[int]any{1: binOf(sz, m.i32(0))}, nil
+		})
+	}
+	// The tickets depend on the order the atomics ran in; what holds in any order is
+	// that the tickets of one bin are 0, 1, ... up to its count, each once.
+	ret.Check = func(sz map[string]int, init, final [][]byte) error {
+		if len(init) == 5 && len(final) == 5 && len(final[2]) == 4*sz["n"] && len(init[0]) == 4*sz["n"] {
+			if err := checkTickets(sz["bins"], i32s(init[0]), i32s(final[2])); err != nil {
+				return fmt.Errorf("kernels: %s: %w", ret.Name, err)
+			}
+		}
+		if err := checkAgainst(ret, sz, init, final, func(sz map[string]int, m mem) (map[int]any, error) {
+			return map[int]any{1: binOf(sz, m.i32(0)), 2: i32s(final[2])}, nil
+		}); err != nil {
+			return fmt.Errorf("kernels: %s: %w", ret.Name, err)
+		}
+		return nil
+	}
+	return []*Kernel{global, ret, shared}
+}
+
+// checkTickets checks that the tickets of each bin are a permutation of 0..count-1.
+func checkTickets(bins int, in, ticket []int32) error {
+	seen := make([]map[int32]bool, bins)
+	for i, v := range in {
+		b := uint32(v) & uint32(bins-1)
+		if seen[b] == nil {
+			seen[b] = map[int32]bool{}
+		}
+		t := ticket[i]
+		if t < 0 || seen[b][t] {
+			return fmt.Errorf("ticket[%d] = %d for bin %d: below zero or given twice", i, t, b)
+		}
+		seen[b][t] = true
+	}
+	for b, s := range seen {
+		for t := range s {
+			if int(t) >= len(s) {
+				return fmt.Errorf("bin %d: ticket %d of %d increments", b, t, len(s))
+			}
+		}
+	}
+	return nil
+}
