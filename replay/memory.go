@@ -364,7 +364,13 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 	s.addrs = w.Addrs(i, s.addrs[:0])
 	k := memKindOf(in)
 	width := max(int(in.Width), 1)
-	r := s.coal.Coalesce(w.Mask[i], s.addrs, width, k == kSt)
+	var r coalesce.Result
+	if k == kAtom || k == kRed {
+		// Same-address lanes take one pass each to L2 (coalesce.Atomic).
+		r = s.coal.Atomic(s.addrs, width)
+	} else {
+		r = s.coal.Coalesce(w.Mask[i], s.addrs, width, k == kSt)
+	}
 	c.GReq[k] += uint64(r.Requests)
 	c.GSec[k] += uint64(r.Sectors)
 	if k == kLd || k == kSt {

@@ -65,8 +65,15 @@ func TestValidateAgainstHardware(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Every band for every kernel and corpus, but no cycles for spinlock (scheduleDependent).
-	if want := 2*len(validateSubset)*len(Bands) - 2; len(v.Comparisons) != want {
+	// Every band for every kernel and corpus, but no Schedule band (cycles, atomics) for
+	// spinlock (scheduleDependent).
+	schedule := 0
+	for _, b := range Bands {
+		if b.Schedule {
+			schedule++
+		}
+	}
+	if want := 2*len(validateSubset)*len(Bands) - 2*schedule; len(v.Comparisons) != want {
 		t.Errorf("%d comparisons, want %d (every band for every kernel and corpus)", len(v.Comparisons), want)
 	}
 	for _, c := range v.Misses() {
@@ -82,7 +89,17 @@ func TestValidateAgainstHardware(t *testing.T) {
 			t.Errorf("%s %s: an exact-class metric must not need an explanation", c.Kernel, c.Band.Name())
 		}
 	}
-	if want := 2 * len(validateSubset) * 4; exact != want {
+	// Every exact-class band matches on every kernel it is compared on.
+	want := 0
+	for _, b := range Bands {
+		if b.Class == ClassExact {
+			want += 2 * len(validateSubset)
+			if b.Schedule {
+				want -= 2 // spinlock, both corpora
+			}
+		}
+	}
+	if exact != want {
 		t.Errorf("%d exact-class matches, want %d", exact, want)
 	}
 	for _, e := range v.Stale {
@@ -231,7 +248,7 @@ func TestValidateHeldOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	subset := []string{"hist_global@bins=16", "hist_global_ret@bins=16", "shared_sweep@words=58112", "constant_lanes@distinct=8"}
+	subset := []string{"hist_global@bins=1", "hist_global@bins=16", "hist_global_ret@bins=16", "shared_sweep@words=58112", "constant_lanes@distinct=8"}
 	v, err := Run(context.Background(), gt, cfg, Options{Producers: []string{"clang-14", "nvcc"}, Kernels: subset})
 	if err != nil {
 		t.Fatal(err)
@@ -255,7 +272,24 @@ func TestValidateHeldOut(t *testing.T) {
 		}
 	}
 	// hist_global reduces, hist_global_ret returns: one of the two metrics each, per corpus.
-	if atomics != 4 {
-		t.Errorf("%d atomic comparisons with hardware counts, want 4", atomics)
+	if atomics != 6 {
+		t.Errorf("%d atomic comparisons with hardware counts, want 6", atomics)
+	}
+	// A pass per same-address round (coalesce.Atomic): with 1 and 16 bins the sector
+	// counts are the hardware's exactly, at L1 and at L2.
+	sectors := 0
+	for _, c := range v.Comparisons {
+		switch c.Band.Metric {
+		case "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum":
+			if c.HW > 0 {
+				sectors++
+				if c.HW != c.Model {
+					t.Errorf("%s (%s) %s: hardware %g, model %g", c.Kernel, c.Producer, c.Band.Metric, c.HW, c.Model)
+				}
+			}
+		}
+	}
+	if sectors != 6 {
+		t.Errorf("%d atomic sector comparisons with hardware counts, want 6", sectors)
 	}
 }

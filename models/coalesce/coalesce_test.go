@@ -1,7 +1,9 @@
 package coalesce
 
 import (
+	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -200,5 +202,61 @@ func BenchmarkCoalesce(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "warp-inst/s")
 		})
+	}
+}
+
+// Atomics: one pass per same-address round, each pass sending its own sectors. The
+// counts are the mechanism's, checked by hand; hist_global@bins=1 and @bins=16 on an H100
+// (traces/hw/h100-2026-11-25-heldout.csv) are exactly this count over a whole grid.
+func TestAtomicPasses(t *testing.T) {
+	c, err := New(Sectors32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		addrs   []uint64
+		sectors int
+		units   []Unit // every pass's units, pass after pass
+	}{
+		{"32 lanes, one word", warp(func(int) uint64 { return 0 }), 32, nil},
+		{"distinct words, one line", warp(func(l int) uint64 { return uint64(4 * l) }), 4,
+			[]Unit{{base, 0xf}}},
+		// Lanes 0-15 on words 0-15 (sectors 0 and 1), lanes 16-31 again: two passes.
+		{"two rounds", warp(func(l int) uint64 { return uint64(4 * (l % 16)) }), 4,
+			[]Unit{{base, 0x3}, {base, 0x3}}},
+		// Lane 0..2 on one word of sector 0; lane 3 alone in sector 3 of the next line.
+		// Pass 0: sector 0 and the other line's sector; passes 1 and 2: sector 0 only.
+		{"uneven", []uint64{base, base, base, base + 128 + 96}, 4,
+			[]Unit{{base, 0x1}, {base + 128, 0x8}, {base, 0x1}, {base, 0x1}}},
+		{"none", nil, 0, []Unit{}},
+	} {
+		r := c.Atomic(tc.addrs, 4)
+		if r.Sectors != tc.sectors {
+			t.Errorf("%s: %d sectors, want %d", tc.name, r.Sectors, tc.sectors)
+		}
+		if want := min(len(tc.addrs), 1); r.Requests != want {
+			t.Errorf("%s: %d requests, want %d", tc.name, r.Requests, want)
+		}
+		if tc.units != nil && !slices.Equal(r.Units(), tc.units) {
+			t.Errorf("%s: units %v, want %v", tc.name, r.Units(), tc.units)
+		}
+		sum := 0
+		for _, u := range r.Units() {
+			sum += bits.OnesCount8(u.Sectors)
+		}
+		if sum != r.Sectors {
+			t.Errorf("%s: units hold %d sectors, Sectors says %d", tc.name, sum, r.Sectors)
+		}
+	}
+	// Distinct addresses: exactly Coalesce's sectors, whatever the pattern.
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		perm := rng.Perm(4096)
+		a := warp(func(l int) uint64 { return uint64(4 * perm[l]) })
+		want := c.Coalesce(^uint32(0), a, 4, false).Sectors
+		if got := c.Atomic(a, 4).Sectors; got != want {
+			t.Fatalf("distinct addresses %v: %d sectors, Coalesce %d", a, got, want)
+		}
 	}
 }
