@@ -18,30 +18,25 @@ func histogramKernels() []*Kernel {
 		return h
 	}
 	topic := "histograms and privatisation (seed: optimization techniques)"
-	global := &Kernel{
-		Name: "hist_global", Entry: "hist_global", PTXFile: "histogram.ptx", Topic: topic,
-		Summary: "atomicAdd(&hist[in[i] & (bins-1)], 1), result unused: RED",
-		Sizes:   []Size{n, bins},
-		Small:   []string{"n=1000", "bins=16"},
-		SIMT:    both,
-		Launch: func(sz map[string]int) Launch {
-			n := sz["n"]
-			return Launch{Grid: dim1(ceilDiv(n, block)), Block: dim1(block),
-				Args: []string{buf("i32", n, "rand:7"), buf("i32", sz["bins"], "zero"), i32(n), i32(sz["bins"])}}
-		},
+	// hist_global and hist_global_ret differ only in the ticket buffer the second keeps.
+	globalKernel := func(name, summary string, tickets bool) *Kernel {
+		return &Kernel{
+			Name: name, Entry: name, PTXFile: "histogram.ptx", Topic: topic, Summary: summary,
+			Sizes: []Size{n, bins},
+			Small: []string{"n=1000", "bins=16"},
+			SIMT:  both,
+			Launch: func(sz map[string]int) Launch {
+				n := sz["n"]
+				args := []string{buf("i32", n, "rand:7"), buf("i32", sz["bins"], "zero")}
+				if tickets {
+					args = append(args, buf("i32", n, "zero"))
+				}
+				return Launch{Grid: dim1(ceilDiv(n, block)), Block: dim1(block), Args: append(args, i32(n), i32(sz["bins"]))}
+			},
+		}
 	}
-	ret := &Kernel{
-		Name: "hist_global_ret", Entry: "hist_global_ret", PTXFile: "histogram.ptx", Topic: topic,
-		Summary: "ticket[i] = atomicAdd(&hist[in[i] & (bins-1)], 1): returning ATOM",
-		Sizes:   []Size{n, bins},
-		Small:   []string{"n=1000", "bins=16"},
-		SIMT:    both,
-		Launch: func(sz map[string]int) Launch {
-			n := sz["n"]
-			return Launch{Grid: dim1(ceilDiv(n, block)), Block: dim1(block),
-				Args: []string{buf("i32", n, "rand:7"), buf("i32", sz["bins"], "zero"), buf("i32", n, "zero"), i32(n), i32(sz["bins"])}}
-		},
-	}
+	global := globalKernel("hist_global", "atomicAdd(&hist[in[i] & (bins-1)], 1), result unused: RED", false)
+	ret := globalKernel("hist_global_ret", "ticket[i] = atomicAdd(&hist[in[i] & (bins-1)], 1): returning ATOM", true)
 	shared := &Kernel{
 		Name: "hist_shared", Entry: "hist_shared", PTXFile: "histogram.ptx", Topic: topic,
 		Summary: "per-block bins in dynamic shared memory (shared atomics), then one global atomicAdd per non-zero bin",

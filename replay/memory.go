@@ -348,6 +348,16 @@ func genericKind(addrs []uint64) instKind {
 	return ikGlobal
 }
 
+// coalesceGlobal splits one warp's global access into requests and sectors, as both
+// engines do: an atomic or a reduction takes a pass per same-address round
+// (coalesce.Atomic), a load or a store the coalescer's requests.
+func coalesceGlobal(c *coalesce.Coalescer, op format.MemOp, mask uint32, addrs []uint64, width int) coalesce.Result {
+	if op == format.MemAtomic || op == format.MemReduce {
+		return c.Atomic(addrs, width)
+	}
+	return c.Coalesce(mask, addrs, width, op == format.MemStore)
+}
+
 func memKindOf(in *format.Inst) memKind {
 	switch in.MemOp {
 	case format.MemStore:
@@ -364,13 +374,7 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 	s.addrs = w.Addrs(i, s.addrs[:0])
 	k := memKindOf(in)
 	width := max(int(in.Width), 1)
-	var r coalesce.Result
-	if k == kAtom || k == kRed {
-		// Same-address lanes take one pass each to L2 (coalesce.Atomic).
-		r = s.coal.Atomic(s.addrs, width)
-	} else {
-		r = s.coal.Coalesce(w.Mask[i], s.addrs, width, k == kSt)
-	}
+	r := coalesceGlobal(s.coal, in.MemOp, w.Mask[i], s.addrs, width)
 	c.GReq[k] += uint64(r.Requests)
 	c.GSec[k] += uint64(r.Sectors)
 	if k == kLd || k == kSt {

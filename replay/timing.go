@@ -9,7 +9,6 @@ import (
 	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/models/arch"
 	"github.com/gtrace/gtrace/models/cache"
-	"github.com/gtrace/gtrace/models/coalesce"
 	"github.com/gtrace/gtrace/models/sched"
 )
 
@@ -1237,12 +1236,7 @@ func (s *tSM) global(in *tInst, w *format.Warp, i int, t int64) int64 {
 		// The read-only data cache (LDG) is the texture cache.
 		return s.texture(w, i, in, t, in.width)
 	}
-	var r coalesce.Result
-	if in.memOp == format.MemAtomic || in.memOp == format.MemReduce {
-		r = s.coal.Atomic(a, in.width) // a pass per same-address round, as the memory engine
-	} else {
-		r = s.coal.Coalesce(w.Mask[i], a, in.width, st)
-	}
+	r := coalesceGlobal(s.coal, in.memOp, w.Mask[i], a, in.width)
 	units := r.Units()
 	start := s.lsu(t, len(units))
 	done := start + int64(e.lat.L1Hit)
