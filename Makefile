@@ -57,10 +57,10 @@ clean:
 
 # Compare every reference kernel's replay (both PTX corpora, default launches: the
 # tuning set) and the held-out set (kernels.HeldOut, never tuned on) with the committed
-# hardware ground truth, and regenerate the tables in docs/VALIDATION.md. About 6 min on
+# hardware ground truth, and regenerate the tables in docs/VALIDATION.md. About 9 min on
 # two cores; traces are cached under $XDG_CACHE_HOME/gtrace/validate. Exits 1 if an
 # exact-class metric (global ld/st requests and sectors) misses unexplained.
-HW ?= traces/hw/h200-2026-11-21.csv traces/hw/h100-2026-11-25-heldout.csv
+HW ?= traces/hw/h200-2026-11-21.csv traces/hw/h200-2026-11-25-heldout.csv traces/hw/h100-2026-11-25-heldout.csv
 .PHONY: validate
 validate: build
 	$(BIN) validate $(foreach f,$(HW),--hw $(f)) --producer all --summary --markdown docs/VALIDATION.md \

@@ -46,6 +46,6 @@ func ExampleTiming() {
 		fmt.Printf("%s: %.0f warp instructions in %.0f cycles, IPC %.2f\n", sched, inst, cyc, ipc)
 	}
 	// Output:
-	// lrr: 2320 warp instructions in 2328 cycles, IPC 1.00
-	// gto: 2320 warp instructions in 2898 cycles, IPC 0.80
+	// lrr: 2320 warp instructions in 2489 cycles, IPC 1.00
+	// gto: 2320 warp instructions in 3053 cycles, IPC 0.80
 }

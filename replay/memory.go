@@ -456,7 +456,7 @@ func (s *smState) local(c *counters, in *format.Inst, w *format.Warp, i int) {
 
 func (s *smState) shared(c *counters, in *format.Inst, w *format.Warp, i int) {
 	s.addrs = w.Addrs(i, s.addrs[:0])
-	r := s.banks.Access(w.Mask[i], s.addrs, max(int(in.Width), 1))
+	r := sharedAccess(s.banks, in.MemOp, w.Mask[i], s.addrs, max(int(in.Width), 1))
 	j := 0
 	switch in.MemOp {
 	case format.MemStore:
@@ -557,10 +557,20 @@ func (s *smState) runRound(r *format.Reader, kernel int) {
 	}
 }
 
+// sharedAccess is one warp's shared-memory instruction in the bank model, as both
+// engines do: atomics and reductions serialise lanes on one word (smem.Banks.Atomic).
+func sharedAccess(b *smem.Banks, op format.MemOp, mask uint32, addrs []uint64, width int) smem.Result {
+	if op == format.MemAtomic || op == format.MemReduce {
+		return b.Atomic(mask, addrs, width)
+	}
+	return b.Access(mask, addrs, width)
+}
+
 // l2State is the shared L2 (in slices) and DRAM of the chip.
 type l2State struct {
 	fetchSectors uint // sectors a read miss brings in: l2.fetch_bytes / 32 (1, 2 or 4)
 	slices       []*cache.Sectored
+	sliceMap     arch.SliceMap // which slice serves a line (both engines use it)
 	dram         *dram.Model
 	pcs          []counters // per-pc counts of the L2 and DRAM
 }
@@ -581,15 +591,9 @@ func fetchBlock(miss uint8, sectors uint) uint8 {
 	return out
 }
 
-// l2Slice is the L2 slice of n that serves the 128-byte line at line: the line address
-// XOR-folded so that strided streams spread over the slices (both engines use it).
-func l2Slice(line uint64, n int) int {
-	q := line >> 7
-	q ^= q>>7 ^ q>>13
-	return int(q % uint64(n))
+func (l *l2State) slice(line uint64) *cache.Sectored {
+	return l.slices[l.sliceMap.Slice(line, len(l.slices))]
 }
-
-func (l *l2State) slice(line uint64) *cache.Sectored { return l.slices[l2Slice(line, len(l.slices))] }
 
 func (l *l2State) serve(reqs []l2req) {
 	for _, q := range reqs {
@@ -702,7 +706,7 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 			return nil, err
 		}
 	}
-	l2 := &l2State{fetchSectors: uint(max(cfg.L2.FetchBytes/cache.Chunk, 1))}
+	l2 := &l2State{fetchSectors: uint(max(cfg.L2.FetchBytes/cache.Chunk, 1)), sliceMap: cfg.L2.SliceMap}
 	sliceCfg := cfg.L2.Slice()
 	for range max(cfg.L2.Slices, 1) {
 		c, err := cache.New(sliceCfg)

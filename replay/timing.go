@@ -1323,7 +1323,7 @@ func (s *tSM) local(in *tInst, w *format.Warp, i int, t int64) int64 {
 
 func (s *tSM) shared(in *tInst, w *format.Warp, i int, t int64) int64 {
 	e := s.e
-	r := s.banks.Access(w.Mask[i], e.addrs(w, i), in.width)
+	r := sharedAccess(s.banks, in.memOp, w.Mask[i], e.addrs(w, i), in.width)
 	n := max(r.Wavefronts, 1)
 	start := s.lsu(t, n)
 	return start + int64(e.lat.Shared) + int64(n-1)*e.lsuCyc

@@ -30,9 +30,11 @@ const tickScale = 1024
 // access that hits a sector still in flight waits for it, as an MSHR merge does).
 type timedL2 struct {
 	slices  []*cache.Sectored
+	sliceOf arch.SliceMap
 	inBusy  []int64 // ticks: each slice's input port
 	outBusy []int64 // ticks: each slice's read data return
 	inT     int64   // ticks the port needs per read request or store sector
+	atomT   int64   // ticks the port needs per atomic pass, at least (l2.atomic_pass_clk)
 	sectorT int64   // ticks the return needs per 32-byte read sector
 
 	dram      *dram.Model // address mapping only
@@ -51,10 +53,13 @@ type timedL2 struct {
 	fillAdds       int
 
 	readBytes, writeBytes uint64
+	// acked is when the latest store or atomic is done at L2: the kernel is not over
+	// before then, though no warp waits for a store or a RED.
+	acked int64
 }
 
 func newTimedL2(cfg *arch.Config) (*timedL2, error) {
-	l := &timedL2{latL2: int64(cfg.L2HitCycles()), latDRAM: int64(cfg.DRAMCycles()), fill: map[uint64]int64{},
+	l := &timedL2{latL2: int64(cfg.L2HitCycles()), latDRAM: int64(cfg.DRAMCycles()), fill: map[uint64]int64{}, sliceOf: cfg.L2.SliceMap,
 		fetchSectors: uint(max(cfg.L2.FetchBytes/cache.Chunk, 1))}
 	sc := cfg.L2.Slice()
 	sc.MSHRs = 0 // fills land at once in the functional cache; l.fill holds their time
@@ -70,6 +75,7 @@ func newTimedL2(cfg *arch.Config) (*timedL2, error) {
 	out, in := cfg.L2BytesPerSMCycle()
 	l.sectorT = ticksPer(cache.Chunk, out)
 	l.inT = ticksPer(cache.Chunk, in)
+	l.atomT = max(int64(math.Round(float64(l.inT)*cfg.L2.AtomicPassClk)), l.inT)
 	var err error
 	if l.dram, err = dram.New(cfg.DRAM.Config); err != nil {
 		return nil, fmt.Errorf("dram: %w", err)
@@ -103,13 +109,13 @@ func ticksPer(n int, perCycle float64) int64 {
 	return max(int64(math.Round(tickScale*float64(n)/max(perCycle, 1e-9))), 1)
 }
 
-func (l *timedL2) slice(line uint64) int { return l2Slice(line, len(l.slices)) }
+func (l *timedL2) slice(line uint64) int { return l.sliceOf.Slice(line, len(l.slices)) }
 
-// reserve takes slice s's input port for a request of in slots, then its data return
-// for out read sectors, from cycle t on, and returns the cycle service starts.
-func (l *timedL2) reserve(s int, t int64, in, out int) int64 {
+// reserve takes slice s's input port for in ticks, then its data return for out read
+// sectors, from cycle t on, and returns the cycle service starts.
+func (l *timedL2) reserve(s int, t int64, in int64, out int) int64 {
 	start := max(t*tickScale, l.inBusy[s])
-	l.inBusy[s] = start + int64(in)*l.inT
+	l.inBusy[s] = start + in
 	if out > 0 {
 		start = max(start, l.outBusy[s])
 		l.outBusy[s] = start + int64(out)*l.sectorT
@@ -125,7 +131,7 @@ func (l *timedL2) reserve(s int, t int64, in, out int) int64 {
 // Texture and constant misses fetch only their sectors (see l2req.lsu in memory.go).
 func (l *timedL2) read(t int64, line uint64, mask uint8, lsu bool) int64 {
 	s := l.slice(line)
-	start := l.reserve(s, t, 1, int(popc8(mask)))
+	start := l.reserve(s, t, l.inT, int(popc8(mask)))
 	done := start + l.latL2
 	res := l.slices[s].Access(line, mask, cache.Load)
 	for b := uint64(0); b < 8; b++ {
@@ -160,15 +166,17 @@ func (l *timedL2) read(t int64, line uint64, mask uint8, lsu bool) int64 {
 }
 
 // write takes store (or atomic) sectors at cycle t; an atomic's fetch and result return
-// like a read.
+// like a read. It returns when the write is done at L2 (an atomic's result back at the
+// SM).
 func (l *timedL2) write(t int64, line uint64, mask uint8, atomic bool) int64 {
 	s := l.slice(line)
 	n := int(popc8(mask))
-	out := 0
+	out, in := 0, int64(n)*l.inT
 	if atomic {
 		out = n // the old values return
+		in = max(in, l.atomT)
 	}
-	start := l.reserve(s, t, n, out)
+	start := l.reserve(s, t, in, out)
 	res := l.slices[s].Access(line, mask, cache.Store)
 	done := start + l.latL2
 	if atomic {
@@ -179,6 +187,7 @@ func (l *timedL2) write(t int64, line uint64, mask uint8, atomic bool) int64 {
 		}
 	}
 	l.evict(start, res)
+	l.acked = max(l.acked, done)
 	return done
 }
 

@@ -16,7 +16,8 @@ func stallMetric(s stall) string {
 // report turns the run's counts into metrics, ncu's names first, then gtrace's own.
 func (e *timer) report(l *format.Launch, opts Options) *KernelReport {
 	cfg := e.cfg
-	var elapsed, active, warpCycles, issueCycles int64
+	elapsed := e.l2.acked
+	var active, warpCycles, issueCycles int64
 	for _, s := range e.sms {
 		elapsed = max(elapsed, s.end, s.last)
 		active += s.active

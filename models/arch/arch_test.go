@@ -123,6 +123,8 @@ func TestSetErrors(t *testing.T) {
 		{"l1.cache_global", "maybe", "invalid syntax"},
 		{"l1.write", "write-around", "write-back"},
 		{"coalescer", "fermi", "sectored-32B"},
+		{"l2.slice_map", "hash", "granules"},
+		{"l2.atomic_pass_clk", "fast", "invalid syntax"},
 	} {
 		if err := c.Set(tc.key, tc.value); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Set(%q, %q) = %v, want it to mention %q", tc.key, tc.value, err, tc.want)
@@ -140,6 +142,8 @@ func TestValidate(t *testing.T) {
 		{"hopper", "l2.slices", "7", "l2.size"},
 		{"hopper", "dram.bus_bytes", "64", "burst"},
 		{"ampere", "sm.simt", "warp", "sm.simt"},
+		{"hopper", "l2.atomic_pass_clk", "0.5", "l2.atomic_pass_clk"},
+		{"hopper", "l2.atomic_pass_clk", "NaN", "l2.atomic_pass_clk"},
 	} {
 		c, _ := Preset(tc.arch, "")
 		if err := c.Set(tc.key, tc.value); err != nil {
@@ -225,5 +229,38 @@ func TestPresetIsACopy(t *testing.T) {
 	b, _ := Preset("hopper", "")
 	if len(b.Shared.Carveouts) != 10 {
 		t.Fatalf("preset changed by an earlier Set: %v", b.Shared.Carveouts)
+	}
+}
+
+// Under the granules map the two lines of a 256-byte granule share a slice, a 1 KB
+// block's granules alternate between two slices, and each slice still sees every set
+// of a linear index (no half of a slice left unused).
+func TestSliceMapGranules(t *testing.T) {
+	const n, sets = 80, 256
+	base := uint64(0x7f3a00000000)
+	s := func(line int) int { return SliceGranules.Slice(base+uint64(line)*128, n) }
+	for k, same := range map[int]bool{1: true, 2: false, 3: false, 4: true, 5: true, 6: false, 7: false, 8: false} {
+		if got := s(k) == s(0); got != same {
+			t.Errorf("lines 0 and %d on one slice: %v, want %v", k, got, same)
+		}
+	}
+	for _, l := range []int{8, 16, 32} {
+		seen := map[int]bool{}
+		for i := range l {
+			seen[s(i)] = true
+		}
+		if len(seen) != l/4 {
+			t.Errorf("%d consecutive lines on %d slices, want %d", l, len(seen), l/4)
+		}
+	}
+	used := map[[2]int]bool{}
+	for i := range 50 << 20 >> 7 {
+		used[[2]int{s(i), int((base>>7 + uint64(i)) % sets)}] = true
+	}
+	if len(used) != n*sets {
+		t.Errorf("50 MB of lines use %d of %d (slice, set) pairs", len(used), n*sets)
+	}
+	if SliceLines.Slice(base, n) == SliceLines.Slice(base+128, n) {
+		t.Error("lines: two consecutive lines on one slice")
 	}
 }

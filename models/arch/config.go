@@ -111,9 +111,68 @@ type L2 struct {
 	// the sectors it asks for. A request that touches one sector of a line therefore
 	// costs the slice as much as one that asks for all four.
 	InBytesPerClk int
+	// AtomicPassClk is the L2 clocks one atomic pass (a request of coalesce.Atomic)
+	// holds its slice's input at least; a pass of more sectors holds it a clock per
+	// sector as a store does. On an H200 a pass of one to four words takes 1.25 clocks
+	// where stores and wide passes take one per sector (scripts/hw/atomics.sh).
+	AtomicPassClk float64
+	// SliceMap is how lines are spread over the slices (l2.slice_map).
+	SliceMap SliceMap
 	// FetchBytes is what a read miss brings in from DRAM: the missing sector, or the
 	// aligned 64- or 128-byte block around it (CUDA's cudaLimitMaxL2FetchGranularity).
 	FetchBytes int
+}
+
+// SliceMap is the function from an address to its L2 slice.
+type SliceMap uint8
+
+const (
+	// SliceLines puts consecutive 128-byte lines on consecutive slices, the line
+	// number XOR-folded so that strided streams spread ("lines").
+	SliceLines SliceMap = iota
+	// SliceGranules keeps the two lines of a 256-byte granule on one slice and the four
+	// granules of a 1 KB block on two slices, alternately; blocks go to slices as lines
+	// do under SliceLines ("granules"). What an H200's atomics show: two lines 128 B
+	// or 512 B apart share a slice's atomic throughput, 256 B or 1 KB and more apart do
+	// not (scripts/hw/atomics.sh).
+	SliceGranules
+)
+
+var sliceMapNames = []string{SliceLines: "lines", SliceGranules: "granules"}
+
+func (m SliceMap) String() string {
+	if int(m) < len(sliceMapNames) {
+		return sliceMapNames[m]
+	}
+	return fmt.Sprintf("invalid(%d)", int(m))
+}
+
+// UnmarshalText parses "lines" or "granules".
+func (m *SliceMap) UnmarshalText(b []byte) error {
+	for i, n := range sliceMapNames {
+		if n == string(b) {
+			*m = SliceMap(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown slice map %q (want one of %v)", b, sliceMapNames)
+}
+
+// MarshalText is the inverse of UnmarshalText.
+func (m SliceMap) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// Slice returns the slice of n that holds the 128-byte line at address line.
+func (m SliceMap) Slice(line uint64, n int) int {
+	q := line >> 7
+	if m == SliceGranules {
+		// The granule's slice within its block's pair XORs in bit 8 of the line number,
+		// above a slice's set index, so that each slice still sees every set.
+		b := q >> 3
+		b ^= b>>7 ^ b>>13
+		return int((2*b + (q>>1^q>>8)&1) % uint64(n))
+	}
+	q ^= q>>7 ^ q>>13
+	return int(q % uint64(n))
 }
 
 // Slice returns the configuration of one L2 slice.
@@ -327,6 +386,12 @@ func (c *Config) Validate() error {
 	}
 	pos("l2.bytes_per_clk", c.L2.BytesPerClk)
 	pos("l2.in_bytes_per_clk", c.L2.InBytesPerClk)
+	if c.L2.SliceMap > SliceGranules {
+		bad("l2.slice_map", "unknown, is %d", int(c.L2.SliceMap))
+	}
+	if !(c.L2.AtomicPassClk >= 1) || math.IsInf(c.L2.AtomicPassClk, 0) {
+		bad("l2.atomic_pass_clk", "must be a finite number of L2 clocks, 1 or more, is %g", c.L2.AtomicPassClk)
+	}
 	if c.DRAM.RowMissNS < 0 {
 		bad("dram.row_miss_ns", "must not be negative, is %g", c.DRAM.RowMissNS)
 	}

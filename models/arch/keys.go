@@ -76,6 +76,8 @@ func buildFields() []field {
 		field{key: "l2.clock_mhz", ptr: func(c *Config) any { return &c.L2.ClockMHz }},
 		field{key: "l2.bytes_per_clk", ptr: func(c *Config) any { return &c.L2.BytesPerClk }},
 		field{key: "l2.in_bytes_per_clk", ptr: func(c *Config) any { return &c.L2.InBytesPerClk }},
+		field{key: "l2.slice_map", ptr: func(c *Config) any { return &c.L2.SliceMap }},
+		field{key: "l2.atomic_pass_clk", ptr: func(c *Config) any { return &c.L2.AtomicPassClk }},
 		field{key: "l2.fetch_bytes", ptr: func(c *Config) any { return &c.L2.FetchBytes }},
 		field{key: "dram.type", ptr: func(c *Config) any { return &c.DRAM.Type }},
 		field{key: "dram.bandwidth_gbs", ptr: func(c *Config) any { return &c.DRAM.BandwidthGBs }},

@@ -49,6 +49,8 @@ var common = []row{
 	{"const.l15.set_index", "linear", "assumed"},
 	{"const.l15.mshrs", "0", "assumed: fills complete at once in the functional model"},
 	{"l2.clock_mhz", "0", "the L2 is modelled at the SM clock unless the preset measured its own"},
+	{"l2.slice_map", "lines", "assumed: consecutive lines on consecutive slices, unless the preset measured it"},
+	{"l2.atomic_pass_clk", "1", "assumed: an atomic pass holds its slice as a store of its sectors does, unless the preset measured it"},
 	{"lat.l2_hit_l2clk", "0", "the L2 hit latency is all in SM cycles unless the preset measured its parts"},
 	{"lat.dram_ns", "0", "lat.dram is given in SM cycles unless the preset measured its parts"},
 }
@@ -446,6 +448,8 @@ var presets = []preset{
 		{"l2.clock_mhz", "1707", "[V] ME ncu lts__cycles_elapsed.avg.per_second with the SMs at 1980 MHz: 1707 on an H100 and an H200 (scripts/hw/footprint.sh, traces/hw/h100-2026-11-25-footprint, traces/hw/h200-2026-11-25-footprint)"},
 		{"l2.bytes_per_clk", "64", "[V] ME ncu (scripts/hw/l2probe.sh, H200): lts__t_sectors_srcunit_tex.sum.peak_sustained = 188 sectors per L2 clock over 94 LTS = 2 x 32 B per slice per L2 clock"},
 		{"l2.in_bytes_per_clk", "32", "[V] ME ncu (scripts/hw/l2probe.sh, H200): lts__t_tag_requests peak 1 per LTS per clock; lts__xbar2lts_cycles_active is about one cycle per read request plus one per 32 B store sector (test_coalesced, test_offset_8, test_offset_32)"},
+		{"l2.slice_map", "granules", "[V] ME scripts/hw/atomics.sh (traces/hw/h200-2026-11-25-atomics, H200): a grid of RED to two lines k lines apart takes as long as to one line for k = 1, 4, 5 and half as long for k = 2, 3, 6-9, 12, 13, 16-8192 (k = 10, 11, 14, 15 in between, unexplained); 8 consecutive lines reach 2 lines' rate, 16 reach 4, 32 reach 8; assumed the same on an H100, one GH100 die"},
+		{"l2.atomic_pass_clk", "1.25", "[V] ME scripts/hw/atomics.sh (traces/hw/h200-2026-11-25-atomics, H200): a grid of RED or ATOM to one to four words of one line takes 1.25 L2 clocks per L2 request (lts__cycles_elapsed over lts__t_requests_srcunit_tex_op_red), 8 to 32 words one clock per sector; assumed the same on an H100, one GH100 die"},
 		{"l2.fetch_bytes", "64", "[V] ME: on an H200 a read miss brings 64 B from DRAM: test_offset_32 reads 2.16x its sectors, transpose_v1 hits 75% in L2 (docs/VALIDATION.md)"},
 		{"l2.line", "128", "[V] NCU"},
 		{"l2.sector", "32", "[V] NCU"},

@@ -93,6 +93,19 @@ func (b *Banks) newPass() {
 // bits set, lanes 0..len(addrs)-1 are assumed), size the bytes per lane
 // (1 to 16). Loads and stores follow the same rules.
 func (b *Banks) Access(mask uint32, addrs []uint64, size int) Result {
+	return b.access(mask, addrs, size, true)
+}
+
+// Atomic processes one warp's shared-memory atomic: as Access, except that lanes on
+// the same word do not share a wavefront, since each must see the one before it. A
+// pass takes as many wavefronts as its busiest bank has lanes: on an H200, 32 lanes on
+// one word take 32 wavefronts, as do 32 lanes on 32 words of one bank, and 16 banks of
+// two lanes each take two (scripts/hw/atomics.sh, docs/research/hw-facts.md §9).
+func (b *Banks) Atomic(mask uint32, addrs []uint64, size int) Result {
+	return b.access(mask, addrs, size, false)
+}
+
+func (b *Banks) access(mask uint32, addrs []uint64, size int, merge bool) Result {
 	if len(addrs) > 32 {
 		addrs = addrs[:32]
 	}
@@ -125,7 +138,7 @@ func (b *Banks) Access(mask uint32, addrs []uint64, size int) Result {
 				n := b.count[bank]
 				// A bank remembers its first 32 distinct words of a pass; one past
 				// those counts each time it comes (only a 1-bank model reaches that).
-				if !b.remembers(word, n < 32) {
+				if !merge || !b.remembers(word, n < 32) {
 					n++
 					b.count[bank] = n
 					ways = max(ways, n)

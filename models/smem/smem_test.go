@@ -117,3 +117,22 @@ func BenchmarkAccess(b *testing.B) {
 		})
 	}
 }
+
+// An atomic's lanes on one word each take a wavefront, where a load's share one: the
+// H200's ATOMS wavefronts for lane l on word (l%L) + 32*((l/L)%A) are 32/L whatever A
+// (traces/hw/h200-2026-11-25-atomics, launches 98-112).
+func TestAtomicSerialisesSameWord(t *testing.T) {
+	b, err := New(32, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ l, a int }{{1, 1}, {1, 32}, {2, 1}, {2, 16}, {8, 4}, {16, 2}, {32, 1}} {
+		a := lanes(4, func(l int) int { return l%c.l + 32*((l/c.l)%c.a) })
+		if got, want := b.Atomic(^uint32(0), a, 4).Wavefronts, 32/c.l; got != want {
+			t.Errorf("L=%d A=%d: atomic %d wavefronts, want %d", c.l, c.a, got, want)
+		}
+		if got, want := b.Access(^uint32(0), a, 4).Wavefronts, c.a; got != want {
+			t.Errorf("L=%d A=%d: load %d wavefronts, want %d", c.l, c.a, got, want)
+		}
+	}
+}
