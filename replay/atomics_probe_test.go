@@ -32,18 +32,20 @@ type probeLaunch struct {
 
 const sharedAtomWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"
 
-func readAtomicsProbe(t *testing.T) []probeLaunch {
+// readProbeRun reads a run of scripts/hw/probe.sh PROBE from dir: the launches of
+// PROBE-free.csv (header dropped) and each launch's ncu metrics by its id.
+func readProbeRun(t *testing.T, dir, probe string) ([][]string, map[int]map[string]float64) {
 	t.Helper()
-	f, err := os.Open(atomicsProbe + "atomics-free.csv")
+	f, err := os.Open(dir + probe + "-free.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || len(recs) < 2 {
+		t.Fatalf("%s-free.csv: %d records, %v", probe, len(recs), err)
 	}
-	g, err := os.Open(atomicsProbe + "atomics-ncu.csv")
+	g, err := os.Open(dir + probe + "-ncu.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,12 +61,19 @@ func readAtomicsProbe(t *testing.T) []probeLaunch {
 		}
 		v, err := ncucsv.Number(r.Value)
 		if err != nil {
-			t.Fatalf("launch %d %s: %v", r.ID, r.Metric, err)
+			t.Fatalf("%s launch %d %s: %v", probe, r.ID, r.Metric, err)
 		}
 		metric[r.ID][r.Metric] = v
 	}
+	return recs[1:], metric
+}
+
+func readAtomicsProbe(t *testing.T) []probeLaunch {
+	t.Helper()
+	recs, metric := readProbeRun(t, atomicsProbe, "atomics")
+	var err error
 	var ls []probeLaunch
-	for _, rec := range recs[1:] {
+	for _, rec := range recs {
 		n := make([]int, len(rec))
 		for i, s := range rec {
 			if i != 1 && i != 10 {

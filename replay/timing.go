@@ -274,6 +274,9 @@ type timer struct {
 	issue  int // dispatch per scheduler
 	mshrs  int
 	lsuCyc int64
+	// constCyc is the memory pipe's cycles per distinct address of a constant load
+	// (const.address_cycles, or lsuCyc when 0).
+	constCyc int64
 	// ctaLaunch is sm.cta_launch_cycles: the dispatcher starts one CTA per SM at a time.
 	ctaLaunch int64
 	its       bool
@@ -401,7 +404,10 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	}
 	e := &timer{cfg: cfg, r: r, ki: ki, prog: l.Program.Insts, occ: occ, total: r.NumCTAs(ki),
 		issue: max(cfg.SM.DispatchPerScheduler, 1), mshrs: max(cfg.L1.MSHRs, 1), lat: cfg.Latency,
-		lsuCyc: int64(max(32/max(cfg.SM.LSULanes, 1), 1)), ctaLaunch: int64(cfg.SM.CTALaunchCycles), twoLevel: cfg.SM.Scheduler == "two-level", its: cfg.SM.SIMT == "its", progress: opts.Progress, abuf: make([]uint64, 0, 32)}
+		lsuCyc: int64(max(32/max(cfg.SM.LSULanes, 1), 1)), constCyc: int64(cfg.Const.AddressCycles), ctaLaunch: int64(cfg.SM.CTALaunchCycles), twoLevel: cfg.SM.Scheduler == "two-level", its: cfg.SM.SIMT == "its", progress: opts.Progress, abuf: make([]uint64, 0, 32)}
+	if e.constCyc == 0 {
+		e.constCyc = e.lsuCyc
+	}
 	e.canArm = e.issue == 1 && !e.twoLevel
 	e.reuseMiss = cfg.SM.ReuseMissCycles
 	n := len(e.prog)
@@ -1155,9 +1161,13 @@ func (e *timer) addrs(w *format.Warp, i int) []uint64 {
 }
 
 // lsu reserves the SM's LSU/MIO pipe for n passes from t and returns when it starts.
-func (s *tSM) lsu(t int64, n int) int64 {
+func (s *tSM) lsu(t int64, n int) int64 { return s.pipe(t, n, s.e.lsuCyc) }
+
+// pipe takes the SM's memory pipe for n units of cyc cycles each from t on, and returns
+// the cycle the first unit starts.
+func (s *tSM) pipe(t int64, n int, cyc int64) int64 {
 	start := max(t, s.mio)
-	s.mio = start + int64(max(n, 1))*s.e.lsuCyc
+	s.mio = start + int64(max(n, 1))*cyc
 	return start
 }
 
@@ -1334,10 +1344,11 @@ func (s *tSM) constant(w *format.Warp, i int, in *tInst, t int64) int64 {
 	s.fetched = s.fetched[:0]
 	r := s.cc.Access(e.addrs(w, i), in.width)
 	n := max(r.Requests, 1)
-	start := s.lsu(t, n)
-	done := start + int64(e.lat.Const) + int64(n-1)
+	start := s.pipe(t, n, e.constCyc)
+	serial := int64(n-1) * e.constCyc // the last address leaves this much after the first
+	done := start + int64(e.lat.Const) + serial
 	if r.L15Hits > 0 && e.lat.ConstL15 > 0 {
-		done = max(done, start+int64(e.lat.ConstL15)+int64(n-1))
+		done = max(done, start+int64(e.lat.ConstL15)+serial)
 	}
 	for _, f := range s.fetched {
 		done = max(done, e.l2.read(start, f.Line, f.Fetch, false))

@@ -95,6 +95,11 @@ type Const struct {
 	Size int          // constant bank size visible to a kernel
 	L1   cache.Config // per-SM constant cache (Hopper: IDC)
 	L15  cache.Config // second level (Hopper: GCC); size 0 = none
+	// AddressCycles is the SM cycles a warp's constant load holds the SM's memory
+	// pipe per distinct address it reads: an H200 serves one every 2 cycles, however
+	// many warps wait and whether the addresses share a line (scripts/hw/constdiv.cu).
+	// 0: as a shared-memory wavefront (32 / sm.lsu_lanes).
+	AddressCycles int
 }
 
 // L2 is the chip-wide L2: Size is the total, split evenly over Slices.
@@ -366,6 +371,9 @@ func (c *Config) Validate() error {
 	pos("sm.sfu_lanes", c.SM.SFULanes)
 	pos("sm.dp_lanes", c.SM.DPLanes)
 	pos("sm.lsu_lanes", c.SM.LSULanes)
+	if c.Const.AddressCycles < 0 {
+		bad("const.address_cycles", "must not be negative (0: as a shared-memory wavefront), is %d", c.Const.AddressCycles)
+	}
 	if c.SM.LaunchCycles < 0 {
 		bad("sm.launch_cycles", "must not be negative, is %d", c.SM.LaunchCycles)
 	}

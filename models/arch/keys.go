@@ -67,7 +67,8 @@ func buildFields() []field {
 		field{key: "shared.reserved_per_cta", size: true, ptr: func(c *Config) any { return &c.Shared.ReservedPerCTA }},
 	)
 	f = append(f, cacheFields("tex", func(c *Config) *cache.Config { return &c.Tex })...)
-	f = append(f, field{key: "const.size", size: true, ptr: func(c *Config) any { return &c.Const.Size }})
+	f = append(f, field{key: "const.size", size: true, ptr: func(c *Config) any { return &c.Const.Size }},
+		field{key: "const.address_cycles", ptr: func(c *Config) any { return &c.Const.AddressCycles }})
 	f = append(f, cacheFields("const.l1", func(c *Config) *cache.Config { return &c.Const.L1 })...)
 	f = append(f, cacheFields("const.l15", func(c *Config) *cache.Config { return &c.Const.L15 })...)
 	f = append(f, cacheFields("l2", func(c *Config) *cache.Config { return &c.L2.Config })...)
