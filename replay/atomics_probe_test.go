@@ -30,7 +30,17 @@ type probeLaunch struct {
 	ns, smMHz, l2MHz, sectors float64 // sectors: L2 sectors, or for sred wavefronts
 }
 
-const sharedAtomWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"
+// probeCount is the counter a probe launch of kind is checked on: L2 sectors of its
+// op, or for shared atomics their wavefronts.
+func probeCount(kind string) string {
+	switch kind {
+	case "atom", "chain":
+		return "lts__t_sectors_srcunit_tex_op_atom.sum"
+	case "sred":
+		return "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"
+	}
+	return "lts__t_sectors_srcunit_tex_op_red.sum"
+}
 
 // readProbeRun reads a run of scripts/hw/probe.sh PROBE from dir: the launches of
 // PROBE-free.csv (header dropped) and each launch's ncu metrics by its id.
@@ -87,17 +97,11 @@ func readAtomicsProbe(t *testing.T) []probeLaunch {
 		if ns == 0 {
 			t.Fatalf("launch %d: no gpu__time_duration.sum in atomics-ncu.csv", n[0])
 		}
-		count := "lts__t_sectors_srcunit_tex_op_red.sum"
-		switch rec[1] {
-		case "atom", "chain":
-			count = "lts__t_sectors_srcunit_tex_op_atom.sum"
-		case "sred":
-			count = sharedAtomWavefronts
-		}
+
 		ls = append(ls, probeLaunch{id: n[0], kind: rec[1], l: n[2], a: n[3], stride: n[4], priv: n[5],
 			blocks: n[6], threads: n[7], iters: n[8], ns: ns,
 			smMHz: m["sm__cycles_elapsed.avg"] / ns * 1e3, l2MHz: m["lts__cycles_elapsed.avg"] / ns * 1e3,
-			sectors: m[count]})
+			sectors: m[probeCount(rec[1])]})
 	}
 	return ls
 }
@@ -196,9 +200,8 @@ func modelAtomicsProbe(t *testing.T, l probeLaunch) (ns, sectors float64) {
 	ptx := atomicsProbePTX(l.kind)
 	args := []string{fmt.Sprintf("buf:u32:%d", words), fmt.Sprint("u32:", l.l), fmt.Sprint("u32:", l.a),
 		fmt.Sprint("u64:", l.stride), fmt.Sprint("u64:", l.priv), fmt.Sprint("u32:", l.iters)}
-	count := "lts__t_sectors_srcunit_tex_op_" + l.kind + ".sum"
 	if l.kind == "sred" {
-		ptx, count = sharedAtomicsProbePTX, sharedAtomWavefronts
+		ptx = sharedAtomicsProbePTX
 		args = []string{fmt.Sprint("u32:", l.l), fmt.Sprint("u32:", l.a), fmt.Sprint("u32:", l.iters)}
 	}
 	r, _ := captureSpec(t, capture.Spec{PTX: []byte(ptx), PTXName: "atomics.ptx", Kernel: "k",
@@ -211,7 +214,7 @@ func modelAtomicsProbe(t *testing.T, l probeLaunch) (ns, sectors float64) {
 		t.Fatal(err)
 	}
 	kr := replayOne(t, r, cfg, false)
-	return cyc[0] / float64(cfg.SM.ClockMHz) * 1e3, metric(t, kr, count)
+	return cyc[0] / float64(cfg.SM.ClockMHz) * 1e3, metric(t, kr, probeCount(l.kind))
 }
 
 var atomicsTable = flag.Bool("atomics-table", false, "replay every launch of the H200 atomics probe and log model against hardware")

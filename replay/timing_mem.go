@@ -29,13 +29,13 @@ const tickScale = 1024
 // data in flight is tracked here, per 32-byte sector, as the time its fill lands (an
 // access that hits a sector still in flight waits for it, as an MSHR merge does).
 type timedL2 struct {
-	slices  []*cache.Sectored
-	sliceOf arch.SliceMap
-	inBusy  []int64 // ticks: each slice's input port
-	outBusy []int64 // ticks: each slice's read data return
-	inT     int64   // ticks the port needs per read request or store sector
-	atomT   int64   // ticks the port needs per atomic pass, at least (l2.atomic_pass_clk)
-	sectorT int64   // ticks the return needs per 32-byte read sector
+	slices   []*cache.Sectored
+	sliceMap arch.SliceMap
+	inBusy   []int64 // ticks: each slice's input port
+	outBusy  []int64 // ticks: each slice's read data return
+	inT      int64   // ticks the port needs per read request or store sector
+	atomT    int64   // ticks the port needs per atomic pass, at least (l2.atomic_pass_clk)
+	sectorT  int64   // ticks the return needs per 32-byte read sector
 
 	dram      *dram.Model // address mapping only
 	banks     int
@@ -59,7 +59,7 @@ type timedL2 struct {
 }
 
 func newTimedL2(cfg *arch.Config) (*timedL2, error) {
-	l := &timedL2{latL2: int64(cfg.L2HitCycles()), latDRAM: int64(cfg.DRAMCycles()), fill: map[uint64]int64{}, sliceOf: cfg.L2.SliceMap,
+	l := &timedL2{latL2: int64(cfg.L2HitCycles()), latDRAM: int64(cfg.DRAMCycles()), fill: map[uint64]int64{}, sliceMap: cfg.L2.SliceMap,
 		fetchSectors: uint(max(cfg.L2.FetchBytes/cache.Chunk, 1))}
 	sc := cfg.L2.Slice()
 	sc.MSHRs = 0 // fills land at once in the functional cache; l.fill holds their time
@@ -109,7 +109,7 @@ func ticksPer(n int, perCycle float64) int64 {
 	return max(int64(math.Round(tickScale*float64(n)/max(perCycle, 1e-9))), 1)
 }
 
-func (l *timedL2) slice(line uint64) int { return l.sliceOf.Slice(line, len(l.slices)) }
+func (l *timedL2) slice(line uint64) int { return l.sliceMap.Slice(line, len(l.slices)) }
 
 // reserve takes slice s's input port for in ticks, then its data return for out read
 // sectors, from cycle t on, and returns the cycle service starts.

@@ -1009,6 +1009,31 @@ func (g *GroundTruth) ProducerDiffs(a, b string, minRel float64) []ProducerDiff 
 	return out
 }
 
+// Report is the validation of one ground-truth file.
+type Report struct {
+	File string
+	GT   *GroundTruth
+	V    *Validation
+}
+
+// WriteMarkdownReports writes the generated part of docs/VALIDATION.md for one or more
+// ground-truth files: one as WriteMarkdown does, several each under a heading naming
+// its set and file.
+func WriteMarkdownReports(w io.Writer, rs []Report) error {
+	if len(rs) == 1 {
+		return rs[0].V.WriteMarkdown(w, rs[0].GT, rs[0].File)
+	}
+	for _, r := range rs {
+		if _, err := fmt.Fprintf(w, "### The %s set: `%s`\n\n", r.GT.Set(), r.File); err != nil {
+			return err
+		}
+		if err := r.V.WriteMarkdownSection(w, r.GT, r.File, "####"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // WriteMarkdown writes the generated part of docs/VALIDATION.md: where the numbers come
 // from, the per-metric summary, every miss grouped by its documented cause (and any
 // unexplained one), the per-kernel table of the banded metrics, and where the two PTX

@@ -39,23 +39,18 @@ func validateAction(c *cli.Context) error {
 	default:
 		return usageError("--producer %q: want clang-14, nvcc or all", p)
 	}
-	type result struct {
-		file string
-		gt   *validate.GroundTruth
-		v    *validate.Validation
-	}
-	var results []result
+	var results []validate.Report
 	for _, file := range files {
 		gt, v, err := validateFile(c, file)
 		if err != nil {
 			return err
 		}
-		results = append(results, result{file, gt, v})
+		results = append(results, validate.Report{File: file, GT: gt, V: v})
 	}
 	w := c.App.Writer
 	for i, r := range results {
 		if c.Bool("tsv") {
-			if err := r.v.WriteSummaryTSV(w, r.gt.Set(), r.file, i == 0); err != nil {
+			if err := r.V.WriteSummaryTSV(w, r.GT.Set(), r.File, i == 0); err != nil {
 				return err
 			}
 			continue
@@ -64,37 +59,28 @@ func validateAction(c *cli.Context) error {
 			fmt.Fprintln(w)
 		}
 		if !c.Bool("summary") {
-			if err := r.v.WriteTable(w); err != nil {
+			if err := r.V.WriteTable(w); err != nil {
 				return err
 			}
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s (%s set) on %s/%s (%s), replayed at %s\n", r.file, r.gt.Set(), r.v.Arch, r.v.Preset, r.v.GPU, r.v.Clock)
-		if err := r.v.WriteSummary(w); err != nil {
+		fmt.Fprintf(w, "%s (%s set) on %s/%s (%s), replayed at %s\n", r.File, r.GT.Set(), r.V.Arch, r.V.Preset, r.V.GPU, r.V.Clock)
+		if err := r.V.WriteSummary(w); err != nil {
 			return err
 		}
 	}
 	var failed []string
 	for _, r := range results {
-		for _, e := range r.v.Stale {
-			fmt.Fprintf(c.App.ErrWriter, "validate: %s: exception %s %s %s no longer needed: the metric now passes\n", r.file, e.Kernel, e.Producer, e.Metric)
+		for _, e := range r.V.Stale {
+			fmt.Fprintf(c.App.ErrWriter, "validate: %s: exception %s %s %s no longer needed: the metric now passes\n", r.File, e.Kernel, e.Producer, e.Metric)
 		}
-		for _, f := range r.v.Failures() {
+		for _, f := range r.V.Failures() {
 			failed = append(failed, f.Kernel+"/"+f.Producer+" "+f.Band.Name())
 		}
 	}
 	if md := c.String("markdown"); md != "" {
 		if err := rewriteGenerated(c.Context, md, func(b *strings.Builder) error {
-			if len(results) == 1 {
-				return results[0].v.WriteMarkdown(b, results[0].gt, results[0].file)
-			}
-			for _, r := range results {
-				fmt.Fprintf(b, "### The %s set: `%s`\n\n", r.gt.Set(), r.file)
-				if err := r.v.WriteMarkdownSection(b, r.gt, r.file, "####"); err != nil {
-					return err
-				}
-			}
-			return nil
+			return validate.WriteMarkdownReports(b, results)
 		}); err != nil {
 			return err
 		}
