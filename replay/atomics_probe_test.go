@@ -1,10 +1,12 @@
 package replay
 
 import (
+	"compress/gzip"
 	"context"
 	"encoding/csv"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strconv"
@@ -43,7 +45,8 @@ func probeCount(kind string) string {
 }
 
 // readProbeRun reads a run of scripts/hw/probe.sh PROBE from dir: the launches of
-// PROBE-free.csv (header dropped) and each launch's ncu metrics by its id.
+// PROBE-free.csv (header dropped) and each launch's ncu metrics by its id, from
+// PROBE-ncu.csv or, gzipped, PROBE-ncu.csv.gz.
 func readProbeRun(t *testing.T, dir, probe string) ([][]string, map[int]map[string]float64) {
 	t.Helper()
 	f, err := os.Open(dir + probe + "-free.csv")
@@ -55,11 +58,18 @@ func readProbeRun(t *testing.T, dir, probe string) ([][]string, map[int]map[stri
 	if err != nil || len(recs) < 2 {
 		t.Fatalf("%s-free.csv: %d records, %v", probe, len(recs), err)
 	}
-	g, err := os.Open(dir + probe + "-ncu.csv")
-	if err != nil {
-		t.Fatal(err)
+	var g io.Reader
+	if h, err := os.Open(dir + probe + "-ncu.csv"); err == nil {
+		defer h.Close()
+		g = h
+	} else if h, err := os.Open(dir + probe + "-ncu.csv.gz"); err == nil { // the larger runs
+		defer h.Close()
+		if g, err = gzip.NewReader(h); err != nil {
+			t.Fatalf("%s-ncu.csv.gz: %v", probe, err)
+		}
+	} else {
+		t.Fatalf("%s: neither %s-ncu.csv nor %s-ncu.csv.gz: %v", dir, probe, probe, err)
 	}
-	defer g.Close()
 	rows, err := ncucsv.Read(g)
 	if err != nil {
 		t.Fatal(err)

@@ -23,15 +23,8 @@
 #include <cstring>
 #include <vector>
 #include <cuda_runtime.h>
+#include "probe.h"
 
-#define CK(x)                                                                                 \
-	do {                                                                                  \
-		cudaError_t e = (x);                                                          \
-		if (e != cudaSuccess) {                                                       \
-			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-			exit(1);                                                              \
-		}                                                                             \
-	} while (0)
 
 __device__ __forceinline__ unsigned *addr(unsigned *base, int L, int A, long stride, long priv)
 {
@@ -155,15 +148,10 @@ int main(int argc, char **argv)
 	CK(cudaMalloc(&base, words * 4));
 	CK(cudaMalloc(&sink, 64));
 	CK(cudaMemset(base, 0, words * 4));
-	cudaEvent_t e0, e1;
-	CK(cudaEventCreate(&e0));
-	CK(cudaEventCreate(&e1));
 	printf("id,kind,L,A,stride,priv,blocks,threads,iters,ops,ms\n");
 	for (size_t id = 0; id < ls.size(); id++) {
 		Launch &l = ls[id];
-		std::vector<float> ms;
-		for (int rep = 0; rep < (once ? 1 : 3); rep++) {
-			CK(cudaEventRecord(e0));
+		float ms = timeLaunch(once, [&] {
 			if (!strcmp(l.kind, "red"))
 				red_k<<<l.blocks, l.threads>>>(base, l.L, l.A, l.stride, l.priv, l.iters);
 			else if (!strcmp(l.kind, "atom"))
@@ -172,17 +160,10 @@ int main(int argc, char **argv)
 				chain_k<<<1, 1>>>(base, l.iters, sink);
 			else
 				sred_k<<<l.blocks, l.threads>>>(l.L, l.A, l.iters, sink);
-			CK(cudaEventRecord(e1));
-			CK(cudaEventSynchronize(e1));
-			CK(cudaGetLastError());
-			float t;
-			CK(cudaEventElapsedTime(&t, e0, e1));
-			ms.push_back(t);
-		}
-		std::sort(ms.begin(), ms.end());
+		});
 		long ops = (long)l.blocks * l.threads * l.iters;
 		printf("%zu,%s,%d,%d,%ld,%ld,%d,%d,%d,%ld,%.4f\n", id, l.kind, l.L, l.A, l.stride, l.priv, l.blocks,
-		       l.threads, l.iters, ops, once ? 0.0f : ms[ms.size() / 2]);
+		       l.threads, l.iters, ops, ms);
 	}
 	return 0;
 }

@@ -17,15 +17,8 @@
 #include <cstring>
 #include <vector>
 #include <cuda_runtime.h>
+#include "probe.h"
 
-#define CK(x)                                                                                 \
-	do {                                                                                  \
-		cudaError_t e = (x);                                                          \
-		if (e != cudaSuccess) {                                                       \
-			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-			exit(1);                                                              \
-		}                                                                             \
-	} while (0)
 
 __constant__ float table[4096];
 
@@ -70,25 +63,11 @@ int main(int argc, char **argv)
 			}
 	float *out;
 	CK(cudaMalloc(&out, 64));
-	cudaEvent_t e0, e1;
-	CK(cudaEventCreate(&e0));
-	CK(cudaEventCreate(&e1));
 	printf("id,D,stride,blocks,threads,iters,ms\n");
 	for (size_t id = 0; id < ls.size(); id++) {
 		Launch &l = ls[id];
-		std::vector<float> ms;
-		for (int rep = 0; rep < (once ? 1 : 3); rep++) {
-			CK(cudaEventRecord(e0));
-			cdiv<<<l.blocks, l.threads>>>(l.D, l.stride, l.iters, out);
-			CK(cudaEventRecord(e1));
-			CK(cudaEventSynchronize(e1));
-			CK(cudaGetLastError());
-			float t;
-			CK(cudaEventElapsedTime(&t, e0, e1));
-			ms.push_back(t);
-		}
-		std::sort(ms.begin(), ms.end());
-		printf("%zu,%d,%d,%d,%d,%d,%.4f\n", id, l.D, l.stride, l.blocks, l.threads, l.iters, once ? 0.0f : ms[ms.size() / 2]);
+		float ms = timeLaunch(once, [&] { cdiv<<<l.blocks, l.threads>>>(l.D, l.stride, l.iters, out); });
+		printf("%zu,%d,%d,%d,%d,%d,%.4f\n", id, l.D, l.stride, l.blocks, l.threads, l.iters, ms);
 	}
 	return 0;
 }

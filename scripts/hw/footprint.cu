@@ -23,15 +23,8 @@
 #include <cstring>
 #include <vector>
 #include <cuda_runtime.h>
+#include "probe.h"
 
-#define CK(x)                                                                                 \
-	do {                                                                                  \
-		cudaError_t e = (x);                                                          \
-		if (e != cudaSuccess) {                                                       \
-			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-			exit(1);                                                              \
-		}                                                                             \
-	} while (0)
 
 static const size_t MB = 1 << 20;
 static std::vector<size_t> footprints = {1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52,

@@ -1,7 +1,7 @@
 #!/bin/bash
 # probe.sh: run one of issue 11's lane-pattern probes. On a GPU machine with nvcc and ncu:
 #
-#   scripts/hw/probe.sh PROBE OUTDIR        # PROBE: atomics or constdiv
+#   scripts/hw/probe.sh PROBE OUTDIR        # PROBE: atomics, constdiv or writeback
 #
 # builds scripts/hw/PROBE.cu and writes to OUTDIR:
 #   PROBE-free.csv  every launch (see PROBE.cu) timed with CUDA events, no profiler, at
@@ -11,11 +11,12 @@
 #                   (gpu__compute_memory_throughput's breakdown); ncu's ID is the
 #                   launch's id in PROBE-free.csv
 #   PROBE.log       the whole run
-# The runs that docs cite are traces/hw/<gpu>-<date>-PROBE/.
+# ARGS="..." passes more arguments to the probe's program (writeback: ARGS=sm for its
+# per-SM part). The runs that docs cite are traces/hw/<gpu>-<date>-PROBE/.
 set -u
 cd "$(dirname "$0")/../.."
-PROBE=${1:?usage: scripts/hw/probe.sh atomics|constdiv OUTDIR}
-OUTDIR=${2:?usage: scripts/hw/probe.sh atomics|constdiv OUTDIR}
+PROBE=${1:?usage: scripts/hw/probe.sh atomics|constdiv|writeback OUTDIR}
+OUTDIR=${2:?usage: scripts/hw/probe.sh atomics|constdiv|writeback OUTDIR}
 WORK=${WORK:-/tmp/gtrace-$PROBE}
 M=gpu__time_duration.sum,sm__cycles_elapsed.avg,lts__cycles_elapsed.avg,smsp__inst_executed.sum
 case $PROBE in
@@ -31,7 +32,17 @@ constdiv) # the constant caches' requests and misses, and why warps wait
 	M=$M,smsp__pcsamp_warps_issue_stalled_imc_miss.sum,smsp__pcsamp_warps_issue_stalled_long_scoreboard.sum
 	M=$M,smsp__pcsamp_warps_issue_stalled_short_scoreboard.sum,smsp__pcsamp_warps_issue_stalled_mio_throttle.sum
 	M=$M,smsp__pcsamp_warps_issue_stalled_lg_throttle.sum,smsp__pcsamp_warps_issue_selected.sum,smsp__pcsamp_sample_count.sum ;;
-*) echo "probe.sh: unknown probe $PROBE (want atomics or constdiv)"; exit 1 ;;
+writeback) # DRAM bytes, L2 lookups by source unit (the SMs' L1s, and the fabric between
+	# the two L2 partitions), fills from DRAM
+	M=$M,dram__bytes_read.sum,dram__bytes_write.sum,lts__d_sectors_fill_device.sum
+	M=$M,lts__t_sectors.sum,lts__t_sectors_lookup_hit.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum
+	for u in tex ltcfabric; do
+		M=$M,lts__t_requests_srcunit_$u.sum,lts__t_sectors_srcunit_$u.sum,lts__t_sectors_srcunit_${u}_lookup_hit.sum
+		for op in read write; do
+			M=$M,lts__t_sectors_srcunit_${u}_op_$op.sum,lts__t_sectors_srcunit_${u}_op_${op}_lookup_hit.sum
+		done
+	done ;;
+*) echo "probe.sh: unknown probe $PROBE (want atomics, constdiv or writeback)"; exit 1 ;;
 esac
 M=$M,breakdown:gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed
 mkdir -p "$OUTDIR"
@@ -43,16 +54,17 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.memory --for
 nvcc --version | tail -1
 ncu --version | tail -1
 nvcc -O3 -arch=sm_90 -o "$WORK/$PROBE" "scripts/hw/$PROBE.cu" || exit 1
-cuobjdump -sass "$WORK/$PROBE" | grep -E 'Function|RED|ATOM|LDC' >"$WORK/sass.txt"
+cuobjdump -sass "$WORK/$PROBE" | grep -E 'Function|RED|ATOM|LDC|STG|LDG' >"$WORK/sass.txt"
 grep -c . "$WORK/sass.txt" && head -30 "$WORK/sass.txt"
 
 echo "== free"
-timeout 200 "$WORK/$PROBE" >"$OUTDIR/$PROBE-free.csv"
+timeout 200 "$WORK/$PROBE" ${ARGS:-} >"$OUTDIR/$PROBE-free.csv"
 echo "exit $?"
 cat "$OUTDIR/$PROBE-free.csv"
 
 # Keep the counters this ncu has (a name it does not know fails the whole run).
 ncu --query-metrics >"$WORK/query.txt" 2>&1
+grep -E '^lts__t_sectors_srcunit_[a-z]+ ' "$WORK/query.txt" | awk '{print $1}' | tr '\n' ' '; echo
 KEEP=
 for m in ${M//,/ }; do
 	case $m in
@@ -63,7 +75,7 @@ done
 M=${KEEP#,}
 echo "== ncu"
 timeout 400 ncu --cache-control all --clock-control base --replay-mode kernel --metrics "$M" \
-	--export "$WORK/report" --force-overwrite "$WORK/$PROBE" once >"$WORK/once.csv" 2>"$WORK/ncu.err"
+	--export "$WORK/report" --force-overwrite "$WORK/$PROBE" ${ARGS:-} once >"$WORK/once.csv" 2>"$WORK/ncu.err"
 echo "exit $?"
 grep -v '==PROF==' "$WORK/ncu.err" | tail -5
 ncu --import "$WORK/report.ncu-rep" --csv --page details --print-units base >"$OUTDIR/$PROBE-ncu.csv"

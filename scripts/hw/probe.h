@@ -1,0 +1,54 @@
+// probe.h: what every hardware probe under scripts/hw/ shares: the CUDA error check and
+// the median of three timed runs.
+#pragma once
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+#include <cuda_runtime.h>
+
+#define CK(x)                                                                                 \
+	do {                                                                                  \
+		cudaError_t e = (x);                                                          \
+		if (e != cudaSuccess) {                                                       \
+			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
+			exit(1);                                                              \
+		}                                                                             \
+	} while (0)
+
+// timeLaunch runs launch() three times between CUDA events (before() first each time, if
+// given, outside the timed part) and returns the median in ms; with once, it runs it a
+// single time untimed and without before() (for ncu, which profiles each launch once and
+// whose --cache-control does what before() would) and returns 0.
+template <typename L, typename B>
+static float timeLaunch(bool once, L launch, B before)
+{
+	static cudaEvent_t e0, e1;
+	if (!e0) {
+		CK(cudaEventCreate(&e0));
+		CK(cudaEventCreate(&e1));
+	}
+	std::vector<float> ms;
+	for (int rep = 0; rep < (once ? 1 : 3); rep++) {
+		if (!once)
+			before();
+		CK(cudaEventRecord(e0));
+		launch();
+		CK(cudaEventRecord(e1));
+		CK(cudaEventSynchronize(e1));
+		CK(cudaGetLastError());
+		float t;
+		CK(cudaEventElapsedTime(&t, e0, e1));
+		ms.push_back(t);
+	}
+	if (once)
+		return 0;
+	std::sort(ms.begin(), ms.end());
+	return ms[ms.size() / 2];
+}
+
+template <typename L>
+static float timeLaunch(bool once, L launch)
+{
+	return timeLaunch(once, launch, [] {});
+}
