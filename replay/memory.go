@@ -409,11 +409,11 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 				// writes through and updates the line).
 				c.GStHit += popc8(res.Hit)
 				if res.Forward != 0 {
-					s.l2q = append(s.l2q, l2req{line: u.Line, mask: res.Forward, op: l2Write, pc: s.curPC})
+					s.l2q = append(s.l2q, s.storeReq(u.Line, res.Forward, width))
 				}
 				continue
 			}
-			s.l2q = append(s.l2q, l2req{line: u.Line, mask: u.Sectors, op: l2Write, pc: s.curPC})
+			s.l2q = append(s.l2q, s.storeReq(u.Line, u.Sectors, width))
 		}
 	default: // atomics and reductions are performed at L2
 		op := l2Atom
@@ -424,6 +424,16 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 			s.l2q = append(s.l2q, l2req{line: u.Line, mask: u.Sectors, op: op, pc: s.curPC})
 		}
 	}
+}
+
+// storeReq is the L2 request of a global store's sectors in mask of line; it carries the
+// bytes the lanes write when the L2 models partial sectors (l2.partial_fill).
+func (s *smState) storeReq(line uint64, mask uint8, width int) l2req {
+	q := l2req{line: line, mask: mask, op: l2Write, pc: s.curPC}
+	if s.cfg.L2.PartialFill {
+		q.use = usedBytes(line, s.addrs, width)
+	}
+	return q
 }
 
 func (s *smState) local(c *counters, in *format.Inst, w *format.Warp, i int) {
@@ -569,8 +579,7 @@ func sharedAccess(b *smem.Banks, op format.MemOp, mask uint32, addrs []uint64, w
 // l2State is the shared L2 (in slices) and DRAM of the chip.
 type l2State struct {
 	fetchSectors uint // sectors a read miss brings in: l2.fetch_bytes / 32 (1, 2 or 4)
-	slices       []*cache.Sectored
-	sliceMap     arch.SliceMap // which slice serves a line (both engines use it)
+	chip         *l2Chip
 	dram         *dram.Model
 	pcs          []counters // per-pc counts of the L2 and DRAM
 }
@@ -591,30 +600,27 @@ func fetchBlock(miss uint8, sectors uint) uint8 {
 	return out
 }
 
-func (l *l2State) slice(line uint64) *cache.Sectored {
-	return l.slices[l.sliceMap.Slice(line, len(l.slices))]
-}
-
-func (l *l2State) serve(reqs []l2req) {
-	for _, q := range reqs {
+// serve runs SM sm's requests of one round through the L2, in order.
+func (l *l2State) serve(sm int, reqs []l2req) {
+	for i := range reqs {
+		q := &reqs[i]
 		c := &l.pcs[q.pc]
-		sl := l.slice(q.line)
 		n := popc8(q.mask)
 		switch q.op {
 		case l2Read:
-			res := sl.Access(q.line, q.mask, cache.Load)
+			_, res, fetch := l.chip.load(sm, q.line, q.mask)
 			c.L2Read += n
 			c.L2Hit += popc8(res.Hit | res.Merged)
 			for b := uint64(0); b < 8; b++ {
-				if res.Fetch&(1<<b) != 0 {
+				if fetch&(1<<b) != 0 {
 					l.fetch(q.line+b*cache.Chunk, q.useOf(b))
 					c.DRAMRead += cache.Chunk
 				}
 			}
 			// A miss brings in the whole fetch block around each missing sector; the
 			// neighbours cost DRAM bursts but serve no request yet.
-			if extra := fetchBlock(res.Fetch, l.fetchSectors) &^ q.mask; q.lsu && extra != 0 && res.Fetch != 0 {
-				if more := sl.Access(q.line, extra, cache.Load).Fetch; more != 0 {
+			if extra := fetchBlock(fetch, l.fetchSectors) &^ q.mask; q.lsu && extra != 0 && fetch != 0 {
+				if _, _, more := l.chip.load(sm, q.line, extra); more != 0 {
 					for b := uint64(0); b < 8; b++ {
 						if more&(1<<b) != 0 {
 							l.dram.Move(q.line+b*cache.Chunk, cache.Chunk, false)
@@ -623,12 +629,11 @@ func (l *l2State) serve(reqs []l2req) {
 					}
 				}
 			}
-			l.evict(c, res)
 		case l2Write, l2Atom, l2Red:
 			// NVIDIA's L2 takes a written sector without fetching it (byte-masked), and
 			// ncu counts such a write as a hit: on an H200 a kernel that stores 131072
 			// cold sectors and loads 131072 cold ones shows a 51.8% L2 hit rate.
-			res := sl.Access(q.line, q.mask, cache.Store)
+			_, res := l.chip.store(q.line, q.mask, &q.use)
 			if q.op == l2Write {
 				c.L2Write += n
 				c.L2Hit += n
@@ -646,8 +651,8 @@ func (l *l2State) serve(reqs []l2req) {
 					}
 				}
 			}
-			l.evict(c, res)
 		}
+		l.writeBack(c)
 	}
 }
 
@@ -676,16 +681,22 @@ func (l *l2State) fetch(addr uint64, use uint32) {
 	}
 }
 
-func (l *l2State) evict(c *counters, res cache.Result) {
-	if !res.Evicted || res.EvictDirty == 0 {
-		return
-	}
-	for b := uint64(0); b < 8; b++ {
-		if res.EvictDirty&(1<<b) != 0 {
-			l.dram.Access(res.EvictLine+b*cache.Chunk, cache.Chunk, true)
-			c.DRAMWrite += cache.Chunk
+// writeBack moves the lines the L2 let go of during the last request to DRAM: each
+// partial sector is read first, then every dirty sector written.
+func (l *l2State) writeBack(c *counters) {
+	for _, o := range l.chip.out {
+		for b := uint64(0); b < 8; b++ {
+			if o.fill&(1<<b) != 0 {
+				l.dram.Access(o.line+b*cache.Chunk, cache.Chunk, false)
+				c.DRAMRead += cache.Chunk
+			}
+			if o.dirty&(1<<b) != 0 {
+				l.dram.Access(o.line+b*cache.Chunk, cache.Chunk, true)
+				c.DRAMWrite += cache.Chunk
+			}
 		}
 	}
+	l.chip.out = l.chip.out[:0]
 }
 
 func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config, opts Options) (*KernelReport, error) {
@@ -706,14 +717,9 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 			return nil, err
 		}
 	}
-	l2 := &l2State{fetchSectors: uint(max(cfg.L2.FetchBytes/cache.Chunk, 1)), sliceMap: cfg.L2.SliceMap}
-	sliceCfg := cfg.L2.Slice()
-	for range max(cfg.L2.Slices, 1) {
-		c, err := cache.New(sliceCfg)
-		if err != nil {
-			return nil, fmt.Errorf("l2 slice: %w", err)
-		}
-		l2.slices = append(l2.slices, c)
+	l2 := &l2State{fetchSectors: uint(max(cfg.L2.FetchBytes/cache.Chunk, 1))}
+	if l2.chip, err = newL2Chip(cfg, nsm, cfg.L2.Slice()); err != nil {
+		return nil, err
 	}
 	if l2.dram, err = dram.New(cfg.DRAM.Config); err != nil {
 		return nil, fmt.Errorf("dram: %w", err)
@@ -767,7 +773,7 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 				return nil, s.err
 			}
 			if len(s.l2q) > 0 {
-				l2.serve(s.l2q)
+				l2.serve(sm, s.l2q)
 				s.l2q = s.l2q[:0]
 			}
 			if s.done > 0 {

@@ -452,7 +452,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	e.inst = make([]uint64, n)
 	e.thread = make([]uint64, n)
 	e.stalls = make([][numStalls]uint64, n)
-	if e.l2, err = newTimedL2(cfg); err != nil {
+	if e.l2, err = newTimedL2(cfg, cfg.SM.Count); err != nil {
 		return nil, err
 	}
 	e.sms = make([]*tSM, cfg.SM.Count)
@@ -1266,7 +1266,7 @@ func (s *tSM) global(in *tInst, w *format.Warp, i int, t int64) int64 {
 					continue
 				}
 			}
-			d := e.l2.read(at, u.Line, fetch, true)
+			d := e.l2.read(at, s.id, u.Line, fetch, true)
 			if cached {
 				s.l1Fill(u.Line, fetch, d)
 			}
@@ -1283,12 +1283,16 @@ func (s *tSM) global(in *tInst, w *format.Warp, i int, t int64) int64 {
 					continue
 				}
 			}
-			e.l2.write(at, u.Line, mask, false)
+			var use [4]uint32
+			if e.cfg.L2.PartialFill {
+				use = usedBytes(u.Line, a, in.width)
+			}
+			e.l2.write(at, u.Line, mask, false, &use)
 		}
 		return t
 	default: // atomics and reductions at L2
 		for j, u := range units {
-			done = max(done, e.l2.write(start+int64(j)*e.lsuCyc, u.Line, u.Sectors, true))
+			done = max(done, e.l2.write(start+int64(j)*e.lsuCyc, u.Line, u.Sectors, true, nil))
 		}
 	}
 	return done
@@ -1313,16 +1317,16 @@ func (s *tSM) local(in *tInst, w *format.Warp, i int, t int64) int64 {
 			done = max(done, p)
 		}
 		if res.Fetch != 0 {
-			d := e.l2.read(at, u.Line, res.Fetch, true)
+			d := e.l2.read(at, s.id, u.Line, res.Fetch, true)
 			s.l1Fill(u.Line, res.Fetch, d)
 			s.pushMSHR(d)
 			done = max(done, d)
 		}
 		if res.Forward != 0 {
-			e.l2.write(at, u.Line, res.Forward, false)
+			e.l2.write(at, u.Line, res.Forward, false, nil)
 		}
 		if res.EvictDirty != 0 {
-			e.l2.write(at, res.EvictLine, res.EvictDirty, false)
+			e.l2.write(at, res.EvictLine, res.EvictDirty, false, nil)
 		}
 	}
 	if st {
@@ -1351,7 +1355,7 @@ func (s *tSM) constant(w *format.Warp, i int, in *tInst, t int64) int64 {
 		done = max(done, start+int64(e.lat.ConstL15)+serial)
 	}
 	for _, f := range s.fetched {
-		done = max(done, e.l2.read(start, f.Line, f.Fetch, false))
+		done = max(done, e.l2.read(start, s.id, f.Line, f.Fetch, false))
 	}
 	return done
 }
@@ -1363,7 +1367,7 @@ func (s *tSM) texture(w *format.Warp, i int, in *tInst, t int64, texel int) int6
 	start := s.lsu(t, max(r.Lines, 1))
 	done := start + int64(e.lat.Texture)
 	for _, f := range s.fetched {
-		d := e.l2.read(start, f.Line, f.Fetch, false) + int64(e.lat.Texture)
+		d := e.l2.read(start, s.id, f.Line, f.Fetch, false) + int64(e.lat.Texture)
 		s.pushMSHR(d)
 		done = max(done, d)
 	}

@@ -25,17 +25,17 @@ const tickScale = 1024
 // sector rate of one that touches 8 whole lines: what makes seed 001's testOffset<32>
 // twice as slow as testOffset<8> with the same sectors (scripts/hw/l2probe.sh).
 //
-// Hit and miss decisions come from the same functional caches as the memory engine;
+// Hit and miss decisions, near copies, write-backs and partial fills come from the same
+// l2Chip as the memory engine's (the port a read takes is its near copy's slice);
 // data in flight is tracked here, per 32-byte sector, as the time its fill lands (an
 // access that hits a sector still in flight waits for it, as an MSHR merge does).
 type timedL2 struct {
-	slices   []*cache.Sectored
-	sliceMap arch.SliceMap
-	inBusy   []int64 // ticks: each slice's input port
-	outBusy  []int64 // ticks: each slice's read data return
-	inT      int64   // ticks the port needs per read request or store sector
-	atomT    int64   // ticks the port needs per atomic pass, at least (l2.atomic_pass_clk)
-	sectorT  int64   // ticks the return needs per 32-byte read sector
+	chip    *l2Chip
+	inBusy  []int64 // ticks: each slice's input port
+	outBusy []int64 // ticks: each slice's read data return
+	inT     int64   // ticks the port needs per read request or store sector
+	atomT   int64   // ticks the port needs per atomic pass, at least (l2.atomic_pass_clk)
+	sectorT int64   // ticks the return needs per 32-byte read sector
 
 	dram      *dram.Model // address mapping only
 	banks     int
@@ -58,25 +58,21 @@ type timedL2 struct {
 	acked int64
 }
 
-func newTimedL2(cfg *arch.Config) (*timedL2, error) {
-	l := &timedL2{latL2: int64(cfg.L2HitCycles()), latDRAM: int64(cfg.DRAMCycles()), fill: map[uint64]int64{}, sliceMap: cfg.L2.SliceMap,
+func newTimedL2(cfg *arch.Config, nsm int) (*timedL2, error) {
+	l := &timedL2{latL2: int64(cfg.L2HitCycles()), latDRAM: int64(cfg.DRAMCycles()), fill: map[uint64]int64{},
 		fetchSectors: uint(max(cfg.L2.FetchBytes/cache.Chunk, 1))}
 	sc := cfg.L2.Slice()
 	sc.MSHRs = 0 // fills land at once in the functional cache; l.fill holds their time
-	for range max(cfg.L2.Slices, 1) {
-		c, err := cache.New(sc)
-		if err != nil {
-			return nil, fmt.Errorf("l2 slice: %w", err)
-		}
-		l.slices = append(l.slices, c)
+	var err error
+	if l.chip, err = newL2Chip(cfg, nsm, sc); err != nil {
+		return nil, err
 	}
-	l.inBusy = make([]int64, len(l.slices))
-	l.outBusy = make([]int64, len(l.slices))
+	l.inBusy = make([]int64, len(l.chip.slices))
+	l.outBusy = make([]int64, len(l.chip.slices))
 	out, in := cfg.L2BytesPerSMCycle()
 	l.sectorT = ticksPer(cache.Chunk, out)
 	l.inT = ticksPer(cache.Chunk, in)
 	l.atomT = max(int64(math.Round(float64(l.inT)*cfg.L2.AtomicPassClk)), l.inT)
-	var err error
 	if l.dram, err = dram.New(cfg.DRAM.Config); err != nil {
 		return nil, fmt.Errorf("dram: %w", err)
 	}
@@ -109,8 +105,6 @@ func ticksPer(n int, perCycle float64) int64 {
 	return max(int64(math.Round(tickScale*float64(n)/max(perCycle, 1e-9))), 1)
 }
 
-func (l *timedL2) slice(line uint64) int { return l.sliceMap.Slice(line, len(l.slices)) }
-
 // reserve takes slice s's input port for in ticks, then its data return for out read
 // sectors, from cycle t on, and returns the cycle service starts.
 func (l *timedL2) reserve(s int, t int64, in int64, out int) int64 {
@@ -129,16 +123,16 @@ func (l *timedL2) reserve(s int, t int64, in int64, out int) int64 {
 // missing sector, as the memory engine's L2 does: the neighbours take DRAM bandwidth and
 // land with the sector, so a later request for them waits for that fill, not a new one.
 // Texture and constant misses fetch only their sectors (see l2req.lsu in memory.go).
-func (l *timedL2) read(t int64, line uint64, mask uint8, lsu bool) int64 {
-	s := l.slice(line)
+func (l *timedL2) read(t int64, sm int, line uint64, mask uint8, lsu bool) int64 {
+	s, _ := l.chip.entry(sm, line)
 	start := l.reserve(s, t, l.inT, int(popc8(mask)))
 	done := start + l.latL2
-	res := l.slices[s].Access(line, mask, cache.Load)
+	_, _, fetch := l.chip.load(sm, line, mask)
 	for b := uint64(0); b < 8; b++ {
 		bit := uint8(1) << b
 		addr := line + b*cache.Chunk
 		switch {
-		case res.Fetch&bit != 0:
+		case fetch&bit != 0:
 			d := l.dramAccess(start, addr, false)
 			l.setFill(addr, d)
 			done = max(done, d)
@@ -148,28 +142,29 @@ func (l *timedL2) read(t int64, line uint64, mask uint8, lsu bool) int64 {
 			}
 		}
 	}
-	l.evict(start, res)
-	if !lsu || res.Fetch == 0 || l.fetchSectors <= 1 {
+	l.writeBack(start)
+	if !lsu || fetch == 0 || l.fetchSectors <= 1 {
 		return done
 	}
-	if extra := fetchBlock(res.Fetch, l.fetchSectors) &^ mask; extra != 0 {
-		more := l.slices[s].Access(line, extra, cache.Load)
+	if extra := fetchBlock(fetch, l.fetchSectors) &^ mask; extra != 0 {
+		_, _, more := l.chip.load(sm, line, extra)
 		for b := uint64(0); b < 8; b++ {
-			if more.Fetch&(1<<b) != 0 {
+			if more&(1<<b) != 0 {
 				addr := line + b*cache.Chunk
 				l.setFill(addr, l.dramAccess(start, addr, false))
 			}
 		}
-		l.evict(start, more)
+		l.writeBack(start)
 	}
 	return done
 }
 
-// write takes store (or atomic) sectors at cycle t; an atomic's fetch and result return
-// like a read. It returns when the write is done at L2 (an atomic's result back at the
-// SM).
-func (l *timedL2) write(t int64, line uint64, mask uint8, atomic bool) int64 {
-	s := l.slice(line)
+// write takes store (or atomic) sectors at cycle t; use holds the bytes a store writes
+// in each sector (for l2.partial_fill; zero: whole sectors). An atomic's fetch and
+// result return like a read. It returns when the write is done at L2 (an atomic's
+// result back at the SM).
+func (l *timedL2) write(t int64, line uint64, mask uint8, atomic bool, use *[4]uint32) int64 {
+	s := l.chip.home(line)
 	n := int(popc8(mask))
 	out, in := 0, int64(n)*l.inT
 	if atomic {
@@ -177,7 +172,7 @@ func (l *timedL2) write(t int64, line uint64, mask uint8, atomic bool) int64 {
 		in = max(in, l.atomT)
 	}
 	start := l.reserve(s, t, in, out)
-	res := l.slices[s].Access(line, mask, cache.Store)
+	_, res := l.chip.store(line, mask, use)
 	done := start + l.latL2
 	if atomic {
 		for b := uint64(0); b < 8; b++ {
@@ -186,20 +181,25 @@ func (l *timedL2) write(t int64, line uint64, mask uint8, atomic bool) int64 {
 			}
 		}
 	}
-	l.evict(start, res)
+	l.writeBack(start)
 	l.acked = max(l.acked, done)
 	return done
 }
 
-func (l *timedL2) evict(t int64, res cache.Result) {
-	if !res.Evicted || res.EvictDirty == 0 {
-		return
-	}
-	for b := uint64(0); b < 8; b++ {
-		if res.EvictDirty&(1<<b) != 0 {
-			l.dramAccess(t, res.EvictLine+b*cache.Chunk, true)
+// writeBack sends the lines the L2 let go of to DRAM at cycle t: each partial sector is
+// read first, then every dirty sector written.
+func (l *timedL2) writeBack(t int64) {
+	for _, o := range l.chip.out {
+		for b := uint64(0); b < 8; b++ {
+			if o.fill&(1<<b) != 0 {
+				l.dramAccess(t, o.line+b*cache.Chunk, false)
+			}
+			if o.dirty&(1<<b) != 0 {
+				l.dramAccess(t, o.line+b*cache.Chunk, true)
+			}
 		}
 	}
+	l.chip.out = l.chip.out[:0]
 }
 
 func (l *timedL2) setFill(addr uint64, d int64) {

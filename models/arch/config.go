@@ -123,6 +123,22 @@ type L2 struct {
 	AtomicPassClk float64
 	// SliceMap is how lines are spread over the slices (l2.slice_map).
 	SliceMap SliceMap
+	// Partitions splits the slices, and the SMs by id, into that many equal groups. A
+	// line lives in its home slice (SliceMap); an SM that reads a line homed in another
+	// partition keeps a copy of it in the slice of its own partition at the home's
+	// place, looks there first and at home on a miss. Stores and atomics are done at
+	// home. 1: every SM sees one L2 alike. On an H200 what all SMs read is found again
+	// up to 36-40 MB of the 60 MB, 1.5 slots a line (docs/research/hw-facts.md §11).
+	Partitions int
+	// DirtyMax is the fraction of a slice's lines that may be dirty: a store that
+	// dirties one more writes back the least recently written dirty line, which stays,
+	// clean. 1: none is written back before it is evicted. An H200 keeps 25.5 MB of
+	// stored lines of its 60 (hw-facts §11).
+	DirtyMax float64
+	// PartialFill reads a written sector from DRAM before its write-back, or before a
+	// read of it, unless its every byte was written since the L2 last held it whole:
+	// HBM has no byte mask to write part of a sector (hw-facts §11).
+	PartialFill bool
 	// FetchBytes is what a read miss brings in from DRAM: the missing sector, or the
 	// aligned 64- or 128-byte block around it (CUDA's cudaLimitMaxL2FetchGranularity).
 	FetchBytes int
@@ -396,6 +412,12 @@ func (c *Config) Validate() error {
 	pos("l2.in_bytes_per_clk", c.L2.InBytesPerClk)
 	if c.L2.SliceMap > SliceGranules {
 		bad("l2.slice_map", "unknown, is %d", int(c.L2.SliceMap))
+	}
+	if c.L2.Partitions < 1 || c.L2.Partitions > max(c.L2.Slices, 1) {
+		bad("l2.partitions", "must be 1 to l2.slices (%d), is %d", c.L2.Slices, c.L2.Partitions)
+	}
+	if !(c.L2.DirtyMax > 0 && c.L2.DirtyMax <= 1) {
+		bad("l2.dirty_max", "must be a fraction of a slice's lines above 0 and at most 1, is %g", c.L2.DirtyMax)
 	}
 	if !(c.L2.AtomicPassClk >= 1) || math.IsInf(c.L2.AtomicPassClk, 0) {
 		bad("l2.atomic_pass_clk", "must be a finite number of L2 clocks, 1 or more, is %g", c.L2.AtomicPassClk)

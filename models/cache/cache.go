@@ -470,6 +470,23 @@ func (c *Sectored) Invalidate() {
 	c.mshrHead, c.mshrLen = 0, 0
 }
 
+// Clean marks the line holding addr clean, counts its dirty chunks as written back and
+// returns them (0 when the line is absent or clean). The line stays valid.
+func (c *Sectored) Clean(addr uint64) uint8 {
+	if c.slots == nil {
+		return 0
+	}
+	line := addr >> c.lineShift
+	s := c.lookup(c.setOf(line), line)
+	if s < 0 {
+		return 0
+	}
+	d := c.slots[s].dirty
+	c.slots[s].dirty = 0
+	c.stats.WrittenBack += uint64(bits.OnesCount8(d))
+	return d
+}
+
 // FlushDirty calls fn for every line with dirty chunks, in slot order, then
 // marks them clean and counts them as written back.
 func (c *Sectored) FlushDirty(fn func(line uint64, dirty uint8)) {

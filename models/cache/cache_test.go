@@ -138,3 +138,31 @@ func TestIndexMatchesScan(t *testing.T) {
 		t.Fatalf("stats differ: %+v vs %+v", fast.Stats(), slow.Stats())
 	}
 }
+
+// TestClean: Clean returns a line's dirty chunks once, keeps the line valid, and an
+// eviction of it afterwards writes nothing back.
+func TestClean(t *testing.T) {
+	c, err := New(Config{Size: 256, Line: 128, Sector: 32, Ways: 1, Write: WriteBack, WriteAllocate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := c.Clean(0x80); d != 0 {
+		t.Fatalf("clean before any access: %04b", d)
+	}
+	c.Access(0x80, 0b0110, Store)
+	if d := c.Clean(0x80); d != 0b0110 {
+		t.Fatalf("clean: %04b, want 0110", d)
+	}
+	if d := c.Clean(0x80); d != 0 {
+		t.Fatalf("second clean: %04b", d)
+	}
+	if r := c.Access(0x80, 0b0110, Load); r.Hit != 0b0110 {
+		t.Fatalf("load after clean: %+v", r)
+	}
+	if r := c.Access(0x180, 0b0001, Load); !r.Evicted || r.EvictDirty != 0 {
+		t.Fatalf("eviction after clean: %+v", r)
+	}
+	if s := c.Stats(); s.WrittenBack != 2 {
+		t.Fatalf("written back %d chunks, want 2", s.WrittenBack)
+	}
+}

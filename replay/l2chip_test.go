@@ -1,0 +1,96 @@
+package replay
+
+import "testing"
+
+// smallChip is a hopper L2 of 4 slices of 2 lines each (1 set, 2 ways), 2 partitions
+// and 4 SMs (0-1 in partition 0, 2-3 in 1), slices on consecutive lines.
+func smallChip(t *testing.T, sets ...string) *l2Chip {
+	t.Helper()
+	cfg := presetOf(t, "hopper", "h200", append([]string{"l2.size=1KB", "l2.slices=4", "l2.ways=2", "l2.slice_map=lines"}, sets...)...)
+	sc := cfg.L2.Slice()
+	sc.MSHRs = 0
+	l, err := newL2Chip(cfg, 4, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// TestL2ChipNearCopy: a read from the partition that is not the line's home keeps a near
+// copy there; a near miss that hits at home reads nothing from DRAM.
+func TestL2ChipNearCopy(t *testing.T) {
+	l := smallChip(t)
+	const line = 3 * 128 // home slice 3, partition 1; its near slice in partition 0 is 1
+	if near, home := l.entry(0, line); near != 1 || home != 3 {
+		t.Fatalf("entry(SM 0) = %d, %d; want near 1, home 3", near, home)
+	}
+	if near, home := l.entry(2, line); near != 3 || home != 3 {
+		t.Fatalf("entry(SM 2) = %d, %d; want 3, 3", near, home)
+	}
+	if _, res, fetch := l.load(0, line, 0b1); res.Hit != 0 || fetch != 0b1 {
+		t.Fatalf("cold read: hit %04b fetch %04b", res.Hit, fetch)
+	}
+	if _, res, fetch := l.load(1, line, 0b1); res.Hit != 0b1 || fetch != 0 {
+		t.Fatalf("read from the same partition: hit %04b fetch %04b, want a near hit", res.Hit, fetch)
+	}
+	if _, res, fetch := l.load(2, line, 0b1); res.Hit != 0b1 || fetch != 0 {
+		t.Fatalf("read at home: hit %04b fetch %04b", res.Hit, fetch)
+	}
+	// Two lines homed at slice 1 push the near copy out of slice 1's two ways; the line
+	// is still at home, so the next read misses near and reads no DRAM.
+	l.load(0, 1*128, 0b1)
+	l.load(0, 5*128, 0b1)
+	if _, res, fetch := l.load(0, line, 0b1); res.Hit != 0 || fetch != 0 {
+		t.Fatalf("after the near copy left: hit %04b fetch %04b, want a near miss served at home", res.Hit, fetch)
+	}
+	one := smallChip(t, "l2.partitions=1")
+	if near, home := one.entry(0, line); near != home {
+		t.Fatalf("one partition: entry %d, home %d", near, home)
+	}
+}
+
+// TestL2ChipDirtyBudget: past l2.dirty_max of a slice's lines, a store writes back the
+// least recently written dirty line, which stays valid and clean.
+func TestL2ChipDirtyBudget(t *testing.T) {
+	l := smallChip(t, "l2.dirty_max=0.5", "l2.partial_fill=false") // one dirty line per slice
+	a, b := uint64(0), uint64(4*128)                               // both on slice 0
+	l.store(a, 0b11, nil)
+	if len(l.out) != 0 {
+		t.Fatalf("first store wrote back %+v", l.out)
+	}
+	l.store(b, 0b1, nil)
+	if len(l.out) != 1 || l.out[0] != (l2Out{line: a, dirty: 0b11}) {
+		t.Fatalf("second dirty line: out %+v, want line %#x sectors 0011", l.out, a)
+	}
+	l.out = l.out[:0]
+	if _, res, fetch := l.load(0, a, 0b11); res.Hit != 0b11 || fetch != 0 {
+		t.Fatalf("the cleaned line: hit %04b fetch %04b, want it kept", res.Hit, fetch)
+	}
+	l.store(b, 0b10, nil) // b again: no new dirty line
+	if len(l.out) != 0 {
+		t.Fatalf("storing a dirty line again wrote back %+v", l.out)
+	}
+}
+
+// TestL2ChipPartialFill: a sector a store made valid without all its bytes is read from
+// DRAM before its write-back or a read of it; one written whole, or completed by later
+// stores, is not.
+func TestL2ChipPartialFill(t *testing.T) {
+	l := smallChip(t, "l2.dirty_max=0.5")
+	half := [4]uint32{0x0000ffff, 0xffff0000, 0xffffffff}
+	l.store(0, 0b111, &half) // sector 0 and 1 half, 2 whole
+	rest := [4]uint32{0, 0x0000ffff}
+	l.store(0, 0b10, &rest)  // sector 1 now whole
+	l.store(4*128, 0b1, nil) // over the budget: line 0 leaves
+	if len(l.out) != 1 || l.out[0] != (l2Out{line: 0, dirty: 0b111, fill: 0b001}) {
+		t.Fatalf("out %+v, want sectors 0111 written and 0001 read first", l.out)
+	}
+	l.out = l.out[:0]
+	l.store(8*128, 0b1, &half) // a new half sector on slice 0
+	if _, _, fetch := l.load(0, 8*128, 0b1); fetch != 0b1 {
+		t.Fatalf("a read of a partial sector fetched %04b, want 0001", fetch)
+	}
+	if _, _, fetch := l.load(0, 8*128, 0b1); fetch != 0 {
+		t.Fatalf("a second read fetched %04b", fetch)
+	}
+}
