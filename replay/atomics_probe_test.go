@@ -88,6 +88,16 @@ func readProbeRun(t *testing.T, dir, probe string) ([][]string, map[int]map[stri
 	return recs[1:], metric
 }
 
+// captureProbe captures a probe's kernel k, from ptx, on blocks CTAs of threads threads
+// under ITS, with args as --arg specs.
+func captureProbe(t *testing.T, name, ptx string, blocks, threads int, args ...string) *format.Reader {
+	t.Helper()
+	r, _ := captureSpec(t, capture.Spec{PTX: []byte(ptx), PTXName: name, Kernel: "k",
+		Grid: format.Dim3{X: uint32(blocks), Y: 1, Z: 1}, Block: format.Dim3{X: uint32(threads), Y: 1, Z: 1},
+		SIMT: format.SIMTITS, Args: args})
+	return r
+}
+
 func readAtomicsProbe(t *testing.T) []probeLaunch {
 	t.Helper()
 	recs, metric := readProbeRun(t, atomicsProbe, "atomics")
@@ -214,9 +224,7 @@ func modelAtomicsProbe(t *testing.T, l probeLaunch) (ns, sectors float64) {
 		ptx = sharedAtomicsProbePTX
 		args = []string{fmt.Sprint("u32:", l.l), fmt.Sprint("u32:", l.a), fmt.Sprint("u32:", l.iters)}
 	}
-	r, _ := captureSpec(t, capture.Spec{PTX: []byte(ptx), PTXName: "atomics.ptx", Kernel: "k",
-		Grid: format.Dim3{X: uint32(l.blocks), Y: 1, Z: 1}, Block: format.Dim3{X: uint32(l.threads), Y: 1, Z: 1}, SIMT: format.SIMTITS,
-		Args: args})
+	r := captureProbe(t, "atomics.ptx", ptx, l.blocks, l.threads, args...)
 	cfg := presetOf(t, "hopper", "h200", "sm.clock_mhz="+strconv.Itoa(int(math.Round(l.smMHz))),
 		"l2.clock_mhz="+strconv.Itoa(int(math.Round(l.l2MHz))))
 	cyc, err := Cycles(context.Background(), r, cfg)

@@ -6,9 +6,6 @@ import (
 	"math"
 	"strconv"
 	"testing"
-
-	"github.com/gtrace/gtrace/capture"
-	"github.com/gtrace/gtrace/format"
 )
 
 // constdivPTX is scripts/hw/constdiv.cu's cdiv: lane l loads word
@@ -93,9 +90,7 @@ func TestTimingConstantProbe(t *testing.T) {
 		}
 		n++
 		hw := metric[id]["sm__cycles_elapsed.avg"]
-		r, _ := captureSpec(t, capture.Spec{PTX: []byte(constdivPTX), PTXName: "constdiv.ptx", Kernel: "k",
-			Grid: format.Dim3{X: 1, Y: 1, Z: 1}, Block: format.Dim3{X: uint32(threads), Y: 1, Z: 1}, SIMT: format.SIMTITS,
-			Args: []string{fmt.Sprint("u32:", d), fmt.Sprint("u32:", stride), fmt.Sprint("u32:", iters)}})
+		r := captureProbe(t, "constdiv.ptx", constdivPTX, 1, threads, fmt.Sprint("u32:", d), fmt.Sprint("u32:", stride), fmt.Sprint("u32:", iters))
 		cfg := presetOf(t, "hopper", "h200", "sm.count=1", "sm.clock_mhz="+strconv.Itoa(int(math.Round(hw/metric[id]["gpu__time_duration.sum"]*1e3))))
 		cyc, err := Cycles(context.Background(), r, cfg)
 		if err != nil {

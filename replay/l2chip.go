@@ -39,8 +39,7 @@ type l2Chip struct {
 	// written (bit i = byte i); nil without l2.partial_fill.
 	partial map[uint64]uint32
 
-	// out collects the lines leaving for DRAM during one call; the engine reads and
-	// resets it.
+	// out collects the lines leaving for DRAM; the engine moves them with drain.
 	out []l2Out
 }
 
@@ -79,10 +78,7 @@ func newL2Chip(cfg *arch.Config, nsm int, sliceCfg cache.Config) (*l2Chip, error
 		return nil, fmt.Errorf("l2.partitions %d: more than the %d slices", l.parts, len(l.slices))
 	}
 	if cfg.L2.DirtyMax > 0 && cfg.L2.DirtyMax < 1 {
-		line, _, sets, ways, err := sliceCfg.Geometry()
-		if err != nil || line == 0 {
-			return nil, fmt.Errorf("l2 slice: %v", err)
-		}
+		_, _, sets, ways, _ := sliceCfg.Geometry() // cache.New above has checked it
 		l.dirtyMax = max(int(math.Floor(cfg.L2.DirtyMax*float64(sets*ways))), 1)
 		l.dirty = make([]dirtyLines, len(l.slices))
 		for i := range l.dirty {
@@ -148,6 +144,33 @@ func (l *l2Chip) store(line uint64, mask uint8, use *[4]uint32) (slice int, res 
 		l.dirtied(s, line)
 	}
 	return s, res
+}
+
+// storeBytes is what a store of the lanes at addrs, width bytes each, writes in each
+// sector of line, as l2Chip.store takes it: only l2.partial_fill (partialFill) needs the
+// bytes, and zero means whole sectors. Both engines' SMs call it while they run, so it
+// reads nothing of the chip.
+func storeBytes(partialFill bool, line uint64, addrs []uint64, width int) (use [4]uint32) {
+	if partialFill {
+		use = usedBytes(line, addrs, width)
+	}
+	return use
+}
+
+// drain calls move for each sector the L2 let go of since the last drain, in order: a
+// partial sector's read from DRAM first, then each dirty sector's write.
+func (l *l2Chip) drain(move func(addr uint64, write bool)) {
+	for _, o := range l.out {
+		for b := uint64(0); b < 8; b++ {
+			if o.fill&(1<<b) != 0 {
+				move(o.line+b*cache.Chunk, false)
+			}
+			if o.dirty&(1<<b) != 0 {
+				move(o.line+b*cache.Chunk, true)
+			}
+		}
+	}
+	l.out = l.out[:0]
 }
 
 // evicted records a replaced line's dirty sectors as leaving.

@@ -426,14 +426,10 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 	}
 }
 
-// storeReq is the L2 request of a global store's sectors in mask of line; it carries the
-// bytes the lanes write when the L2 models partial sectors (l2.partial_fill).
+// storeReq is the L2 request of a global store's sectors in mask of line, with the bytes
+// the lanes write where the L2 needs them (storeBytes).
 func (s *smState) storeReq(line uint64, mask uint8, width int) l2req {
-	q := l2req{line: line, mask: mask, op: l2Write, pc: s.curPC}
-	if s.cfg.L2.PartialFill {
-		q.use = usedBytes(line, s.addrs, width)
-	}
-	return q
+	return l2req{line: line, mask: mask, op: l2Write, pc: s.curPC, use: storeBytes(s.cfg.L2.PartialFill, line, s.addrs, width)}
 }
 
 func (s *smState) local(c *counters, in *format.Inst, w *format.Warp, i int) {
@@ -681,22 +677,16 @@ func (l *l2State) fetch(addr uint64, use uint32) {
 	}
 }
 
-// writeBack moves the lines the L2 let go of during the last request to DRAM: each
-// partial sector is read first, then every dirty sector written.
+// writeBack moves the sectors the L2 let go of during the last request to DRAM.
 func (l *l2State) writeBack(c *counters) {
-	for _, o := range l.chip.out {
-		for b := uint64(0); b < 8; b++ {
-			if o.fill&(1<<b) != 0 {
-				l.dram.Access(o.line+b*cache.Chunk, cache.Chunk, false)
-				c.DRAMRead += cache.Chunk
-			}
-			if o.dirty&(1<<b) != 0 {
-				l.dram.Access(o.line+b*cache.Chunk, cache.Chunk, true)
-				c.DRAMWrite += cache.Chunk
-			}
+	l.chip.drain(func(addr uint64, write bool) {
+		l.dram.Access(addr, cache.Chunk, write)
+		if write {
+			c.DRAMWrite += cache.Chunk
+		} else {
+			c.DRAMRead += cache.Chunk
 		}
-	}
-	l.chip.out = l.chip.out[:0]
+	})
 }
 
 func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config, opts Options) (*KernelReport, error) {

@@ -1283,10 +1283,7 @@ func (s *tSM) global(in *tInst, w *format.Warp, i int, t int64) int64 {
 					continue
 				}
 			}
-			var use [4]uint32
-			if e.cfg.L2.PartialFill {
-				use = usedBytes(u.Line, a, in.width)
-			}
+			use := storeBytes(e.cfg.L2.PartialFill, u.Line, a, in.width)
 			e.l2.write(at, u.Line, mask, false, &use)
 		}
 		return t

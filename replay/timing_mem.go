@@ -124,10 +124,9 @@ func (l *timedL2) reserve(s int, t int64, in int64, out int) int64 {
 // land with the sector, so a later request for them waits for that fill, not a new one.
 // Texture and constant misses fetch only their sectors (see l2req.lsu in memory.go).
 func (l *timedL2) read(t int64, sm int, line uint64, mask uint8, lsu bool) int64 {
-	s, _ := l.chip.entry(sm, line)
+	s, _, fetch := l.chip.load(sm, line, mask) // what it finds does not depend on time
 	start := l.reserve(s, t, l.inT, int(popc8(mask)))
 	done := start + l.latL2
-	_, _, fetch := l.chip.load(sm, line, mask)
 	for b := uint64(0); b < 8; b++ {
 		bit := uint8(1) << b
 		addr := line + b*cache.Chunk
@@ -164,7 +163,7 @@ func (l *timedL2) read(t int64, sm int, line uint64, mask uint8, lsu bool) int64
 // result return like a read. It returns when the write is done at L2 (an atomic's
 // result back at the SM).
 func (l *timedL2) write(t int64, line uint64, mask uint8, atomic bool, use *[4]uint32) int64 {
-	s := l.chip.home(line)
+	s, res := l.chip.store(line, mask, use) // what it finds does not depend on time
 	n := int(popc8(mask))
 	out, in := 0, int64(n)*l.inT
 	if atomic {
@@ -172,7 +171,6 @@ func (l *timedL2) write(t int64, line uint64, mask uint8, atomic bool, use *[4]u
 		in = max(in, l.atomT)
 	}
 	start := l.reserve(s, t, in, out)
-	_, res := l.chip.store(line, mask, use)
 	done := start + l.latL2
 	if atomic {
 		for b := uint64(0); b < 8; b++ {
@@ -186,20 +184,9 @@ func (l *timedL2) write(t int64, line uint64, mask uint8, atomic bool, use *[4]u
 	return done
 }
 
-// writeBack sends the lines the L2 let go of to DRAM at cycle t: each partial sector is
-// read first, then every dirty sector written.
+// writeBack sends the sectors the L2 let go of to DRAM at cycle t.
 func (l *timedL2) writeBack(t int64) {
-	for _, o := range l.chip.out {
-		for b := uint64(0); b < 8; b++ {
-			if o.fill&(1<<b) != 0 {
-				l.dramAccess(t, o.line+b*cache.Chunk, false)
-			}
-			if o.dirty&(1<<b) != 0 {
-				l.dramAccess(t, o.line+b*cache.Chunk, true)
-			}
-		}
-	}
-	l.chip.out = l.chip.out[:0]
+	l.chip.drain(func(addr uint64, write bool) { l.dramAccess(t, addr, write) })
 }
 
 func (l *timedL2) setFill(addr uint64, d int64) {

@@ -7,9 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/gtrace/gtrace/capture"
-	"github.com/gtrace/gtrace/format"
 )
 
 // writebackProbe is the H200 run of scripts/hw/probe.sh writeback (its main part and,
@@ -22,13 +19,13 @@ const writebackProbe = "../traces/hw/h200-2026-11-25-writeback/"
 // lookups of the SMs' L1s (srcunit tex), fabric those that came from the other L2
 // partition (srcunit ltcfabric).
 type wbLaunch struct {
-	kind                     string
-	mb                       float64 // footprint
-	sm                       int     // the per-SM part: the SM it ran on
-	dramRead, dramWrite      float64
-	nearRead, nearReadHit    float64
-	nearWrite, fabricRead    float64
-	fabricReadHit, fabricWri float64
+	kind                       string
+	mb                         float64 // footprint
+	sm                         int     // the per-SM part: the SM it ran on
+	dramRead, dramWrite        float64
+	nearRead, nearReadHit      float64
+	nearWrite, fabricRead      float64
+	fabricReadHit, fabricWrite float64
 }
 
 func readWritebackProbe(t *testing.T, probe string) []wbLaunch {
@@ -58,7 +55,7 @@ func readWritebackProbe(t *testing.T, probe string) []wbLaunch {
 			dramRead: m["dram__bytes_read.sum"] / mb, dramWrite: m["dram__bytes_write.sum"] / mb,
 			nearRead: sec("lts__t_sectors_srcunit_tex_op_read.sum"), nearReadHit: sec("lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum"),
 			nearWrite: sec("lts__t_sectors_srcunit_tex_op_write.sum"), fabricRead: sec("lts__t_sectors_srcunit_ltcfabric_op_read.sum"),
-			fabricReadHit: sec("lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum"), fabricWri: sec("lts__t_sectors_srcunit_ltcfabric_op_write.sum")}
+			fabricReadHit: sec("lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum"), fabricWrite: sec("lts__t_sectors_srcunit_ltcfabric_op_write.sum")}
 		if probe == "writeback-sm" {
 			l.sm = blocks
 		}
@@ -80,7 +77,7 @@ func TestWritebackProbe(t *testing.T) {
 		by[l.kind][l.mb] = l
 		if testing.Verbose() {
 			fmt.Printf("%-12s %4.0f MB  DRAM read %6.1f write %6.1f  near read %6.1f hit %6.1f write %6.1f  fabric read %6.1f hit %6.1f write %6.1f\n",
-				l.kind, l.mb, l.dramRead, l.dramWrite, l.nearRead, l.nearReadHit, l.nearWrite, l.fabricRead, l.fabricReadHit, l.fabricWri)
+				l.kind, l.mb, l.dramRead, l.dramWrite, l.nearRead, l.nearReadHit, l.nearWrite, l.fabricRead, l.fabricReadHit, l.fabricWrite)
 		}
 	}
 	if len(by["wr_seq"]) != 14 || len(by["chase2"]) != 3 {
@@ -132,7 +129,7 @@ func TestWritebackProbe(t *testing.T) {
 				t.Errorf("SM %d chase: %.3f fabric sectors per near sector", l.sm, r)
 			}
 		case "smwrite":
-			if r := l.fabricWri / l.nearWrite; math.Abs(r-0.5) > 0.01 {
+			if r := l.fabricWrite / l.nearWrite; math.Abs(r-0.5) > 0.01 {
 				t.Errorf("SM %d writes: %.3f fabric sectors per near sector", l.sm, r)
 			}
 		}
@@ -216,9 +213,7 @@ func modelWriteback(t *testing.T, l wbLaunch) (read, write, readHit float64) {
 	t.Helper()
 	const mb = 1 << 20
 	n := int(l.mb * mb / 4)
-	r, _ := captureSpec(t, capture.Spec{PTX: []byte(writebackProbePTX(l.kind)), PTXName: "writeback.ptx", Kernel: "k",
-		Grid: format.Dim3{X: 132 * 8, Y: 1, Z: 1}, Block: format.Dim3{X: 256, Y: 1, Z: 1}, SIMT: format.SIMTITS,
-		Args: []string{fmt.Sprintf("buf:u32:%d", n), fmt.Sprint("u64:", n)}})
+	r := captureProbe(t, "writeback.ptx", writebackProbePTX(l.kind), 132*8, 256, fmt.Sprintf("buf:u32:%d", n), fmt.Sprint("u64:", n))
 	kr := replayOne(t, r, presetOf(t, "hopper", "h200"), false)
 	reads := metric(t, kr, "lts__t_sectors_srcunit_tex_op_read.sum")
 	return metric(t, kr, "dram__bytes_read.sum") / mb, metric(t, kr, "dram__bytes_write.sum") / mb,
