@@ -1,10 +1,13 @@
 package kernels
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/gtrace/gtrace/capture"
+	"github.com/gtrace/gtrace/format"
 )
 
 // Spec is the capture spec that runs k at sizes sz from producer p's PTX corpus. The
@@ -45,4 +48,47 @@ func (k *Kernel) Verify(sz map[string]int, spec capture.Spec, res *capture.Resul
 		return fmt.Errorf("%s: emulated output differs from the Go reference: %w", k.Name, err)
 	}
 	return nil
+}
+
+// CaptureInMemory captures spec into memory, the way tests, examples and a library user
+// get a trace of a reference kernel without a file, and returns the trace and what the
+// kernel left in its buffers.
+func CaptureInMemory(ctx context.Context, spec capture.Spec) (*format.Reader, *capture.Result, error) {
+	k, err := capture.Load(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	var buf bytes.Buffer
+	res, err := k.Capture(ctx, &buf, "in memory")
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := format.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	return r, res, err
+}
+
+// TraceOf captures reference kernel name at sizes (NAME=VALUE; those not given keep their
+// defaults, so pass k.Small for the quick sizes) from clang-14's PTX after edit (if not nil) has changed the spec, and checks the
+// emulated output against the kernel's Go reference.
+func TraceOf(ctx context.Context, name string, sizes []string, edit func(*capture.Spec)) (*format.Reader, error) {
+	k, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	sz, err := ParseSizes(k, sizes)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := k.Spec(sz, Clang14)
+	if err != nil {
+		return nil, err
+	}
+	if edit != nil {
+		edit(&spec)
+	}
+	r, res, err := CaptureInMemory(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	return r, k.Verify(sz, spec, res)
 }

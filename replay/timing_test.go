@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"bytes"
 	"context"
 	"testing"
 
@@ -28,21 +27,8 @@ func captureRegs(t testing.TB, simt format.SIMTModel, regs uint32, name string, 
 // checks the kernel's output against its Go reference.
 func captureWith(t testing.TB, edit func(*capture.Spec), name string, sizes ...string) *format.Reader {
 	t.Helper()
-	k, err := kernels.Lookup(name)
+	r, err := kernels.TraceOf(context.Background(), name, sizes, edit)
 	if err != nil {
-		t.Fatal(err)
-	}
-	sz, err := kernels.ParseSizes(k, sizes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := k.Spec(sz, kernels.Clang14)
-	if err != nil {
-		t.Fatal(err)
-	}
-	edit(&spec)
-	r, res := captureSpec(t, spec)
-	if err := k.Verify(sz, spec, res); err != nil {
 		t.Fatal(err)
 	}
 	return r
@@ -51,16 +37,7 @@ func captureWith(t testing.TB, edit func(*capture.Spec), name string, sizes ...s
 // captureSpec captures spec into an in-memory trace.
 func captureSpec(t testing.TB, spec capture.Spec) (*format.Reader, *capture.Result) {
 	t.Helper()
-	kk, err := capture.Load(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	res, err := kk.Capture(context.Background(), &buf, "replay test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := format.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	r, res, err := kernels.CaptureInMemory(context.Background(), spec)
 	if err != nil {
 		t.Fatal(err)
 	}

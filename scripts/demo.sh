@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job on the embedded reference kernels: capture transpose V1 (naive) and V3
 # (shared memory, padded) on the CPU, inspect one trace, and compare both across
-# architectures.
+# architectures, then ask the advisor what V1 should change.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 G=./bin/gtrace
@@ -12,3 +12,4 @@ $G capture transpose_v3 -o traces/demo/transpose_v3.gtrace
 $G inspect traces/demo/transpose_v1.gtrace
 $G compare traces/demo/transpose_v1.gtrace --arch fermi,kepler,ampere,hopper
 $G compare traces/demo/transpose_v1.gtrace traces/demo/transpose_v3.gtrace --arch fermi,hopper
+$G advise traces/demo/transpose_v1.gtrace --arch hopper

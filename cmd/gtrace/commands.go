@@ -72,17 +72,23 @@ func replayCommand() *cli.Command {
 		Name:      "replay",
 		Usage:     "push a trace through one architecture's memory hierarchy (or timing model)",
 		ArgsUsage: "FILE",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "arch", Usage: "fermi | kepler | ampere | hopper (or give --config)"},
-			&cli.StringFlag{Name: "gpu", Usage: "GPU preset of the arch (default: the arch's default)"},
+		Flags: append(archFlags(),
 			&cli.StringFlag{Name: "engine", Value: "memory", Usage: "memory (counts) or timing (cycles)"},
-			&cli.StringSliceFlag{Name: "set", Usage: "override a config key: KEY=VALUE"},
-			&cli.StringFlag{Name: "config", Usage: "load a whole custom arch from FILE"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table | json | csv"},
 			&cli.BoolFlag{Name: "per-pc", Usage: "also report per instruction"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "also write the stats as Parquet"},
-		},
+		),
 		Action: replayAction,
+	}
+}
+
+// archFlags choose the arch a replay runs on: what loadArch reads.
+func archFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "arch", Usage: "fermi | kepler | ampere | hopper (or give --config)"},
+		&cli.StringFlag{Name: "gpu", Usage: "GPU preset of the arch (default: the arch's default)"},
+		&cli.StringSliceFlag{Name: "set", Usage: "override a config key: KEY=VALUE"},
+		&cli.StringFlag{Name: "config", Usage: "load a whole custom arch from FILE"},
 	}
 }
 
@@ -98,6 +104,18 @@ func compareCommand() *cli.Command {
 			&cli.BoolFlag{Name: "all", Usage: "show every metric, not only the ones the lessons compare"},
 		},
 		Action: compareAction,
+	}
+}
+
+func adviseCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "advise",
+		Usage:     "the seed lessons as rules per instruction: what was measured, the lesson, the fix, the expected gain",
+		ArgsUsage: "FILE",
+		Flags: append(archFlags(),
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "text | json"},
+		),
+		Action: adviseAction,
 	}
 }
 

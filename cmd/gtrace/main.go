@@ -119,6 +119,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			inspectCommand(),
 			replayCommand(),
 			compareCommand(),
+			adviseCommand(),
 			exportCommand(),
 			importCommand(),
 			archsCommand(),

@@ -24,7 +24,7 @@ func TestHelpListsTheContract(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("--help exited %d", code)
 	}
-	for _, cmd := range []string{"capture", "replay", "compare", "inspect", "export", "import", "kernels", "archs", "validate"} {
+	for _, cmd := range []string{"capture", "replay", "compare", "inspect", "export", "import", "kernels", "archs", "validate", "advise"} {
 		if !strings.Contains(out, "\n   "+cmd+" ") {
 			t.Errorf("--help does not list %s:\n%s", cmd, out)
 		}
@@ -43,6 +43,7 @@ func TestBadInputIsAClearError(t *testing.T) {
 	for _, args := range [][]string{
 		{"inspect", junk},
 		{"replay", junk, "--arch", "hopper"},
+		{"advise", junk, "--arch", "hopper"},
 		{"inspect", filepath.Join(dir, "missing.gtrace")},
 	} {
 		code, _, errs := gtrace(t, args...)
@@ -56,6 +57,8 @@ func TestBadInputIsAClearError(t *testing.T) {
 		{"capture", "transpose_v1", "--size", "n=7"},
 		{"capture", "--ptx", junk},
 		{"replay", junk, "--arch", "hopper", "--set", "l1.nonsense=3"},
+		{"advise", junk, "--arch", "hopper", "--format", "xml"},
+		{"advise", junk},
 	} {
 		code, _, errs := gtrace(t, args...)
 		if code != 2 || errs == "" {
@@ -170,6 +173,23 @@ func TestCaptureInspectReplay(t *testing.T) {
 	code, out, errs = gtrace(t, "compare", tr, tr, "--arch", "fermi,hopper")
 	if code != 0 || strings.Count(strings.SplitN(out, "\n", 3)[1], "@") != 4 {
 		t.Fatalf("compare: exit %d\n%s%s", code, out, errs)
+	}
+	// The column read of the 32×32 tile is the transpose lesson's 32-way conflict: the
+	// advisor names it, its fix, and the wavefronts the pad saves (4096 → 128).
+	code, out, errs = gtrace(t, "advise", tr, "--arch", "ampere")
+	if code != 0 || !strings.Contains(out, "bank-conflicts at pc") || !strings.Contains(out, "[32][33]") ||
+		!strings.Contains(out, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum 4096 → 128") {
+		t.Fatalf("advise: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = gtrace(t, "advise", tr, "--arch", "hopper", "--format", "json")
+	var adv struct {
+		Kernels []struct {
+			Findings []struct{ Rule string } `json:"findings"`
+		} `json:"kernels"`
+	}
+	if err := json.Unmarshal([]byte(out), &adv); code != 0 || err != nil || len(adv.Kernels) != 1 ||
+		len(adv.Kernels[0].Findings) != 1 || adv.Kernels[0].Findings[0].Rule != "bank-conflicts" {
+		t.Fatalf("advise --format json: exit %d, %v\n%s%s", code, err, out, errs)
 	}
 	if code, out, _ = gtrace(t, "archs", "hopper/h200"); code != 0 || !strings.Contains(out, "l2.size") {
 		t.Errorf("archs hopper/h200: exit %d\n%s", code, out)

@@ -51,6 +51,16 @@ func loadArch(archName, gpu, configFile string, sets []string) (*arch.Config, er
 	return cfg, nil
 }
 
+// archAndTrace loads the arch that archFlags choose and opens the one trace FILE given.
+func archAndTrace(c *cli.Context) (*arch.Config, *format.Reader, error) {
+	cfg, err := loadArch(c.String("arch"), c.String("gpu"), c.String("config"), c.StringSlice("set"))
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := openTrace(c)
+	return cfg, r, err
+}
+
 func replayAction(c *cli.Context) error {
 	run := replay.Memory
 	switch e := c.String("engine"); e {
@@ -64,11 +74,7 @@ func replayAction(c *cli.Context) error {
 	if fmtName != "table" && fmtName != "json" && fmtName != "csv" {
 		return usageError("--format %q: want table, json or csv", fmtName)
 	}
-	cfg, err := loadArch(c.String("arch"), c.String("gpu"), c.String("config"), c.StringSlice("set"))
-	if err != nil {
-		return err
-	}
-	r, err := openTrace(c)
+	cfg, r, err := archAndTrace(c)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gtrace/gtrace/capture"
 	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/format/accelsim"
 	"github.com/gtrace/gtrace/kernels"
@@ -28,15 +27,7 @@ func captureKernel(t testing.TB, k *kernels.Kernel, sizes []string) *format.Read
 		t.Fatal(err)
 	}
 	spec.SIMT = format.SIMTITS // SASS traces come from sm_70 and later
-	kk, err := capture.Load(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if _, err := kk.Capture(context.Background(), &buf, "round trip"); err != nil {
-		t.Fatal(err)
-	}
-	r, err := format.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	r, _, err := kernels.CaptureInMemory(context.Background(), spec)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,204 @@
+package report
+
+import (
+	"math/bits"
+	"slices"
+
+	"github.com/gtrace/gtrace/format"
+)
+
+// sampleCTAs is how many CTAs of a launch the pattern scan reads, spread evenly over the
+// grid. The patterns it looks for (the stride between lanes, the shape of a mask) repeat
+// in every CTA of the kernels a rule is for; the metrics that size a finding come from the
+// whole replay, not from the sample.
+const sampleCTAs = 16
+
+// maxStrides bounds the distinct lane strides kept per pc; the rest count as irregular.
+const maxStrides = 8
+
+// pcPattern is what the sampled records of one pc show.
+type pcPattern struct {
+	records int // sampled records with memory addresses
+	// strides counts the address difference between neighbouring active lanes (lane l and
+	// l+1 both active), at most maxStrides distinct values; irregular counts the rest.
+	strides   map[int64]int
+	irregular int
+	pairs     int // neighbouring active lane pairs seen
+	sectors   int // distinct 32-byte sectors the sampled records touch
+	idealSecs int // sectors the same distinct bytes would take if they were contiguous
+	// first is the first active lane's address in the first record counted, and lane
+	// its lane: with the stride, the field of a struct the pc reads.
+	first      uint64
+	lane       int
+	fullOnly   bool // the counts are of records with all the warp's lanes active
+	masks      int  // sampled records, memory or not
+	spaced     int  // records whose active lanes are single lanes k > 1 apart (tid % k == 0)
+	spacings   map[int]int
+	partialCnt int // records with some but not all of the launch's lanes active
+}
+
+// field is the offset within a struct of stride bytes that the pc's lane 0 would access.
+func (p *pcPattern) field(stride int64) int64 {
+	if stride <= 0 {
+		return 0
+	}
+	a := int64(p.first) - int64(p.lane)*stride
+	return (a%stride + stride) % stride
+}
+
+// dominantStride is the most common lane stride and its share of the neighbouring pairs.
+// Ties go to the smaller stride, so the answer does not depend on map order.
+func (p *pcPattern) dominantStride() (stride int64, share float64) {
+	best := -1
+	for s, n := range p.strides {
+		if n > best || n == best && s < stride {
+			stride, best = s, n
+		}
+	}
+	if p.pairs == 0 {
+		return 0, 0
+	}
+	return stride, float64(best) / float64(p.pairs)
+}
+
+// distinctStrides lists the strides seen, smallest first.
+func (p *pcPattern) distinctStrides() []int64 {
+	var s []int64
+	for k := range p.strides {
+		s = append(s, k)
+	}
+	slices.Sort(s)
+	return s
+}
+
+// scanPatterns reads sampleCTAs CTAs of launch k and returns the pattern of every pc.
+func scanPatterns(r *format.Reader, k int) ([]pcPattern, error) {
+	l := &r.Meta().Launches[k]
+	prog := l.Program.Insts
+	pats := make([]pcPattern, len(prog))
+	full := fullMask(l)
+	n := r.NumCTAs(k)
+	step := max(1, n/sampleCTAs)
+	var lanes [32]uint64
+	for cta := 0; cta < n; cta += step {
+		warps, err := r.ReadCTA(k, cta)
+		if err != nil {
+			return nil, err
+		}
+		for wi, w := range warps {
+			want := full[min(wi, len(full)-1)]
+			for i := range w.Len() {
+				pc := w.PC[i]
+				if int(pc) >= len(prog) {
+					continue // the reader checks pcs; stay safe on a trace from elsewhere
+				}
+				p := &pats[pc]
+				p.masks++
+				mask := w.Mask[i]
+				if mask != want && mask != 0 {
+					p.partialCnt++
+					if k, ok := singleSpacing(mask); ok {
+						p.spaced++
+						if p.spacings == nil {
+							p.spacings = map[int]int{}
+						}
+						p.spacings[k]++
+					}
+				}
+				if w.Mode[i] == format.AddrNone {
+					continue
+				}
+				// A divergent record spreads its lanes' bytes over more sectors than the
+				// same access with every lane active; that cost is the divergence rule's.
+				// So count full records only, once the pc has one.
+				switch {
+				case mask == want && !p.fullOnly:
+					*p = pcPattern{masks: p.masks, spaced: p.spaced, spacings: p.spacings, partialCnt: p.partialCnt, fullOnly: true}
+				case mask != want && p.fullOnly:
+					continue
+				}
+				p.records++
+				w.LaneAddrs(i, &lanes)
+				if p.records == 1 {
+					p.lane = bits.TrailingZeros32(mask)
+					p.first = lanes[p.lane]
+				}
+				p.addLanes(mask, &lanes, int(prog[pc].Width))
+			}
+		}
+	}
+	return pats, nil
+}
+
+// addLanes adds one record's lane addresses: strides between neighbouring active lanes,
+// and the sectors touched against the sectors its distinct bytes need.
+func (p *pcPattern) addLanes(mask uint32, lanes *[32]uint64, width int) {
+	width = max(width, 1)
+	var secs, addrs [32]uint64
+	ns, na := 0, 0
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		a := lanes[l]
+		if l < 31 && mask&(1<<(l+1)) != 0 {
+			p.pairs++
+			d := int64(lanes[l+1] - a)
+			if _, ok := p.strides[d]; ok || len(p.strides) < maxStrides {
+				if p.strides == nil {
+					p.strides = map[int64]int{}
+				}
+				p.strides[d]++
+			} else {
+				p.irregular++
+			}
+		}
+		if !slices.Contains(addrs[:na], a) {
+			addrs[na] = a
+			na++
+		}
+		for s := a / 32; s <= (a+uint64(width)-1)/32; s++ {
+			if !slices.Contains(secs[:ns], s) && ns < len(secs) {
+				secs[ns] = s
+				ns++
+			}
+		}
+	}
+	p.sectors += ns
+	p.idealSecs += max(1, (na*width+31)/32)
+}
+
+// fullMask is the mask of each warp of a CTA when all its threads are active: all lanes,
+// but for a last warp the block does not fill.
+func fullMask(l *format.Launch) []uint32 {
+	threads := int(l.Block.X) * int(l.Block.Y) * int(l.Block.Z)
+	var m []uint32
+	for t := 0; t < threads; t += 32 {
+		n := min(32, threads-t)
+		m = append(m, uint32(uint64(1)<<n-1))
+	}
+	if len(m) == 0 {
+		m = []uint32{^uint32(0)}
+	}
+	return m
+}
+
+// singleSpacing reports whether mask's active lanes are single lanes k > 1 apart, starting
+// at lane 0, as `if (tid % k == 0)` leaves them; one active lane counts when it is lane 0.
+func singleSpacing(mask uint32) (k int, ok bool) {
+	if mask&1 == 0 {
+		return 0, false
+	}
+	n := bits.OnesCount32(mask)
+	if n == 1 {
+		return 32, true
+	}
+	rest := mask &^ 1
+	k = bits.TrailingZeros32(rest)
+	if k < 2 {
+		return 0, false
+	}
+	var want uint32
+	for l := 0; l < 32; l += k {
+		want |= 1 << l
+	}
+	return k, mask == want
+}
