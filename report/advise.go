@@ -86,6 +86,11 @@ func Advise(ctx context.Context, r *format.Reader, cfg *arch.Config, opts replay
 	if err != nil {
 		return nil, err
 	}
+	return adviseOn(r, rep)
+}
+
+// adviseOn applies every rule to a memory replay of r made with per-pc metrics.
+func adviseOn(r *format.Reader, rep *replay.Report) (*Advice, error) {
 	adv := &Advice{Arch: rep.Arch, GPU: rep.GPU}
 	for k := range rep.Kernels {
 		pats, err := scanPatterns(r, k)
@@ -112,6 +117,52 @@ func Advise(ctx context.Context, r *format.Reader, cfg *arch.Config, opts replay
 		adv.Kernels = append(adv.Kernels, ka)
 	}
 	return adv, nil
+}
+
+// Group is the findings of one rule with one fix at one source line: what a person
+// changes once (an unrolled loop fires a rule at many pcs).
+type Group struct {
+	First Finding  // the largest share of the group
+	PCs   []uint32 // every pc, in the order of the findings
+	Share float64  // summed
+	Gains []Gain   // per metric, summed: a load's and a store's sectors apart
+}
+
+// Gain is the expected change of one metric.
+type Gain struct {
+	Metric        string
+	Before, After float64
+}
+
+// Groups gathers findings (ranked, as Advise returns them) into groups, in the order of
+// their first finding.
+func Groups(fs []Finding) []Group {
+	type key struct {
+		rule, fix, file string
+		line            uint32
+	}
+	var out []Group
+	at := map[key]int{}
+	for _, f := range fs {
+		k := key{f.Rule, f.Fix, f.File, f.Line}
+		i, ok := at[k]
+		if !ok {
+			i = len(out)
+			at[k] = i
+			out = append(out, Group{First: f})
+		}
+		g := &out[i]
+		g.PCs = append(g.PCs, f.PC)
+		g.Share += f.Share
+		j := slices.IndexFunc(g.Gains, func(x Gain) bool { return x.Metric == f.Metric })
+		if j < 0 {
+			j = len(g.Gains)
+			g.Gains = append(g.Gains, Gain{Metric: f.Metric})
+		}
+		g.Gains[j].Before += f.Before
+		g.Gains[j].After += f.After
+	}
+	return out
 }
 
 // dropSmall keeps the findings whose rule, at their source line, has at least minShare of

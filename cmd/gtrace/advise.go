@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/gtrace/gtrace/replay"
@@ -48,50 +46,37 @@ func printAdvice(w io.Writer, adv *report.Advice) error {
 			continue
 		}
 		fmt.Fprintf(w, "%d finding%s\n", len(k.Findings), map[bool]string{true: "s"}[len(k.Findings) > 1])
-		type group struct {
-			first        report.Finding
-			pcs          []string
-			share        float64
-			before, afte map[string]float64
-		}
-		var order []string
-		groups := map[string]*group{}
-		for _, f := range k.Findings {
-			key := f.Rule + "\x00" + f.Fix + "\x00" + f.File + fmt.Sprint(f.Line)
-			g := groups[key]
-			if g == nil {
-				g = &group{first: f, before: map[string]float64{}, afte: map[string]float64{}}
-				groups[key] = g
-				order = append(order, key)
-			}
-			g.pcs = append(g.pcs, fmt.Sprint(f.PC))
-			g.share += f.Share
-			g.before[f.Metric] += f.Before
-			g.afte[f.Metric] += f.After
-		}
-		for i, key := range order {
-			g := groups[key]
-			f := g.first
-			where := "pc " + g.pcs[0]
-			if n := len(g.pcs); n > 5 {
-				where = fmt.Sprintf("%d pcs (%s, … %s)", n, strings.Join(g.pcs[:3], ", "), g.pcs[n-1])
-			} else if n > 1 {
-				where = fmt.Sprintf("%d pcs (%s)", n, strings.Join(g.pcs, ", "))
+		for i, g := range report.Groups(k.Findings) {
+			f := g.First
+			where := "pc " + pcList(g.PCs)
+			if len(g.PCs) > 1 {
+				where = fmt.Sprintf("%d pcs (%s)", len(g.PCs), pcList(g.PCs))
 			}
 			if f.Line > 0 {
 				where = fmt.Sprintf("%s:%d, %s", f.File, f.Line, where)
 			}
-			fmt.Fprintf(w, "\n%d. %s at %s: %.0f%% of the kernel's %s\n", i+1, f.Rule, where, 100*g.share, f.ShareOf)
+			fmt.Fprintf(w, "\n%d. %s at %s: %.0f%% of the kernel's %s\n", i+1, f.Rule, where, 100*g.Share, f.ShareOf)
 			fmt.Fprintf(w, "   ptx:    %s\n", f.PTX)
 			fmt.Fprintf(w, "   saw:    %s\n", f.Saw)
 			fmt.Fprintf(w, "   lesson: %s\n", f.Lesson)
 			fmt.Fprintf(w, "   fix:    %s\n", f.Fix)
-			for _, m := range slices.Sorted(maps.Keys(g.before)) {
-				b := g.before[m]
-				fmt.Fprintf(w, "   gain:   %s %s → %s (%.1f× less)\n", m, fmtValue(b), fmtValue(g.afte[m]), b/g.afte[m])
+			for _, x := range g.Gains {
+				fmt.Fprintf(w, "   gain:   %s %s → %s (%.1f× less)\n", x.Metric, fmtValue(x.Before), fmtValue(x.After), x.Before/x.After)
 			}
 		}
 		fmt.Fprintln(w)
 	}
 	return nil
+}
+
+// pcList names pcs, the first three and the last of a long list.
+func pcList(pcs []uint32) string {
+	var s []string
+	for _, pc := range pcs {
+		s = append(s, fmt.Sprint(pc))
+	}
+	if n := len(s); n > 5 {
+		return fmt.Sprintf("%s, … %s", strings.Join(s[:3], ", "), s[n-1])
+	}
+	return strings.Join(s, ", ")
 }

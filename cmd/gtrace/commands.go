@@ -119,6 +119,21 @@ func adviseCommand() *cli.Command {
 	}
 }
 
+func reportCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "report",
+		Usage:     "one self-contained HTML page: summary per kernel and arch, charts across archs, advice",
+		ArgsUsage: "FILE [FILE...]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "arch", Value: "fermi,kepler,ampere,hopper", Usage: "comma-separated archs"},
+			&cli.StringSliceFlag{Name: "set", Usage: "override a config key on every arch: KEY=VALUE"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "report.html", Usage: "the HTML file to write"},
+			&cli.BoolFlag{Name: "no-timing", Usage: "skip the timing engine (no cycles, time or IPC): faster on big traces"},
+		},
+		Action: reportAction,
+	}
+}
+
 func exportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "export",

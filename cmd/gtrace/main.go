@@ -120,6 +120,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			replayCommand(),
 			compareCommand(),
 			adviseCommand(),
+			reportCommand(),
 			exportCommand(),
 			importCommand(),
 			archsCommand(),

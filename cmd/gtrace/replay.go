@@ -157,13 +157,9 @@ func compareAction(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usageError("compare: give one or more trace FILEs")
 	}
-	var cfgs []*arch.Config
-	for _, a := range strings.Split(c.String("arch"), ",") {
-		cfg, err := loadArch(strings.TrimSpace(a), "", "", c.StringSlice("set"))
-		if err != nil {
-			return err
-		}
-		cfgs = append(cfgs, cfg)
+	cfgs, err := loadArchList(c)
+	if err != nil {
+		return err
 	}
 	var cols []column
 	for _, file := range c.Args().Slice() {
@@ -327,4 +323,17 @@ func archsAction(c *cli.Context) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", k.Key, k.Value, k.Source)
 	}
 	return tw.Flush()
+}
+
+// loadArchList loads the comma-separated --arch list, each with the --set overrides.
+func loadArchList(c *cli.Context) ([]*arch.Config, error) {
+	var cfgs []*arch.Config
+	for _, a := range strings.Split(c.String("arch"), ",") {
+		cfg, err := loadArch(strings.TrimSpace(a), "", "", c.StringSlice("set"))
+		if err != nil {
+			return nil, err
+		}
+		cfgs = append(cfgs, cfg)
+	}
+	return cfgs, nil
 }

@@ -1,0 +1,219 @@
+package report
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"strconv"
+)
+
+//go:embed page.html.tmpl
+var pageTemplate string
+
+// chartMetrics are the across-architectures charts: one grouped bar chart each.
+var chartMetrics = []Headline{
+	Headlines[0], // cycles
+	{"global sectors (ld + st)", "", EngineMemory, "", 1},
+	Headlines[9],  // L2 hit rate
+	Headlines[10], // DRAM read
+}
+
+// globalSectors is the second chart's value: load and store sectors together.
+func globalSectors(r *Run) float64 {
+	ld, _ := r.Memory.Metric("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")
+	st, _ := r.Memory.Metric("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")
+	return ld + st
+}
+
+type htmlRow struct {
+	Label, Metric string
+	Cells         []string
+}
+
+type htmlKernel struct {
+	ID, Trace, Name, Launch string
+	Rows                    []htmlRow
+	Runs                    []htmlRun
+	Advice                  []htmlAdvice
+}
+
+type htmlRun struct {
+	Label string
+	Occ   string
+}
+
+// htmlAdvice is one group of findings with what each arch expects of it: the same rule
+// at the same pcs usually fires on every arch, with gains of each arch's own.
+type htmlAdvice struct {
+	Group
+	Archs []string
+	Gains []htmlGain
+}
+
+type htmlGain struct {
+	Arch string
+	Gain
+}
+
+type htmlLegend struct{ Arch, Color string }
+
+type htmlPage struct {
+	Title   string
+	Archs   []string
+	Kernels []htmlKernel
+	Charts  []template.HTML
+	Legend  []htmlLegend
+	Timing  bool
+}
+
+// WriteHTML writes the page as one self-contained HTML file: styles inline, charts as
+// inline SVG, no script or font fetched from anywhere.
+func (pg *Page) WriteHTML(w io.Writer, title string) error {
+	t, err := template.New("page").Funcs(template.FuncMap{
+		"pct": func(f float64) string { return strconv.FormatFloat(100*f, 'f', 0, 64) + "%" },
+		"num": func(f float64) string { return formatValue(f, "") },
+		"pcs": func(pcs []uint32) string {
+			s := ""
+			for i, pc := range pcs {
+				if i > 0 {
+					s += ", "
+				}
+				s += strconv.Itoa(int(pc))
+			}
+			return s
+		},
+	}).Parse(pageTemplate)
+	if err != nil {
+		return err
+	}
+	hp := htmlPage{Title: title, Archs: pg.Archs}
+	colors := archColorsCSS()
+	for a, name := range pg.Archs {
+		hp.Legend = append(hp.Legend, htmlLegend{name, colors[a%len(colors)]})
+	}
+	for i := range pg.Kernels {
+		kp := &pg.Kernels[i]
+		hk := htmlKernel{ID: fmt.Sprintf("k%d", i), Trace: kp.Trace, Name: kp.Name,
+			Launch: fmt.Sprintf("grid (%s), block (%s), %d B shared, %s registers/thread", kp.Launch.Grid, kp.Launch.Block,
+				kp.Launch.SharedBytes, regs(kp.Launch.RegsPerThread))}
+		for _, h := range Headlines {
+			row := htmlRow{Label: h.Label, Metric: h.Metric}
+			any := false
+			for r := range kp.Runs {
+				v := kp.Runs[r].Value(h)
+				if !math.IsNaN(v) {
+					any = true
+				}
+				row.Cells = append(row.Cells, formatValue(v, h.Unit))
+			}
+			if any {
+				hk.Rows = append(hk.Rows, row)
+			}
+		}
+		at := map[string]int{}
+		for r := range kp.Runs {
+			run := &kp.Runs[r]
+			o := run.Memory.Occupancy
+			label := run.Arch + "/" + run.GPU
+			hk.Runs = append(hk.Runs, htmlRun{Label: label,
+				Occ: fmt.Sprintf("%d CTA%s/SM (limited by %s)", o.CTAsPerSM, plural(o.CTAsPerSM), o.Limiter)})
+			for _, g := range Groups(run.Findings) {
+				key := fmt.Sprint(g.First.Rule, g.PCs)
+				i, ok := at[key]
+				if !ok {
+					i = len(hk.Advice)
+					at[key] = i
+					hk.Advice = append(hk.Advice, htmlAdvice{Group: g})
+				}
+				ha := &hk.Advice[i]
+				ha.Archs = append(ha.Archs, label)
+				for _, x := range g.Gains {
+					ha.Gains = append(ha.Gains, htmlGain{label, x})
+				}
+			}
+		}
+		hp.Kernels = append(hp.Kernels, hk)
+		hp.Timing = hp.Timing || len(kp.Runs) > 0 && kp.Runs[0].Timing != nil
+	}
+	if hp.Charts, err = pg.charts(); err != nil {
+		return err
+	}
+	return t.Execute(w, hp)
+}
+
+// charts draws the across-architectures section: one grouped bar chart per metric,
+// kernels along x, one bar per arch.
+func (pg *Page) charts() ([]template.HTML, error) {
+	var names []string
+	for _, kp := range pg.Kernels {
+		names = append(names, kp.Label(pg))
+	}
+	var out []template.HTML
+	for ci, h := range chartMetrics {
+		vals := make([][]float64, len(pg.Archs))
+		drawn := false
+		for a := range pg.Archs {
+			for k := range pg.Kernels {
+				v := math.NaN()
+				if a < len(pg.Kernels[k].Runs) {
+					run := &pg.Kernels[k].Runs[a]
+					if ci == 1 {
+						v = globalSectors(run)
+					} else {
+						v = run.Value(h)
+					}
+				}
+				if math.IsNaN(v) {
+					v = 0
+				} else {
+					drawn = true
+				}
+				vals[a] = append(vals[a], v)
+			}
+		}
+		if !drawn {
+			continue // no timing replay: no cycles chart
+		}
+		svg, err := groupedBars(h.Label, h.Unit, names, vals)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, template.HTML(svg)) // our own SVG, drawn from numbers
+	}
+	return out, nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func regs(n uint32) string {
+	if n == 0 {
+		return "unknown"
+	}
+	return strconv.Itoa(int(n))
+}
+
+func formatValue(v float64, unit string) string {
+	if math.IsNaN(v) {
+		return "–"
+	}
+	var s string
+	switch {
+	case v == math.Trunc(v) && math.Abs(v) < 1e15:
+		s = strconv.FormatInt(int64(v), 10)
+	case math.Abs(v) >= 100:
+		s = strconv.FormatFloat(v, 'f', 0, 64)
+	default:
+		s = strconv.FormatFloat(v, 'f', 2, 64)
+	}
+	if unit != "" {
+		s += " " + unit
+	}
+	return s
+}
