@@ -19,6 +19,7 @@ const (
 	RuleTreeStride   = "reduction-interleaved-addressing"
 	RuleDivergence   = "divergent-branch"
 	RuleInterleaved  = "reduction-interleaved-threads"
+	RuleAtomics      = "contended-atomics"
 )
 
 // Seed documents a lesson cites (../shared/seeds/ in the repository that made gtrace).
@@ -73,7 +74,11 @@ const (
 	uncoalescedFactor = 2.0
 	conflictFactor    = 1.5
 	divergenceFactor  = 0.9 // SIMD efficiency below 90% of the kernel entry's
-	minShare          = 0.05
+	// contentionFactor: the sectors a CTA's atomics send to L2 against the distinct
+	// sectors they update, at which a private copy in shared memory at least halves the
+	// global atomic traffic.
+	contentionFactor = 2.0
+	minShare         = 0.05
 	// maxStruct is the largest stride read as the size of a struct: beyond it a stride
 	// is a row pitch.
 	maxStruct = 256
@@ -86,11 +91,11 @@ func Advise(ctx context.Context, r *format.Reader, cfg *arch.Config, opts replay
 	if err != nil {
 		return nil, err
 	}
-	return adviseOn(r, rep)
+	return adviseOn(r, cfg, rep)
 }
 
 // adviseOn applies every rule to a memory replay of r made with per-pc metrics.
-func adviseOn(r *format.Reader, rep *replay.Report) (*Advice, error) {
+func adviseOn(r *format.Reader, cfg *arch.Config, rep *replay.Report) (*Advice, error) {
 	adv := &Advice{Arch: rep.Arch, GPU: rep.GPU}
 	for k := range rep.Kernels {
 		pats, err := scanPatterns(r, k)
@@ -98,10 +103,10 @@ func adviseOn(r *format.Reader, rep *replay.Report) (*Advice, error) {
 			return nil, err
 		}
 		kr := &rep.Kernels[k]
-		in := &kernelInput{launch: &r.Meta().Launches[k], rep: kr, pats: pats}
+		in := &kernelInput{launch: &r.Meta().Launches[k], rep: kr, pats: pats, sharedPerCTA: cfg.Shared.MaxPerCTA}
 		in.index()
 		ka := KernelAdvice{Name: kr.Name, Findings: []Finding{}}
-		for _, rule := range []func(*kernelInput) []Finding{uncoalesced, bankConflicts, divergence} {
+		for _, rule := range []func(*kernelInput) []Finding{uncoalesced, bankConflicts, divergence, contendedAtomics} {
 			ka.Findings = append(ka.Findings, rule(in)...)
 		}
 		ka.Findings = dropSmall(ka.Findings)
@@ -193,6 +198,9 @@ type kernelInput struct {
 	rep    *replay.KernelReport
 	pats   []pcPattern
 	pcs    map[uint32]map[string]float64 // per-pc metrics by name
+	// sharedPerCTA is the most shared memory one CTA may have on the arch: a private
+	// copy of what atomics update must fit in it.
+	sharedPerCTA int
 }
 
 func (in *kernelInput) index() {
@@ -447,6 +455,58 @@ func divergence(in *kernelInput) []Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// contendedAtomics fires at a global atomic whose CTAs each send the L2 at least
+// contentionFactor times the distinct sectors they update (the same words again, in
+// one pass per same-address round), and whose addresses span no more than a CTA's
+// shared memory: a histogram into few bins. The fix is privatisation: each CTA updates
+// a copy in shared memory, then adds it to the global one once per address, so the
+// global atomics a CTA sends fall to the distinct sectors it updates.
+func contendedAtomics(in *kernelInput) []Finding {
+	var out []Finding
+	totalSecs := in.total("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+		"l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum")
+	for _, p := range in.rep.PerPC {
+		a := &in.pats[p.PC].atom
+		inst := &in.launch.Program.Insts[p.PC]
+		op := map[format.MemOp]string{format.MemAtomic: "atom", format.MemReduce: "red"}[inst.MemOp]
+		metric := "l1tex__t_sectors_pipe_lsu_mem_global_op_" + op + ".sum"
+		secs := in.pcs[p.PC][metric]
+		if op == "" || !mergeable(inst.Opcode) || a.updates == 0 || a.recSecs == 0 || secs == 0 || totalSecs == 0 {
+			continue
+		}
+		perAddr := float64(a.updates) / float64(a.ctaAddrs)
+		gain := float64(a.recSecs) / float64(a.ctaSecs)
+		span := a.hi - a.lo
+		if gain < contentionFactor || in.sharedPerCTA > 0 && span > uint64(in.sharedPerCTA) {
+			continue
+		}
+		f := in.finding(RuleAtomics, p.PC)
+		f.Metric = metric
+		// After the fix a CTA sends one update per distinct address, in order: the
+		// sectors it updates, each once.
+		f.Before, f.After = secs, secs/gain
+		f.Share, f.ShareOf = secs/totalSecs, "global sectors"
+		f.Saw = fmt.Sprintf("global atomic: a CTA updates each of its addresses %.1f times on average, all within %d B, and sends the L2 %.1f× the sectors it updates (lanes on one word take a pass each)",
+			perAddr, span, gain)
+		f.Lesson = seedLayout + ": privatization, histogram (one copy per block in shared memory, then one atomic per bin)"
+		f.Fix = fmt.Sprintf("give each block a private copy in shared memory (%d B here), update it with shared atomics, __syncthreads(), then add each non-zero entry to the global array with one atomicAdd; a grid-stride loop over fewer blocks merges more updates per copy", span)
+		out = append(out, f)
+	}
+	return out
+}
+
+// mergeable reports whether an atomic's updates can be summed into a private copy and
+// added once: add, min, max, and, or, xor, inc, dec. A compare-and-swap or an exchange
+// (a lock, a ticket) cannot.
+func mergeable(opcode string) bool {
+	for _, op := range []string{".add", ".min", ".max", ".and", ".or", ".xor", ".inc", ".dec"} {
+		if strings.Contains(opcode, op+".") || strings.HasSuffix(opcode, op) {
+			return true
+		}
+	}
+	return false
 }
 
 // branchInto is the branch that leads into the code at pc: a branch whose target is pc,

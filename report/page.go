@@ -89,7 +89,7 @@ func Build(ctx context.Context, ins []Input, cfgs []*arch.Config, opts Options) 
 			if err != nil {
 				return nil, fmt.Errorf("%s on %s: %w", in.Name, cfg.GPU, err)
 			}
-			adv, err := adviseOn(in.Trace, mem)
+			adv, err := adviseOn(in.Trace, cfg, mem)
 			if err != nil {
 				return nil, fmt.Errorf("%s on %s: %w", in.Name, cfg.GPU, err)
 			}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/gtrace/gtrace/format"
+	"github.com/gtrace/gtrace/models/coalesce"
 )
 
 // sampleCTAs is how many CTAs of a launch the pattern scan reads, spread evenly over the
@@ -35,6 +36,61 @@ type pcPattern struct {
 	spaced     int  // records whose active lanes are single lanes k > 1 apart (tid % k == 0)
 	spacings   map[int]int
 	partialCnt int // records with some but not all of the launch's lanes active
+	atom       atomPattern
+}
+
+// atomPattern is what the sampled records of a global atomic show, over every record
+// whatever its mask: a lane's update is one whether or not its neighbours take part.
+type atomPattern struct {
+	updates  int // lane updates
+	recSecs  int // summed over records: the sectors each sends to L2, as the replay counts them
+	ctaAddrs int // summed over sampled CTAs: the distinct addresses each updates
+	ctaSecs  int // summed over sampled CTAs: the distinct sectors each updates
+	lo, hi   uint64
+}
+
+// ctaAtoms gathers one CTA's distinct addresses and sectors per atomic pc.
+type ctaAtoms struct {
+	sets map[uint32]*struct{ addrs, secs map[uint64]bool }
+	co   coalesce.Coalescer
+	buf  []uint64
+}
+
+// add counts a record of pc into the CTA's sets and the pc's per-record sums: the sectors
+// a record sends are the replay's (coalesce.Atomic: one pass per same-address round).
+func (c *ctaAtoms) add(p *atomPattern, pc uint32, mask uint32, lanes *[32]uint64, width int) {
+	if c.sets == nil {
+		c.sets = map[uint32]*struct{ addrs, secs map[uint64]bool }{}
+	}
+	e := c.sets[pc]
+	if e == nil {
+		e = &struct{ addrs, secs map[uint64]bool }{map[uint64]bool{}, map[uint64]bool{}}
+		c.sets[pc] = e
+	}
+	c.buf = c.buf[:0]
+	for m := mask; m != 0; m &= m - 1 {
+		a := lanes[bits.TrailingZeros32(m)]
+		c.buf = append(c.buf, a)
+		if p.updates == 0 || a < p.lo {
+			p.lo = a
+		}
+		p.hi = max(p.hi, a+uint64(width))
+		p.updates++
+		e.addrs[a] = true
+		for s := a / 32; s <= (a+uint64(max(width, 1))-1)/32; s++ {
+			e.secs[s] = true
+		}
+	}
+	p.recSecs += c.co.Atomic(c.buf, width).Sectors
+}
+
+// flush adds the CTA's distinct counts to the pcs' sums and empties the sets.
+func (c *ctaAtoms) flush(pats []pcPattern) {
+	for pc, e := range c.sets {
+		pats[pc].atom.ctaAddrs += len(e.addrs)
+		pats[pc].atom.ctaSecs += len(e.secs)
+		delete(c.sets, pc)
+	}
 }
 
 // field is the offset within a struct of stride bytes that the pc's lane 0 would access.
@@ -80,6 +136,7 @@ func scanPatterns(r *format.Reader, k int) ([]pcPattern, error) {
 	n := r.NumCTAs(k)
 	step := max(1, n/sampleCTAs)
 	var lanes [32]uint64
+	atoms := &ctaAtoms{}
 	for cta := 0; cta < n; cta += step {
 		warps, err := r.ReadCTA(k, cta)
 		if err != nil {
@@ -108,12 +165,16 @@ func scanPatterns(r *format.Reader, k int) ([]pcPattern, error) {
 				if w.Mode[i] == format.AddrNone {
 					continue
 				}
+				if in := &prog[pc]; in.Space == format.SpaceGlobal && (in.MemOp == format.MemAtomic || in.MemOp == format.MemReduce) {
+					w.LaneAddrs(i, &lanes)
+					atoms.add(&p.atom, pc, mask, &lanes, int(in.Width))
+				}
 				// A divergent record spreads its lanes' bytes over more sectors than the
 				// same access with every lane active; that cost is the divergence rule's.
 				// So count full records only, once the pc has one.
 				switch {
 				case mask == want && !p.fullOnly:
-					*p = pcPattern{masks: p.masks, spaced: p.spaced, spacings: p.spacings, partialCnt: p.partialCnt, fullOnly: true}
+					*p = pcPattern{masks: p.masks, spaced: p.spaced, spacings: p.spacings, partialCnt: p.partialCnt, fullOnly: true, atom: p.atom}
 				case mask != want && p.fullOnly:
 					continue
 				}
@@ -126,6 +187,7 @@ func scanPatterns(r *format.Reader, k int) ([]pcPattern, error) {
 				p.addLanes(mask, &lanes, int(prog[pc].Width))
 			}
 		}
+		atoms.flush(pats) // a CTA's sets end with it
 	}
 	return pats, nil
 }

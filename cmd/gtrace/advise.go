@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/gtrace/gtrace/replay"
@@ -61,7 +62,7 @@ func printAdvice(w io.Writer, adv *report.Advice) error {
 			fmt.Fprintf(w, "   lesson: %s\n", f.Lesson)
 			fmt.Fprintf(w, "   fix:    %s\n", f.Fix)
 			for _, x := range g.Gains {
-				fmt.Fprintf(w, "   gain:   %s %s → %s (%.1f× less)\n", x.Metric, fmtValue(x.Before), fmtValue(x.After), x.Before/x.After)
+				fmt.Fprintf(w, "   gain:   %s %s → %s (%.1f× less)\n", x.Metric, fmtValue(x.Before), fmtEstimate(x.After), x.Before/x.After)
 			}
 		}
 		fmt.Fprintln(w)
@@ -79,4 +80,13 @@ func pcList(pcs []uint32) string {
 		return fmt.Sprintf("%s, … %s", strings.Join(s[:3], ", "), s[n-1])
 	}
 	return strings.Join(s, ", ")
+}
+
+// fmtEstimate prints a predicted count: whole, with "≈" where the prediction is not (a
+// ratio measured on a sample of the trace's CTAs).
+func fmtEstimate(v float64) string {
+	if r := math.Round(v); r != v && math.Abs(v) >= 10 {
+		return "≈" + fmtValue(r)
+	}
+	return fmtValue(v)
 }
