@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gtrace/gtrace/capture"
@@ -91,4 +92,19 @@ func TraceOf(ctx context.Context, name string, sizes []string, edit func(*captur
 		return nil, err
 	}
 	return r, k.Verify(sz, spec, res)
+}
+
+// SmallTrace captures reference kernel name at its Small sizes under stack-based SIMT
+// where the kernel completes under it, else under ITS (a kernel that needs Independent
+// Thread Scheduling, such as a spin lock), and checks its output.
+func SmallTrace(ctx context.Context, name string) (*format.Reader, error) {
+	k, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return TraceOf(ctx, name, k.Small, func(s *capture.Spec) {
+		if !slices.Contains(k.SIMT, SIMTStack) {
+			s.SIMT = format.SIMTITS
+		}
+	})
 }

@@ -50,7 +50,18 @@ func groupedBars(title, unit string, kernels []string, values [][]float64) (stri
 		p.X.Tick.Label.XAlign = draw.XRight
 	}
 	width := vg.Length(max(360, min(1100, 60+40*n*len(kernels))))
-	c := vgsvg.New(width, 220)
+	height := vg.Length(220)
+	if len(kernels) > 4 {
+		// gonum leaves room for a rotated label's height as drawn flat: add what the
+		// longest name drops below that at 0.6 rad (sin 0.6 of its length, at about
+		// half the font size per character).
+		longest := 0
+		for _, k := range kernels {
+			longest = max(longest, len([]rune(k)))
+		}
+		height += vg.Length(0.565 * 0.5 * float64(p.X.Tick.Label.Font.Size) * float64(longest))
+	}
+	c := vgsvg.New(width, height)
 	p.Draw(draw.New(c))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
