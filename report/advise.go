@@ -203,16 +203,7 @@ type kernelInput struct {
 	sharedPerCTA int
 }
 
-func (in *kernelInput) index() {
-	in.pcs = make(map[uint32]map[string]float64, len(in.rep.PerPC))
-	for _, p := range in.rep.PerPC {
-		m := make(map[string]float64, len(p.Metrics))
-		for _, x := range p.Metrics {
-			m[x.Name] = x.Value
-		}
-		in.pcs[p.PC] = m
-	}
-}
+func (in *kernelInput) index() { in.pcs = perPC(in.rep) }
 
 // finding starts a finding at pc with its location filled in.
 func (in *kernelInput) finding(rule string, pc uint32) Finding {

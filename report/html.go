@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 )
 
 //go:embed page.html.tmpl
@@ -37,6 +38,42 @@ type htmlKernel struct {
 	Rows                    []htmlRow
 	Runs                    []htmlRun
 	Advice                  []htmlAdvice
+	Source                  *htmlSource
+}
+
+// htmlSource is a SourceView ready to print: cells formatted and coloured, rows with
+// the ids the advice links to.
+type htmlSource struct {
+	Arch  string
+	ByPTX bool
+	Note  string
+	Files []htmlSourceFile
+	ids   map[string]string // "file:line" or "pc N" to a row's id
+}
+
+type htmlSourceFile struct {
+	Path string
+	Rows []htmlSourceRow
+}
+
+type htmlSourceRow struct {
+	ID, Num, Text string
+	Cells         []htmlCell
+	PCs           []htmlSourcePC
+	Stalls        string // a view by PTX: its one instruction's top stalls
+	Gap           bool   // lines folded away before this one
+}
+
+type htmlSourcePC struct {
+	PC     uint32
+	PTX    string
+	Cells  []htmlCell
+	Stalls string
+}
+
+type htmlCell struct {
+	Text  string
+	Style template.CSS
 }
 
 type htmlRun struct {
@@ -50,6 +87,7 @@ type htmlAdvice struct {
 	Group
 	Archs []string
 	Gains []htmlGain
+	Link  string // the source row's id
 }
 
 type htmlGain struct {
@@ -66,6 +104,7 @@ type htmlPage struct {
 	Charts  []template.HTML
 	Legend  []htmlLegend
 	Timing  bool
+	Cols    []SourceCol
 }
 
 // WriteHTML writes the page as one self-contained HTML file: styles inline, charts as
@@ -88,7 +127,7 @@ func (pg *Page) WriteHTML(w io.Writer, title string) error {
 	if err != nil {
 		return err
 	}
-	hp := htmlPage{Title: title, Archs: pg.Archs}
+	hp := htmlPage{Title: title, Archs: pg.Archs, Cols: SourceCols[:]}
 	colors := archColorsCSS()
 	for a, name := range pg.Archs {
 		hp.Legend = append(hp.Legend, htmlLegend{name, colors[a%len(colors)]})
@@ -112,6 +151,9 @@ func (pg *Page) WriteHTML(w io.Writer, title string) error {
 				hk.Rows = append(hk.Rows, row)
 			}
 		}
+		if kp.Source != nil {
+			hk.Source = htmlSourceOf(hk.ID, kp.Source, kp.Runs[kp.Source.Run].Arch+"/"+kp.Runs[kp.Source.Run].GPU)
+		}
 		at := map[string]int{}
 		for r := range kp.Runs {
 			run := &kp.Runs[r]
@@ -125,7 +167,7 @@ func (pg *Page) WriteHTML(w io.Writer, title string) error {
 				if !ok {
 					i = len(hk.Advice)
 					at[key] = i
-					hk.Advice = append(hk.Advice, htmlAdvice{Group: g})
+					hk.Advice = append(hk.Advice, htmlAdvice{Group: g, Link: hk.Source.link(&g.First)})
 				}
 				ha := &hk.Advice[i]
 				ha.Archs = append(ha.Archs, label)
@@ -141,6 +183,79 @@ func (pg *Page) WriteHTML(w io.Writer, title string) error {
 		return err
 	}
 	return t.Execute(w, hp)
+}
+
+// htmlSourceOf formats a source view. Row ids are the kernel's id, the file's index and
+// the line (k0-f0-L21), or the pc in a view by PTX (k0-pc17).
+func htmlSourceOf(kid string, sv *SourceView, arch string) *htmlSource {
+	hs := &htmlSource{Arch: arch, ByPTX: sv.ByPTX, Note: sv.Note, ids: map[string]string{}}
+	for fi, f := range sv.Files {
+		hf := htmlSourceFile{Path: f.Path}
+		prev := uint32(0)
+		for _, ln := range f.Lines {
+			row := htmlSourceRow{Num: strconv.Itoa(int(ln.Line)), Text: ln.Text, Cells: heatCells(ln.Cells, sv.Max),
+				Gap: !sv.ByPTX && prev != 0 && ln.Line != prev+1}
+			prev = ln.Line
+			if len(ln.PCs) > 0 {
+				if sv.ByPTX {
+					row.ID = fmt.Sprintf("%s-pc%d", kid, ln.Line)
+					hs.ids[fmt.Sprintf("pc %d", ln.Line)] = row.ID
+				} else {
+					row.ID = fmt.Sprintf("%s-f%d-L%d", kid, fi, ln.Line)
+					hs.ids[fmt.Sprintf("%s:%d", f.Path, ln.Line)] = row.ID
+				}
+			}
+			for _, p := range ln.PCs {
+				var st []string
+				for i, s := range p.Stalls {
+					if i == 3 {
+						break
+					}
+					st = append(st, fmt.Sprintf("%s %s", s.Reason, formatValue(s.Cycles, "")))
+				}
+				row.PCs = append(row.PCs, htmlSourcePC{PC: p.PC, PTX: p.PTX, Cells: heatCells(p.Cells, sv.Max), Stalls: strings.Join(st, ", ")})
+			}
+			if sv.ByPTX && len(row.PCs) == 1 {
+				row.Stalls, row.PCs = row.PCs[0].Stalls, nil // the row is its instruction
+			}
+			hf.Rows = append(hf.Rows, row)
+		}
+		hs.Files = append(hs.Files, hf)
+	}
+	return hs
+}
+
+// link is the id of the source row a finding points at, "" if the view has none.
+func (hs *htmlSource) link(f *Finding) string {
+	if hs == nil {
+		return ""
+	}
+	if hs.ByPTX || f.Line == 0 {
+		return hs.ids[fmt.Sprintf("pc %d", f.PC)]
+	}
+	return hs.ids[fmt.Sprintf("%s:%d", f.File, f.Line)]
+}
+
+// heatCells formats a row's cells and colours each by its column's heat.
+func heatCells(v, max [numCols]float64) []htmlCell {
+	out := make([]htmlCell, numCols)
+	for c := range out {
+		if math.IsNaN(v[c]) {
+			continue
+		}
+		switch c {
+		case colSectors:
+			out[c].Text = strconv.FormatFloat(v[c], 'f', 1, 64)
+		case colSIMD, colL1, colL2:
+			out[c].Text = strconv.FormatFloat(v[c], 'f', 0, 64) + "%"
+		default:
+			out[c].Text = formatValue(math.Round(v[c]), "")
+		}
+		if h := min(1, SourceCols[c].heat(v[c], max[c])); h > 0.02 {
+			out[c].Style = template.CSS(fmt.Sprintf("background:rgba(213,94,0,%.2f)", 0.08+0.6*h))
+		}
+	}
+	return out
 }
 
 // charts draws the across-architectures section: one grouped bar chart per metric,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/models/arch"
@@ -22,6 +23,12 @@ type Options struct {
 	NoTiming bool
 	// Progress, if set, is called before each replay with what it is about to run.
 	Progress func(step string, done, total int)
+	// SourceArch names the arch (as --arch spells it) whose per-pc counters the source
+	// view shows; "" takes the last arch given.
+	SourceArch string
+	// SourceDir is a folder to look in, by base name, for a CUDA file that the line
+	// table names and that is not at its path.
+	SourceDir string
 }
 
 // Page is everything the HTML report shows: every kernel of every input, each replayed
@@ -37,6 +44,7 @@ type KernelPage struct {
 	Name   string // the kernel
 	Launch *format.Launch
 	Runs   []Run // one per arch, in Page.Archs order
+	Source *SourceView
 }
 
 // Label names the launch in charts: its trace's name, with the launch's index when
@@ -69,9 +77,22 @@ type Run struct {
 // Build replays every input on every arch (memory engine with per-pc metrics, the
 // timing engine unless opts.NoTiming) and runs the advisor on each.
 func Build(ctx context.Context, ins []Input, cfgs []*arch.Config, opts Options) (*Page, error) {
+	if len(cfgs) == 0 {
+		return nil, fmt.Errorf("report: no arch to replay on")
+	}
 	pg := &Page{}
-	for _, cfg := range cfgs {
+	src := len(cfgs) - 1 // the source view's arch
+	if opts.SourceArch != "" {
+		src = -1
+	}
+	for i, cfg := range cfgs {
 		pg.Archs = append(pg.Archs, cfg.Arch+"/"+cfg.GPU)
+		if src < 0 && (cfg.Arch == opts.SourceArch || pg.Archs[i] == opts.SourceArch) {
+			src = i
+		}
+	}
+	if src < 0 {
+		return nil, fmt.Errorf("source arch %q is not among the report's archs (%s)", opts.SourceArch, strings.Join(pg.Archs, ", "))
 	}
 	steps, done := len(ins)*len(cfgs), 0
 	for _, in := range ins {
@@ -80,7 +101,7 @@ func Build(ctx context.Context, ins []Input, cfgs []*arch.Config, opts Options) 
 			l := &in.Trace.Meta().Launches[k]
 			pg.Kernels = append(pg.Kernels, KernelPage{Trace: in.Name, Name: l.Kernel, Launch: l})
 		}
-		for _, cfg := range cfgs {
+		for ci, cfg := range cfgs {
 			if opts.Progress != nil {
 				opts.Progress(in.Name+" on "+cfg.Arch+"/"+cfg.GPU, done, steps)
 			}
@@ -95,7 +116,7 @@ func Build(ctx context.Context, ins []Input, cfgs []*arch.Config, opts Options) 
 			}
 			var tim *replay.Report
 			if !opts.NoTiming {
-				if tim, err = replay.Timing(ctx, in.Trace, cfg, replay.Options{}); err != nil {
+				if tim, err = replay.Timing(ctx, in.Trace, cfg, replay.Options{PerPC: ci == src}); err != nil {
 					return nil, fmt.Errorf("%s on %s (timing): %w", in.Name, cfg.GPU, err)
 				}
 			}
@@ -107,6 +128,12 @@ func Build(ctx context.Context, ins []Input, cfgs []*arch.Config, opts Options) 
 				}
 				kp := &pg.Kernels[first+k]
 				kp.Runs = append(kp.Runs, run)
+			}
+		}
+		for k := first; k < len(pg.Kernels); k++ {
+			kp := &pg.Kernels[k]
+			if src >= 0 && src < len(kp.Runs) {
+				kp.Source = buildSource(kp.Launch, &kp.Runs[src], src, readSource(opts.SourceDir))
 			}
 		}
 	}

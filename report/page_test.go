@@ -63,7 +63,7 @@ func TestReportPage(t *testing.T) {
 	pg := buildPage(t, Options{}, archs, "transpose_v1", "transpose_v2")
 	page := writePage(t, pg)
 	for _, want := range []string{
-		`<section id="summary">`, `<section id="archs">`, `<section id="advice">`,
+		`<section id="summary">`, `<section id="source">`, `<section id="archs">`, `<section id="advice">`,
 		`<th>fermi/gtx480</th><th>hopper/h100</th>`,
 		`title="sm__cycles_elapsed.avg">cycles</td>`,
 		`title="gtrace__global_ld_sectors_per_request">global load sectors/request</td>`,

@@ -129,6 +129,8 @@ func reportCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "set", Usage: "override a config key on every arch: KEY=VALUE"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "report.html", Usage: "the HTML file to write"},
 			&cli.BoolFlag{Name: "no-timing", Usage: "skip the timing engine (no cycles, time or IPC): faster on big traces"},
+			&cli.StringFlag{Name: "source-arch", Usage: "the arch whose per-line counters the source view shows (default: the last of --arch)"},
+			&cli.StringFlag{Name: "source-dir", Usage: "a folder to look in for the CUDA files the traces' line tables name, when they are not at their paths"},
 		},
 		Action: reportAction,
 	}

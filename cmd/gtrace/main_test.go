@@ -24,7 +24,7 @@ func TestHelpListsTheContract(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("--help exited %d", code)
 	}
-	for _, cmd := range []string{"capture", "replay", "compare", "inspect", "export", "import", "kernels", "archs", "validate", "advise"} {
+	for _, cmd := range []string{"capture", "replay", "compare", "inspect", "export", "import", "kernels", "archs", "validate", "advise", "report"} {
 		if !strings.Contains(out, "\n   "+cmd+" ") {
 			t.Errorf("--help does not list %s:\n%s", cmd, out)
 		}
@@ -44,6 +44,7 @@ func TestBadInputIsAClearError(t *testing.T) {
 		{"inspect", junk},
 		{"replay", junk, "--arch", "hopper"},
 		{"advise", junk, "--arch", "hopper"},
+		{"report", junk, "-o", filepath.Join(dir, "r.html")},
 		{"inspect", filepath.Join(dir, "missing.gtrace")},
 	} {
 		code, _, errs := gtrace(t, args...)
@@ -59,6 +60,8 @@ func TestBadInputIsAClearError(t *testing.T) {
 		{"replay", junk, "--arch", "hopper", "--set", "l1.nonsense=3"},
 		{"advise", junk, "--arch", "hopper", "--format", "xml"},
 		{"advise", junk},
+		{"report"},
+		{"report", junk, "-o", filepath.Join(dir, "r.txt")},
 	} {
 		code, _, errs := gtrace(t, args...)
 		if code != 2 || errs == "" {
@@ -190,6 +193,21 @@ func TestCaptureInspectReplay(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &adv); code != 0 || err != nil || len(adv.Kernels) != 1 ||
 		len(adv.Kernels[0].Findings) != 1 || adv.Kernels[0].Findings[0].Rule != "bank-conflicts" {
 		t.Fatalf("advise --format json: exit %d, %v\n%s%s", code, err, out, errs)
+	}
+	// The report: one page with every section, and the source view on the arch asked.
+	page := filepath.Join(dir, "r.html")
+	code, _, errs = gtrace(t, "report", tr, "--arch", "fermi,hopper", "--source-arch", "fermi", "-o", page)
+	html, err := os.ReadFile(page)
+	if code != 0 || err != nil {
+		t.Fatalf("report: exit %d, %v\n%s", code, err, errs)
+	}
+	for _, want := range []string{`<section id="summary">`, `<section id="source">`, `<section id="advice">`, ") on fermi/gtx480</span>", "[32][33]"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if code, _, errs = gtrace(t, "report", tr, "--arch", "hopper", "--source-arch", "kepler", "-o", page); code != 1 || !strings.Contains(errs, `"kepler"`) {
+		t.Errorf("report --source-arch outside --arch: exit %d, %q", code, errs)
 	}
 	if code, out, _ = gtrace(t, "archs", "hopper/h200"); code != 0 || !strings.Contains(out, "l2.size") {
 		t.Errorf("archs hopper/h200: exit %d\n%s", code, out)

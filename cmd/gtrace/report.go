@@ -38,6 +38,7 @@ func reportAction(c *cli.Context) error {
 	}
 	prog := newProgress("report", "replays")
 	pg, err := report.Build(c.Context, ins, cfgs, report.Options{NoTiming: c.Bool("no-timing"),
+		SourceArch: c.String("source-arch"), SourceDir: c.String("source-dir"),
 		Progress: func(_ string, done, total int) { prog.update(done, total) }})
 	prog.done()
 	if err != nil {
