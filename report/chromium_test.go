@@ -86,7 +86,7 @@ func TestReportInChromium(t *testing.T) {
 	}
 	netLog := filepath.Join(dir, "net.json")
 	dom, stderr := chromium(t, bin, page, "--log-net-log="+netLog, "--dump-dom")
-	for _, want := range []string{`id="summary"`, `id="source"`, `id="archs"`, `id="advice"`, `class="finding"`, "hopper/h100"} {
+	for _, want := range []string{`id="summary"`, `id="source"`, `id="archs"`, `id="stalls"`, `id="memory"`, `id="advice"`, `class="finding"`, "hopper/h100"} {
 		if !strings.Contains(dom, want) {
 			t.Errorf("the DOM lacks %q", want)
 		}

@@ -39,6 +39,9 @@ type htmlKernel struct {
 	Runs                    []htmlRun
 	Advice                  []htmlAdvice
 	Source                  *htmlSource
+	Memory                  []htmlRow
+	Stalls                  []htmlStallBar
+	HotLines                []htmlHotLine
 }
 
 // htmlSource is a SourceView ready to print: cells formatted and coloured, rows with
@@ -105,6 +108,7 @@ type htmlPage struct {
 	Legend  []htmlLegend
 	Timing  bool
 	Cols    []SourceCol
+	Reasons []htmlReason // the stall legend
 }
 
 // WriteHTML writes the page as one self-contained HTML file: styles inline, charts as
@@ -127,7 +131,7 @@ func (pg *Page) WriteHTML(w io.Writer, title string) error {
 	if err != nil {
 		return err
 	}
-	hp := htmlPage{Title: title, Archs: pg.Archs, Cols: SourceCols[:]}
+	hp := htmlPage{Title: title, Archs: pg.Archs, Cols: SourceCols[:], Reasons: stallLegend()}
 	colors := archColorsCSS()
 	for a, name := range pg.Archs {
 		hp.Legend = append(hp.Legend, htmlLegend{name, colors[a%len(colors)]})
@@ -137,22 +141,12 @@ func (pg *Page) WriteHTML(w io.Writer, title string) error {
 		hk := htmlKernel{ID: fmt.Sprintf("k%d", i), Trace: kp.Trace, Name: kp.Name,
 			Launch: fmt.Sprintf("grid (%s), block (%s), %d B shared, %s registers/thread", kp.Launch.Grid, kp.Launch.Block,
 				kp.Launch.SharedBytes, regs(kp.Launch.RegsPerThread))}
-		for _, h := range Headlines {
-			row := htmlRow{Label: h.Label, Metric: h.Metric}
-			any := false
-			for r := range kp.Runs {
-				v := kp.Runs[r].Value(h)
-				if !math.IsNaN(v) {
-					any = true
-				}
-				row.Cells = append(row.Cells, formatValue(v, h.Unit))
-			}
-			if any {
-				hk.Rows = append(hk.Rows, row)
-			}
-		}
+		hk.Rows = kp.rows(Headlines)
+		hk.Memory = kp.rows(MemoryRows)
+		hk.Stalls = kp.stallBars()
 		if kp.Source != nil {
 			hk.Source = htmlSourceOf(hk.ID, kp.Source, kp.Runs[kp.Source.Run].Arch+"/"+kp.Runs[kp.Source.Run].GPU)
+			hk.HotLines = hotLines(kp.Source, hk.Source)
 		}
 		at := map[string]int{}
 		for r := range kp.Runs {

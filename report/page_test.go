@@ -63,7 +63,8 @@ func TestReportPage(t *testing.T) {
 	pg := buildPage(t, Options{}, archs, "transpose_v1", "transpose_v2")
 	page := writePage(t, pg)
 	for _, want := range []string{
-		`<section id="summary">`, `<section id="source">`, `<section id="archs">`, `<section id="advice">`,
+		`<section id="summary">`, `<section id="source">`, `<section id="archs">`, `<section id="stalls">`,
+		`<section id="memory">`, `<section id="advice">`, `title="gtrace__dram_burst_utilization.pct">`,
 		`<th>fermi/gtx480</th><th>hopper/h100</th>`,
 		`title="sm__cycles_elapsed.avg">cycles</td>`,
 		`title="gtrace__global_ld_sectors_per_request">global load sectors/request</td>`,
@@ -84,7 +85,8 @@ func TestReportPage(t *testing.T) {
 	}
 	// Without the timing engine there are no cycles, and the page says so.
 	page = writePage(t, buildPage(t, Options{NoTiming: true}, archs, "transpose_v1"))
-	if strings.Contains(page, `>cycles</td>`) || !strings.Contains(page, "No timing replay") {
+	if strings.Contains(page, `>cycles</td>`) || !strings.Contains(page, "No timing replay (--no-timing): cycles") ||
+		!strings.Contains(page, "No timing replay (--no-timing): no stall reasons") {
 		t.Errorf("a page without timing shows cycles, or does not say why it has none")
 	}
 	if n := strings.Count(page, "<svg"); n != len(chartMetrics)-1 {
