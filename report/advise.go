@@ -91,20 +91,20 @@ func Advise(ctx context.Context, r *format.Reader, cfg *arch.Config, opts replay
 	if err != nil {
 		return nil, err
 	}
-	return adviseOn(r, cfg, rep)
+	pats, err := scanAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return adviseOn(r, pats, cfg, rep), nil
 }
 
-// adviseOn applies every rule to a memory replay of r made with per-pc metrics.
-func adviseOn(r *format.Reader, cfg *arch.Config, rep *replay.Report) (*Advice, error) {
+// adviseOn applies every rule to a memory replay of r made with per-pc metrics, given
+// the patterns of r's launches (scanAll: they do not depend on the arch).
+func adviseOn(r *format.Reader, pats [][]pcPattern, cfg *arch.Config, rep *replay.Report) *Advice {
 	adv := &Advice{Arch: rep.Arch, GPU: rep.GPU}
 	for k := range rep.Kernels {
-		pats, err := scanPatterns(r, k)
-		if err != nil {
-			return nil, err
-		}
 		kr := &rep.Kernels[k]
-		in := &kernelInput{launch: &r.Meta().Launches[k], rep: kr, pats: pats, sharedPerCTA: cfg.Shared.MaxPerCTA}
-		in.index()
+		in := &kernelInput{launch: &r.Meta().Launches[k], rep: kr, pats: pats[k], pcs: perPC(kr), sharedPerCTA: cfg.Shared.MaxPerCTA}
 		ka := KernelAdvice{Name: kr.Name, Findings: []Finding{}}
 		for _, rule := range []func(*kernelInput) []Finding{uncoalesced, bankConflicts, divergence, contendedAtomics} {
 			ka.Findings = append(ka.Findings, rule(in)...)
@@ -121,7 +121,7 @@ func adviseOn(r *format.Reader, cfg *arch.Config, rep *replay.Report) (*Advice, 
 		})
 		adv.Kernels = append(adv.Kernels, ka)
 	}
-	return adv, nil
+	return adv
 }
 
 // Group is the findings of one rule with one fix at one source line: what a person
@@ -202,8 +202,6 @@ type kernelInput struct {
 	// copy of what atomics update must fit in it.
 	sharedPerCTA int
 }
-
-func (in *kernelInput) index() { in.pcs = perPC(in.rep) }
 
 // finding starts a finding at pc with its location filled in.
 func (in *kernelInput) finding(rule string, pc uint32) Finding {
@@ -307,13 +305,7 @@ func bankConflicts(in *kernelInput) []Finding {
 			if waves == 0 || ideal <= 0 || waves < conflictFactor*ideal {
 				continue
 			}
-			ways := 0
-			for w := 32; w > 1; w-- {
-				if m[fmt.Sprintf("gtrace__shared_requests_ways_%d.sum", w)] > 0 {
-					ways = w
-					break
-				}
-			}
+			ways := conflictWays(m)
 			f := in.finding(RuleBankConflict, p.PC)
 			f.Metric = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" + op + ".sum"
 			f.Before, f.After = waves, ideal
@@ -499,6 +491,25 @@ func mergeable(opcode string) bool {
 	}
 	return false
 }
+
+// conflictWays is the most lanes of one shared request on one bank among a pc's
+// requests (gtrace__shared_requests_ways_N.sum), 0 if it made none.
+func conflictWays(m map[string]float64) int {
+	for w := 32; w >= 1; w-- {
+		if m[sharedWays[w]] > 0 {
+			return w
+		}
+	}
+	return 0
+}
+
+// sharedWays[w] names the count of shared requests whose worst bank took w lanes.
+var sharedWays = func() (n [33]string) {
+	for w := 1; w <= 32; w++ {
+		n[w] = fmt.Sprintf("gtrace__shared_requests_ways_%d.sum", w)
+	}
+	return n
+}()
 
 // branchInto is the branch that leads into the code at pc: a branch whose target is pc,
 // or else the nearest conditional branch before it; -1 if there is none.

@@ -95,11 +95,16 @@ func Build(ctx context.Context, ins []Input, cfgs []*arch.Config, opts Options) 
 		return nil, fmt.Errorf("source arch %q is not among the report's archs (%s)", opts.SourceArch, strings.Join(pg.Archs, ", "))
 	}
 	steps, done := len(ins)*len(cfgs), 0
+	source := readSource(opts.SourceDir)
 	for _, in := range ins {
 		first := len(pg.Kernels)
 		for k := range in.Trace.Meta().Launches {
 			l := &in.Trace.Meta().Launches[k]
 			pg.Kernels = append(pg.Kernels, KernelPage{Trace: in.Name, Name: l.Kernel, Launch: l})
+		}
+		pats, err := scanAll(in.Trace) // the trace's own patterns: the same on every arch
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", in.Name, err)
 		}
 		for ci, cfg := range cfgs {
 			if opts.Progress != nil {
@@ -110,10 +115,7 @@ func Build(ctx context.Context, ins []Input, cfgs []*arch.Config, opts Options) 
 			if err != nil {
 				return nil, fmt.Errorf("%s on %s: %w", in.Name, cfg.GPU, err)
 			}
-			adv, err := adviseOn(in.Trace, cfg, mem)
-			if err != nil {
-				return nil, fmt.Errorf("%s on %s: %w", in.Name, cfg.GPU, err)
-			}
+			adv := adviseOn(in.Trace, pats, cfg, mem)
 			var tim *replay.Report
 			if !opts.NoTiming {
 				if tim, err = replay.Timing(ctx, in.Trace, cfg, replay.Options{PerPC: ci == src}); err != nil {
@@ -132,9 +134,7 @@ func Build(ctx context.Context, ins []Input, cfgs []*arch.Config, opts Options) 
 		}
 		for k := first; k < len(pg.Kernels); k++ {
 			kp := &pg.Kernels[k]
-			if src >= 0 && src < len(kp.Runs) {
-				kp.Source = buildSource(kp.Launch, &kp.Runs[src], src, readSource(opts.SourceDir))
-			}
+			kp.Source = buildSource(kp.Launch, &kp.Runs[src], src, source)
 		}
 	}
 	if opts.Progress != nil {

@@ -49,9 +49,12 @@ type atomPattern struct {
 	lo, hi   uint64
 }
 
+// atomSets are the distinct addresses and sectors one CTA updates at one pc.
+type atomSets struct{ addrs, secs map[uint64]bool }
+
 // ctaAtoms gathers one CTA's distinct addresses and sectors per atomic pc.
 type ctaAtoms struct {
-	sets map[uint32]*struct{ addrs, secs map[uint64]bool }
+	sets map[uint32]*atomSets
 	co   coalesce.Coalescer
 	buf  []uint64
 }
@@ -60,11 +63,11 @@ type ctaAtoms struct {
 // a record sends are the replay's (coalesce.Atomic: one pass per same-address round).
 func (c *ctaAtoms) add(p *atomPattern, pc uint32, mask uint32, lanes *[32]uint64, width int) {
 	if c.sets == nil {
-		c.sets = map[uint32]*struct{ addrs, secs map[uint64]bool }{}
+		c.sets = map[uint32]*atomSets{}
 	}
 	e := c.sets[pc]
 	if e == nil {
-		e = &struct{ addrs, secs map[uint64]bool }{map[uint64]bool{}, map[uint64]bool{}}
+		e = &atomSets{map[uint64]bool{}, map[uint64]bool{}}
 		c.sets[pc] = e
 	}
 	c.buf = c.buf[:0]
@@ -125,6 +128,19 @@ func (p *pcPattern) distinctStrides() []int64 {
 	}
 	slices.Sort(s)
 	return s
+}
+
+// scanAll scans every launch of r (scanPatterns).
+func scanAll(r *format.Reader) ([][]pcPattern, error) {
+	var out [][]pcPattern
+	for k := range r.Meta().Launches {
+		p, err := scanPatterns(r, k)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 // scanPatterns reads sampleCTAs CTAs of launch k and returns the pattern of every pc.

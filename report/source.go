@@ -129,12 +129,9 @@ func (s *pcSums) add(mem, tim map[string]float64) {
 			s.any[colSectors] = true
 		}
 	}
-	for w := 32; w >= 1; w-- {
-		if mem[fmt.Sprintf("gtrace__shared_requests_ways_%d.sum", w)] > 0 {
-			s.ways = max(s.ways, float64(w))
-			s.any[colWays] = true
-			break
-		}
+	if w := conflictWays(mem); w > 0 {
+		s.ways = max(s.ways, float64(w))
+		s.any[colWays] = true
 	}
 	hit, miss := mem["l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"], mem["l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum"]
 	if hit+miss > 0 {
@@ -336,15 +333,25 @@ func perPC(k *replay.KernelReport) map[uint32]map[string]float64 {
 }
 
 // readSource reads a file a line table names, trying dir with the file's base name when
-// the path itself is not there (a trace made on another machine).
+// the path itself is not there (a trace made on another machine). Each path is read
+// once: the launches of one file share it.
 func readSource(dir string) func(string) ([]byte, error) {
+	type read struct {
+		b   []byte
+		err error
+	}
+	seen := map[string]read{}
 	return func(path string) ([]byte, error) {
+		if r, ok := seen[path]; ok {
+			return r.b, r.err
+		}
 		b, err := os.ReadFile(path)
 		if err != nil && dir != "" {
 			if b2, err2 := os.ReadFile(filepath.Join(dir, filepath.Base(path))); err2 == nil {
-				return b2, nil
+				b, err = b2, nil
 			}
 		}
+		seen[path] = read{b, err}
 		return b, err
 	}
 }
