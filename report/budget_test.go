@@ -66,6 +66,23 @@ func TestReportBudget(t *testing.T) {
 	if n := strings.Count(html, `<table class="summary">`); n < budgetKernels {
 		t.Errorf("the page shows %d kernel summaries, want %d", n, budgetKernels)
 	}
+	// No launch runs above its roofs: the timing engine keeps DRAM traffic under the
+	// preset's bandwidth and arithmetic under its lanes' peak.
+	points := 0
+	for _, kp := range pg.Kernels {
+		for _, run := range kp.Runs {
+			r := run.Roof
+			if r.FLOP() == 0 || r.DRAMBytes == 0 {
+				continue
+			}
+			points++
+			if r.Achieved() > r.Ceiling()*(1+1e-9) {
+				t.Errorf("%s on %s: %.4g GFLOP/s above the roofs' %.4g at %.3g FLOP/B", kp.Name, run.Arch,
+					r.Achieved()/1e9, r.Ceiling()/1e9, r.Intensity())
+			}
+		}
+	}
+	t.Logf("%d roofline points, none above its roofs", points)
 
 	bin := debtool.Path(t, "chromium", "chromium")
 	rendered := renderTime(t, bin, html)

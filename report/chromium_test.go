@@ -86,13 +86,13 @@ func TestReportInChromium(t *testing.T) {
 	}
 	netLog := filepath.Join(dir, "net.json")
 	dom, stderr := chromium(t, bin, page, "--log-net-log="+netLog, "--dump-dom")
-	for _, want := range []string{`id="summary"`, `id="source"`, `id="archs"`, `id="stalls"`, `id="memory"`, `id="advice"`, `class="finding"`, "hopper/h100"} {
+	for _, want := range []string{`id="summary"`, `id="source"`, `id="archs"`, `id="stalls"`, `id="memory"`, `id="advice"`, `id="roofline"`, `class="finding"`, "hopper/h100"} {
 		if !strings.Contains(dom, want) {
 			t.Errorf("the DOM lacks %q", want)
 		}
 	}
-	if n := strings.Count(dom, "<svg"); n != len(chartMetrics) {
-		t.Errorf("the DOM has %d charts, want %d", n, len(chartMetrics))
+	if n := strings.Count(dom, "<svg"); n != len(chartMetrics)+4 {
+		t.Errorf("the DOM has %d charts, want %d (and a roofline per arch)", n, len(chartMetrics)+4)
 	}
 	for _, line := range strings.Split(stderr, "\n") {
 		if strings.Contains(line, ":CONSOLE") {

@@ -101,14 +101,16 @@ type htmlGain struct {
 type htmlLegend struct{ Arch, Color string }
 
 type htmlPage struct {
-	Title   string
-	Archs   []string
-	Kernels []htmlKernel
-	Charts  []template.HTML
-	Legend  []htmlLegend
-	Timing  bool
-	Cols    []SourceCol
-	Reasons []htmlReason // the stall legend
+	Title    string
+	Archs    []string
+	Kernels  []htmlKernel
+	Charts   []template.HTML
+	Legend   []htmlLegend
+	Timing   bool
+	Cols     []SourceCol
+	Reasons  []htmlReason // the stall legend
+	Roofs    []template.HTML
+	RoofRows []htmlRoofRow
 }
 
 // WriteHTML writes the page as one self-contained HTML file: styles inline, charts as
@@ -176,6 +178,10 @@ func (pg *Page) WriteHTML(w io.Writer, title string) error {
 	if hp.Charts, err = pg.charts(); err != nil {
 		return err
 	}
+	if hp.Roofs, err = pg.rooflineCharts(); err != nil {
+		return err
+	}
+	hp.RoofRows = pg.rooflineRows()
 	return t.Execute(w, hp)
 }
 

@@ -72,6 +72,7 @@ type Run struct {
 	Memory    *replay.KernelReport // with per-pc metrics
 	Timing    *replay.KernelReport // nil with Options.NoTiming
 	Findings  []Finding
+	Roof      Roof
 }
 
 // Build replays every input on every arch (memory engine with per-pc metrics, the
@@ -129,6 +130,7 @@ func Build(ctx context.Context, ins []Input, cfgs []*arch.Config, opts Options) 
 					run.Timing = &tim.Kernels[k]
 				}
 				kp := &pg.Kernels[first+k]
+				run.Roof = roofOf(kp.Launch.Program.Insts, run.Memory, run.Timing, cfg)
 				kp.Runs = append(kp.Runs, run)
 			}
 		}

@@ -64,7 +64,7 @@ func TestReportPage(t *testing.T) {
 	page := writePage(t, pg)
 	for _, want := range []string{
 		`<section id="summary">`, `<section id="source">`, `<section id="archs">`, `<section id="stalls">`,
-		`<section id="memory">`, `<section id="advice">`, `title="gtrace__dram_burst_utilization.pct">`,
+		`<section id="memory">`, `<section id="advice">`, `<section id="roofline">`, `title="gtrace__dram_burst_utilization.pct">`,
 		`<th>fermi/gtx480</th><th>hopper/h100</th>`,
 		`title="sm__cycles_elapsed.avg">cycles</td>`,
 		`title="gtrace__global_ld_sectors_per_request">global load sectors/request</td>`,
@@ -74,8 +74,8 @@ func TestReportPage(t *testing.T) {
 			t.Errorf("page lacks %q", want)
 		}
 	}
-	if n := strings.Count(page, "<svg"); n != len(chartMetrics) {
-		t.Errorf("page has %d charts, want %d (one per chart metric)", n, len(chartMetrics))
+	if n := strings.Count(page, "<svg"); n != len(chartMetrics)+len(archs) {
+		t.Errorf("page has %d charts, want %d (one per chart metric, a roofline per arch)", n, len(chartMetrics)+len(archs))
 	}
 	if n := strings.Count(page, `<table class="summary">`); n != 2 {
 		t.Errorf("page has %d summary tables, want one per kernel (2)", n)

@@ -264,6 +264,22 @@ func (c *Config) SharedCarveout(need int) (shared, l1 int) {
 	return c.Shared.Size, c.L1.Size
 }
 
+// PeakFLOPs is the chip's peak floating-point rate in FLOP per second: every lane of
+// the FP32 pipe (or of the FP64 pipe, with fp64) retiring one fused multiply-add, two
+// FLOPs, per SM clock, on every SM. It is how vendor datasheets state peak FP32 and
+// FP64 throughput (TestPeaksMatchDatasheets), and the compute roof of a roofline.
+func (c *Config) PeakFLOPs(fp64 bool) float64 {
+	lanes := c.SM.FP32Lanes
+	if fp64 {
+		lanes = c.SM.DPLanes
+	}
+	return 2 * float64(lanes) * float64(c.SM.Count) * float64(c.SM.ClockMHz) * 1e6
+}
+
+// PeakDRAMBytes is the DRAM's peak bandwidth in bytes per second, a roofline's
+// memory roof.
+func (c *Config) PeakDRAMBytes() float64 { return c.DRAM.BandwidthGBs * 1e9 }
+
 // Source returns where key's value came from ("" for an unknown key).
 func (c *Config) Source(key string) string { return c.sources[key] }
 

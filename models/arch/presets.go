@@ -159,6 +159,7 @@ var presets = []preset{
 		{"sm.count", "14", "[R] hw-facts §1"},
 		{"sm.clock_mhz", "1150", "[R] Tesla C2050 datasheet shader clock"},
 		{"dram.bandwidth_gbs", "144", "[R] Tesla C2050 datasheet (seed 000 quotes 156 GB/s)"},
+		{"sm.dp_lanes", "16", "[R] Tesla C2050 datasheet: 515 GFLOPS FP64, half its 1030 GFLOPS FP32 (GeForce parts run at 1/8); TestPeaksMatchDatasheets"},
 	}},
 	{arch: "kepler", gpu: "k20x", rows: []row{
 		{"name", "Tesla K20X", "GK110"},

@@ -1,0 +1,102 @@
+package report
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/gtrace/gtrace/format"
+	"github.com/gtrace/gtrace/models/arch"
+)
+
+// TestFLOPsPerInstruction: the FLOPs one lane adds, as ncu's roofline counts them.
+func TestFLOPsPerInstruction(t *testing.T) {
+	for _, tc := range []struct {
+		op    string
+		flops int
+		fp64  bool
+	}{
+		{"fma.rn.f32", 2, false}, {"fma.rn.ftz.sat.f32", 2, false}, {"mad.f32", 2, false}, {"fma.rn.f64", 2, true},
+		{"add.f32", 1, false}, {"sub.rn.f32", 1, false}, {"mul.rn.f64", 1, true}, {"add.rn.ftz.f32", 1, false},
+		{"mad.lo.s32", 0, false}, {"add.s64", 0, false}, {"fma.rn.f16", 0, false}, {"add.f16x2", 0, false},
+		{"div.rn.f32", 0, false}, {"sqrt.rn.f32", 0, false}, {"min.f32", 0, false}, {"ld.global.f32", 0, false},
+		{"mul.wide.s32", 0, false}, {"ret", 0, false},
+	} {
+		f, fp64 := flopsOf(&format.Inst{Opcode: tc.op})
+		if f != tc.flops || fp64 != tc.fp64 {
+			t.Errorf("%s: %d FLOPs (fp64 %v), want %d (%v)", tc.op, f, fp64, tc.flops, tc.fp64)
+		}
+	}
+}
+
+// TestRoofline: the FLOPs of a matrix multiply (2n³) and a vector add (n) come out
+// exact from the per-pc counts; intensity, achieved rate and roofs are the replays'
+// and the preset's; a copy kernel has none; the page draws one roofline per arch and
+// a table row per launch, and without the timing engine says why it draws none.
+func TestRoofline(t *testing.T) {
+	archs := []string{"fermi", "hopper"}
+	pg := buildPage(t, Options{}, archs, "matmul_sdk_1", "add_vectors", "copy")
+	want := map[string]float64{"matmul_sdk_1": 2 * 64 * 64 * 64, "add_vectors_kernel": 1000, "copy": 0}
+	for _, kp := range pg.Kernels {
+		w, ok := want[kp.Name]
+		if !ok {
+			t.Fatalf("unexpected kernel %s", kp.Name)
+		}
+		for a, run := range kp.Runs {
+			r := run.Roof
+			if r.FLOP32 != w || r.FLOP64 != 0 {
+				t.Errorf("%s on %s: %g FP32 + %g FP64 FLOPs, want %g", kp.Name, run.Arch, r.FLOP32, r.FLOP64, w)
+			}
+			cfg, _ := arch.Preset(archs[a], "")
+			if r.Peak32 != cfg.PeakFLOPs(false) || r.Peak64 != cfg.PeakFLOPs(true) || r.Bandwidth != cfg.PeakDRAMBytes() {
+				t.Errorf("%s on %s: roofs %g/%g/%g, not the preset's", kp.Name, run.Arch, r.Peak32, r.Peak64, r.Bandwidth)
+			}
+			rd, _ := run.Memory.Metric("dram__bytes_read.sum")
+			wr, _ := run.Memory.Metric("dram__bytes_write.sum")
+			ns, _ := run.Timing.Metric("gpu__time_duration.sum")
+			if r.DRAMBytes != rd+wr || r.Seconds != ns*1e-9 || r.DRAMBytes == 0 {
+				t.Errorf("%s on %s: %g DRAM bytes in %g s, want %g in %g", kp.Name, run.Arch, r.DRAMBytes, r.Seconds, rd+wr, ns*1e-9)
+			}
+			if w == 0 {
+				continue
+			}
+			if got := r.Achieved(); math.Abs(got-w/(ns*1e-9)) > 1e-9*got {
+				t.Errorf("%s on %s: achieved %g FLOP/s, want FLOPs over time %g", kp.Name, run.Arch, got, w/(ns*1e-9))
+			}
+			// A vector add moves 12 B per FLOP: far below every ridge.
+			if kp.Name == "add_vectors_kernel" && r.Bound() != "memory" {
+				t.Errorf("add_vectors on %s: %s-bound at %g FLOP/B, want memory-bound", run.Arch, r.Bound(), r.Intensity())
+			}
+			if r.Achieved() > r.Ceiling()*(1+1e-9) {
+				t.Errorf("%s on %s: %g FLOP/s above the roofs' %g at %g FLOP/B", kp.Name, run.Arch, r.Achieved(), r.Ceiling(), r.Intensity())
+			}
+		}
+	}
+	page := writePage(t, pg)
+	sec := section(t, page, "roofline")
+	if n := strings.Count(sec, "<svg"); n != len(archs) {
+		t.Errorf("the roofline section has %d charts, want one per arch (%d)", n, len(archs))
+	}
+	for _, s := range []string{"FP32 1.34 TFLOP/s", "FP64 0.168 TFLOP/s", "DRAM 177 GB/s", "FP32 66.9 TFLOP/s", "no FP32/FP64 arithmetic",
+		"% of the memory roof", "<td>3</td><td>copy"} {
+		if !strings.Contains(sec, s) {
+			t.Errorf("the roofline section lacks %q", s)
+		}
+	}
+	sec = section(t, writePage(t, buildPage(t, Options{NoTiming: true}, archs, "add_vectors")), "roofline")
+	if strings.Contains(sec, "<svg") || !strings.Contains(sec, "No timing replay (--no-timing): no achieved rates") ||
+		!strings.Contains(sec, "FLOP/B (memory-bound)") {
+		t.Errorf("a roofline without timing draws a chart, or does not say why, or lacks the intensity:\n%s", sec)
+	}
+}
+
+// section is the page's section with this id.
+func section(t *testing.T, page, id string) string {
+	t.Helper()
+	i := strings.Index(page, `<section id="`+id+`">`)
+	if i < 0 {
+		t.Fatalf("the page has no section %q", id)
+	}
+	j := strings.Index(page[i:], "</section>")
+	return page[i : i+j]
+}
