@@ -20,6 +20,7 @@ const (
 	RuleDivergence   = "divergent-branch"
 	RuleInterleaved  = "reduction-interleaved-threads"
 	RuleAtomics      = "contended-atomics"
+	RuleLatency      = "latency-bound"
 )
 
 // Seed documents a lesson cites (../shared/seeds/ in the repository that made gtrace).
@@ -27,6 +28,7 @@ const (
 	seedHardware = "cuda-hardware-mapping-simt-memory-spaces"
 	seedCoalesce = "cuda-performance-coalescing-banks-reduction"
 	seedLayout   = "optimization-techniques-layout-scatter-tiling"
+	seedVolkov   = "volkov-better-performance-at-lower-occupancy"
 )
 
 // Finding is one rule firing at one instruction.
@@ -84,29 +86,49 @@ const (
 	maxStruct = 256
 )
 
-// Advise replays r on cfg with the memory engine and applies every rule to every launch.
-func Advise(ctx context.Context, r *format.Reader, cfg *arch.Config, opts replay.Options) (*Advice, error) {
-	opts.PerPC = true
-	rep, err := replay.Memory(ctx, r, cfg, opts)
+// AdviseOptions tune Advise. The zero value replays with both engines.
+type AdviseOptions struct {
+	Replay replay.Options
+	// NoTiming skips the timing replay, and with it the rules that need its stalls
+	// (latency-bound): faster on big traces.
+	NoTiming bool
+}
+
+// Advise replays r on cfg with the memory engine (and the timing engine, for the rules
+// on stalls) and applies every rule to every launch.
+func Advise(ctx context.Context, r *format.Reader, cfg *arch.Config, opts AdviseOptions) (*Advice, error) {
+	ro := opts.Replay
+	ro.PerPC = true
+	rep, err := replay.Memory(ctx, r, cfg, ro)
 	if err != nil {
 		return nil, err
+	}
+	var tim *replay.Report
+	if !opts.NoTiming {
+		if tim, err = replay.Timing(ctx, r, cfg, ro); err != nil {
+			return nil, err
+		}
 	}
 	pats, err := scanAll(r)
 	if err != nil {
 		return nil, err
 	}
-	return adviseOn(r, pats, cfg, rep), nil
+	return adviseOn(r, pats, cfg, rep, tim), nil
 }
 
-// adviseOn applies every rule to a memory replay of r made with per-pc metrics, given
-// the patterns of r's launches (scanAll: they do not depend on the arch).
-func adviseOn(r *format.Reader, pats [][]pcPattern, cfg *arch.Config, rep *replay.Report) *Advice {
+// adviseOn applies every rule to a memory replay of r made with per-pc metrics, and a
+// timing replay with per-pc stalls (nil: none), given the patterns of r's launches
+// (scanAll: they do not depend on the arch).
+func adviseOn(r *format.Reader, pats [][]pcPattern, cfg *arch.Config, rep, tim *replay.Report) *Advice {
 	adv := &Advice{Arch: rep.Arch, GPU: rep.GPU}
 	for k := range rep.Kernels {
 		kr := &rep.Kernels[k]
-		in := &kernelInput{launch: &r.Meta().Launches[k], rep: kr, pats: pats[k], pcs: perPC(kr), sharedPerCTA: cfg.Shared.MaxPerCTA}
+		in := &kernelInput{launch: &r.Meta().Launches[k], rep: kr, pats: pats[k], pcs: perPC(kr), sharedPerCTA: cfg.Shared.MaxPerCTA, cfg: cfg}
+		if tim != nil {
+			in.tim = &tim.Kernels[k]
+		}
 		ka := KernelAdvice{Name: kr.Name, Findings: []Finding{}}
-		for _, rule := range []func(*kernelInput) []Finding{uncoalesced, bankConflicts, divergence, contendedAtomics} {
+		for _, rule := range []func(*kernelInput) []Finding{uncoalesced, bankConflicts, divergence, contendedAtomics, latencyBound} {
 			ka.Findings = append(ka.Findings, rule(in)...)
 		}
 		ka.Findings = dropSmall(ka.Findings)
@@ -201,6 +223,8 @@ type kernelInput struct {
 	// sharedPerCTA is the most shared memory one CTA may have on the arch: a private
 	// copy of what atomics update must fit in it.
 	sharedPerCTA int
+	cfg          *arch.Config
+	tim          *replay.KernelReport // the timing replay with per-pc stalls; nil: none
 }
 
 // finding starts a finding at pc with its location filled in.

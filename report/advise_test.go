@@ -30,7 +30,7 @@ func adviseKernel(t testing.TB, archName, name string) (*KernelAdvice, *replay.K
 	if err != nil {
 		t.Fatal(err)
 	}
-	adv, err := Advise(context.Background(), r, cfg, replay.Options{})
+	adv, err := Advise(context.Background(), r, cfg, AdviseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

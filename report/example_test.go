@@ -6,7 +6,6 @@ import (
 
 	"github.com/gtrace/gtrace/kernels"
 	"github.com/gtrace/gtrace/models/arch"
-	"github.com/gtrace/gtrace/replay"
 	"github.com/gtrace/gtrace/report"
 )
 
@@ -21,7 +20,7 @@ func ExampleAdvise() {
 		panic(err)
 	}
 	cfg, _ := arch.Preset("hopper", "h200")
-	adv, err := report.Advise(context.Background(), r, cfg, replay.Options{})
+	adv, err := report.Advise(context.Background(), r, cfg, report.AdviseOptions{})
 	if err != nil {
 		panic(err)
 	}

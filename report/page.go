@@ -107,7 +107,7 @@ func Build(ctx context.Context, ins []Input, cfgs []*arch.Config, opts Options) 
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", in.Name, err)
 		}
-		for ci, cfg := range cfgs {
+		for _, cfg := range cfgs {
 			if opts.Progress != nil {
 				opts.Progress(in.Name+" on "+cfg.Arch+"/"+cfg.GPU, done, steps)
 			}
@@ -116,13 +116,13 @@ func Build(ctx context.Context, ins []Input, cfgs []*arch.Config, opts Options) 
 			if err != nil {
 				return nil, fmt.Errorf("%s on %s: %w", in.Name, cfg.GPU, err)
 			}
-			adv := adviseOn(in.Trace, pats, cfg, mem)
 			var tim *replay.Report
 			if !opts.NoTiming {
-				if tim, err = replay.Timing(ctx, in.Trace, cfg, replay.Options{PerPC: ci == src}); err != nil {
+				if tim, err = replay.Timing(ctx, in.Trace, cfg, replay.Options{PerPC: true}); err != nil {
 					return nil, fmt.Errorf("%s on %s (timing): %w", in.Name, cfg.GPU, err)
 				}
 			}
+			adv := adviseOn(in.Trace, pats, cfg, mem, tim)
 			for k := range mem.Kernels {
 				run := Run{Arch: cfg.Arch, GPU: cfg.GPU, ClockMHz: cfg.SM.ClockMHz,
 					Memory: &mem.Kernels[k], Findings: adv.Kernels[k].Findings}

@@ -23,8 +23,8 @@ func adviseAction(c *cli.Context) error {
 	}
 	defer r.Close()
 	prog := newProgress("advise on "+cfg.GPU, "CTAs")
-	adv, err := report.Advise(c.Context, r, cfg, replay.Options{
-		Progress: func(_, done, total int) { prog.update(done, total) }})
+	adv, err := report.Advise(c.Context, r, cfg, report.AdviseOptions{NoTiming: c.Bool("no-timing"),
+		Replay: replay.Options{Progress: func(_, done, total int) { prog.update(done, total) }}})
 	prog.done()
 	if err != nil {
 		return err
@@ -62,7 +62,11 @@ func printAdvice(w io.Writer, adv *report.Advice) error {
 			fmt.Fprintf(w, "   lesson: %s\n", f.Lesson)
 			fmt.Fprintf(w, "   fix:    %s\n", f.Fix)
 			for _, x := range g.Gains {
-				fmt.Fprintf(w, "   gain:   %s %s → %s (%.1f× less)\n", x.Metric, fmtValue(x.Before), fmtEstimate(x.After), x.Before/x.After)
+				change := fmt.Sprintf("%.1f× less", x.Before/x.After)
+				if x.After > x.Before {
+					change = fmt.Sprintf("%.1f× more", x.After/x.Before)
+				}
+				fmt.Fprintf(w, "   gain:   %s %s → %s (%s)\n", x.Metric, fmtValue(x.Before), fmtEstimate(x.After), change)
 			}
 		}
 		fmt.Fprintln(w)

@@ -194,6 +194,20 @@ func TestCaptureInspectReplay(t *testing.T) {
 		len(adv.Kernels[0].Findings) != 1 || adv.Kernels[0].Findings[0].Rule != "bank-conflicts" {
 		t.Fatalf("advise --format json: exit %d, %v\n%s%s", code, err, out, errs)
 	}
+	// Volkov's one chain per thread on hopper: latency-bound, from the timing replay,
+	// with the issue rate it expects to rise; --no-timing skips the rule.
+	ilp := filepath.Join(dir, "ilp1.gtrace")
+	if code, _, errs = gtrace(t, "capture", "volkov_ilp1", "--size", "threads=256", "--size", "iters=4", "-o", ilp); code != 0 {
+		t.Fatalf("capture volkov_ilp1: exit %d\n%s", code, errs)
+	}
+	code, out, errs = gtrace(t, "advise", ilp, "--arch", "hopper")
+	if code != 0 || !strings.Contains(out, "latency-bound at pc") || !strings.Contains(out, "smsp__inst_executed.avg.per_cycle_active") ||
+		!strings.Contains(out, "× more)") || !strings.Contains(out, "2 independent chains") {
+		t.Errorf("advise volkov_ilp1: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs = gtrace(t, "advise", ilp, "--arch", "hopper", "--no-timing"); code != 0 || strings.Contains(out, "latency-bound") {
+		t.Errorf("advise --no-timing: exit %d\n%s%s", code, out, errs)
+	}
 	// The report: one page with every section, and the source view on the arch asked.
 	page := filepath.Join(dir, "r.html")
 	code, _, errs = gtrace(t, "report", tr, "--arch", "fermi,hopper", "--source-arch", "fermi", "-o", page)
