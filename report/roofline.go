@@ -202,13 +202,13 @@ func (pg *Page) rooflineCharts() ([]template.HTML, error) {
 	for a, name := range pg.Archs {
 		var roofs []Roof
 		var nums []string
-		var any Roof
+		var ref Roof // any launch's: the arch's roofs
 		for i := range pg.Kernels {
 			if a >= len(pg.Kernels[i].Runs) {
 				continue
 			}
 			r := pg.Kernels[i].Runs[a].Roof
-			any = r
+			ref = r
 			if math.IsNaN(r.Seconds) {
 				return nil, nil
 			}
@@ -217,10 +217,10 @@ func (pg *Page) rooflineCharts() ([]template.HTML, error) {
 				nums = append(nums, strconv.Itoa(i+1))
 			}
 		}
-		if any.Bandwidth == 0 {
+		if ref.Bandwidth == 0 {
 			continue
 		}
-		svg, err := roofline(name, any, roofs, nums, archColors[a%len(archColors)])
+		svg, err := roofline(name, ref, roofs, nums, archColors[a%len(archColors)])
 		if err != nil {
 			return nil, err
 		}
