@@ -47,8 +47,13 @@ type KernelReport struct {
 }
 
 // Metric returns the value of the named metric and whether the report has it.
-func (k *KernelReport) Metric(name string) (float64, bool) {
-	for _, m := range k.Metrics {
+func (k *KernelReport) Metric(name string) (float64, bool) { return metricIn(k.Metrics, name) }
+
+// Metric returns the value of the named metric at this pc and whether it was counted.
+func (p *PCReport) Metric(name string) (float64, bool) { return metricIn(p.Metrics, name) }
+
+func metricIn(ms []Metric, name string) (float64, bool) {
+	for _, m := range ms {
 		if m.Name == name {
 			return m.Value, true
 		}

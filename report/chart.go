@@ -61,6 +61,11 @@ func groupedBars(title, unit string, kernels []string, values [][]float64) (stri
 		}
 		height += vg.Length(0.565 * 0.5 * float64(p.X.Tick.Label.Font.Size) * float64(longest))
 	}
+	return svgOf(p, width, height)
+}
+
+// svgOf draws p at width × height as inline SVG.
+func svgOf(p *plot.Plot, width, height vg.Length) (string, error) {
 	c := vgsvg.New(width, height)
 	p.Draw(draw.New(c))
 	var buf bytes.Buffer

@@ -71,17 +71,16 @@ func latencyBound(in *kernelInput) []Finding {
 	// The instruction the warps wait at most on: the head of the dependent chain.
 	best, bestWait := -1, 0.0
 	prog := in.launch.Program.Insts
-	for _, p := range in.tim.PerPC {
+	for i := range in.tim.PerPC {
+		p := &in.tim.PerPC[i]
 		if int(p.PC) >= len(prog) {
 			continue
 		}
 		if _, ok := pipeOf(prog[p.PC].Class, in.cfg); !ok {
 			continue
 		}
-		for _, m := range p.Metrics {
-			if m.Name == stallPrefix+"wait" && m.Value > bestWait {
-				best, bestWait = int(p.PC), m.Value
-			}
+		if w, _ := p.Metric(stallPrefix + "wait"); w > bestWait {
+			best, bestWait = int(p.PC), w
 		}
 	}
 	if best < 0 {

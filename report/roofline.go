@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"fmt"
 	"html/template"
 	"image/color"
@@ -13,7 +12,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/models/arch"
@@ -100,7 +98,8 @@ func flopsOf(in *format.Inst) (flops int, fp64 bool) {
 func roofOf(prog []format.Inst, mem, tim *replay.KernelReport, cfg *arch.Config) Roof {
 	r := Roof{Seconds: math.NaN(), Peak32: cfg.PeakFLOPs(false), Peak64: cfg.PeakFLOPs(true),
 		Bandwidth: cfg.PeakDRAMBytes()}
-	for _, p := range mem.PerPC {
+	for i := range mem.PerPC {
+		p := &mem.PerPC[i]
 		if int(p.PC) >= len(prog) {
 			continue
 		}
@@ -108,15 +107,8 @@ func roofOf(prog []format.Inst, mem, tim *replay.KernelReport, cfg *arch.Config)
 		if f == 0 {
 			continue
 		}
-		var inst, simd float64
-		for _, m := range p.Metrics {
-			switch m.Name {
-			case "gtrace__ptx_inst_executed.sum":
-				inst = m.Value
-			case "gtrace__simd_efficiency.pct":
-				simd = m.Value
-			}
-		}
+		inst, _ := p.Metric("gtrace__ptx_inst_executed.sum")
+		simd, _ := p.Metric("gtrace__simd_efficiency.pct")
 		lanes := math.Round(inst * 32 * simd / 100) // the thread-instructions, exactly
 		if fp64 {
 			r.FLOP64 += float64(f) * lanes
@@ -307,13 +299,7 @@ func roofline(title string, arch Roof, pts []Roof, nums []string, col color.RGBA
 		lb.Offset = vg.Point{X: vg.Points(5), Y: vg.Points(-3)}
 		p.Add(lb)
 	}
-	c := vgsvg.New(vg.Points(420), vg.Points(300))
-	p.Draw(draw.New(c))
-	var buf bytes.Buffer
-	if _, err := c.WriteTo(&buf); err != nil {
-		return "", err
-	}
-	return inlineSVG(buf.String()), nil
+	return svgOf(p, vg.Points(420), vg.Points(300))
 }
 
 // decades are a log axis's ticks, labelled without exponents: 0.01, 1, 100, 10k, 1M.
