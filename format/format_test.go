@@ -155,6 +155,17 @@ func TestRoundTripRandom(t *testing.T) {
 					if len(got) != len(ws) {
 						t.Fatalf("ReadCTA(%d,%d): %d warps, want %d", k, c, len(got), len(ws))
 					}
+					views, release, err := r.ViewCTA(k, c)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(views) != len(ws) {
+						t.Fatalf("ViewCTA(%d,%d): %d warps, want %d", k, c, len(views), len(ws))
+					}
+					for i := range ws {
+						sameWarp(t, fmt.Sprintf("ViewCTA(%d,%d)[%d]", k, c, i), views[i], ws[i])
+					}
+					release()
 					for i := range ws {
 						sameWarp(t, fmt.Sprintf("ReadCTA(%d,%d)[%d]", k, c, i), got[i], ws[i])
 						one, err := r.ReadWarp(k, c, i)
@@ -170,6 +181,38 @@ func TestRoundTripRandom(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A CTA's views stay valid while held, however many batches are decoded meanwhile: its
+// batch leaves the cache but its decoder is not reused until release.
+func TestViewCTAOutlivesEviction(t *testing.T) {
+	const warps = 8
+	ctas := (cacheEntries + 6) * ctasPerBatch(&Launch{Block: Dim3{32 * warps, 1, 1}})
+	tr := &trace{meta: Meta{Producer: "test", Launches: []Launch{loopLaunch("many", ctas, warps)}}}
+	rng := rand.New(rand.NewPCG(7, 8))
+	tr.ctas = [][][]*Warp{make([][]*Warp, ctas)}
+	for c := range ctas {
+		ws := make([]*Warp, warps)
+		for w := range ws {
+			ws[w] = &Warp{}
+		}
+		loopCTA(shapes[0], 0, c, ctas, ws, 1, rng)
+		tr.ctas[0][c] = ws
+	}
+	r := openBytes(t, tr.write(t))
+	views, release, err := r.ViewCTA(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := 1; c < ctas; c++ { // every other batch: more than the cache holds
+		if _, err := r.ReadCTA(0, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, w := range views {
+		sameWarp(t, fmt.Sprintf("view of warp %d after %d batches", i, cacheEntries+5), w, tr.ctas[0][0][i])
+	}
+	release()
 }
 
 // Warps from ReadCTA are the caller's: appending to one must not change its neighbour.

@@ -219,6 +219,27 @@ func (rd *Reader) ReadCTA(kernel, cta int) ([]*Warp, error) {
 	return d.cloneCTA(cta - d.cta0), nil
 }
 
+// ViewCTA returns the warps of one CTA as ReadCTA does, without copying them: they are
+// views into the decoded batch, which stays decoded (and counts against no cache bound)
+// until release is called. The caller must not modify them or use them after release;
+// release must be called exactly once. An engine that keeps a CTA only while it is
+// resident saves ReadCTA's copy of every column.
+func (rd *Reader) ViewCTA(kernel, cta int) (ws []*Warp, release func(), err error) {
+	e, err := rd.load(kernel, cta)
+	if err != nil {
+		return nil, nil, err
+	}
+	d := e.d
+	o := cta - d.cta0
+	views := make([]Warp, d.wpc)
+	ws = make([]*Warp, d.wpc)
+	for w := range views {
+		d.view(&views[w], o*d.wpc+w)
+		ws[w] = &views[w]
+	}
+	return ws, func() { rd.cache.release(rd, e) }, nil
+}
+
 // ReadWarp returns one warp of one CTA. Like ReadCTA it decodes the CTA's whole batch
 // (columns are compressed per batch) unless it was decoded recently, and copies out only
 // the warp.

@@ -114,8 +114,18 @@ type warpState struct {
 
 type ctaState struct {
 	warps   []warpState
-	live    int // warps with instructions left
-	waiting int // live warps waiting at a barrier
+	live    int    // warps with instructions left
+	waiting int    // live warps waiting at a barrier
+	release func() // gives back the decoded batch the warps are views into
+}
+
+// releaseCTAs gives back the batches of the SM's resident CTAs: at the end of a kernel
+// that stopped early (an error or a cancelled context) some are still resident.
+func (s *smState) releaseCTAs() {
+	for _, c := range s.ctas {
+		c.release()
+	}
+	s.ctas = nil
 }
 
 type l2op uint8
@@ -158,9 +168,11 @@ type smState struct {
 	pcs     []counters // per-pc counts of the worker running this SM in the current round
 	l2q     []l2req
 	addrs   []uint64
-	curPC   uint32
-	err     error
-	done    int // CTAs finished in this round
+	// haveAddrs: addrs holds the current global instruction's lanes (laneAddrs).
+	haveAddrs bool
+	curPC     uint32
+	err       error
+	done      int // CTAs finished in this round
 }
 
 // instKind is what the engine does with an instruction, decided once per program row.
@@ -353,14 +365,21 @@ func genericKind(addrs []uint64) instKind {
 	return ikGlobal
 }
 
-// coalesceGlobal splits one warp's global access into requests and sectors, as both
-// engines do: an atomic or a reduction takes a pass per same-address round
-// (coalesce.Atomic), a load or a store the coalescer's requests.
-func coalesceGlobal(c *coalesce.Coalescer, op format.MemOp, mask uint32, addrs []uint64, width int) coalesce.Result {
+// coalesceGlobal splits row i of warp w, a global access whose active lanes' addresses
+// are addrs (nil will do for a strided or uniform load or store), into requests and sectors, as both engines do: an atomic or a reduction takes
+// a pass per same-address round (coalesce.Atomic), a load or a store the coalescer's
+// requests, found from the row's base and stride when the trace stores it so.
+func coalesceGlobal(c *coalesce.Coalescer, op format.MemOp, w *format.Warp, i int, addrs []uint64, width int) coalesce.Result {
 	if op == format.MemAtomic || op == format.MemReduce {
 		return c.Atomic(addrs, width)
 	}
-	return c.Coalesce(mask, addrs, width, op == format.MemStore)
+	switch w.Mode[i] {
+	case format.AddrStride:
+		return c.Strided(w.Mask[i], w.Base[i], w.Stride[i], width, op == format.MemStore)
+	case format.AddrUniform:
+		return c.Strided(w.Mask[i], w.Base[i], 0, width, op == format.MemStore)
+	}
+	return c.Coalesce(w.Mask[i], addrs, width, op == format.MemStore)
 }
 
 func memKindOf(in *format.Inst) memKind {
@@ -375,11 +394,24 @@ func memKindOf(in *format.Inst) memKind {
 	return kLd
 }
 
+// laneAddrs returns the active lanes' addresses of the instruction global is on (row i
+// of w), expanding them at the first call: a strided row that hits in L1 needs none.
+func (s *smState) laneAddrs(w *format.Warp, i int) []uint64 {
+	if !s.haveAddrs {
+		s.addrs, s.haveAddrs = w.Addrs(i, s.addrs[:0]), true
+	}
+	return s.addrs
+}
+
 func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
-	s.addrs = w.Addrs(i, s.addrs[:0])
+	s.haveAddrs = false
 	k := memKindOf(in)
 	width := max(int(in.Width), 1)
-	r := coalesceGlobal(s.coal, in.MemOp, w.Mask[i], s.addrs, width)
+	var addrs []uint64 // coalesceGlobal needs them unless the row is strided
+	if k == kAtom || k == kRed || w.Mode[i] == format.AddrDeltas {
+		addrs = s.laneAddrs(w, i)
+	}
+	r := coalesceGlobal(s.coal, in.MemOp, w, i, addrs, width)
 	c.GReq[k] += uint64(r.Requests)
 	c.GSec[k] += uint64(r.Sectors)
 	if k == kLd || k == kSt {
@@ -389,7 +421,7 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 	}
 	switch {
 	case k == kLd && in.CacheOp == format.CacheNC && s.ncPath:
-		t := s.tex.Access(s.addrs, width)
+		t := s.tex.Access(s.laneAddrs(w, i), width)
 		c.NCSec += uint64(t.Sectors)
 		c.NCHit += uint64(t.Hits)
 	case k == kLd:
@@ -403,7 +435,7 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 					continue
 				}
 			}
-			q.use = usedBytes(u.Line, s.addrs, width)
+			q.use = s.rowUse(w, i, u.Line, width)
 			s.l2q = append(s.l2q, q)
 		}
 	case k == kSt:
@@ -414,11 +446,11 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 				// writes through and updates the line).
 				c.GStHit += popc8(res.Hit)
 				if res.Forward != 0 {
-					s.l2q = append(s.l2q, s.storeReq(u.Line, res.Forward, width))
+					s.l2q = append(s.l2q, s.storeReq(w, i, u.Line, res.Forward, width))
 				}
 				continue
 			}
-			s.l2q = append(s.l2q, s.storeReq(u.Line, u.Sectors, width))
+			s.l2q = append(s.l2q, s.storeReq(w, i, u.Line, u.Sectors, width))
 		}
 	default: // atomics and reductions are performed at L2
 		op := l2Atom
@@ -433,8 +465,12 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 
 // storeReq is the L2 request of a global store's sectors in mask of line, with the bytes
 // the lanes write where the L2 needs them (storeBytes).
-func (s *smState) storeReq(line uint64, mask uint8, width int) l2req {
-	return l2req{line: line, mask: mask, op: l2Write, pc: s.curPC, use: storeBytes(s.cfg.L2.PartialFill, line, s.addrs, width)}
+func (s *smState) storeReq(w *format.Warp, i int, line uint64, mask uint8, width int) l2req {
+	q := l2req{line: line, mask: mask, op: l2Write, pc: s.curPC}
+	if s.cfg.L2.PartialFill {
+		q.use = s.rowUse(w, i, line, width)
+	}
+	return q
 }
 
 func (s *smState) local(c *counters, in *format.Inst, w *format.Warp, i int) {
@@ -486,30 +522,50 @@ func (s *smState) shared(c *counters, in *format.Inst, w *format.Warp, i int) {
 // usedBytes marks, for each 32-byte chunk of the 128-byte line at line, the bytes that
 // the lanes' accesses of width bytes at addrs touch.
 func usedBytes(line uint64, addrs []uint64, width int) (use [4]uint32) {
-	end := line + 128
 	for _, a := range addrs {
-		b := a + uint64(width)
-		if b <= line || a >= end {
-			continue
-		}
-		lo, hi := max(a, line)-line, min(b, end)-line
-		for c := lo / 32; c <= (hi-1)/32; c++ {
-			clo, chi := max(lo, c*32)-c*32, min(hi, c*32+32)-c*32
-			use[c] |= uint32((uint64(1)<<(chi-clo) - 1) << clo)
-		}
+		useRange(&use, line, a, a+uint64(width))
 	}
 	return use
+}
+
+// useRange marks in use the bytes of [a, b) that lie in the 128-byte line at line.
+func useRange(use *[4]uint32, line, a, b uint64) {
+	end := line + 128
+	if b <= line || a >= end {
+		return
+	}
+	// [lo, hi) within the line, a chunk at a time (one, unless it straddles chunks).
+	lo, hi := max(a, line)-line, min(b, end)-line
+	for lo < hi {
+		n := min(hi, lo|31+1) - lo
+		use[lo/32] |= uint32((uint64(1)<<n - 1) << (lo % 32))
+		lo += n
+	}
+}
+
+// rowUse is usedBytes for row i of w, a global access of width bytes per lane: when its
+// active lanes are one run, each reading the bytes after the last (a stride of width),
+// they read one range, marked at once.
+func (s *smState) rowUse(w *format.Warp, i int, line uint64, width int) (use [4]uint32) {
+	if m := w.Mask[i]; w.Mode[i] == format.AddrStride && w.Stride[i] == int64(width) && m != 0 && m&(m+m&-m) == 0 {
+		a := w.Base[i] + uint64(width*bits.TrailingZeros32(m))
+		if b := a + uint64(width*bits.OnesCount32(m)); b > a {
+			useRange(&use, line, a, b)
+			return use
+		}
+	}
+	return usedBytes(line, s.laneAddrs(w, i), width)
 }
 
 // runRound issues up to roundQuantum warp-instructions on the SM.
 func (s *smState) runRound(r *format.Reader, kernel int) {
 	for _, id := range s.pending {
-		warps, err := r.ReadCTA(kernel, id)
+		warps, release, err := r.ViewCTA(kernel, id)
 		if err != nil {
 			s.err = err
 			return
 		}
-		c := &ctaState{warps: make([]warpState, len(warps))}
+		c := &ctaState{warps: make([]warpState, len(warps)), release: release}
 		for j, w := range warps {
 			c.warps[j].w = w
 			if w.Len() > 0 {
@@ -555,6 +611,7 @@ func (s *smState) runRound(r *format.Reader, kernel int) {
 			if c.live > 0 {
 				kept = append(kept, c)
 			} else {
+				c.release()
 				s.done++
 			}
 		}
@@ -712,6 +769,11 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 			return nil, err
 		}
 	}
+	defer func() {
+		for _, s := range sms {
+			s.releaseCTAs()
+		}
+	}()
 	l2 := &l2State{fetchSectors: uint(max(cfg.L2.FetchBytes/cache.Chunk, 1))}
 	if l2.chip, err = newL2Chip(cfg, nsm, cfg.L2.Slice()); err != nil {
 		return nil, err

@@ -1246,7 +1246,7 @@ func (s *tSM) global(in *tInst, w *format.Warp, i int, t int64) int64 {
 		// The read-only data cache (LDG) is the texture cache.
 		return s.texture(w, i, in, t, in.width)
 	}
-	r := coalesceGlobal(s.coal, in.memOp, w.Mask[i], a, in.width)
+	r := coalesceGlobal(s.coal, in.memOp, w, i, a, in.width)
 	units := r.Units()
 	start := s.lsu(t, len(units))
 	done := start + int64(e.lat.L1Hit)

@@ -98,6 +98,31 @@ type Coalescer struct {
 	units [2 * 32]Unit // a lane's access may straddle two lines
 	ends  [4]int
 	sort  [32]uint64
+	memo  *[memoEntries]memoEntry // Strided's answers, built at its first call
+	lanes [32]uint64
+}
+
+// memoEntries is how many strided shapes a Coalescer remembers (direct-mapped): a
+// kernel's accesses take few shapes, a full warp's and the ragged edges'.
+const memoEntries = 32
+
+// memoKey is what a strided access's result depends on, apart from which line its
+// base is in.
+type memoKey struct {
+	mask   uint32
+	stride int64
+	off    uint8 // base's offset in its line
+	width  uint8
+	store  bool
+}
+
+// memoEntry is one remembered result, its units' lines relative to the base's line.
+type memoEntry struct {
+	key   memoKey
+	valid bool
+	res   Result
+	units []Unit
+	ends  []int
 }
 
 // New returns a coalescer for m.
@@ -202,6 +227,57 @@ func (c *Coalescer) Coalesce(mask uint32, addrs []uint64, width int, store bool)
 	r.Requests = nreq
 	r.units, r.ends = c.units[:n], c.ends[:nreq]
 	return r
+}
+
+// maxMemoStride bounds the strides Strided remembers: all of a warp's lanes then lie
+// within 32 × maxMemoStride + LineBytes bytes after its base's line.
+const maxMemoStride = 1 << 24
+
+// Strided is Coalesce for the lanes of mask at base + stride × lane (lane = the bit's
+// index), the layout most accesses of a regular kernel have (format.AddrStride). Its
+// result is the same; it is faster because the result depends on base only through
+// base's line and its offset in it: for a new line with a shape seen before it moves the
+// remembered units by the difference instead of coalescing again.
+func (c *Coalescer) Strided(mask uint32, base uint64, stride int64, width int, store bool) Result {
+	width = min(max(width, 1), 16)
+	off := base % LineBytes
+	frame := base - off
+	if mask == 0 || stride < 0 || stride > maxMemoStride || frame > ^uint64(0)-(32*maxMemoStride+2*LineBytes) {
+		// No shift-invariant frame (a negative stride, or the top of the address
+		// space): coalesce the lanes' addresses.
+		return c.Coalesce(mask, c.laneAddrs(mask, base, stride), width, store)
+	}
+	if c.memo == nil {
+		c.memo = new([memoEntries]memoEntry)
+	}
+	k := memoKey{mask: mask, stride: stride, off: uint8(off), width: uint8(width), store: store}
+	h := (uint64(mask)*0x9E3779B97F4A7C15 ^ uint64(stride)*0xC2B2AE3D27D4EB4F ^ uint64(off)<<8 ^ uint64(width)<<1) >> 59
+	if store {
+		h ^= 1
+	}
+	e := &c.memo[h%memoEntries]
+	if !e.valid || e.key != k {
+		// Coalesce in the frame of base's line: lanes at off + stride × lane.
+		r := c.Coalesce(mask, c.laneAddrs(mask, off, stride), width, store)
+		e.key, e.valid, e.res = k, true, r
+		e.units, e.ends = append(e.units[:0], r.units...), append(e.ends[:0], r.ends...)
+	}
+	r := e.res
+	n := copy(c.units[:], e.units)
+	for i := range n {
+		c.units[i].Line += frame
+	}
+	r.units, r.ends = c.units[:n], c.ends[:copy(c.ends[:], e.ends)]
+	return r
+}
+
+// laneAddrs lists the addresses of mask's lanes at base + stride × lane, in lane order.
+func (c *Coalescer) laneAddrs(mask uint32, base uint64, stride int64) []uint64 {
+	a := c.lanes[:0]
+	for m := mask; m != 0; m &= m - 1 {
+		a = append(a, base+uint64(stride*int64(bits.TrailingZeros32(m))))
+	}
+	return a
 }
 
 // uniqueBytes counts the distinct bytes of the lanes' [a, a+width) ranges.

@@ -260,3 +260,42 @@ func TestAtomicPasses(t *testing.T) {
 		}
 	}
 }
+
+// Strided answers exactly as Coalesce on the lanes' addresses, on every mode, for
+// shapes it remembers (the same shape at many bases, so most calls move a remembered
+// answer) and for those it cannot (negative strides, the top of the address space).
+func TestStridedIsCoalesce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	strides := []int64{0, 1, 2, 4, 8, 12, 16, 32, 64, 128, 132, 4096, 1 << 20, 1 << 24, 1<<24 + 4, -4, -128}
+	masks := []uint32{^uint32(0), 0xFFFF, 0xFFFF0000, 0x80000001, 1, 0x55555555}
+	for _, m := range []Mode{Lines128, Segments32, Sectors32} {
+		memo, _ := New(m)
+		ref, _ := New(m)
+		for n := 0; n < 20000; n++ {
+			mask := masks[rng.IntN(len(masks))]
+			if rng.IntN(4) == 0 {
+				mask = rng.Uint32()
+			}
+			stride := strides[rng.IntN(len(strides))]
+			width := []int{1, 2, 4, 8, 12, 16}[rng.IntN(6)]
+			b := uint64(0x7000_0000) + uint64(rng.IntN(64))*128 + uint64(rng.IntN(8))*uint64(width)
+			if rng.IntN(50) == 0 {
+				b = ^uint64(0) - uint64(rng.IntN(1<<12)) // wraps: no frame to move
+			}
+			store := rng.IntN(2) == 0
+			got := memo.Strided(mask, b, stride, width, store)
+			var lanes []uint64
+			for l := 0; l < 32; l++ {
+				if mask&(1<<l) != 0 {
+					lanes = append(lanes, b+uint64(stride*int64(l)))
+				}
+			}
+			want := ref.Coalesce(mask, lanes, width, store)
+			if got.Requests != want.Requests || got.Transactions != want.Transactions || got.Sectors != want.Sectors ||
+				got.UsefulBytes != want.UsefulBytes || got.UnitBytes != want.UnitBytes || got.Mode != want.Mode ||
+				!slices.Equal(got.units, want.units) || !slices.Equal(got.ends, want.ends) {
+				t.Fatalf("%s mask %#x base %#x stride %d width %d store %v:\n got %+v\nwant %+v", m, mask, b, stride, width, store, got, want)
+			}
+		}
+	}
+}
