@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
@@ -213,6 +214,44 @@ func TestViewCTAOutlivesEviction(t *testing.T) {
 		sameWarp(t, fmt.Sprintf("view of warp %d after %d batches", i, cacheEntries+5), w, tr.ctas[0][0][i])
 	}
 	release()
+}
+
+// Prefetch decodes a CTA's batch in the background into the cache, where a later read
+// finds it; out-of-range CTAs and kernels are ignored.
+func TestPrefetch(t *testing.T) {
+	tr := randomTrace(4)
+	r := openBytes(t, tr.write(t))
+	r.Prefetch(-1, 0)
+	r.Prefetch(0, -1)
+	r.Prefetch(len(tr.ctas), 0)
+	r.Prefetch(0, r.NumCTAs(0))
+	last := r.NumCTAs(0) - 1
+	idx := r.first[0] + last/r.group[0]
+	r.Prefetch(0, last)
+	cached := func() bool {
+		r.cache.mu.Lock()
+		defer r.cache.mu.Unlock()
+		for _, e := range r.cache.entries {
+			if e.idx == idx {
+				return true
+			}
+		}
+		return false
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !cached() {
+		if time.Now().After(deadline) {
+			t.Fatalf("batch %d not in the cache 10 s after Prefetch", idx)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	ws, err := r.ReadCTA(0, last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range ws {
+		sameWarp(t, "after Prefetch", ws[i], tr.ctas[0][last][i])
+	}
 }
 
 // Warps from ReadCTA are the caller's: appending to one must not change its neighbour.

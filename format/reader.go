@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -38,6 +39,8 @@ type Reader struct {
 	pool   sync.Pool // *decoder
 	spool  sync.Pool // *scratch
 	cache  batchCache
+	// prefetched is 1 + the batch the last Prefetch asked for.
+	prefetched atomic.Int64
 }
 
 // Open opens a trace file. Close it when done.
@@ -238,6 +241,27 @@ func (rd *Reader) ViewCTA(kernel, cta int) (ws []*Warp, release func(), err erro
 		ws[w] = &views[w]
 	}
 	return ws, func() { rd.cache.release(rd, e) }, nil
+}
+
+// Prefetch starts decoding the batch holding kernel's CTA cta in the background, so that
+// a later ReadCTA or ViewCTA of it finds it decoded: an engine that takes CTAs in order
+// calls it with the next CTA it will take, and the decode runs on an idle core instead
+// of stalling the goroutine that reaches the batch first. It returns at once. A batch
+// the last Prefetch asked for is not asked for again, and one already decoded or being
+// decoded is not decoded twice; errors are left for the read itself to report.
+func (rd *Reader) Prefetch(kernel, cta int) {
+	if kernel < 0 || kernel >= len(rd.meta.Launches) || cta < 0 || cta >= rd.NumCTAs(kernel) {
+		return
+	}
+	idx := rd.first[kernel] + cta/rd.group[kernel]
+	if rd.prefetched.Swap(int64(idx)+1) == int64(idx)+1 {
+		return
+	}
+	go func() {
+		if e, err := rd.cache.acquire(rd, kernel, idx); err == nil {
+			rd.cache.release(rd, e)
+		}
+	}()
 }
 
 // ReadWarp returns one warp of one CTA. Like ReadCTA it decodes the CTA's whole batch

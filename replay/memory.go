@@ -20,8 +20,9 @@ import (
 
 // Options tune a replay. The zero value is valid.
 type Options struct {
-	// Workers is how many goroutines run the per-SM stage; 0 means GOMAXPROCS. Results
-	// do not depend on it.
+	// Workers is how many goroutines run the per-SM stage; 0 means GOMAXPROCS. With more
+	// than one, the memory engine also serves the L2 on a goroutine of its own and
+	// decodes the trace ahead. Results do not depend on it.
 	Workers int
 	// PerPC also reports every metric per instruction.
 	PerPC bool
@@ -167,6 +168,7 @@ type smState struct {
 	pending []int      // CTA ids assigned, to be loaded at the start of the next SM stage
 	pcs     []counters // per-pc counts of the worker running this SM in the current round
 	l2q     []l2req
+	l2spare []l2req // the queue the L2 stage may still be serving (l2Pipe)
 	addrs   []uint64
 	// haveAddrs: addrs holds the current global instruction's lanes (laneAddrs).
 	haveAddrs bool
@@ -714,6 +716,84 @@ func (l *l2State) serve(sm int, reqs []l2req) {
 	}
 }
 
+// l2Pipe hands each round's L2 requests to the L2 stage. The L2 serves them round after
+// round and, within a round, SM by SM in SM order, the order the documented interleaving
+// fixes. In the memory engine nothing an SM does depends on the L2 (its L1, its CTAs and
+// its counts are its own), so with more than one worker the L2 serves round r on a
+// goroutine of its own while the SMs run round r+1: the same requests in the same order,
+// so the same counts for any worker count.
+type l2Pipe struct {
+	l2     *l2State
+	work   chan []l2work // unbuffered: a send returns once the L2 is done with the round before
+	done   chan struct{}
+	batch  [2][]l2work // the round being served and the one being filled, alternately
+	turn   int
+	closed bool
+}
+
+// l2work is one SM's requests of one round.
+type l2work struct {
+	sm int
+	q  []l2req
+}
+
+func newL2Pipe(l2 *l2State, async bool) *l2Pipe {
+	p := &l2Pipe{l2: l2}
+	if async {
+		p.work, p.done = make(chan []l2work), make(chan struct{})
+		go func() {
+			defer close(p.done)
+			for b := range p.work {
+				for _, w := range b {
+					l2.serve(w.sm, w.q)
+				}
+			}
+		}()
+	}
+	return p
+}
+
+// send gives the L2 the round's requests of every SM and gives each SM an empty queue.
+// Asynchronously, each SM's queue alternates between two buffers: when send returns,
+// the L2 has taken this round and finished the one before, whose buffers the SMs get.
+func (p *l2Pipe) send(sms []*smState) {
+	if p.work == nil {
+		for sm, s := range sms {
+			if len(s.l2q) > 0 {
+				p.l2.serve(sm, s.l2q)
+				s.l2q = s.l2q[:0]
+			}
+		}
+		return
+	}
+	b := p.batch[p.turn][:0]
+	for sm, s := range sms {
+		if len(s.l2q) > 0 {
+			b = append(b, l2work{sm, s.l2q})
+		}
+	}
+	p.batch[p.turn] = b
+	if len(b) == 0 {
+		return
+	}
+	p.work <- b
+	p.turn ^= 1
+	for _, s := range sms {
+		if len(s.l2q) > 0 {
+			s.l2q, s.l2spare = s.l2spare[:0], s.l2q
+		}
+	}
+}
+
+// close waits for the L2 to serve every round sent; later calls do nothing.
+func (p *l2Pipe) close() {
+	if p.work != nil && !p.closed {
+		close(p.work)
+		<-p.done
+	}
+	p.closed = true
+}
+
 func (q *l2req) useOf(chunk uint64) uint32 {
 	if chunk < uint64(len(q.use)) {
 		return q.use[chunk]
@@ -805,6 +885,8 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 	for w := range workerPCs {
 		workerPCs[w] = make([]counters, len(prog))
 	}
+	pipe := newL2Pipe(l2, workers > 1)
+	defer pipe.close()
 	done := 0
 	for done < total {
 		if err := ctx.Err(); err != nil {
@@ -825,14 +907,13 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 		}
 		wg.Wait()
 		progressed := false
-		for sm, s := range sms {
+		for _, s := range sms {
 			if s.err != nil {
 				return nil, s.err
 			}
-			if len(s.l2q) > 0 {
-				l2.serve(sm, s.l2q)
-				s.l2q = s.l2q[:0]
-			}
+		}
+		pipe.send(sms)
+		for sm, s := range sms {
 			if s.done > 0 {
 				progressed = true
 			}
@@ -846,11 +927,15 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 				progressed = true
 			}
 		}
+		if workers > 1 {
+			r.Prefetch(ki, next) // the batch the next CTAs come from, decoded meanwhile
+		}
 		if opts.Progress != nil && progressed {
 			opts.Progress(ki, done, total)
 		}
 	}
 
+	pipe.close() // the L2's counts are complete once it has served the last round
 	perPC := make([]counters, len(prog))
 	var sum counters
 	weights := sassWeights(l.Program, l.PTXProducer, cfg.CC)

@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -300,24 +301,28 @@ func TestLayoutBurstUtilization(t *testing.T) {
 	}
 }
 
-// The counts must not depend on how many goroutines run the SM stage.
+// The counts, kernel totals and per pc, must not depend on how many goroutines run the SM
+// stage: one runs the L2 inline, more serve it on its own goroutine (l2Pipe) and decode
+// batches ahead (Reader.Prefetch).
 func TestDeterministicAcrossWorkers(t *testing.T) {
-	r := traceOf(t, "transpose_v2", "n=256")
-	cfg := preset(t, "hopper")
-	var first []Metric
-	for _, w := range []int{1, 2, 7} {
-		rep, err := Memory(context.Background(), r, cfg, Options{Workers: w})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := rep.Kernels[0].Metrics
-		if first == nil {
-			first = m
-			continue
-		}
-		for i := range m {
-			if m[i] != first[i] {
-				t.Fatalf("workers=%d: %s = %v, workers=1 gave %v", w, m[i].Name, m[i].Value, first[i].Value)
+	for _, k := range []struct{ name, size string }{{"transpose_v2", "n=256"}, {"transpose_v1", "n=512"}, {"add_vectors", "n=65536"}} {
+		r := traceOf(t, k.name, k.size)
+		for _, a := range []string{"fermi", "hopper"} {
+			cfg := preset(t, a)
+			var first *KernelReport
+			for _, w := range []int{1, 2, 7} {
+				rep, err := Memory(context.Background(), r, cfg, Options{Workers: w, PerPC: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				kr := &rep.Kernels[0]
+				if first == nil {
+					first = kr
+					continue
+				}
+				if !reflect.DeepEqual(kr.Metrics, first.Metrics) || !reflect.DeepEqual(kr.PerPC, first.PerPC) {
+					t.Fatalf("%s on %s: workers=%d counts differ from workers=1", k.name, a, w)
+				}
 			}
 		}
 	}
