@@ -368,20 +368,27 @@ func genericKind(addrs []uint64) instKind {
 }
 
 // coalesceGlobal splits row i of warp w, a global access whose active lanes' addresses
-// are addrs (nil will do for a strided or uniform load or store), into requests and sectors, as both engines do: an atomic or a reduction takes
-// a pass per same-address round (coalesce.Atomic), a load or a store the coalescer's
-// requests, found from the row's base and stride when the trace stores it so.
+// are addrs, into requests and sectors, as both engines do: an atomic or a reduction
+// takes a pass per same-address round (coalesce.Atomic), a load or a store the
+// coalescer's requests, found from the row's base and stride when the trace stores it so
+// (addrs may then be nil: globalNeedsAddrs says when they are read).
 func coalesceGlobal(c *coalesce.Coalescer, op format.MemOp, w *format.Warp, i int, addrs []uint64, width int) coalesce.Result {
 	if op == format.MemAtomic || op == format.MemReduce {
 		return c.Atomic(addrs, width)
 	}
 	switch w.Mode[i] {
-	case format.AddrStride:
+	case format.AddrStride: // the rows globalNeedsAddrs leaves out
 		return c.Strided(w.Mask[i], w.Base[i], w.Stride[i], width, op == format.MemStore)
 	case format.AddrUniform:
 		return c.Strided(w.Mask[i], w.Base[i], 0, width, op == format.MemStore)
 	}
 	return c.Coalesce(w.Mask[i], addrs, width, op == format.MemStore)
+}
+
+// globalNeedsAddrs reports whether coalesceGlobal reads the lanes' addresses of a row in
+// mode for op: atomics and gathers (deltas) need them, strided and uniform rows do not.
+func globalNeedsAddrs(op format.MemOp, mode format.AddrMode) bool {
+	return op == format.MemAtomic || op == format.MemReduce || (mode != format.AddrStride && mode != format.AddrUniform)
 }
 
 func memKindOf(in *format.Inst) memKind {
@@ -409,8 +416,8 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 	s.haveAddrs = false
 	k := memKindOf(in)
 	width := max(int(in.Width), 1)
-	var addrs []uint64 // coalesceGlobal needs them unless the row is strided
-	if k == kAtom || k == kRed || w.Mode[i] == format.AddrDeltas {
+	var addrs []uint64
+	if globalNeedsAddrs(in.MemOp, w.Mode[i]) {
 		addrs = s.laneAddrs(w, i)
 	}
 	r := coalesceGlobal(s.coal, in.MemOp, w, i, addrs, width)
@@ -466,7 +473,8 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 }
 
 // storeReq is the L2 request of a global store's sectors in mask of line, with the bytes
-// the lanes write where the L2 needs them (storeBytes).
+// the lanes write where the L2 needs them: storeBytes' rule (only l2.partial_fill), the
+// bytes from rowUse, which expands the lanes' addresses only if it must.
 func (s *smState) storeReq(w *format.Warp, i int, line uint64, mask uint8, width int) l2req {
 	q := l2req{line: line, mask: mask, op: l2Write, pc: s.curPC}
 	if s.cfg.L2.PartialFill {
