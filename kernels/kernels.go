@@ -98,6 +98,7 @@ var registry = sync.OnceValue(func() []*Kernel {
 		spinlockKernels,
 		volkovKernels,
 		histogramKernels,
+		lessonKernels,
 		accessKernels,
 	} {
 		all = append(all, topic()...)

@@ -1,0 +1,121 @@
+package kernels
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gtrace/gtrace/capture"
+)
+
+// Hand-made references for lessons.go's kernels, written thread by thread from the
+// .cu source, for TestCheckAcceptsHandMadeAndRejectsCorrupt.
+func init() {
+	w := [7]int32{1, 2, 3, 4, 3, 2, 1}
+	handMadeRefs["conv1d_scatter"] = func(l Launch, sz map[string]int, a []any) {
+		in, out, n := a[0].([]int32), a[1].([]int32), a[2].(int)
+		forThreads(l, func(bx, _, tx, _ int) {
+			i := bx*int(l.Block.X) + tx
+			if i >= n {
+				return
+			}
+			for k := range 7 {
+				if j := i - k + 3; j >= 0 && j < n {
+					out[j] += w[k] * in[i]
+				}
+			}
+		})
+	}
+	handMadeRefs["conv1d_gather"] = func(l Launch, sz map[string]int, a []any) {
+		in, out, n := a[0].([]int32), a[1].([]int32), a[2].(int)
+		forThreads(l, func(bx, _, tx, _ int) {
+			j := bx*int(l.Block.X) + tx
+			if j >= n {
+				return
+			}
+			var s int32
+			for k := range 7 {
+				if i := j + k - 3; i >= 0 && i < n {
+					s += w[k] * in[i]
+				}
+			}
+			out[j] = s
+		})
+	}
+	saxpy := func(c int) handMade {
+		return func(l Launch, sz map[string]int, a []any) {
+			f, _ := strconv.ParseFloat(a[0].(string), 32)
+			x, y, n := a[1].([]float32), a[2].([]float32), a[3].(int)
+			forThreads(l, func(bx, _, tx, _ int) {
+				for j := range c {
+					if i := bx*int(l.Block.X)*c + tx + j*int(l.Block.X); i < n {
+						y[i] = capture.FMA32(float32(f), x[i], y[i])
+					}
+				}
+			})
+		}
+	}
+	handMadeRefs["saxpy_c1"] = saxpy(1)
+	handMadeRefs["saxpy_c2"] = saxpy(2)
+	handMadeRefs["saxpy_c4"] = saxpy(4)
+	handMadeRefs["saxpy_c8"] = saxpy(8)
+	handMadeRefs["saxpy_gridstride"] = func(l Launch, sz map[string]int, a []any) {
+		f, _ := strconv.ParseFloat(a[0].(string), 32)
+		x, y, n := a[1].([]float32), a[2].([]float32), a[3].(int)
+		stride := int(l.Block.X * l.Grid.X)
+		forThreads(l, func(bx, _, tx, _ int) {
+			for i := bx*int(l.Block.X) + tx; i < n; i += stride {
+				y[i] = capture.FMA32(float32(f), x[i], y[i])
+			}
+		})
+	}
+	handMadeRefs["matmul_naive"] = func(l Launch, sz map[string]int, a []any) {
+		M, N, P, w := a[0].([]float32), a[1].([]float32), a[2].([]float32), a[3].(int)
+		forThreads(l, func(bx, by, tx, ty int) {
+			row, col := by*int(l.Block.Y)+ty, bx*int(l.Block.X)+tx
+			if row >= w || col >= w {
+				return
+			}
+			var s float32
+			for k := range w {
+				s = capture.FMA32(M[row*w+k], N[k*w+col], s)
+			}
+			P[row*w+col] = s
+		})
+	}
+}
+
+// TestLessonsInPTX: each kernel's PTX, from both producers, has what its lesson is
+// about, and lacks what the other form of the lesson has.
+func TestLessonsInPTX(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		has, not string
+		count    int // how many times has occurs, 0: any
+	}{
+		{"conv1d_scatter", "atom.global.add", "st.global", 7},
+		{"conv1d_gather", "st.global", "atom.", 1},
+		{"saxpy_c1", "fma.rn.f32", "", 1},
+		{"saxpy_c8", "fma.rn.f32", "", 8},
+		{"matmul_naive", "ld.global", "bar.sync", 0},
+	} {
+		k, err := Lookup(c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []Producer{Clang14, NVCC} {
+			src, err := PTXOf(k, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body := entryBody(src, k.Entry)
+			n := strings.Count(body, c.has)
+			if n == 0 || c.count > 0 && n != c.count {
+				t.Errorf("%s (%v): %d %s in its entry, want %d", c.name, p, n, c.has, c.count)
+			}
+			if c.not != "" && strings.Contains(body, c.not) {
+				t.Errorf("%s (%v): %s in its entry", c.name, p, c.not)
+			}
+		}
+	}
+}
