@@ -76,3 +76,36 @@ func HeldOut() []string {
 		"constant_lanes@distinct=8", "constant_lanes@distinct=32",
 	}
 }
+
+// Lessons lists the launches of issue 15's seed lessons (kernels/cu/lessons.cu and
+// the matmuls beside it) for ground truth: scatter versus gather, every coarsening
+// factor and grid-stride grids sized to 1, 2 and 8 times an H100/H200's 132 SMs at
+// two footprints, untiled versus 16x16-tiled matmul at a width both tile exactly,
+// and the SDK matmul's 1 to 8 outputs per thread at sizes a test replays in seconds.
+// The models were never tuned on them, so `gtrace validate` reports them with the
+// held-out set (collect.sh SIZES=lessons).
+func Lessons() []string {
+	var out []string
+	out = append(out, "conv1d_scatter", "conv1d_gather", "conv1d_scatter@n=65536", "conv1d_gather@n=65536")
+	for _, n := range []string{"", "@n=1048576"} {
+		for _, c := range []string{"1", "2", "4", "8"} {
+			out = append(out, "saxpy_c"+c+n)
+		}
+		out = append(out, "saxpy_gridstride"+n)
+		for _, b := range []string{"132", "264", "1056"} {
+			if n == "" {
+				out = append(out, "saxpy_gridstride@blocks="+b)
+			} else {
+				out = append(out, "saxpy_gridstride"+n+",blocks="+b)
+			}
+		}
+	}
+	out = append(out, "matmul_naive", "matmul_naive@width=1024", "tiled_matmul_bounds@width=1024",
+		"matmul_naive@width=128", "tiled_matmul_bounds@width=128")
+	for _, n := range []string{"256", "512"} {
+		for _, c := range []string{"1", "2", "4", "8"} {
+			out = append(out, "matmul_sdk_"+c+"@n="+n)
+		}
+	}
+	return out
+}

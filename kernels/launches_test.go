@@ -6,7 +6,7 @@ import (
 )
 
 func TestLaunchNameRoundTrip(t *testing.T) {
-	for _, name := range append(HeldOut(), "copy", "transpose_v1@n=512") {
+	for _, name := range append(append(HeldOut(), Lessons()...), "copy", "transpose_v1@n=512") {
 		k, sz, err := ParseLaunch(name)
 		if err != nil {
 			t.Fatal(err)

@@ -293,3 +293,44 @@ func TestValidateHeldOut(t *testing.T) {
 		t.Errorf("%d atomic sector comparisons with hardware counts, want 6", sectors)
 	}
 }
+
+// lessonsFile is issue 15's seed lessons measured on an H100 (kernels.Lessons).
+const lessonsFile = "../traces/hw/h100-2026-11-25-lessons.csv"
+
+// Issue 15's kernels were never tuned on either: validate counts them with the
+// held-out set, and the exact class holds on them from both corpora (the scatter's
+// REDs, the coarsened loads, the untiled and tiled matmul's requests and sectors).
+func TestValidateLessons(t *testing.T) {
+	gt, err := ReadGroundTruthFile(lessonsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gt.Set() != SetHeldOut {
+		t.Fatalf("%s: set %q, want %q", lessonsFile, gt.Set(), SetHeldOut)
+	}
+	gpu, err := PresetGPU("hopper", gt.Get("gpu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := arch.Preset("hopper", gpu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	subset := []string{"conv1d_scatter@n=65536", "conv1d_gather@n=65536", "saxpy_c8@n=1048576",
+		"saxpy_gridstride@n=1048576,blocks=132", "matmul_naive@width=128", "tiled_matmul_bounds@width=128"}
+	v, err := Run(context.Background(), gt, cfg, Options{Producers: []string{"clang-14", "nvcc"}, Kernels: subset})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, c := range v.Comparisons {
+		seen[c.Kernel] = true
+	}
+	if len(seen) != len(subset) {
+		t.Errorf("compared %d launches, want %d: %v", len(seen), len(subset), seen)
+	}
+	t.Logf("%d comparisons, %d exact-class misses", len(v.Comparisons), len(v.Failures()))
+	for _, c := range v.Failures() {
+		t.Errorf("%s (%s) %s: hardware %s, model %s: the exact class misses", c.Kernel, c.Producer, c.Band.Name(), fmtHW(c.Band, c.HW), fmtHW(c.Band, c.Model))
+	}
+}

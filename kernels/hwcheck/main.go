@@ -46,14 +46,14 @@ type usage string
 
 func (u usage) Error() string { return string(u) }
 
-const usageText = "usage: hwcheck prepare [-sizes small|default|heldout] DIR | verify DIR | tidy [-sizes S] [-env FILE] DIR..."
+const usageText = "usage: hwcheck prepare [-sizes small|default|heldout|lessons] DIR | verify DIR | tidy [-sizes S] [-env FILE] DIR..."
 
 func run(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
 		return usage(usageText)
 	}
 	fs := flag.NewFlagSet("hwcheck "+args[0], flag.ContinueOnError)
-	sizes := fs.String("sizes", "small", "prepare, tidy: small (the tests' quick sizes), default (what `gtrace capture KERNEL` runs) or heldout (kernels.HeldOut, the held-out validation set)")
+	sizes := fs.String("sizes", "small", "prepare, tidy: small (the tests' quick sizes), default (what `gtrace capture KERNEL` runs), heldout (kernels.HeldOut, the held-out validation set) or lessons (kernels.Lessons, issue 15's seed lessons)")
 	env := fs.String("env", "", "tidy: KEY: VALUE lines to copy into the CSV's # header")
 	if err := fs.Parse(args[1:]); err != nil {
 		return usage(err.Error())
@@ -116,8 +116,12 @@ func launchSet(which string) ([]setLaunch, error) {
 			}
 			out = append(out, setLaunch{k.Name, k, sz})
 		}
-	case "heldout":
-		for _, name := range kernels.HeldOut() {
+	case "heldout", "lessons":
+		names := kernels.HeldOut()
+		if which == "lessons" {
+			names = kernels.Lessons()
+		}
+		for _, name := range names {
 			k, sz, err := kernels.ParseLaunch(name)
 			if err != nil {
 				return nil, err
@@ -125,7 +129,7 @@ func launchSet(which string) ([]setLaunch, error) {
 			out = append(out, setLaunch{name, k, sz})
 		}
 	default:
-		return nil, usage("-sizes " + which + ": want small, default or heldout")
+		return nil, usage("-sizes " + which + ": want small, default, heldout or lessons")
 	}
 	return out, nil
 }

@@ -203,6 +203,9 @@ func TestHeldOutFlow(t *testing.T) {
 	if len(set) != len(kernels.HeldOut()) {
 		t.Fatalf("launchSet(heldout) has %d launches, kernels.HeldOut %d", len(set), len(kernels.HeldOut()))
 	}
+	if ls, err := launchSet("lessons"); err != nil || len(ls) != len(kernels.Lessons()) {
+		t.Fatalf("launchSet(lessons) has %d launches (%v), kernels.Lessons %d", len(ls), err, len(kernels.Lessons()))
+	}
 	// Three of them (the whole set writes a gigabyte of inputs).
 	var some []setLaunch
 	for _, sl := range set {

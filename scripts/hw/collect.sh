@@ -7,10 +7,11 @@
 #
 # It runs every reference kernel from both PTX corpora at its default launch (the
 # sizes `gtrace capture KERNEL` uses), or with SIZES=heldout the launches of the
-# held-out validation set (kernels.HeldOut, named KERNEL@SIZE=VALUE,...), under ncu,
+# held-out validation set (kernels.HeldOut, named KERNEL@SIZE=VALUE,...), or with
+# SIZES=lessons those of issue 15's seed lessons (kernels.Lessons), under ncu,
 # and writes into OUTDIR:
-#   <gpu>-<date>[-heldout].csv  the ground truth: # header, then kernel,producer,metric,unit,value
-#   <gpu>-<date>[-heldout].txt  sidecar: environment, the exact commands, verify results,
+#   <gpu>-<date>[-heldout|-lessons].csv  the ground truth: # header, then kernel,producer,metric,unit,value
+#   <gpu>-<date>[-heldout|-lessons].txt  sidecar: environment, the exact commands, verify results,
 #                         ptxas register counts, metrics this ncu lacks
 #   ncu-<producer>.csv    ncu's own CSV, for re-tidying
 #   report-<producer>.ncu-rep  ncu's report (when under 15 MB), for other views
@@ -24,7 +25,7 @@
 # the Go references, so a wrong launch is caught before its counters are kept.
 #
 # Idempotent: it works under WORK (default /tmp/gtrace-hw, wiped first) and writes
-# only OUTDIR. Environment: SIZES (default or heldout; default default), HWCHECK
+# only OUTDIR. Environment: SIZES (default, heldout or lessons; default default), HWCHECK
 # (default .hw/hwcheck, or .hw/hwcheck.gz unpacked),
 # NCU_TIMEOUT seconds per corpus (default 300), CLOCK_CONTROL (base; falls back to none
 # if ncu cannot lock clocks here).
@@ -35,7 +36,7 @@ WORK=${WORK:-/tmp/gtrace-hw}
 NCU_TIMEOUT=${NCU_TIMEOUT:-300}
 CLOCK_CONTROL=${CLOCK_CONTROL:-base}
 SIZES=${SIZES:-default}
-case $SIZES in default | heldout) ;; *) echo "collect.sh: SIZES=$SIZES: want default or heldout"; exit 1 ;; esac
+case $SIZES in default | heldout | lessons) ;; *) echo "collect.sh: SIZES=$SIZES: want default, heldout or lessons"; exit 1 ;; esac
 mkdir -p "$OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd)
 LOG=$OUTDIR/collect.log
@@ -88,7 +89,7 @@ GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 SLUG=$(echo "$GPU" | tr 'A-Z' 'a-z' | sed -e 's/^nvidia //' -e 's/[^a-z0-9]\{1,\}/-/g' -e 's/-$//')
 DATE=$(date -u +%Y-%m-%d)
 NAME=$SLUG-$DATE
-[ "$SIZES" = heldout ] && NAME=$NAME-heldout
+[ "$SIZES" = default ] || NAME=$NAME-$SIZES
 ENV=$WORK/env.txt
 {
 	echo "gpu: $GPU"
@@ -101,6 +102,8 @@ ENV=$WORK/env.txt
 	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	if [ "$SIZES" = heldout ]; then
 		echo "sizes: heldout (kernels.HeldOut: the held-out validation set, each launch named KERNEL@SIZE=VALUE,...)"
+	elif [ "$SIZES" = lessons ]; then
+		echo "sizes: lessons (kernels.Lessons: issue 15's seed lessons, each launch named KERNEL@SIZE=VALUE,...)"
 	else
 		echo "sizes: default (kernels.Kernel.Defaults, as gtrace capture KERNEL)"
 	fi

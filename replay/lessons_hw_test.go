@@ -1,0 +1,147 @@
+package replay
+
+import (
+	"context"
+	"encoding/csv"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gtrace/gtrace/kernels"
+)
+
+// lessonsGroundTruth is issue 15's launches measured on an H100 (collect.sh
+// SIZES=lessons, docs/issue-15.md).
+const lessonsGroundTruth = "../traces/hw/h100-2026-11-25-lessons.csv"
+
+// readGroundTruth reads a collect.sh CSV: metric values by launch name, for one
+// producer's corpus.
+func readGroundTruth(t testing.TB, path, producer string) map[string]map[string]float64 {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if !strings.HasPrefix(l, "#") {
+			body = append(body, l)
+		}
+	}
+	recs, err := csv.NewReader(strings.NewReader(strings.Join(body, "\n"))).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	out := map[string]map[string]float64{}
+	for _, r := range recs[1:] {
+		if r[1] != producer {
+			continue
+		}
+		v, err := strconv.ParseFloat(r[4], 64)
+		if err != nil {
+			continue // a unitless blank, say
+		}
+		if out[r[0]] == nil {
+			out[r[0]] = map[string]float64{}
+		}
+		out[r[0]][r[2]] = v
+	}
+	return out
+}
+
+// lessonTimes replays each launch with the timing engine on hopper/h100 at the SM
+// clock it ran at on the GPU, and returns the modelled and measured durations (ns).
+func lessonTimes(t *testing.T, hw map[string]map[string]float64, launches ...string) (model, gpu []float64) {
+	t.Helper()
+	for _, name := range launches {
+		h, ok := hw[name]
+		if !ok {
+			t.Fatalf("%s: not in %s", name, lessonsGroundTruth)
+		}
+		k, sz, err := kernels.ParseLaunch(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var kv []string
+		for _, s := range k.Sizes {
+			kv = append(kv, s.Name+"="+strconv.Itoa(sz[s.Name]))
+		}
+		cfg := presetOf(t, "hopper", "h100", "sm.clock_mhz="+strconv.Itoa(int(math.Round(h["sm__cycles_elapsed.avg.per_second"]/1e6))))
+		rep, err := Timing(context.Background(), traceOf(t, k.Name, kv...), cfg, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		model = append(model, metric(t, &rep.Kernels[0], "gpu__time_duration.sum"))
+		gpu = append(gpu, h["gpu__time_duration.sum"])
+		t.Logf("%-40s GPU %6.0f ns  model %6.0f ns", name, gpu[len(gpu)-1], model[len(model)-1])
+	}
+	return model, gpu
+}
+
+func argmin(v []float64) int {
+	best := 0
+	for i := range v {
+		if v[i] < v[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+// TestLessonsOnTheGPU checks the timing engine's answers to issue 15's lessons against
+// an H100 (each launch replayed at the SM clock ncu ran it at):
+//   - gather beats scatter on both;
+//   - coarsening: the factor the model would pick runs on the GPU within 7% of the
+//     GPU's own best, for a bandwidth-bound saxpy (where every factor is within a few
+//     per cent on both) and the SDK matmul (where one output per thread is the
+//     slowest on both);
+//   - a grid-stride loop with one block per SM leaves bandwidth idle (Little's law:
+//     too few loads in flight): 132 blocks take over twice as long as 1056 on both,
+//     and the model's ratio is within 25% of the GPU's;
+//   - 16x16 tiles beat the untiled matmul on both.
+func TestLessonsOnTheGPU(t *testing.T) {
+	hw := readGroundTruth(t, lessonsGroundTruth, "clang-14")
+
+	m, g := lessonTimes(t, hw, "conv1d_scatter@n=65536", "conv1d_gather@n=65536")
+	if m[1] >= m[0] || g[1] >= g[0] {
+		t.Errorf("scatter / gather: model %.0f / %.0f ns, GPU %.0f / %.0f: want gather faster on both", m[0], m[1], g[0], g[1])
+	}
+
+	for _, family := range [][]string{
+		{"saxpy_c1@n=1048576", "saxpy_c2@n=1048576", "saxpy_c4@n=1048576", "saxpy_c8@n=1048576"},
+		{"matmul_sdk_1@n=256", "matmul_sdk_2@n=256", "matmul_sdk_4@n=256", "matmul_sdk_8@n=256"},
+	} {
+		m, g := lessonTimes(t, hw, family...)
+		pick, best := argmin(m), argmin(g)
+		if g[pick] > 1.07*g[best] {
+			t.Errorf("the model picks %s, which takes %.0f ns on the GPU; the GPU's best, %s, %.0f ns (more than 7%% apart)",
+				family[pick], g[pick], family[best], g[best])
+		}
+		if strings.HasPrefix(family[0], "matmul") && (argmax(m) != 0 || argmax(g) != 0) {
+			t.Errorf("one output per thread is not the slowest on both: model %v, GPU %v", m, g)
+		}
+	}
+
+	m, g = lessonTimes(t, hw, "saxpy_gridstride@n=1048576,blocks=132", "saxpy_gridstride@n=1048576,blocks=1056")
+	mr, gr := m[0]/m[1], g[0]/g[1]
+	if mr < 2 || gr < 2 || math.Abs(mr/gr-1) > 0.25 {
+		t.Errorf("grid-stride, 132 blocks against 1056: model %.2fx slower, GPU %.2fx: want both over 2x and within 25%%", mr, gr)
+	}
+
+	m, g = lessonTimes(t, hw, "matmul_naive@width=128", "tiled_matmul_bounds@width=128")
+	if m[1] >= m[0] || g[1] >= g[0] {
+		t.Errorf("untiled / tiled matmul: model %.0f / %.0f ns, GPU %.0f / %.0f: want tiled faster on both", m[0], m[1], g[0], g[1])
+	}
+}
+
+func argmax(v []float64) int {
+	best := 0
+	for i := range v {
+		if v[i] > v[best] {
+			best = i
+		}
+	}
+	return best
+}
