@@ -1,6 +1,9 @@
 package format
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Version names a trace format version. Readers reject versions they do not know.
 type Version uint16
@@ -181,6 +184,25 @@ func (in *Inst) BranchTarget() (pc int, ok bool) {
 		return 0, false
 	}
 	return int(in.Target) - 1, true
+}
+
+// FLOPs is what one lane of the instruction adds to a roofline's floating-point work,
+// as Nsight Compute counts it (smsp__sass_thread_inst_executed_op_{fadd,fmul,ffma} and
+// the d* forms): 2 for a fused multiply-add (fma, mad), 1 for add, sub and mul, of f32
+// or f64; 0 otherwise. fp64 says the instruction is double precision.
+func (in *Inst) FLOPs() (flops int, fp64 bool) {
+	parts := strings.Split(in.Opcode, ".")
+	typ := parts[len(parts)-1]
+	if len(parts) < 2 || typ != "f32" && typ != "f64" {
+		return 0, false
+	}
+	switch parts[0] {
+	case "fma", "mad":
+		return 2, typ == "f64"
+	case "add", "sub", "mul":
+		return 1, typ == "f64"
+	}
+	return 0, false
 }
 
 // Program is a kernel's static program table: the entry and every .func it can call.

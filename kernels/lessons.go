@@ -75,22 +75,8 @@ func lessonKernels() []*Kernel {
 	}, saxpyRef))
 
 	// Seed 004's untiled matrix multiply, 0.25 FLOP/B of global loads.
-	ks = append(ks, withCheck(&Kernel{
-		Name: "matmul_naive", Entry: "matmul_naive", PTXFile: "lessons.ptx",
-		Topic:   "tiling (seed: memory types and tiling)",
-		Summary: "P = M N with no tiling: each thread reads a row of M and a column of N from global memory",
-		Sizes:   []Size{{Name: "width", Default: 1000, Help: "matrix side", Min: 1, Max: 4096}},
-		Small:   []string{"width=37"},
-		SIMT:    both,
-		Launch: func(sz map[string]int) Launch {
-			w := sz["width"]
-			return Launch{Grid: dim2(ceilDiv(w, 16), ceilDiv(w, 16)), Block: dim2(16, 16),
-				Args: []string{buf("f32", w*w, "rand:1"), buf("f32", w*w, "rand:2"), buf("f32", w*w, "zero"), i32(w)}}
-		},
-	}, func(sz map[string]int, m mem) (map[int]any, error) {
-		w := sz["width"]
-		return map[int]any{2: matmulRef(m.f32(0), m.f32(1), w, 1)}, nil
-	}))
+	ks = append(ks, widthMatmul("matmul_naive", "lessons.ptx",
+		"P = M N with no tiling: each thread reads a row of M and a column of N from global memory", "matrix side"))
 	return ks
 }
 

@@ -69,20 +69,7 @@ func init() {
 			}
 		})
 	}
-	handMadeRefs["matmul_naive"] = func(l Launch, sz map[string]int, a []any) {
-		M, N, P, w := a[0].([]float32), a[1].([]float32), a[2].([]float32), a[3].(int)
-		forThreads(l, func(bx, by, tx, ty int) {
-			row, col := by*int(l.Block.Y)+ty, bx*int(l.Block.X)+tx
-			if row >= w || col >= w {
-				return
-			}
-			var s float32
-			for k := range w {
-				s = capture.FMA32(M[row*w+k], N[k*w+col], s)
-			}
-			P[row*w+col] = s
-		})
-	}
+	handMadeRefs["matmul_naive"] = widthMatmulByThread
 }
 
 // TestLessonsInPTX: each kernel's PTX, from both producers, has what its lesson is

@@ -123,23 +123,9 @@ func volkovKernels() []*Kernel {
 	}
 
 	// The tiling seed's kernel: 16 x 16 tiles, any Width, zero padding.
-	k := &Kernel{
-		Name: "tiled_matmul_bounds", Entry: "tiled_matmul_bounds", PTXFile: "volkov.ptx",
-		Topic:   "tiling (seed: memory types and tiling)",
-		Summary: "P = M N with 16x16 shared-memory tiles and boundary checks, for any Width",
-		Sizes:   []Size{{Name: "width", Default: 1000, Help: "matrix side (need not be a multiple of 16)", Min: 1, Max: 4096}},
-		Small:   []string{"width=37"},
-		SIMT:    both,
-		Launch: func(sz map[string]int) Launch {
-			w := sz["width"]
-			return Launch{Grid: dim2(ceilDiv(w, 16), ceilDiv(w, 16)), Block: dim2(16, 16),
-				Args: []string{buf("f32", w*w, "rand:1"), buf("f32", w*w, "rand:2"), buf("f32", w*w, "zero"), i32(w)}}
-		},
-	}
-	ks = append(ks, withCheck(k, func(sz map[string]int, m mem) (map[int]any, error) {
-		w := sz["width"]
-		return map[int]any{2: matmulRef(m.f32(0), m.f32(1), w, 16)}, nil
-	}))
+	ks = append(ks, widthMatmul("tiled_matmul_bounds", "volkov.ptx",
+		"P = M N with 16x16 shared-memory tiles and boundary checks, for any Width",
+		"matrix side (need not be a multiple of 16)"))
 
 	// The divergence seed's if/else, with each path loading its own array: what the
 	// timing replay uses to show a stack serialising two memory waits and ITS
@@ -171,6 +157,27 @@ func volkovKernels() []*Kernel {
 		return map[int]any{0: out}, nil
 	}))
 	return ks
+}
+
+// widthMatmul is the tiling seed's P = M N (args M, N, P, Width) for Width x Width
+// matrices of any Width, one output per thread in blocks of 16 x 16, untiled or tiled.
+func widthMatmul(name, ptxFile, summary, widthHelp string) *Kernel {
+	return withCheck(&Kernel{
+		Name: name, Entry: name, PTXFile: ptxFile,
+		Topic:   "tiling (seed: memory types and tiling)",
+		Summary: summary,
+		Sizes:   []Size{{Name: "width", Default: 1000, Help: widthHelp, Min: 1, Max: 4096}},
+		Small:   []string{"width=37"},
+		SIMT:    both,
+		Launch: func(sz map[string]int) Launch {
+			w := sz["width"]
+			return Launch{Grid: dim2(ceilDiv(w, 16), ceilDiv(w, 16)), Block: dim2(16, 16),
+				Args: []string{buf("f32", w*w, "rand:1"), buf("f32", w*w, "rand:2"), buf("f32", w*w, "zero"), i32(w)}}
+		},
+	}, func(sz map[string]int, m mem) (map[int]any, error) {
+		w := sz["width"]
+		return map[int]any{2: matmulRef(m.f32(0), m.f32(1), w, 16)}, nil
+	})
 }
 
 // matmulRef is C = A B for n x n row-major matrices, accumulating each output from

@@ -92,20 +92,25 @@ func init() {
 			}
 		})
 	}
-	handMadeRefs["tiled_matmul_bounds"] = func(l Launch, sz map[string]int, a []any) {
-		M, N, P, w := a[0].([]float32), a[1].([]float32), a[2].([]float32), a[3].(int)
-		forThreads(l, func(bx, by, tx, ty int) {
-			row, col := by*16+ty, bx*16+tx
-			if row >= w || col >= w {
-				return
-			}
-			var s float32
-			for k := range w {
-				s = capture.FMA32(M[row*w+k], N[k*w+col], s)
-			}
-			P[row*w+col] = s
-		})
-	}
+	handMadeRefs["tiled_matmul_bounds"] = widthMatmulByThread
+}
+
+// widthMatmulByThread is the hand-made reference of the width matmuls (untiled and
+// 16x16-tiled): thread (row, col) of the 16x16 blocks sums its row of M times its
+// column of N in k order, one fused multiply-add per step.
+func widthMatmulByThread(l Launch, sz map[string]int, a []any) {
+	M, N, P, w := a[0].([]float32), a[1].([]float32), a[2].([]float32), a[3].(int)
+	forThreads(l, func(bx, by, tx, ty int) {
+		row, col := by*16+ty, bx*16+tx
+		if row >= w || col >= w {
+			return
+		}
+		var s float32
+		for k := range w {
+			s = capture.FMA32(M[row*w+k], N[k*w+col], s)
+		}
+		P[row*w+col] = s
+	})
 }
 
 // TestVolkovLessons: the instruction each kernel is about is in its PTX.

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,17 +21,14 @@ const lessonsGroundTruth = "../traces/hw/h100-2026-11-25-lessons.csv"
 // producer's corpus.
 func readGroundTruth(t testing.TB, path, producer string) map[string]map[string]float64 {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var body []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if !strings.HasPrefix(l, "#") {
-			body = append(body, l)
-		}
-	}
-	recs, err := csv.NewReader(strings.NewReader(strings.Join(body, "\n"))).ReadAll()
+	defer f.Close()
+	cr := csv.NewReader(f)
+	cr.Comment = '#' // the header of where and how it was measured
+	recs, err := cr.ReadAll()
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
@@ -80,16 +78,6 @@ func lessonTimes(t *testing.T, hw map[string]map[string]float64, launches ...str
 	return model, gpu
 }
 
-func argmin(v []float64) int {
-	best := 0
-	for i := range v {
-		if v[i] < v[best] {
-			best = i
-		}
-	}
-	return best
-}
-
 // TestLessonsOnTheGPU checks the timing engine's answers to issue 15's lessons against
 // an H100 (each launch replayed at the SM clock ncu ran it at):
 //   - gather beats scatter on both;
@@ -114,12 +102,12 @@ func TestLessonsOnTheGPU(t *testing.T) {
 		{"matmul_sdk_1@n=256", "matmul_sdk_2@n=256", "matmul_sdk_4@n=256", "matmul_sdk_8@n=256"},
 	} {
 		m, g := lessonTimes(t, hw, family...)
-		pick, best := argmin(m), argmin(g)
+		pick, best := slices.Index(m, slices.Min(m)), slices.Index(g, slices.Min(g))
 		if g[pick] > 1.07*g[best] {
 			t.Errorf("the model picks %s, which takes %.0f ns on the GPU; the GPU's best, %s, %.0f ns (more than 7%% apart)",
 				family[pick], g[pick], family[best], g[best])
 		}
-		if strings.HasPrefix(family[0], "matmul") && (argmax(m) != 0 || argmax(g) != 0) {
+		if strings.HasPrefix(family[0], "matmul") && (slices.Max(m) != m[0] || slices.Max(g) != g[0]) {
 			t.Errorf("one output per thread is not the slowest on both: model %v, GPU %v", m, g)
 		}
 	}
@@ -134,14 +122,4 @@ func TestLessonsOnTheGPU(t *testing.T) {
 	if m[1] >= m[0] || g[1] >= g[0] {
 		t.Errorf("untiled / tiled matmul: model %.0f / %.0f ns, GPU %.0f / %.0f: want tiled faster on both", m[0], m[1], g[0], g[1])
 	}
-}
-
-func argmax(v []float64) int {
-	best := 0
-	for i := range v {
-		if v[i] > v[best] {
-			best = i
-		}
-	}
-	return best
 }

@@ -49,7 +49,7 @@ func TestScatterVersusGather(t *testing.T) {
 
 // globalLoadBytesAndFLOPs counts what seed 004's computational intensity counts: the
 // bytes the threads ask of global memory (every active lane's load width) and the
-// FLOPs (2 per fused multiply-add lane, 1 per add or multiply), from the per-pc
+// FLOPs (format.Inst.FLOPs per active lane), from the per-pc
 // warp-instructions and SIMD efficiency of a memory replay.
 func globalLoadBytesAndFLOPs(t testing.TB, prog []format.Inst, k *KernelReport) (bytes, flops float64) {
 	t.Helper()
@@ -58,14 +58,11 @@ func globalLoadBytesAndFLOPs(t testing.TB, prog []format.Inst, k *KernelReport) 
 		inst, _ := p.Metric("gtrace__ptx_inst_executed.sum")
 		simd, _ := p.Metric("gtrace__simd_efficiency.pct")
 		lanes := inst * 32 * simd / 100
-		switch {
-		case in.Space == format.SpaceGlobal && in.MemOp == format.MemLoad:
+		if in.Space == format.SpaceGlobal && in.MemOp == format.MemLoad {
 			bytes += lanes * float64(in.Width)
-		case in.Opcode == "fma.rn.f32":
-			flops += 2 * lanes
-		case in.Opcode == "add.f32" || in.Opcode == "mul.f32" || in.Opcode == "add.rn.f32" || in.Opcode == "mul.rn.f32":
-			flops += lanes
 		}
+		f, _ := in.FLOPs()
+		flops += float64(f) * lanes
 	}
 	return bytes, flops
 }

@@ -6,7 +6,6 @@ import (
 	"image/color"
 	"math"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -22,8 +21,8 @@ import (
 // intensity): its floating-point work against its DRAM traffic and its time, and the
 // preset's roofs.
 //
-// FLOPs are counted as Nsight Compute's roofline counts them, from the arithmetic
-// instructions' thread-instructions (smsp__sass_thread_inst_executed_op_{fadd,fmul,ffma}
+// FLOPs are counted as Nsight Compute's roofline counts them (format.Inst.FLOPs),
+// from the arithmetic instructions' thread-instructions (smsp__sass_thread_inst_executed_op_{fadd,fmul,ffma}
 // and the d* forms): an add, subtract or multiply is one FLOP per lane, a fused
 // multiply-add two. gtrace counts PTX instructions, so a division or square root,
 // which ptxas expands into several FFMAs that ncu counts, counts nothing here.
@@ -75,23 +74,6 @@ func (r Roof) Bound() string {
 	return "compute"
 }
 
-// flopsOf is what one lane of an instruction adds to a roofline's FLOPs: 2 for a
-// fused multiply-add (fma, mad), 1 for add, sub and mul, of f32 or f64; 0 otherwise.
-func flopsOf(in *format.Inst) (flops int, fp64 bool) {
-	parts := strings.Split(in.Opcode, ".")
-	typ := parts[len(parts)-1]
-	if len(parts) < 2 || typ != "f32" && typ != "f64" {
-		return 0, false
-	}
-	switch parts[0] {
-	case "fma", "mad":
-		return 2, typ == "f64"
-	case "add", "sub", "mul":
-		return 1, typ == "f64"
-	}
-	return 0, false
-}
-
 // roofOf counts a launch's FLOPs from the memory replay's per-pc thread-instructions
 // (warp-instructions times SIMD efficiency) and takes its DRAM bytes, its time from
 // the timing replay (nil: none) and the roofs from cfg.
@@ -103,7 +85,7 @@ func roofOf(prog []format.Inst, mem, tim *replay.KernelReport, cfg *arch.Config)
 		if int(p.PC) >= len(prog) {
 			continue
 		}
-		f, fp64 := flopsOf(&prog[p.PC])
+		f, fp64 := prog[p.PC].FLOPs()
 		if f == 0 {
 			continue
 		}

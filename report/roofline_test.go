@@ -5,29 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/models/arch"
 )
-
-// TestFLOPsPerInstruction: the FLOPs one lane adds, as ncu's roofline counts them.
-func TestFLOPsPerInstruction(t *testing.T) {
-	for _, tc := range []struct {
-		op    string
-		flops int
-		fp64  bool
-	}{
-		{"fma.rn.f32", 2, false}, {"fma.rn.ftz.sat.f32", 2, false}, {"mad.f32", 2, false}, {"fma.rn.f64", 2, true},
-		{"add.f32", 1, false}, {"sub.rn.f32", 1, false}, {"mul.rn.f64", 1, true}, {"add.rn.ftz.f32", 1, false},
-		{"mad.lo.s32", 0, false}, {"add.s64", 0, false}, {"fma.rn.f16", 0, false}, {"add.f16x2", 0, false},
-		{"div.rn.f32", 0, false}, {"sqrt.rn.f32", 0, false}, {"min.f32", 0, false}, {"ld.global.f32", 0, false},
-		{"mul.wide.s32", 0, false}, {"ret", 0, false},
-	} {
-		f, fp64 := flopsOf(&format.Inst{Opcode: tc.op})
-		if f != tc.flops || fp64 != tc.fp64 {
-			t.Errorf("%s: %d FLOPs (fp64 %v), want %d (%v)", tc.op, f, fp64, tc.flops, tc.fp64)
-		}
-	}
-}
 
 // TestRoofline: the FLOPs of a matrix multiply (2n³) and a vector add (n) come out
 // exact from the per-pc counts; intensity, achieved rate and roofs are the replays'

@@ -233,31 +233,9 @@ const heldOutFile = "../traces/hw/h100-2026-11-25-heldout.csv"
 // whose atomics return nothing, ATOM where they return), at the largest dynamic shared
 // memory a Hopper CTA may have.
 func TestValidateHeldOut(t *testing.T) {
-	gt, err := ReadGroundTruthFile(heldOutFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if gt.Set() != SetHeldOut {
-		t.Fatalf("%s: set %q, want %q", heldOutFile, gt.Set(), SetHeldOut)
-	}
-	gpu, err := PresetGPU("hopper", gt.Get("gpu"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := arch.Preset("hopper", gpu)
-	if err != nil {
-		t.Fatal(err)
-	}
-	subset := []string{"hist_global@bins=1", "hist_global@bins=16", "hist_global_ret@bins=16", "shared_sweep@words=58112", "constant_lanes@distinct=8"}
-	v, err := Run(context.Background(), gt, cfg, Options{Producers: []string{"clang-14", "nvcc"}, Kernels: subset})
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := validateHeldOut(t, heldOutFile, "hist_global@bins=1", "hist_global@bins=16", "hist_global_ret@bins=16", "shared_sweep@words=58112", "constant_lanes@distinct=8")
 	if len(v.Comparisons) == 0 {
 		t.Fatal("no comparisons")
-	}
-	for _, c := range v.Failures() {
-		t.Errorf("%s (%s) %s: hardware %s, model %s: the exact class misses", c.Kernel, c.Producer, c.Band.Name(), fmtHW(c.Band, c.HW), fmtHW(c.Band, c.Model))
 	}
 	atomics := 0
 	for _, c := range v.Comparisons {
@@ -301,12 +279,29 @@ const lessonsFile = "../traces/hw/h100-2026-11-25-lessons.csv"
 // held-out set, and the exact class holds on them from both corpora (the scatter's
 // REDs, the coarsened loads, the untiled and tiled matmul's requests and sectors).
 func TestValidateLessons(t *testing.T) {
-	gt, err := ReadGroundTruthFile(lessonsFile)
+	subset := []string{"conv1d_scatter@n=65536", "conv1d_gather@n=65536", "saxpy_c8@n=1048576",
+		"saxpy_gridstride@n=1048576,blocks=132", "matmul_naive@width=128", "tiled_matmul_bounds@width=128"}
+	v := validateHeldOut(t, lessonsFile, subset...)
+	seen := map[string]bool{}
+	for _, c := range v.Comparisons {
+		seen[c.Kernel] = true
+	}
+	if len(seen) != len(subset) {
+		t.Errorf("compared %d launches, want %d: %v", len(seen), len(subset), seen)
+	}
+	t.Logf("%d comparisons, %d exact-class misses", len(v.Comparisons), len(v.Failures()))
+}
+
+// validateHeldOut runs launches of a held-out ground truth (checking that it is one)
+// from both corpora on the hopper preset of its GPU, and reports every exact-class miss.
+func validateHeldOut(t *testing.T, file string, launches ...string) *Validation {
+	t.Helper()
+	gt, err := ReadGroundTruthFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if gt.Set() != SetHeldOut {
-		t.Fatalf("%s: set %q, want %q", lessonsFile, gt.Set(), SetHeldOut)
+		t.Fatalf("%s: set %q, want %q", file, gt.Set(), SetHeldOut)
 	}
 	gpu, err := PresetGPU("hopper", gt.Get("gpu"))
 	if err != nil {
@@ -316,21 +311,12 @@ func TestValidateLessons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	subset := []string{"conv1d_scatter@n=65536", "conv1d_gather@n=65536", "saxpy_c8@n=1048576",
-		"saxpy_gridstride@n=1048576,blocks=132", "matmul_naive@width=128", "tiled_matmul_bounds@width=128"}
-	v, err := Run(context.Background(), gt, cfg, Options{Producers: []string{"clang-14", "nvcc"}, Kernels: subset})
+	v, err := Run(context.Background(), gt, cfg, Options{Producers: []string{"clang-14", "nvcc"}, Kernels: launches})
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := map[string]bool{}
-	for _, c := range v.Comparisons {
-		seen[c.Kernel] = true
-	}
-	if len(seen) != len(subset) {
-		t.Errorf("compared %d launches, want %d: %v", len(seen), len(subset), seen)
-	}
-	t.Logf("%d comparisons, %d exact-class misses", len(v.Comparisons), len(v.Failures()))
 	for _, c := range v.Failures() {
 		t.Errorf("%s (%s) %s: hardware %s, model %s: the exact class misses", c.Kernel, c.Producer, c.Band.Name(), fmtHW(c.Band, c.HW), fmtHW(c.Band, c.Model))
 	}
+	return v
 }
