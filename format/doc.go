@@ -159,7 +159,9 @@
 // 100k instructions are about 1 GB decoded. The reader refuses a batch that would decode
 // to more than 4 GiB, and the writer refuses to write one. Reading a launch's CTAs in
 // order, as replay does from several goroutines, decodes each batch once: the Reader
-// keeps the last 64 decoded batches, 256 MiB at most (batchcache.go).
+// keeps the last 64 decoded batches, 256 MiB at most, and every batch a ViewCTA still
+// holds, so the CTAs of a batch in use share one decode however far past those bounds
+// (batchcache.go).
 //
 // # Reading
 //

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"runtime/metrics"
 	"testing"
 	"time"
 
@@ -50,6 +51,60 @@ func BenchmarkMemory(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkMemoryResident reports the memory engine's peak heap on a launch whose whole
+// grid is resident at once with long CTAs: matmul_naive at width 384, 576 CTAs of 22 K
+// warp-instructions each on hopper's 132 SMs, 13 M warp-instructions in all. Every
+// resident CTA holds its decoded batch until it retires, so the heap follows the trace's
+// decoded size (about 51 bytes a row); issue 14's target is a bound by a window, under
+// 1 GB at 10^9 warp-instructions. B/winst is the peak over the warp-instructions.
+func BenchmarkMemoryResident(b *testing.B) {
+	r := traceOf(b, "matmul_naive", "width=384")
+	winst := warpInsts(b, r)
+	cfg := preset(b, "hopper")
+	for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			var peak uint64
+			for range b.N {
+				runtime.GC()
+				peak = max(peak, peakHeap(func() {
+					if _, err := Memory(context.Background(), r, cfg, Options{Workers: workers}); err != nil {
+						b.Fatal(err)
+					}
+				}))
+			}
+			b.ReportMetric(float64(winst)*float64(b.N)/b.Elapsed().Seconds(), "winst/s")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+			b.ReportMetric(float64(peak)/float64(winst), "B/winst")
+		})
+	}
+}
+
+// peakHeap runs f and returns the most heap its objects occupied meanwhile (live and
+// not yet swept), sampled every millisecond.
+func peakHeap(f func()) uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() uint64 { metrics.Read(s); return s[0].Value.Uint64() }
+	done := make(chan struct{})
+	var peak uint64
+	go func() {
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			peak = max(peak, read())
+			select {
+			case <-done:
+				close(done)
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	f()
+	done <- struct{}{}
+	<-done
+	return max(peak, read())
 }
 
 // readRate is how many warp-instructions per second one core reads and decodes from r,
