@@ -126,6 +126,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			archsCommand(),
 			cudaIncludeCommand(),
 			validateCommand(),
+			sweepCommand(),
 		},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
 			return cli.Exit(err.Error(), 2)

@@ -24,7 +24,7 @@ func TestHelpListsTheContract(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("--help exited %d", code)
 	}
-	for _, cmd := range []string{"capture", "replay", "compare", "inspect", "export", "import", "kernels", "archs", "validate", "advise", "report"} {
+	for _, cmd := range []string{"capture", "replay", "compare", "inspect", "export", "import", "kernels", "archs", "validate", "advise", "report", "sweep"} {
 		if !strings.Contains(out, "\n   "+cmd+" ") {
 			t.Errorf("--help does not list %s:\n%s", cmd, out)
 		}

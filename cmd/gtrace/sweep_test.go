@@ -1,0 +1,68 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// gtrace sweep captures the SPEC's reference kernels, runs every task, says where the
+// sweep stands, reruns nothing that is done, and runs one task alone; a failed task
+// makes the exit status 1 and is named; bad usage is exit 2.
+func TestSweepCommand(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "spec.yaml")
+	if err := os.WriteFile(spec, []byte(`
+traces: [junk.gtrace]
+kernels:
+  - {name: add_vectors, size: {n: 1024}}
+archs: [fermi, hopper]
+set:
+  l1.replacement: [lru, fifo]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "junk.gtrace"), []byte("junk"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := filepath.Join(dir, "res")
+	code, out, errs := gtrace(t, "sweep", spec, "-o", res, "--workers", "2")
+	if code != 1 || !strings.Contains(out, "8 tasks: 4 done, 4 failed, 0 pending") ||
+		!strings.Contains(out, "failed: task 0: junk on fermi/gtx480, memory l1.replacement=lru:") ||
+		!strings.Contains(errs, "4 of 8 tasks failed; run the same command again") {
+		t.Errorf("sweep with a junk trace: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, _ := gtrace(t, "sweep", "status", res); code != 0 || !strings.HasPrefix(out, "8 tasks: 4 done, 4 failed, 0 pending\n") {
+		t.Errorf("sweep status: exit %d\n%s", code, out)
+	}
+	parts, _ := filepath.Glob(filepath.Join(res, "arch=hopper", "gpu=h100", "engine=memory", "l1.replacement=fifo", "trace=add_vectors.n-1024", "part-*.parquet"))
+	if len(parts) != 1 {
+		t.Fatalf("hive layout: %v", parts)
+	}
+	if err := os.Remove(parts[0]); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := gtrace(t, "sweep", "run-task", res, "7"); code != 0 || out != "" {
+		t.Errorf("run-task 7: exit %d %q %q", code, out, errs)
+	}
+	if _, err := os.Stat(parts[0]); err != nil {
+		t.Errorf("run-task 7 did not write %s: %v", parts[0], err)
+	}
+	for _, args := range [][]string{
+		{"sweep"},
+		{"sweep", spec},
+		{"sweep", "run-task", res, "x"},
+		{"sweep", filepath.Join(dir, "bad.yaml"), "-o", res},
+	} {
+		if args[len(args)-1] == res {
+			os.WriteFile(args[1], []byte("archs: [volta]\n"), 0o644)
+		}
+		if code, _, errs := gtrace(t, args...); code != 2 || !strings.HasPrefix(errs, "gtrace: ") {
+			t.Errorf("%v: exit %d, stderr %q; want a usage error", args, code, errs)
+		}
+	}
+	if code, _, errs := gtrace(t, "sweep", "status", dir); code != 1 || !strings.Contains(errs, "not a sweep's results folder") {
+		t.Errorf("sweep status of a plain folder: exit %d %q", code, errs)
+	}
+}
