@@ -68,19 +68,28 @@ func CaptureInMemory(ctx context.Context, spec capture.Spec) (*format.Reader, *c
 	return r, res, err
 }
 
-// TraceOf captures reference kernel name at sizes (NAME=VALUE; those not given keep their
-// defaults, so pass k.Small for the quick sizes) from clang-14's PTX after edit (if not nil) has changed the spec, and checks the
-// emulated output against the kernel's Go reference.
-func TraceOf(ctx context.Context, name string, sizes []string, edit func(*capture.Spec)) (*format.Reader, error) {
+// SpecOf is the capture spec of reference kernel name at sizes (NAME=VALUE; those not
+// given keep their defaults) from clang-14's PTX, with the kernel and the sizes its
+// Verify takes.
+func SpecOf(name string, sizes []string) (*Kernel, map[string]int, capture.Spec, error) {
 	k, err := Lookup(name)
 	if err != nil {
-		return nil, err
+		return nil, nil, capture.Spec{}, err
 	}
 	sz, err := ParseSizes(k, sizes)
 	if err != nil {
-		return nil, err
+		return nil, nil, capture.Spec{}, err
 	}
 	spec, err := k.Spec(sz, Clang14)
+	return k, sz, spec, err
+}
+
+// TraceOf captures reference kernel name at sizes (NAME=VALUE; those not given keep their
+// defaults, so pass k.Small for the quick sizes) from clang-14's PTX after edit (if not
+// nil) has changed the spec, and checks the emulated output against the kernel's Go
+// reference.
+func TraceOf(ctx context.Context, name string, sizes []string, edit func(*capture.Spec)) (*format.Reader, error) {
+	k, sz, spec, err := SpecOf(name, sizes)
 	if err != nil {
 		return nil, err
 	}

@@ -28,19 +28,7 @@ func captureKernel(t *testing.T, calls *int) func(ctx context.Context, k Kernel,
 		mu.Lock()
 		*calls++
 		mu.Unlock()
-		var sizes []string
-		for _, kv := range k.Sizes {
-			sizes = append(sizes, kv.Key+"="+kv.Value)
-		}
-		ref, err := kernels.Lookup(k.Name)
-		if err != nil {
-			return err
-		}
-		sz, err := kernels.ParseSizes(ref, sizes)
-		if err != nil {
-			return err
-		}
-		spec, err := ref.Spec(sz, kernels.Clang14)
+		ref, sz, spec, err := kernels.SpecOf(k.Name, k.SizeArgs())
 		if err != nil {
 			return err
 		}

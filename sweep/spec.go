@@ -56,6 +56,15 @@ func (k Kernel) Label() string {
 	return s
 }
 
+// SizeArgs are the kernel's sizes as NAME=VALUE, as gtrace capture --size takes them.
+func (k Kernel) SizeArgs() []string {
+	var out []string
+	for _, kv := range k.Sizes {
+		out = append(out, kv.Key+"="+kv.Value)
+	}
+	return out
+}
+
 // Arch is one preset: an arch and a GPU of it.
 type Arch struct{ Arch, GPU string }
 

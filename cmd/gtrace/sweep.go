@@ -82,19 +82,7 @@ func sweepAction(c *cli.Context) error {
 // captureReference captures a reference kernel at the sweep's sizes into path, checked
 // against its Go reference as `gtrace capture` does.
 func captureReference(ctx context.Context, k sweep.Kernel, path string, stderr io.Writer) error {
-	ref, err := kernels.Lookup(k.Name)
-	if err != nil {
-		return err
-	}
-	var sizes []string
-	for _, kv := range k.Sizes {
-		sizes = append(sizes, kv.Key+"="+kv.Value)
-	}
-	sz, err := kernels.ParseSizes(ref, sizes)
-	if err != nil {
-		return err
-	}
-	spec, err := ref.Spec(sz, kernels.Clang14)
+	ref, sz, spec, err := kernels.SpecOf(k.Name, k.SizeArgs())
 	if err != nil {
 		return err
 	}
