@@ -192,9 +192,13 @@ func Run(ctx context.Context, s *Spec, results string, opts Options) (Summary, e
 	if err != nil {
 		return Summary{}, err
 	}
-	if err := writeManifest(results, m); err != nil {
+	data, err := manifestBytes(results, m)
+	if err != nil {
 		return Summary{}, err
 	}
+	// The kernels are captured before the manifest is written: a SPEC whose capture
+	// fails (a kernel name misspelt) leaves no sweep.json that its mended SPEC would
+	// have to match.
 	for _, k := range s.Kernels {
 		path := filepath.Join(results, tracesDir, k.Label()+".gtrace")
 		if _, err := os.Stat(path); err == nil {
@@ -209,6 +213,9 @@ func Run(ctx context.Context, s *Spec, results string, opts Options) (Summary, e
 		if err := opts.Capture(ctx, k, path); err != nil {
 			return Summary{}, fmt.Errorf("capturing kernel %s: %w", k.Label(), err)
 		}
+	}
+	if err := writeManifest(results, data); err != nil {
+		return Summary{}, err
 	}
 	sum := status(results, m)
 	var pending []Task
@@ -373,23 +380,30 @@ func replayTask(ctx context.Context, results string, perPC bool, t *Task) error 
 	})
 }
 
-// writeManifest writes results/sweep.json, or checks that the one there is the same
-// sweep: resuming into a folder of another sweep would mix their results.
-func writeManifest(results string, m *Manifest) error {
+// manifestBytes is m as results/sweep.json holds it, after checking that the one there,
+// if any, is the same sweep: resuming into a folder of another sweep would mix their
+// results.
+func manifestBytes(results string, m *Manifest) ([]byte, error) {
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	data = append(data, '\n')
-	path := filepath.Join(results, manifestFile)
-	old, err := os.ReadFile(path)
+	old, err := os.ReadFile(filepath.Join(results, manifestFile))
 	switch {
-	case err == nil && bytes.Equal(old, data):
+	case err == nil && !bytes.Equal(old, data):
+		return nil, fmt.Errorf("%s holds another sweep (its %s differs from this SPEC's tasks): give a new results folder, or remove it", results, manifestFile)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	}
+	return data, nil
+}
+
+// writeManifest writes results/sweep.json (data from manifestBytes) unless it is there.
+func writeManifest(results string, data []byte) error {
+	path := filepath.Join(results, manifestFile)
+	if exists(path) {
 		return nil
-	case err == nil:
-		return fmt.Errorf("%s holds another sweep (its %s differs from this SPEC's tasks): give a new results folder, or remove it", results, manifestFile)
-	case !errors.Is(err, fs.ErrNotExist):
-		return err
 	}
 	if err := os.MkdirAll(results, 0o777); err != nil {
 		return err

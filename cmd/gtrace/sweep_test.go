@@ -27,6 +27,15 @@ set:
 		t.Fatal(err)
 	}
 	res := filepath.Join(dir, "res")
+	// A misspelt kernel stops the sweep before any task, and leaves nothing the
+	// mended SPEC must match.
+	typo := filepath.Join(dir, "typo.yaml")
+	if err := os.WriteFile(typo, []byte("kernels: [add_vectorz]\narchs: [fermi]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := gtrace(t, "sweep", typo, "-o", res); code != 1 || !strings.Contains(errs, "capturing kernel add_vectorz") {
+		t.Errorf("sweep of a misspelt kernel: exit %d %q", code, errs)
+	}
 	code, out, errs := gtrace(t, "sweep", spec, "-o", res, "--workers", "2")
 	if code != 1 || !strings.Contains(out, "8 tasks: 4 done, 4 failed, 0 pending") ||
 		!strings.Contains(out, "failed: task 0: junk on fermi/gtx480, memory l1.replacement=lru:") ||
