@@ -184,13 +184,11 @@ func TestRoundTripRandom(t *testing.T) {
 	}
 }
 
-// A CTA's views stay valid while held, however many batches are decoded meanwhile: its
-// batch leaves the cache but its decoder is not reused until release.
-func TestViewCTAOutlivesEviction(t *testing.T) {
-	const warps = 8
-	ctas := (cacheEntries + 6) * ctasPerBatch(&Launch{Block: Dim3{32 * warps, 1, 1}})
-	tr := &trace{meta: Meta{Producer: "test", Launches: []Launch{loopLaunch("many", ctas, warps)}}}
-	rng := rand.New(rand.NewPCG(7, 8))
+// loopTrace is one launch of ctas CTAs of warps warps, each warp one iteration of the
+// first loop shape, drawn from seed.
+func loopTrace(name string, ctas, warps int, seed uint64) *trace {
+	tr := &trace{meta: Meta{Producer: "test", Launches: []Launch{loopLaunch(name, ctas, warps)}}}
+	rng := rand.New(rand.NewPCG(seed, seed+1))
 	tr.ctas = [][][]*Warp{make([][]*Warp, ctas)}
 	for c := range ctas {
 		ws := make([]*Warp, warps)
@@ -200,6 +198,15 @@ func TestViewCTAOutlivesEviction(t *testing.T) {
 		loopCTA(shapes[0], 0, c, ctas, ws, 1, rng)
 		tr.ctas[0][c] = ws
 	}
+	return tr
+}
+
+// A CTA's views stay valid while held, however many batches are decoded meanwhile: its
+// batch leaves the cache but its decoder is not reused until release.
+func TestViewCTAOutlivesEviction(t *testing.T) {
+	const warps = 8
+	ctas := (cacheEntries + 6) * ctasPerBatch(&Launch{Block: Dim3{32 * warps, 1, 1}})
+	tr := loopTrace("many", ctas, warps, 7)
 	r := openBytes(t, tr.write(t))
 	views, release, err := r.ViewCTA(0, 0)
 	if err != nil {
@@ -224,17 +231,7 @@ func TestViewCTASharesBatchInUse(t *testing.T) {
 	const warps = 8
 	g := ctasPerBatch(&Launch{Block: Dim3{32 * warps, 1, 1}})
 	ctas := 5*g + 3
-	tr := &trace{meta: Meta{Producer: "test", Launches: []Launch{loopLaunch("resident", ctas, warps)}}}
-	rng := rand.New(rand.NewPCG(9, 10))
-	tr.ctas = [][][]*Warp{make([][]*Warp, ctas)}
-	for c := range ctas {
-		ws := make([]*Warp, warps)
-		for w := range ws {
-			ws[w] = &Warp{}
-		}
-		loopCTA(shapes[0], 0, c, ctas, ws, 1, rng)
-		tr.ctas[0][c] = ws
-	}
+	tr := loopTrace("resident", ctas, warps, 9)
 	r := openBytes(t, tr.write(t))
 	r.cache.limit = 1 // every batch leaves the cache as soon as it is decoded
 	batches := (ctas + g - 1) / g

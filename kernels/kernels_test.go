@@ -89,6 +89,23 @@ func entryParams(ptx []byte, entry string) (params []string, ok bool) {
 	return params, true
 }
 
+// eachEntryBody calls f with the body of reference kernel name's entry in each PTX
+// corpus, clang-14's then nvcc's.
+func eachEntryBody(t *testing.T, name string, f func(p Producer, body string)) {
+	t.Helper()
+	k, err := Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []Producer{Clang14, NVCC} {
+		src, err := PTXOf(k, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f(p, entryBody(src, k.Entry))
+	}
+}
+
 // entryBody returns the text between an entry's braces.
 func entryBody(ptx []byte, entry string) string {
 	s := string(ptx)

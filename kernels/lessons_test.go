@@ -86,16 +86,7 @@ func TestLessonsInPTX(t *testing.T) {
 		{"saxpy_c8", "fma.rn.f32", "", 8},
 		{"matmul_naive", "ld.global", "bar.sync", 0},
 	} {
-		k, err := Lookup(c.name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range []Producer{Clang14, NVCC} {
-			src, err := PTXOf(k, p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body := entryBody(src, k.Entry)
+		eachEntryBody(t, c.name, func(p Producer, body string) {
 			n := strings.Count(body, c.has)
 			if n == 0 || c.count > 0 && n != c.count {
 				t.Errorf("%s (%v): %d %s in its entry, want %d", c.name, p, n, c.has, c.count)
@@ -103,6 +94,6 @@ func TestLessonsInPTX(t *testing.T) {
 			if c.not != "" && strings.Contains(body, c.not) {
 				t.Errorf("%s (%v): %s in its entry", c.name, p, c.not)
 			}
-		}
+		})
 	}
 }

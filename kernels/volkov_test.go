@@ -122,18 +122,10 @@ func TestVolkovLessons(t *testing.T) {
 		"matmul_sdk_8":           "ld.shared.f32",
 		"tiled_matmul_bounds":    "bar.sync",
 	} {
-		k, err := Lookup(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range []Producer{Clang14, NVCC} {
-			src, err := PTXOf(k, p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if body := entryBody(src, k.Entry); !strings.Contains(body, want) {
+		eachEntryBody(t, name, func(p Producer, body string) {
+			if !strings.Contains(body, want) {
 				t.Errorf("%s (%v): no %s in its entry", name, p, want)
 			}
-		}
+		})
 	}
 }

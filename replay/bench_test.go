@@ -86,25 +86,24 @@ func BenchmarkMemoryResident(b *testing.B) {
 func peakHeap(f func()) uint64 {
 	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	read := func() uint64 { metrics.Read(s); return s[0].Value.Uint64() }
-	done := make(chan struct{})
-	var peak uint64
+	stop, peak := make(chan struct{}), make(chan uint64)
 	go func() {
 		t := time.NewTicker(time.Millisecond)
 		defer t.Stop()
+		var p uint64
 		for {
-			peak = max(peak, read())
+			p = max(p, read())
 			select {
-			case <-done:
-				close(done)
+			case <-stop:
+				peak <- p
 				return
 			case <-t.C:
 			}
 		}
 	}()
 	f()
-	done <- struct{}{}
-	<-done
-	return max(peak, read())
+	close(stop)
+	return max(<-peak, read())
 }
 
 // readRate is how many warp-instructions per second one core reads and decodes from r,

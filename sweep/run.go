@@ -94,7 +94,7 @@ func (s *Spec) Plan(results string) (*Manifest, error) {
 		srcs = append(srcs, source{t, label})
 	}
 	for _, k := range s.Kernels {
-		srcs = append(srcs, source{filepath.Join(results, tracesDir, k.Label()+".gtrace"), k.Label()})
+		srcs = append(srcs, source{kernelTrace(results, k), k.Label()})
 	}
 	for i, src := range srcs {
 		for _, o := range srcs[:i] {
@@ -140,6 +140,11 @@ func (s *Spec) Plan(results string) (*Manifest, error) {
 		return nil, errors.New("every combination is excluded: the sweep has no task")
 	}
 	return m, nil
+}
+
+// kernelTrace is where a sweep keeps the capture of kernel k.
+func kernelTrace(results string, k Kernel) string {
+	return filepath.Join(results, tracesDir, k.Label()+".gtrace")
 }
 
 func (s *Spec) excluded(t *Task) bool {
@@ -200,8 +205,8 @@ func Run(ctx context.Context, s *Spec, results string, opts Options) (Summary, e
 	// fails (a kernel name misspelt) leaves no sweep.json that its mended SPEC would
 	// have to match.
 	for _, k := range s.Kernels {
-		path := filepath.Join(results, tracesDir, k.Label()+".gtrace")
-		if _, err := os.Stat(path); err == nil {
+		path := kernelTrace(results, k)
+		if exists(path) {
 			continue
 		}
 		if opts.Capture == nil {
@@ -217,16 +222,10 @@ func Run(ctx context.Context, s *Spec, results string, opts Options) (Summary, e
 	if err := writeManifest(results, data); err != nil {
 		return Summary{}, err
 	}
-	sum := status(results, m)
-	var pending []Task
+	sum, pending := status(results, m)
 	failedBefore := map[int]bool{}
 	for _, f := range sum.Failures {
 		failedBefore[f.Task.Index] = true
-	}
-	for _, t := range m.Tasks {
-		if !exists(filepath.Join(results, t.Path)) {
-			pending = append(pending, t)
-		}
 	}
 	workers := opts.Workers
 	if workers <= 0 {
@@ -271,7 +270,8 @@ func Run(ctx context.Context, s *Spec, results string, opts Options) (Summary, e
 		}()
 	}
 	wg.Wait()
-	return status(results, m), ctx.Err()
+	sum, _ = status(results, m)
+	return sum, ctx.Err()
 }
 
 // RunTask runs task index of the sweep in results, as Run would: one array task of a
@@ -293,16 +293,19 @@ func Status(results string) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	return status(results, m), nil
+	sum, _ := status(results, m)
+	return sum, nil
 }
 
-func status(results string, m *Manifest) Summary {
-	s := Summary{Total: len(m.Tasks)}
+// status reads where the sweep stands, and which tasks are not done (failed or pending).
+func status(results string, m *Manifest) (s Summary, todo []Task) {
+	s.Total = len(m.Tasks)
 	for _, t := range m.Tasks {
 		if exists(filepath.Join(results, t.Path)) {
 			s.Done++
 			continue
 		}
+		todo = append(todo, t)
 		if msg, err := os.ReadFile(failedPath(results, t.Index)); err == nil {
 			s.Failed++
 			s.Failures = append(s.Failures, Failure{t, strings.TrimSpace(string(msg))})
@@ -310,7 +313,7 @@ func status(results string, m *Manifest) Summary {
 		}
 		s.Pending++
 	}
-	return s
+	return s, todo
 }
 
 func failedPath(results string, index int) string {
@@ -371,11 +374,15 @@ func replayTask(ctx context.Context, results string, perPC bool, t *Task) error 
 	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(ctx, path, func(w io.Writer) error {
-		return export.Metrics(w, func(emit func(export.MetricRow) error) error {
-			return rep.Rows(func(k *replay.KernelReport, pc int, ptx string, m replay.Metric) error {
-				return emit(export.MetricRow{Arch: rep.Arch, GPU: rep.GPU, Kernel: k.Name, PC: pc, PTX: ptx, Metric: m.Name, Value: m.Value})
-			})
+	return atomicfile.WriteFile(ctx, path, func(w io.Writer) error { return WriteReport(w, rep) })
+}
+
+// WriteReport writes a replay's metrics as Parquet (export.Metrics's columns): a sweep
+// task's result, and `gtrace replay -o`'s file.
+func WriteReport(w io.Writer, rep *replay.Report) error {
+	return export.Metrics(w, func(emit func(export.MetricRow) error) error {
+		return rep.Rows(func(k *replay.KernelReport, pc int, ptx string, m replay.Metric) error {
+			return emit(export.MetricRow{Arch: rep.Arch, GPU: rep.GPU, Kernel: k.Name, PC: pc, PTX: ptx, Metric: m.Name, Value: m.Value})
 		})
 	})
 }

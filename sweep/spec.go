@@ -348,16 +348,17 @@ func rangeValues(m yaml.MapSlice) ([]string, error) {
 			return nil, fmt.Errorf("more than %d values", maxValues)
 		}
 		out = append(out, strconv.FormatInt(x, 10))
-		var next int64
 		if step != nil {
-			next = x + *step
+			if x > math.MaxInt64-*step {
+				break // the next value would overflow, so it is past to
+			}
+			x += *step
 		} else {
-			next = x * *factor
+			if x > math.MaxInt64 / *factor {
+				break
+			}
+			x *= *factor
 		}
-		if next <= x || next > math.MaxInt64/4 { // overflow
-			break
-		}
-		x = next
 	}
 	return out, nil
 }

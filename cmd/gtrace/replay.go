@@ -9,10 +9,10 @@ import (
 	"text/tabwriter"
 
 	"github.com/gtrace/gtrace/format"
-	"github.com/gtrace/gtrace/format/export"
 	"github.com/gtrace/gtrace/internal/atomicfile"
 	"github.com/gtrace/gtrace/models/arch"
 	"github.com/gtrace/gtrace/replay"
+	"github.com/gtrace/gtrace/sweep"
 	"github.com/urfave/cli/v2"
 )
 
@@ -87,7 +87,7 @@ func replayAction(c *cli.Context) error {
 		return err
 	}
 	if out := c.String("output"); out != "" {
-		if err := atomicfile.WriteFile(c.Context, out, func(w io.Writer) error { return writeStats(w, rep) }); err != nil {
+		if err := atomicfile.WriteFile(c.Context, out, func(w io.Writer) error { return sweep.WriteReport(w, rep) }); err != nil {
 			return err
 		}
 	}
@@ -98,15 +98,6 @@ func replayAction(c *cli.Context) error {
 		return rep.WriteCSV(c.App.Writer)
 	}
 	return printReport(c.App.Writer, rep)
-}
-
-// writeStats writes a report's rows as Parquet (replay -o stats.parquet).
-func writeStats(w io.Writer, rep *replay.Report) error {
-	return export.Metrics(w, func(emit func(export.MetricRow) error) error {
-		return rep.Rows(func(k *replay.KernelReport, pc int, ptx string, m replay.Metric) error {
-			return emit(export.MetricRow{Arch: rep.Arch, GPU: rep.GPU, Kernel: k.Name, PC: pc, PTX: ptx, Metric: m.Name, Value: m.Value})
-		})
-	})
 }
 
 func fmtValue(v float64) string {
