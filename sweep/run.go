@@ -187,19 +187,17 @@ type Options struct {
 	Progress func(Summary)
 }
 
-// Run runs every task of the spec whose result is not in results yet, and returns where
-// the sweep stands. A failed task is recorded (failed/part-NNNN.txt) and does not stop
-// the others; run again, it is retried. A results folder keeps the tasks of the sweep
-// that made it: a different spec there is an error. Run returns an error only when it
-// cannot go on (the folder, a capture, a cancelled ctx).
-func Run(ctx context.Context, s *Spec, results string, opts Options) (Summary, error) {
+// prepare readies a results folder for a runner: it captures the spec's kernels that
+// have no trace there yet, writes sweep.json, and says where the sweep stands and which
+// tasks are still to run (failed or pending, in task order).
+func prepare(ctx context.Context, s *Spec, results string, opts Options) (*Manifest, Summary, []Task, error) {
 	m, err := s.Plan(results)
 	if err != nil {
-		return Summary{}, err
+		return nil, Summary{}, nil, err
 	}
 	data, err := manifestBytes(results, m)
 	if err != nil {
-		return Summary{}, err
+		return nil, Summary{}, nil, err
 	}
 	// The kernels are captured before the manifest is written: a SPEC whose capture
 	// fails (a kernel name misspelt) leaves no sweep.json that its mended SPEC would
@@ -210,19 +208,32 @@ func Run(ctx context.Context, s *Spec, results string, opts Options) (Summary, e
 			continue
 		}
 		if opts.Capture == nil {
-			return Summary{}, fmt.Errorf("kernel %s: no capture given to make its trace", k.Label())
+			return nil, Summary{}, nil, fmt.Errorf("kernel %s: no capture given to make its trace", k.Label())
 		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-			return Summary{}, err
+			return nil, Summary{}, nil, err
 		}
 		if err := opts.Capture(ctx, k, path); err != nil {
-			return Summary{}, fmt.Errorf("capturing kernel %s: %w", k.Label(), err)
+			return nil, Summary{}, nil, fmt.Errorf("capturing kernel %s: %w", k.Label(), err)
 		}
 	}
 	if err := writeManifest(results, data); err != nil {
+		return nil, Summary{}, nil, err
+	}
+	sum, todo := status(results, m)
+	return m, sum, todo, nil
+}
+
+// Run runs every task of the spec whose result is not in results yet, and returns where
+// the sweep stands. A failed task is recorded (failed/part-NNNN.txt) and does not stop
+// the others; run again, it is retried. A results folder keeps the tasks of the sweep
+// that made it: a different spec there is an error. Run returns an error only when it
+// cannot go on (the folder, a capture, a cancelled ctx).
+func Run(ctx context.Context, s *Spec, results string, opts Options) (Summary, error) {
+	m, sum, pending, err := prepare(ctx, s, results, opts)
+	if err != nil {
 		return Summary{}, err
 	}
-	sum, pending := status(results, m)
 	failedBefore := map[int]bool{}
 	for _, f := range sum.Failures {
 		failedBefore[f.Task.Index] = true

@@ -113,6 +113,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		// Errors are printed once, by run, with the right exit code.
 		ExitErrHandler:       func(*cli.Context, error) {},
 		EnableBashCompletion: true,
+		// A repeatable flag takes one value per use: commas are part of values such as
+		// --kernel saxpy_gridstride@n=1048576,blocks=132 and --sbatch-arg=--export=ALL,X=1.
+		DisableSliceFlagSeparator: true,
 		Commands: []*cli.Command{
 			kernelsCommand(),
 			captureCommand(),

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/gtrace/gtrace/kernels"
 	"github.com/gtrace/gtrace/sweep"
@@ -23,7 +24,15 @@ func sweepCommand() *cli.Command {
 			"   Read the results: read_parquet('RESULTS/**/*.parquet', hive_partitioning=true)",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "results folder (SPEC runs)"},
-			&cli.IntFlag{Name: "workers", Usage: "tasks replayed at once (0: all cores)"},
+			&cli.IntFlag{Name: "workers", Usage: "tasks replayed at once (0: all cores; local runner)"},
+			&cli.StringFlag{Name: "runner", Value: "local", Usage: "local (this machine's cores) or slurm (job arrays of `gtrace sweep run-task`; docs/sweeps.md)"},
+			&cli.StringFlag{Name: "partition", Usage: "slurm: sbatch --partition"},
+			&cli.StringFlag{Name: "time", Usage: "slurm: sbatch --time per array task (e.g. 0:10:00)"},
+			&cli.StringFlag{Name: "mem", Usage: "slurm: sbatch --mem per array task (e.g. 2G)"},
+			&cli.IntFlag{Name: "throttle", Usage: "slurm: the most array tasks running at once (sbatch --array=...%N; 0: no limit)"},
+			&cli.StringSliceFlag{Name: "sbatch-arg", Usage: "slurm: one more sbatch option, as it is (repeatable: --sbatch-arg=--account=X)"},
+			&cli.StringFlag{Name: "gtrace", Usage: "slurm: the gtrace binary the nodes run (default: this one; it must be at that path on every node)"},
+			&cli.BoolFlag{Name: "no-wait", Usage: "slurm: return once the jobs are submitted (gtrace sweep status tells where they stand)"},
 		},
 		Action: sweepAction,
 	}
@@ -60,21 +69,82 @@ func sweepAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit(err.Error(), 2)
 	}
-	prog := newProgress("sweep", "tasks")
-	sum, err := sweep.Run(c.Context, spec, out, sweep.Options{
+	opts := sweep.Options{
 		Workers: c.Int("workers"),
 		Capture: func(ctx context.Context, k sweep.Kernel, path string) error {
 			return captureReference(ctx, k, path, c.App.ErrWriter)
 		},
-		Progress: func(s sweep.Summary) { prog.update(s.Done+s.Failed, s.Total) },
-	})
+	}
+	switch c.String("runner") {
+	case "local":
+		for _, f := range []string{"partition", "time", "mem", "throttle", "sbatch-arg", "gtrace", "no-wait"} {
+			if c.IsSet(f) {
+				return usageError("sweep: --%s is for --runner slurm", f)
+			}
+		}
+	case "slurm":
+		if c.IsSet("workers") {
+			return usageError("sweep: --workers is for the local runner; --throttle limits the array tasks running at once")
+		}
+		return sweepSlurm(c, spec, out, opts)
+	default:
+		return usageError("sweep: --runner %q: want local or slurm", c.String("runner"))
+	}
+	prog := newProgress("sweep", "tasks")
+	opts.Progress = func(s sweep.Summary) { prog.update(s.Done+s.Failed, s.Total) }
+	sum, err := sweep.Run(c.Context, spec, out, opts)
 	prog.done()
 	if err != nil {
 		return err
 	}
-	printSweepSummary(c.App.Writer, sum)
-	if sum.Failed > 0 {
-		return cli.Exit(fmt.Sprintf("sweep: %d of %d tasks failed; run the same command again to retry them", sum.Failed, sum.Total), 1)
+	return sweepOutcome(c.App.Writer, sum)
+}
+
+// sweepSlurm submits the sweep's unfinished tasks to SLURM and, unless --no-wait, waits
+// for them with progress.
+func sweepSlurm(c *cli.Context, spec *sweep.Spec, out string, opts sweep.Options) error {
+	if c.Int("throttle") < 0 {
+		return usageError("sweep: --throttle %d: want 0 (no limit) or more", c.Int("throttle"))
+	}
+	sl := sweep.Slurm{
+		Gtrace:    c.String("gtrace"),
+		Partition: c.String("partition"),
+		Time:      c.String("time"),
+		Mem:       c.String("mem"),
+		Throttle:  c.Int("throttle"),
+		Args:      c.StringSlice("sbatch-arg"),
+		NoWait:    c.Bool("no-wait"),
+	}
+	prog := newProgress("sweep", "tasks")
+	opts.Progress = func(s sweep.Summary) { prog.update(s.Done+s.Failed, s.Total) }
+	sub, err := sweep.Submit(c.Context, spec, out, opts, sl)
+	prog.done()
+	for _, j := range sub.Jobs {
+		fmt.Fprintf(c.App.ErrWriter, "gtrace sweep: SLURM job %s, array %s; task logs in %s\n", j.ID, j.Array, filepath.Join(out, sweep.SlurmDir))
+	}
+	if err != nil {
+		return err
+	}
+	if sl.NoWait && len(sub.Jobs) > 0 {
+		fmt.Fprintf(c.App.Writer, "submitted %d tasks; gtrace sweep status %s tells where they stand\n", sub.Tasks, out)
+		return nil
+	}
+	return sweepOutcome(c.App.Writer, sub.Summary)
+}
+
+// sweepOutcome prints where a finished run leaves the sweep; exit 1 if a task failed or
+// ended with no result (an array task killed on the cluster).
+func sweepOutcome(w io.Writer, sum sweep.Summary) error {
+	printSweepSummary(w, sum)
+	if sum.Failed > 0 || sum.Pending > 0 {
+		var what []string
+		if sum.Failed > 0 {
+			what = append(what, fmt.Sprintf("%d failed", sum.Failed))
+		}
+		if sum.Pending > 0 {
+			what = append(what, fmt.Sprintf("%d ended with no result (killed or cancelled)", sum.Pending))
+		}
+		return cli.Exit(fmt.Sprintf("sweep: of %d tasks, %s; run the same command again to retry them", sum.Total, strings.Join(what, " and ")), 1)
 	}
 	return nil
 }

@@ -39,7 +39,7 @@ set:
 	code, out, errs := gtrace(t, "sweep", spec, "-o", res, "--workers", "2")
 	if code != 1 || !strings.Contains(out, "8 tasks: 4 done, 4 failed, 0 pending") ||
 		!strings.Contains(out, "failed: task 0: junk on fermi/gtx480, memory l1.replacement=lru:") ||
-		!strings.Contains(errs, "4 of 8 tasks failed; run the same command again") {
+		!strings.Contains(errs, "of 8 tasks, 4 failed; run the same command again") {
 		t.Errorf("sweep with a junk trace: exit %d\n%s%s", code, out, errs)
 	}
 	if code, out, _ := gtrace(t, "sweep", "status", res); code != 0 || !strings.HasPrefix(out, "8 tasks: 4 done, 4 failed, 0 pending\n") {
@@ -73,5 +73,47 @@ set:
 	}
 	if code, _, errs := gtrace(t, "sweep", "status", dir); code != 1 || !strings.Contains(errs, "not a sweep's results folder") {
 		t.Errorf("sweep status of a plain folder: exit %d %q", code, errs)
+	}
+}
+
+// --runner slurm passes its options to sbatch (a fake one here; TestSweepOnSlurm uses a
+// real cluster), a repeatable option keeps its commas, --no-wait returns once submitted,
+// and options of the other runner are usage errors.
+func TestSweepSlurmOptions(t *testing.T) {
+	bin := t.TempDir()
+	log := filepath.Join(bin, "sbatch.log")
+	if err := os.WriteFile(filepath.Join(bin, "sbatch"), []byte("#!/bin/sh\necho \"$@\" >> "+log+"\necho 7\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "spec.yaml")
+	if err := os.WriteFile(spec, []byte("kernels:\n  - {name: add_vectors, size: {n: 1024}}\narchs: [fermi, hopper]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := filepath.Join(dir, "res")
+	for _, args := range [][]string{
+		{"--throttle", "2"},
+		{"--no-wait"},
+		{"--runner", "pbs"},
+		{"--runner", "slurm", "--workers", "2"},
+		{"--runner", "slurm", "--throttle", "-1"},
+	} {
+		if code, _, errs := gtrace(t, append([]string{"sweep", spec, "-o", res}, args...)...); code != 2 {
+			t.Errorf("%v: exit %d %q, want a usage error", args, code, errs)
+		}
+	}
+	code, out, errs := gtrace(t, "sweep", spec, "-o", res, "--runner", "slurm", "--no-wait", "--partition", "short",
+		"--sbatch-arg=--export=ALL,X=1", "--sbatch-arg", "--qos=low")
+	if code != 0 || out != "submitted 2 tasks; gtrace sweep status "+res+" tells where they stand\n" ||
+		!strings.Contains(errs, "SLURM job 7, array 0-1; task logs in "+filepath.Join(res, "slurm")) {
+		t.Fatalf("--no-wait: exit %d\n%s%s", code, out, errs)
+	}
+	b, _ := os.ReadFile(log)
+	if !strings.Contains(string(b), " --partition=short --export=ALL,X=1 --qos=low ") {
+		t.Errorf("sbatch got %q", b)
+	}
+	if code, out, _ := gtrace(t, "sweep", "status", res); code != 0 || out != "2 tasks: 0 done, 0 failed, 2 pending\n" {
+		t.Errorf("status after --no-wait: exit %d %q", code, out)
 	}
 }
