@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gtrace/gtrace/internal/debtool"
 )
 
 // TestSweepOnSlurm runs a sweep of 8 tasks on a real one-node SLURM cluster (Debian's
@@ -144,20 +146,14 @@ func slurmClient(ctx context.Context, env []string, name string, args ...string)
 }
 
 // startSlurm starts munged, slurmctld and slurmd for a one-node cluster in a temporary
-// folder (installing Debian's slurm-wlm and munge first when the test runs as root), and
+// folder (Debian's slurm-wlm and munge, installed by debtool when the test runs as root), and
 // returns the environment that points SLURM's commands at it. The daemons run at most
 // five minutes and are stopped when the test ends.
 func startSlurm(t *testing.T) []string {
 	t.Helper()
-	need := []string{"munged", "mungekey", "slurmctld", "slurmd", "sbatch", "squeue", "scancel", "sinfo"}
-	if missing := missingCommands(need); len(missing) > 0 {
-		if os.Geteuid() != 0 {
-			t.Skipf("needs Debian's slurm-wlm and munge (missing %s): install them, or run the tests as root to have them installed", strings.Join(missing, ", "))
-		}
-		aptInstall(t, "slurm-wlm", "munge")
-		if missing := missingCommands(need); len(missing) > 0 {
-			t.Fatalf("slurm-wlm and munge installed, but %s not found", strings.Join(missing, ", "))
-		}
+	for _, p := range [][2]string{{"munged", "munge"}, {"mungekey", "munge"}, {"slurmctld", "slurm-wlm"},
+		{"slurmd", "slurm-wlm"}, {"sbatch", "slurm-wlm"}, {"squeue", "slurm-wlm"}, {"scancel", "slurm-wlm"}, {"sinfo", "slurm-wlm"}} {
+		debtool.Path(t, p[0], p[1])
 	}
 	if os.Geteuid() != 0 {
 		t.Skip("the one-node SLURM cluster runs slurmd as root (it starts jobs as their users): run the tests as root")
@@ -250,38 +246,6 @@ PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 		return err == nil && strings.TrimSpace(string(b)) == "idle"
 	})
 	return env
-}
-
-func missingCommands(names []string) []string {
-	var missing []string
-	for _, n := range names {
-		if _, err := exec.LookPath(n); err != nil {
-			missing = append(missing, n)
-		}
-	}
-	return missing
-}
-
-// aptInstall installs Debian packages, updating the package lists once if the first try
-// fails; the test fails if they cannot be installed.
-func aptInstall(t *testing.T, pkgs ...string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	install := func() ([]byte, error) {
-		cmd := exec.CommandContext(ctx, "apt-get", append([]string{"install", "-y", "--no-install-recommends"}, pkgs...)...)
-		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
-		return cmd.CombinedOutput()
-	}
-	if _, err := install(); err == nil {
-		return
-	}
-	if b, err := exec.CommandContext(ctx, "apt-get", "update").CombinedOutput(); err != nil {
-		t.Fatalf("apt-get update: %v\n%s", err, b)
-	}
-	if b, err := install(); err != nil {
-		t.Fatalf("apt-get install %s: %v\n%s", strings.Join(pkgs, " "), err, b)
-	}
 }
 
 func freePort(t *testing.T) int {
