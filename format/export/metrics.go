@@ -1,6 +1,7 @@
 package export
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 
@@ -37,7 +38,10 @@ var metricSchema = arrow.NewSchema([]arrow.Field{
 // row and stops at its first error. It does not close w.
 func Metrics(w io.Writer, rows func(func(MetricRow) error) error) error {
 	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd))
-	fw, err := pqarrow.NewFileWriter(metricSchema, struct{ io.Writer }{w}, props, pqarrow.DefaultWriterProps())
+	// arrow's Parquet writer panics if its first write (the magic number) fails, as a
+	// cancelled atomic file's does: it writes into a buffer, flushed at the end.
+	bw := bufio.NewWriter(w)
+	fw, err := pqarrow.NewFileWriter(metricSchema, struct{ io.Writer }{bw}, props, pqarrow.DefaultWriterProps())
 	if err != nil {
 		return err
 	}
@@ -71,6 +75,9 @@ func Metrics(w io.Writer, rows func(func(MetricRow) error) error) error {
 	}
 	if cerr := fw.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		err = bw.Flush()
 	}
 	if err != nil {
 		return fmt.Errorf("gtrace/format/export: metrics: %w", err)

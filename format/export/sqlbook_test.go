@@ -2,6 +2,7 @@ package export
 
 import (
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -283,5 +284,21 @@ func TestMetricsParquet(t *testing.T) {
 	got := run(t, db, "SELECT count(*) FILTER (WHERE pc IS NULL), sum(value) FILTER (WHERE pc IS NOT NULL), max(pc) FROM '"+path+"'")
 	if len(got) != 1 || got[0] != "1|4096|4" {
 		t.Errorf("stats.parquet: %v, want [1|4096|4]", got)
+	}
+}
+
+// failingWriter refuses every write, as a cancelled atomic file does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("refused") }
+
+// A sink that refuses writes is an error from Metrics, not a panic in arrow's writer
+// (which panics when its first write fails: a sweep cancelled mid-write did).
+func TestMetricsToFailingWriter(t *testing.T) {
+	err := Metrics(failingWriter{}, func(emit func(MetricRow) error) error {
+		return emit(MetricRow{"hopper", "h100", "k", -1, "", "m", 1})
+	})
+	if err == nil || !strings.Contains(err.Error(), "refused") {
+		t.Errorf("Metrics into a refusing writer: %v", err)
 	}
 }
