@@ -3,6 +3,7 @@ module github.com/gtrace/gtrace
 go 1.26.8
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/apache/arrow/go/v17 v17.0.0
 	github.com/goccy/go-yaml v1.19.2
 	github.com/klauspost/compress v1.20.3

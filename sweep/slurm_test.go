@@ -54,6 +54,21 @@ echo "$@" >> "$D/sbatch.log"; echo "$((41 + n));cluster"`,
 	return dir
 }
 
+// stubSpec parses a SPEC of one trace, t.gtrace (not a trace: these tasks never run),
+// and the rest; it returns the SPEC's folder.
+func stubSpec(t *testing.T, rest string) (*Spec, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "t.gtrace"), []byte("any"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := ParseSpec("s.yaml", []byte("traces: [t.gtrace]\n"+rest), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, dir
+}
+
 func readLog(t *testing.T, dir, name string) []string {
 	b, _ := os.ReadFile(filepath.Join(dir, name+".log"))
 	return strings.Split(strings.TrimSpace(string(b)), "\n")
@@ -65,14 +80,7 @@ func readLog(t *testing.T, dir, name string) []string {
 // the jobs already submitted.
 func TestSubmitToFakeSlurm(t *testing.T) {
 	fake := fakeSlurm(t)
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "t.gtrace"), []byte("any"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := ParseSpec("s.yaml", []byte("traces: [t.gtrace]\narchs: [fermi, hopper, ampere]\nset:\n  l1.replacement: [lru, fifo]\n"), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, dir := stubSpec(t, "archs: [fermi, hopper, ampere]\nset:\n  l1.replacement: [lru, fifo]\n")
 	results := filepath.Join(dir, "res")
 	m, err := s.Plan(results)
 	if err != nil {
@@ -156,14 +164,7 @@ func TestSubmitToFakeSlurm(t *testing.T) {
 // submitted before it, which run on.
 func TestSubmitRefused(t *testing.T) {
 	fake := fakeSlurm(t)
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "t.gtrace"), []byte("any"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := ParseSpec("s.yaml", []byte("traces: [t.gtrace]\narchs: [fermi, hopper]\n"), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, dir := stubSpec(t, "archs: [fermi, hopper]\n")
 	results := filepath.Join(dir, "res")
 	// The second sbatch fails, as a cluster's submit limit makes it.
 	if err := os.WriteFile(filepath.Join(fake, "sbatch"), []byte("#!/bin/sh\nD="+shellQuote(fake)+`
@@ -172,7 +173,7 @@ echo "$@" >> "$D/sbatch.log"; echo 41
 `), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Submit(context.Background(), s, results, Options{}, Slurm{Gtrace: "/bin/true", MaxArraySize: 1, NoWait: true})
+	_, err := Submit(context.Background(), s, results, Options{}, Slurm{Gtrace: "/bin/true", MaxArraySize: 1, NoWait: true})
 	if err == nil || !strings.Contains(err.Error(), "QOSMaxSubmitJobPerUserLimit") ||
 		!strings.Contains(err.Error(), "jobs 41 were submitted and run on (scancel 41 stops them)") {
 		t.Errorf("sbatch refusing the second job: %v", err)

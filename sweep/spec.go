@@ -76,7 +76,8 @@ type Axis struct {
 	Values []string
 }
 
-// wireSpec is the SPEC as YAML gives it; parse checks it and builds a Spec.
+// wireSpec is the SPEC as YAML gives it (and TOML, through decodeTOML); ParseSpec
+// checks it and builds a Spec.
 type wireSpec struct {
 	Traces  []string        `yaml:"traces"`
 	Kernels []any           `yaml:"kernels"`
@@ -105,7 +106,7 @@ func (e *SpecError) Error() string {
 	return fmt.Sprintf("%s: %s: %s", e.File, e.Key, e.Msg)
 }
 
-// ParseSpec reads a SPEC. Relative trace paths are taken from dir (the SPEC's folder).
+// ParseSpec reads a SPEC: TOML if file ends in .toml, YAML otherwise. Relative trace paths are taken from dir (the SPEC's folder).
 // Every key is checked: an unknown one, a value of the wrong kind, an arch, engine or
 // config key that does not exist, and a config value the preset refuses are errors
 // naming the key.
@@ -114,7 +115,12 @@ func ParseSpec(file string, data []byte, dir string) (*Spec, error) {
 		return &SpecError{file, key, fmt.Sprintf(format, a...)}
 	}
 	var w wireSpec
-	if err := yaml.UnmarshalWithOptions(data, &w, yaml.DisallowUnknownField(), yaml.UseOrderedMap()); err != nil {
+	if strings.EqualFold(filepath.Ext(file), ".toml") {
+		var err error
+		if w, err = decodeTOML(file, data); err != nil {
+			return nil, err
+		}
+	} else if err := yaml.UnmarshalWithOptions(data, &w, yaml.DisallowUnknownField(), yaml.UseOrderedMap()); err != nil {
 		return nil, &SpecError{file, "", yaml.FormatError(err, false, true)}
 	}
 	s := &Spec{PerPC: w.PerPC}

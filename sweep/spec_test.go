@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -134,18 +135,83 @@ func TestPlanErrors(t *testing.T) {
 	}
 }
 
-// The example SPEC that docs/sweeps.md runs parses and plans to the 24 tasks it shows.
+// The example SPECs that docs/sweeps.md runs, in YAML and in TOML, parse to the same
+// sweep and plan to the 24 tasks it shows.
 func TestExampleSpec(t *testing.T) {
-	data, err := os.ReadFile("../examples/sweep-l1.yaml")
+	var specs []*Spec
+	for _, file := range []string{"sweep-l1.yaml", "sweep-l1.toml"} {
+		data, err := os.ReadFile(filepath.Join("..", "examples", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := ParseSpec(file, data, "../examples")
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := s.Plan(t.TempDir())
+		if err != nil || len(m.Tasks) != 24 {
+			t.Fatalf("%s: %v; %d tasks, want 24", file, err, len(m.Tasks))
+		}
+		specs = append(specs, s)
+	}
+	if !reflect.DeepEqual(specs[0], specs[1]) {
+		t.Errorf("the TOML example differs from the YAML one:\n%+v\n%+v", specs[1], specs[0])
+	}
+}
+
+// A TOML SPEC is read into the same checks as YAML: every key, ranges, kernels with
+// sizes in the file's order, [[exclude]] tables, and the set keys in the order written
+// (the last fastest). Its own errors name the key, and a syntax error its line.
+func TestTOMLSpec(t *testing.T) {
+	s, err := ParseSpec("s.toml", []byte(`
+traces = ["a.gtrace"]
+kernels = ["add_vectors", {name = "saxpy_gridstride", size = {n = 4096, blocks = 8}, simt = "stack"}]
+archs = ["fermi", "hopper/h200"]
+engines = ["timing"]
+per_pc = true
+
+[set]
+"l2.ways" = {from = 4, to = 16, factor = 2}
+"l1.replacement" = ["lru", "fifo"]
+
+[[exclude]]
+arch = "fermi"
+"l2.ways" = 16
+`), "/d")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := ParseSpec("sweep-l1.yaml", data, "../examples")
-	if err != nil {
-		t.Fatal(err)
+	want := &Spec{
+		Traces:  []string{"/d/a.gtrace"},
+		Kernels: []Kernel{{Name: "add_vectors", SIMT: "its"}, {Name: "saxpy_gridstride", Sizes: []KV{{"n", "4096"}, {"blocks", "8"}}, SIMT: "stack"}},
+		Archs:   []Arch{{"fermi", "gtx480"}, {"hopper", "h200"}},
+		Engines: []string{"timing"},
+		Set:     []Axis{{"l2.ways", []string{"4", "8", "16"}}, {"l1.replacement", []string{"lru", "fifo"}}},
+		Exclude: []map[string]string{{"arch": "fermi", "l2.ways": "16"}},
+		PerPC:   true,
 	}
-	m, err := s.Plan(t.TempDir())
-	if err != nil || len(m.Tasks) != 24 {
-		t.Fatalf("%v; %d tasks, want 24", err, len(m.Tasks))
+	if !reflect.DeepEqual(s, want) {
+		t.Errorf("TOML SPEC parsed to\n%+v\nwant\n%+v", s, want)
+	}
+	const ok = "traces = [\"a.gtrace\"]\narchs = [\"hopper\"]\n"
+	for _, tc := range []struct{ spec, want string }{
+		{ok + "colour = \"red\"\n", "s.toml: colour: unknown key (want traces, kernels"},
+		{"traces = \"a.gtrace\"\narchs = [\"hopper\"]\n", "s.toml: traces: want a list of strings"},
+		{"traces = [\"a\"]\narchs = [\"hopper\", 3]\n", "s.toml: archs: [1]: want a string, got 3"},
+		{ok + "kernels = \"k\"\n", "s.toml: kernels: want a list of kernels"},
+		{ok + "set = 3\n", "s.toml: set: want a table"},
+		{ok + "exclude = [1]\n", "s.toml: exclude[0]: want a table"},
+		{ok + "exclude = 1\n", "s.toml: exclude: want a list of tables"},
+		{ok + "per_pc = \"yes\"\n", "s.toml: per_pc: want true or false"},
+		{ok + "[set]\n\"l1.replacement\" = []\n", "s.toml: set.l1.replacement: an empty list"},
+		{ok + "[set]\n\"l2.ways\" = {from = 8}\n", "s.toml: set.l2.ways: a range needs from and to"},
+		{ok + "kernels = [{name = \"k\", sizes = {n = 4}}]\n", "s.toml: kernels[0]: unknown key sizes"},
+		{ok + "archs = [\"fermi\"]\n", "s.toml: toml: error: Key 'archs' has already been defined.\n\nAt line 3"},
+		{ok + "set = {\n", "s.toml: toml: "},
+	} {
+		_, err := ParseSpec("s.toml", []byte(tc.spec), "/d")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one containing %q", tc.spec, err, tc.want)
+		}
 	}
 }

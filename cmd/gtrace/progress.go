@@ -2,55 +2,97 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"time"
 )
 
-// progress draws "label: done/total unit (pct), rate, ETA" on stderr, at most ten times a
-// second, and only when stderr is a terminal, so logs and pipes stay clean. The rate is
-// measured from the first update (work done before it, such as a resumed sweep's, does
-// not count) and shown once a second has passed.
+// progress shows "label: done/total unit (pct), rate, ETA" on stderr. On a terminal it
+// redraws one line at most ten times a second. Elsewhere (a pipe, a log file, a SLURM
+// or nohup job) it writes a whole line every logEvery, so a short command's output
+// stays clean and a long one's log shows it moving, and the last count once it ends.
+// The rate is measured from the first update (work done before it, such as a resumed
+// sweep's, does not count) and shown once a second has passed.
 type progress struct {
 	label, unit string
+	w           io.Writer
 	tty         bool
+	every       time.Duration // between lines when not a terminal
+	start       time.Time
 	last        time.Time
-	drawn       bool
+	drawn       bool      // a terminal line is open
+	logged      bool      // a log line was written
+	loggedDone  int       // the count it showed last
 	t0          time.Time // the first update
 	done0       int       // done at the first update
+	done1, tot1 int       // the latest counts
 }
+
+// logEvery is how often progress writes a line when stderr is not a terminal.
+const logEvery = 10 * time.Second
 
 func newProgress(label, unit string) *progress {
 	fi, err := os.Stderr.Stat()
 	tty := err == nil && fi.Mode()&os.ModeCharDevice != 0
-	return &progress{label: label, unit: unit, tty: tty}
+	return &progress{label: label, unit: unit, w: os.Stderr, tty: tty, every: logEvery, start: time.Now()}
 }
 
 func (p *progress) update(done, total int) {
-	if !p.tty || (time.Since(p.last) < 100*time.Millisecond && done != total) {
+	now := time.Now()
+	if p.t0.IsZero() {
+		p.t0, p.done0 = now, done
+	}
+	p.done1, p.tot1 = done, total
+	switch {
+	case p.tty && now.Sub(p.last) < 100*time.Millisecond && done != total:
+		return
+	case !p.tty && now.Sub(p.since()) < p.every:
 		return
 	}
-	p.last = time.Now()
-	if p.t0.IsZero() {
-		p.t0, p.done0 = p.last, done
+	p.last = now
+	if p.tty {
+		fmt.Fprintf(p.w, "\r%s\x1b[K", p.line(now))
+		p.drawn = true
+		return
 	}
+	fmt.Fprintln(p.w, p.line(now))
+	p.logged, p.loggedDone = true, done
+}
+
+// since is when the last line was written, or the start.
+func (p *progress) since() time.Time {
+	if p.last.IsZero() {
+		return p.start
+	}
+	return p.last
+}
+
+// line is the progress text at now.
+func (p *progress) line(now time.Time) string {
+	done, total := p.done1, p.tot1
 	pct := 0.0
 	if total > 0 {
 		pct = 100 * float64(done) / float64(total)
 	}
 	rate := ""
-	if el := p.last.Sub(p.t0).Seconds(); el >= 1 && done > p.done0 {
+	if el := now.Sub(p.t0).Seconds(); el >= 1 && done > p.done0 {
 		r := float64(done-p.done0) / el
 		eta := time.Duration(float64(total-done) / r * float64(time.Second)).Round(time.Second)
 		rate = fmt.Sprintf(", %.3g %s/s, ETA %s", r, p.unit, eta)
 	}
-	fmt.Fprintf(os.Stderr, "\r%s: %d/%d %s (%.0f%%)%s\x1b[K", p.label, done, total, p.unit, pct, rate)
-	p.drawn = true
+	return fmt.Sprintf("%s: %d/%d %s (%.0f%%)%s", p.label, done, total, p.unit, pct, rate)
 }
 
-// done ends the progress line; safe to call more than once.
+// done ends the progress line, or writes the last count to a log that showed earlier
+// ones; safe to call more than once.
 func (p *progress) done() {
 	if p.drawn {
-		fmt.Fprintln(os.Stderr)
+		fmt.Fprintln(p.w)
 		p.drawn = false
 	}
+	if p.logged && p.done1 != p.loggedDone {
+		fmt.Fprintln(p.w, p.line(time.Now()))
+		p.loggedDone = p.done1
+	}
+	p.logged = false
 }

@@ -19,7 +19,7 @@ func sweepCommand() *cli.Command {
 		Name:  "sweep",
 		Usage: "replay traces × archs × engines × config values, each result one Parquet file (docs/sweeps.md)",
 		ArgsUsage: "SPEC -o RESULTS/ | status RESULTS/ | run-task RESULTS/ INDEX\n\n" +
-			"   SPEC (YAML): traces, kernels, archs, engines, set (KEY: [values] or {from, to, step|factor}), exclude.\n" +
+			"   SPEC (YAML, or TOML if it ends in .toml): traces, kernels, archs, engines, set (KEY: [values] or {from, to, step|factor}), exclude.\n" +
 			"   A task whose result exists is skipped; a failed one is recorded and retried on the next run.\n" +
 			"   Read the results: read_parquet('RESULTS/**/*.parquet', hive_partitioning=true)",
 		Flags: []cli.Flag{
