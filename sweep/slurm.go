@@ -134,15 +134,16 @@ func submittedSoFar(jobs []Job) error {
 	if len(jobs) == 0 {
 		return nil
 	}
-	return fmt.Errorf("jobs %s were submitted and run on (scancel %s stops them)", jobIDs(jobs), jobIDs(jobs))
+	ids := jobIDs(jobs)
+	return fmt.Errorf("jobs %s were submitted and run on (scancel %s stops them)", strings.Join(ids, ","), strings.Join(ids, " "))
 }
 
-func jobIDs(jobs []Job) string {
+func jobIDs(jobs []Job) []string {
 	ids := make([]string, len(jobs))
 	for i, j := range jobs {
 		ids[i] = j.ID
 	}
-	return strings.Join(ids, ",")
+	return ids
 }
 
 // writeSlurmScript writes the array tasks' batch script into the results folder: task
@@ -239,9 +240,10 @@ func waitJobs(ctx context.Context, jobs []Job, poll time.Duration, tick func()) 
 		poll = 2 * time.Second
 	}
 	ids := jobIDs(jobs)
+	list := strings.Join(ids, ",")
 	var failures int
 	for {
-		out, err := slurmCommand(ctx, "squeue", "--noheader", "--array", "--format=%i", "--jobs="+ids)
+		out, err := slurmCommand(ctx, "squeue", "--noheader", "--array", "--format=%i", "--jobs="+list)
 		tick()
 		switch {
 		case ctx.Err() != nil:
@@ -251,7 +253,7 @@ func waitJobs(ctx context.Context, jobs []Job, poll time.Duration, tick func()) 
 			return nil // ended long enough ago that the controller forgot them
 		case err != nil:
 			if failures++; failures == 5 {
-				return fmt.Errorf("waiting for SLURM jobs %s: %w (they may still run: gtrace sweep status tells)", ids, err)
+				return fmt.Errorf("waiting for SLURM jobs %s: %w (they may still run: gtrace sweep status tells)", list, err)
 			}
 		default:
 			failures = 0
@@ -260,8 +262,8 @@ func waitJobs(ctx context.Context, jobs []Job, poll time.Duration, tick func()) 
 		case <-ctx.Done():
 			cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			if _, err := slurmCommand(cctx, "scancel", strings.Split(ids, ",")...); err != nil {
-				return errors.Join(ctx.Err(), fmt.Errorf("cancelling SLURM jobs %s: %w", ids, err))
+			if _, err := slurmCommand(cctx, "scancel", ids...); err != nil {
+				return errors.Join(ctx.Err(), fmt.Errorf("cancelling SLURM jobs %s: %w", list, err))
 			}
 			return ctx.Err()
 		case <-time.After(poll):

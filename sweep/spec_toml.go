@@ -89,31 +89,29 @@ func decodeTOML(file string, data []byte) (wireSpec, error) {
 func orderedTOML(v any, path []string, order map[string]int) any {
 	switch v := v.(type) {
 	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
+		m := make(yaml.MapSlice, 0, len(v))
+		pos := make(map[string]int, len(v))
+		for k, x := range v {
+			sub := append(slices.Clip(path), k)
+			pos[k] = order[strings.Join(sub, "\x00")]
+			m = append(m, yaml.MapItem{Key: k, Value: orderedTOML(x, sub, order)})
 		}
-		pos := func(k string) int { return order[strings.Join(append(slices.Clip(path), k), "\x00")] }
-		slices.SortFunc(keys, func(a, b string) int { return pos(a) - pos(b) })
-		m := make(yaml.MapSlice, len(keys))
-		for i, k := range keys {
-			m[i] = yaml.MapItem{Key: k, Value: orderedTOML(v[k], append(slices.Clip(path), k), order)}
-		}
+		slices.SortFunc(m, func(a, b yaml.MapItem) int { return pos[a.Key.(string)] - pos[b.Key.(string)] })
 		return m
-	case []map[string]any:
-		out := make([]any, len(v))
-		for i, x := range v {
-			out[i] = orderedTOML(x, path, order)
-		}
-		return out
+	case []map[string]any: // an array of tables ([[exclude]])
+		return orderedList(v, path, order)
 	case []any:
-		out := make([]any, len(v))
-		for i, x := range v {
-			out[i] = orderedTOML(x, path, order)
-		}
-		return out
+		return orderedList(v, path, order)
 	}
 	return v
+}
+
+func orderedList[T any](v []T, path []string, order map[string]int) []any {
+	out := make([]any, len(v))
+	for i, x := range v {
+		out[i] = orderedTOML(x, path, order)
+	}
+	return out
 }
 
 func tomlStrings(v any) ([]string, error) {

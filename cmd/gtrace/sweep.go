@@ -14,6 +14,9 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// slurmFlags is the help category of the options that only --runner slurm takes.
+const slurmFlags = "SLURM runner"
+
 func sweepCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "sweep",
@@ -25,14 +28,14 @@ func sweepCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "results folder (SPEC runs)"},
 			&cli.IntFlag{Name: "workers", Usage: "tasks replayed at once (0: all cores; local runner)"},
-			&cli.StringFlag{Name: "runner", Value: "local", Usage: "local (this machine's cores) or slurm (job arrays of `gtrace sweep run-task`; docs/sweeps.md)"},
-			&cli.StringFlag{Name: "partition", Usage: "slurm: sbatch --partition"},
-			&cli.StringFlag{Name: "time", Usage: "slurm: sbatch --time per array task (e.g. 0:10:00)"},
-			&cli.StringFlag{Name: "mem", Usage: "slurm: sbatch --mem per array task (e.g. 2G)"},
-			&cli.IntFlag{Name: "throttle", Usage: "slurm: the most array tasks running at once (sbatch --array=...%N; 0: no limit)"},
-			&cli.StringSliceFlag{Name: "sbatch-arg", Usage: "slurm: one more sbatch option, as it is (repeatable: --sbatch-arg=--account=X)"},
-			&cli.StringFlag{Name: "gtrace", Usage: "slurm: the gtrace binary the nodes run (default: this one; it must be at that path on every node)"},
-			&cli.BoolFlag{Name: "no-wait", Usage: "slurm: return once the jobs are submitted (gtrace sweep status tells where they stand)"},
+			&cli.StringFlag{Name: "runner", Value: "local", Usage: "local (this machine's cores) or slurm (job arrays of gtrace sweep run-task; docs/sweeps.md)"},
+			&cli.StringFlag{Name: "partition", Category: slurmFlags, Usage: "sbatch --partition"},
+			&cli.StringFlag{Name: "time", Category: slurmFlags, Usage: "sbatch --time per array task (e.g. 0:10:00)"},
+			&cli.StringFlag{Name: "mem", Category: slurmFlags, Usage: "sbatch --mem per array task (e.g. 2G)"},
+			&cli.IntFlag{Name: "throttle", Category: slurmFlags, Usage: "the most array tasks running at once (sbatch --array=...%N; 0: no limit)"},
+			&cli.StringSliceFlag{Name: "sbatch-arg", Category: slurmFlags, Usage: "one more sbatch option, as it is (repeatable: --sbatch-arg=--account=X)"},
+			&cli.StringFlag{Name: "gtrace", Category: slurmFlags, Usage: "the gtrace binary the nodes run (default: this one; it must be at that path on every node)"},
+			&cli.BoolFlag{Name: "no-wait", Category: slurmFlags, Usage: "return once the jobs are submitted (gtrace sweep status tells where they stand)"},
 		},
 		Action: sweepAction,
 	}
@@ -77,9 +80,9 @@ func sweepAction(c *cli.Context) error {
 	}
 	switch c.String("runner") {
 	case "local":
-		for _, f := range []string{"partition", "time", "mem", "throttle", "sbatch-arg", "gtrace", "no-wait"} {
-			if c.IsSet(f) {
-				return usageError("sweep: --%s is for --runner slurm", f)
+		for _, f := range c.Command.Flags {
+			if cf, ok := f.(cli.CategorizableFlag); ok && cf.GetCategory() == slurmFlags && c.IsSet(f.Names()[0]) {
+				return usageError("sweep: --%s is for --runner slurm", f.Names()[0])
 			}
 		}
 	case "slurm":
