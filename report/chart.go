@@ -22,9 +22,9 @@ var archColors = []color.RGBA{
 }
 
 // groupedBars draws one metric as bars grouped by kernel, one bar per arch, and returns
-// inline SVG. values[a][k] is arch a's value for kernel k. The legend is the page's, one
-// for every chart (archColorsCSS).
-func groupedBars(title, unit string, kernels []string, values [][]float64) (string, error) {
+// inline SVG. values[a][k] is arch a's value for kernel k, drawn in colors[a] (modulo
+// their number). The legend is the page's, one for every chart (archColorsCSS).
+func groupedBars(title, unit string, kernels []string, values [][]float64, colors []color.RGBA) (string, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.Y.Label.Text = unit
@@ -38,7 +38,7 @@ func groupedBars(title, unit string, kernels []string, values [][]float64) (stri
 		}
 		b.Offset = vg.Length(float64(a)-float64(n-1)/2) * w
 		b.LineStyle.Width = 0
-		b.Color = archColors[a%len(archColors)]
+		b.Color = colors[a%len(colors)]
 		p.Add(b)
 	}
 	p.NominalX(kernels...)

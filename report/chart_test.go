@@ -26,7 +26,7 @@ func TestChartKeepsEveryGroupInside(t *testing.T) {
 				values[a] = append(values[a], float64(1+a+k))
 			}
 		}
-		svg, err := groupedBars("cycles", "", kernels, values)
+		svg, err := groupedBars("cycles", "", kernels, values, archColors)
 		if err != nil {
 			t.Fatal(err)
 		}

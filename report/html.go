@@ -13,6 +13,12 @@ import (
 //go:embed page.html.tmpl
 var pageTemplate string
 
+// styleTemplate is the pages' stylesheet ({{template "style"}}), shared by the report and
+// the sweep page.
+//
+//go:embed style.html.tmpl
+var styleTemplate string
+
 // chartMetrics are the across-architectures charts: one grouped bar chart each.
 var chartMetrics = []Headline{
 	Headlines[0], // cycles
@@ -130,6 +136,9 @@ func (pg *Page) WriteHTML(w io.Writer, title string) error {
 			return s
 		},
 	}).Parse(pageTemplate)
+	if err == nil {
+		t, err = t.Parse(styleTemplate)
+	}
 	if err != nil {
 		return err
 	}
@@ -291,7 +300,7 @@ func (pg *Page) charts() ([]template.HTML, error) {
 		if !drawn {
 			continue // no timing replay: no cycles chart
 		}
-		svg, err := groupedBars(h.Label, h.Unit, names, vals)
+		svg, err := groupedBars(h.Label, h.Unit, names, vals, archColors)
 		if err != nil {
 			return nil, err
 		}

@@ -168,6 +168,11 @@ type Summary struct {
 	Failures                     []Failure // in task order
 }
 
+// String is the summary's counts: "24 tasks: 23 done, 1 failed, 0 pending".
+func (s Summary) String() string {
+	return fmt.Sprintf("%d tasks: %d done, %d failed, %d pending", s.Total, s.Done, s.Failed, s.Pending)
+}
+
 // Failure is a task that failed and its error.
 type Failure struct {
 	Task Task

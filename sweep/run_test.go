@@ -280,6 +280,25 @@ ORDER BY trace, "l1.unified_size"`)
 	if len(cycles) != 2 || len(cycles["transpose_v1.n-256"]) != 3 {
 		t.Fatalf("cycles by trace and L1 size: %v", cycles)
 	}
+	// Load and Charts (what gtrace report --sweep draws) give DuckDB's numbers.
+	res, err := Load(context.Background(), results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	charts, err := res.Charts("", []string{"sm__cycles_elapsed.avg"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(charts) != 1 || charts[0].XKey != "l1.unified_size" || len(charts[0].Series) != 2 {
+		t.Fatalf("charts of the sweep: %+v", charts)
+	}
+	for _, sr := range charts[0].Series {
+		for i, l1 := range charts[0].X {
+			if sr.Y[i] != cycles[sr.Name][l1] {
+				t.Errorf("%s at %s: the chart says %v cycles, DuckDB %v", sr.Name, l1, sr.Y[i], cycles[sr.Name][l1])
+			}
+		}
+	}
 	// The cookbook's query, against the same numbers picked by hand.
 	q, err := os.ReadFile("../docs/sweeps.md")
 	if err != nil {

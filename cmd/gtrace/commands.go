@@ -122,10 +122,14 @@ func adviseCommand() *cli.Command {
 
 func reportCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "report",
-		Usage:     "one self-contained HTML page: summary per kernel and arch, charts across archs, advice",
-		ArgsUsage: "FILE [FILE...]",
+		Name:  "report",
+		Usage: "one self-contained HTML page: summary per kernel and arch, charts across archs, advice",
+		ArgsUsage: "FILE [FILE...] | --sweep RESULTS/\n\n" +
+			"   With --sweep, a page of a sweep's results: each metric along one swept key, a bar per trace (docs/sweeps.md).",
 		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "sweep", Category: sweepPageFlags, Usage: "draw the results folder of `gtrace sweep` instead of replaying traces"},
+			&cli.StringFlag{Name: "x", Category: sweepPageFlags, Usage: "the swept key (or arch) along each chart's x (default: the key with the most values)"},
+			&cli.StringSliceFlag{Name: "metric", Category: sweepPageFlags, Usage: "a metric to chart, by its ncu name (repeatable; default: cycles, L1 and L2 hit rates, DRAM bytes read)"},
 			&cli.StringFlag{Name: "arch", Value: "fermi,kepler,ampere,hopper", Usage: "comma-separated archs"},
 			&cli.StringSliceFlag{Name: "set", Usage: "override a config key on every arch: KEY=VALUE"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "report.html", Usage: "the HTML file to write"},

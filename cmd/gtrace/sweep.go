@@ -166,7 +166,7 @@ func captureReference(ctx context.Context, k sweep.Kernel, path string, stderr i
 }
 
 func printSweepSummary(w io.Writer, s sweep.Summary) {
-	fmt.Fprintf(w, "%d tasks: %d done, %d failed, %d pending\n", s.Total, s.Done, s.Failed, s.Pending)
+	fmt.Fprintln(w, s)
 	for _, f := range s.Failures {
 		fmt.Fprintf(w, "  failed: %s\n", f.Err)
 	}

@@ -58,6 +58,42 @@ set:
 	if _, err := os.Stat(parts[0]); err != nil {
 		t.Errorf("run-task 7 did not write %s: %v", parts[0], err)
 	}
+	// The sweep's page: the memory engine's default metrics along l1.replacement, one
+	// chart per arch; the junk trace has no result, so no bars.
+	page := filepath.Join(dir, "sweep.html")
+	if code, out, errs := gtrace(t, "report", "--sweep", res, "-o", page); code != 0 || out != "" {
+		t.Fatalf("report --sweep: exit %d %q %q", code, out, errs)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"8 tasks: 4 done, 4 failed, 0 pending", "<h3>L2 hit rate by l1.replacement (memory engine)</h3>",
+		"arch = fermi/gtx480", "arch = hopper/h100", "add_vectors.n-1024"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("the sweep page lacks %q", want)
+		}
+	}
+	if n := strings.Count(string(html), "<svg"); n != 6 || strings.Contains(string(html), ">junk<") {
+		t.Errorf("the sweep page has %d charts (want 3 metrics × 2 archs) or shows the junk trace", n)
+	}
+	for _, bad := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"report", "--sweep", res, "--x", "l2.ways"}, "--x l2.ways: not a key of this sweep; it has arch, l1.replacement"},
+		{[]string{"report", "--sweep", res, "--metric", "sm__cycles_elapsed.avg"}, "metric sm__cycles_elapsed.avg: no result of this sweep has it"},
+		{[]string{"report", "--sweep", res, "junk.gtrace"}, "give the results folder alone"},
+		{[]string{"report", "--sweep", res, "--arch", "hopper"}, "--arch is for reports of traces"},
+		{[]string{"report", "t.gtrace", "--x", "arch"}, "--x is for --sweep RESULTS/"},
+	} {
+		if code, _, errs := gtrace(t, append(bad.args, "-o", page)...); code != 2 || !strings.Contains(errs, bad.want) {
+			t.Errorf("%v: exit %d %q, want a usage error saying %q", bad.args, code, errs, bad.want)
+		}
+	}
+	if code, _, errs := gtrace(t, "report", "--sweep", dir, "-o", page); code != 1 || !strings.Contains(errs, "not a sweep's results folder") {
+		t.Errorf("report --sweep of a plain folder: exit %d %q", code, errs)
+	}
 	for _, args := range [][]string{
 		{"sweep"},
 		{"sweep", spec},

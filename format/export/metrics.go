@@ -2,14 +2,18 @@ package export
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/memory"
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/compress"
+	"github.com/apache/arrow/go/v17/parquet/file"
 	"github.com/apache/arrow/go/v17/parquet/pqarrow"
 )
 
@@ -83,4 +87,74 @@ func Metrics(w io.Writer, rows func(func(MetricRow) error) error) error {
 		return fmt.Errorf("gtrace/format/export: metrics: %w", err)
 	}
 	return nil
+}
+
+// ReadMetrics reads a file Metrics wrote (a replay's -o file, a sweep task's result)
+// and calls fn once per row, in the file's order, stopping at fn's first error. A file
+// that is not Parquet, or not of Metrics's columns, is an error naming it.
+func ReadMetrics(ctx context.Context, path string, fn func(MetricRow) error) (err error) {
+	defer func() {
+		// arrow's Parquet reader can panic on a damaged file rather than return an error.
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s: not a readable Parquet file: %v", path, p)
+		}
+	}()
+	pf, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	defer pf.Close()
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 65536}, memory.DefaultAllocator)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	schema, err := fr.Schema()
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if got, want := columns(schema), columns(metricSchema); got != want {
+		return fmt.Errorf("%s: not a metrics file: columns %s, want %s", path, got, want)
+	}
+	rr, err := fr.GetRecordReader(ctx, nil, nil)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	defer rr.Release()
+	for rr.Next() {
+		rec := rr.Record()
+		str := func(i int) *array.String { return rec.Column(i).(*array.String) }
+		arch, gpu, kernel, ptx, metric := str(0), str(1), str(2), str(4), str(5)
+		pc := rec.Column(3).(*array.Int32)
+		value := rec.Column(6).(*array.Float64)
+		for i := 0; i < int(rec.NumRows()); i++ {
+			row := MetricRow{Arch: arch.Value(i), GPU: gpu.Value(i), Kernel: kernel.Value(i), PC: -1,
+				PTX: ptx.Value(i), Metric: metric.Value(i), Value: value.Value(i)}
+			if pc.IsValid(i) {
+				row.PC = int(pc.Value(i))
+			}
+			if err := fn(row); err != nil {
+				return err
+			}
+		}
+	}
+	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// columns names a schema's fields and types, as "arch utf8, pc int32?, ..." (? for
+// nullable), leaving out the metadata Parquet adds.
+func columns(s *arrow.Schema) string {
+	var b strings.Builder
+	for i, f := range s.Fields() {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(f.Name + " " + f.Type.String())
+		if f.Nullable {
+			b.WriteString("?")
+		}
+	}
+	return b.String()
 }

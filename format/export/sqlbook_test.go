@@ -1,11 +1,13 @@
 package export
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -284,6 +286,43 @@ func TestMetricsParquet(t *testing.T) {
 	got := run(t, db, "SELECT count(*) FILTER (WHERE pc IS NULL), sum(value) FILTER (WHERE pc IS NOT NULL), max(pc) FROM '"+path+"'")
 	if len(got) != 1 || got[0] != "1|4096|4" {
 		t.Errorf("stats.parquet: %v, want [1|4096|4]", got)
+	}
+	// ReadMetrics gives back the rows written, in order.
+	var back []MetricRow
+	if err := ReadMetrics(context.Background(), path, func(r MetricRow) error { back = append(back, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, rows) {
+		t.Errorf("ReadMetrics: %v, want %v", back, rows)
+	}
+	stop := errors.New("stop")
+	n := 0
+	if err := ReadMetrics(context.Background(), path, func(MetricRow) error { n++; return stop }); err != stop || n != 1 {
+		t.Errorf("ReadMetrics with a callback that stops: %v after %d rows", err, n)
+	}
+	// Damaged or foreign files are errors naming the file, never a panic.
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.parquet")
+	for name, b := range map[string][]byte{
+		"text":      []byte("not parquet at all"),
+		"truncated": data[:len(data)/2],
+		"no footer": data[:len(data)-8],
+	} {
+		if err := os.WriteFile(bad, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := ReadMetrics(context.Background(), bad, func(MetricRow) error { return nil })
+		if err == nil || !strings.Contains(err.Error(), bad) {
+			t.Errorf("%s: ReadMetrics says %v, want an error naming the file", name, err)
+		}
+	}
+	other := filepath.Join(t.TempDir(), "other.parquet")
+	run(t, db, "COPY (SELECT 1 AS x) TO '"+other+"' (FORMAT parquet)")
+	if err := ReadMetrics(context.Background(), other, func(MetricRow) error { return nil }); err == nil || !strings.Contains(err.Error(), "not a metrics file") {
+		t.Errorf("a Parquet file of other columns: %v", err)
 	}
 }
 
