@@ -3,6 +3,9 @@ package capture
 import (
 	"os"
 	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -42,6 +45,38 @@ func FuzzParse(f *testing.F) {
 			// execution cheap (a corpus file holds up to 20 entries).
 			Load(Spec{PTX: src, PTXName: "fuzz.ptx", Kernel: fn.name, Grid: d3(1, 1, 1), Block: d3(1, 1, 1), Args: args})
 			break
+		}
+	})
+}
+
+// FuzzParseArg feeds arbitrary --arg and --const SPECs to their parsers: each returns an
+// argument or an error naming the SPEC, never panics; what parses parses the same again,
+// and a buffer's initial contents are exactly COUNT elements.
+func FuzzParseArg(f *testing.F) {
+	for _, s := range []string{"i32:7", "u64:0x10", "f32:1.5", "f64:-2e300", "i8:-128", "u16:65535",
+		"buf:f32:1024", "buf:u8:16:iota", "buf:i32:8:rand:42", "buf:f64:4:const:3.25", "buf:u32:3:zero",
+		"tex2d:f32:16:8", "tex2d:u8:4:4:rand", "buf:f32:0", "tex2d:f32:70000:1", "buf:x:1", "i32:1:2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a, err := ParseArg(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), strconv.Quote(s)) {
+				t.Errorf("ParseArg(%q): error %q does not name the SPEC", s, err)
+			}
+		} else {
+			again, err := ParseArg(a.Source)
+			if err != nil || !reflect.DeepEqual(again, a) {
+				t.Errorf("ParseArg(%q) = %+v; parsed again: %+v, %v", s, a, again, err)
+			}
+			if a.Kind != ArgScalar && a.Count*a.ElemBytes() <= 1<<16 {
+				if n := len(a.InitBytes()); n != a.Count*a.ElemBytes() {
+					t.Errorf("ParseArg(%q): %d initial bytes, want %d × %d", s, n, a.Count, a.ElemBytes())
+				}
+			}
+		}
+		if c, err := parseConst(s); err == nil && (c.name == "" || c.arg.Kind != ArgBuf) {
+			t.Errorf("parseConst(%q) = %+v", s, c)
 		}
 	})
 }

@@ -120,8 +120,8 @@ func ParseSpec(file string, data []byte, dir string) (*Spec, error) {
 		if w, err = decodeTOML(file, data); err != nil {
 			return nil, err
 		}
-	} else if err := yaml.UnmarshalWithOptions(data, &w, yaml.DisallowUnknownField(), yaml.UseOrderedMap()); err != nil {
-		return nil, &SpecError{file, "", yaml.FormatError(err, false, true)}
+	} else if err := decodeYAML(data, &w); err != nil {
+		return nil, &SpecError{file, "", err.Error()}
 	}
 	s := &Spec{PerPC: w.PerPC}
 	for i, t := range w.Traces {
@@ -225,7 +225,37 @@ func ParseSpec(file string, data []byte, dir string) (*Spec, error) {
 		}
 		s.Exclude = append(s.Exclude, m)
 	}
+	// The cross product is planned in memory and kept in sweep.json: bound it before
+	// anything is expanded (three axes of 10000 values would be 10^12 tasks).
+	n := float64(len(s.Traces) + len(s.Kernels))
+	dims := fmt.Sprintf("%d traces and kernels × %d archs × %d engines", len(s.Traces)+len(s.Kernels), len(s.Archs), len(s.Engines))
+	n *= float64(len(s.Archs) * len(s.Engines))
+	for _, ax := range s.Set {
+		n *= float64(len(ax.Values))
+		dims += fmt.Sprintf(" × %d %s", len(ax.Values), ax.Key)
+	}
+	if n > maxTasks {
+		return nil, bad("set", "%.0f tasks before exclusions (%s); a sweep holds at most %d: split it", n, dims, maxTasks)
+	}
 	return s, nil
+}
+
+// maxTasks bounds a sweep's cross product.
+const maxTasks = 1000000
+
+// decodeYAML decodes a YAML SPEC into w. goccy/go-yaml v1.19.2 (the newest) can panic
+// on malformed input (a nil node in decodeSlice: FuzzParseSpec's
+// testdata/fuzz/FuzzParseSpec/a878e260421847bc); that is a malformed SPEC, not a crash.
+func decodeYAML(data []byte, w *wireSpec) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("not a SPEC the YAML parser can read (it failed: %v)", p)
+		}
+	}()
+	if err := yaml.UnmarshalWithOptions(data, w, yaml.DisallowUnknownField(), yaml.UseOrderedMap()); err != nil {
+		return errors.New(yaml.FormatError(err, false, true))
+	}
+	return nil
 }
 
 // parseKernel reads a kernels entry: a name, or {name: NAME, size: {KEY: VALUE, ...}}.

@@ -38,6 +38,8 @@ func TestParseSpecErrors(t *testing.T) {
 		{ok + "set: {l2.ways: {from: a, to: 8, step: 2}}\n", "set.l2.ways: from: want an integer"},
 		{ok + "set: {l2.ways: {from: 1, to: 1000000, step: 1}}\n", "set.l2.ways: more than 10000 values"},
 		{ok + "set: {l2.ways: [[1]]}\n", "set.l2.ways: [0]: want a single value"},
+		{ok + "set: {l2.ways: {from: 1, to: 2000, step: 1}, dram.banks: {from: 1, to: 1000, step: 1}}\n",
+			"set: 2000000 tasks before exclusions (1 traces and kernels × 1 archs × 1 engines × 2000 l2.ways × 1000 dram.banks); a sweep holds at most 1000000: split it"},
 		{ok + "exclude: [{arch: fermi, l9: 3}]\n", "exclude[0].l9: not a sweep key"},
 		{ok + "exclude: [{}]\n", "exclude[0]: empty"},
 		{"kernels: [{name: add_vectors, size: 3}]\narchs: [hopper]\n", "kernels[0]: size: want a mapping"},

@@ -89,6 +89,10 @@ func ReadGroundTruth(r io.Reader) (*GroundTruth, error) {
 		if err != nil {
 			return nil, fmt.Errorf("ground truth line %d: value %q: %w", line, rec[4], err)
 		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			// A measurement is a finite number; NaN would drop silently out of every error.
+			return nil, fmt.Errorf("ground truth line %d: value %q is not a finite number", line, rec[4])
+		}
 		key := [3]string{rec[0], rec[1], rec[2]}
 		if _, dup := g.index[key]; dup {
 			return nil, fmt.Errorf("ground truth line %d: %s %s %s given twice", line, rec[0], rec[1], rec[2])

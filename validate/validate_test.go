@@ -180,6 +180,8 @@ func TestReadGroundTruth(t *testing.T) {
 		{"kernel,metric,value\n", "header"},
 		{head + "copy,clang-14,m,,1\ncopy,clang-14,m,,2\n", "line 5: copy clang-14 m given twice"},
 		{head + "copy,clang-14,m,,x\n", "line 4: value \"x\""},
+		{head + "copy,clang-14,m,,NaN\n", "line 4: value \"NaN\" is not a finite number"},
+		{head + "copy,clang-14,m,,-inf\n", "line 4: value \"-inf\" is not a finite number"},
 		{head + "copy,clang-14,m,1\n", "line 4: 4 fields"},
 		{"# only a header\n", "no kernel,producer"},
 	} {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/apache/arrow/go/v17/arrow"
@@ -99,11 +100,17 @@ func ReadMetrics(ctx context.Context, path string, fn func(MetricRow) error) (er
 			err = fmt.Errorf("%s: not a readable Parquet file: %v", path, p)
 		}
 	}()
-	pf, err := file.OpenParquetFile(path, false)
+	// Opened here, not by file.OpenParquetFile, which leaves its file open when the
+	// footer is bad (FuzzReadMetrics ran out of descriptors).
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	pf, err := file.NewParquetReader(f)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	defer pf.Close()
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 65536}, memory.DefaultAllocator)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
