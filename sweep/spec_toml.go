@@ -10,6 +10,22 @@ import (
 	"github.com/goccy/go-yaml"
 )
 
+// tomlError is a TOML parse error with the line it is on, shown. BurntSushi/toml v1.6.0's
+// ErrorWithPosition can panic (index -1: FuzzParseSpec's
+// testdata/fuzz/FuzzParseSpec/e1bb12be20be3074); then the error's own text serves.
+func tomlError(err error) (msg string) {
+	var pe toml.ParseError
+	if !errors.As(err, &pe) {
+		return err.Error()
+	}
+	defer func() {
+		if recover() != nil {
+			msg = pe.Error()
+		}
+	}()
+	return strings.TrimSpace(pe.ErrorWithPosition())
+}
+
 // decodeTOML reads a TOML SPEC into the same wireSpec as YAML, tables as ordered
 // mappings in the order the file gives their keys (the set keys' order is the tasks'
 // order), so one check serves both.
@@ -17,11 +33,7 @@ func decodeTOML(file string, data []byte) (wireSpec, error) {
 	var raw map[string]any
 	md, err := toml.Decode(string(data), &raw)
 	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return wireSpec{}, &SpecError{file, "", strings.TrimSpace(pe.ErrorWithPosition())}
-		}
-		return wireSpec{}, &SpecError{file, "", err.Error()}
+		return wireSpec{}, &SpecError{file, "", tomlError(err)}
 	}
 	order := map[string]int{}
 	for i, k := range md.Keys() {

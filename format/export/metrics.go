@@ -93,6 +93,11 @@ func Metrics(w io.Writer, rows func(func(MetricRow) error) error) error {
 // ReadMetrics reads a file Metrics wrote (a replay's -o file, a sweep task's result)
 // and calls fn once per row, in the file's order, stopping at fn's first error. A file
 // that is not Parquet, or not of Metrics's columns, is an error naming it.
+//
+// It reads the column chunks itself, a few thousand rows at a time, rather than through
+// pqarrow's record reader: that one opens columns on goroutines of its own, where a
+// damaged file's panic (a negative chunk length in GetStream, found by FuzzReadMetrics)
+// kills the process before any recover can see it.
 func ReadMetrics(ctx context.Context, path string, fn func(MetricRow) error) (err error) {
 	defer func() {
 		// arrow's Parquet reader can panic on a damaged file rather than return an error.
@@ -111,43 +116,106 @@ func ReadMetrics(ctx context.Context, path string, fn func(MetricRow) error) (er
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 65536}, memory.DefaultAllocator)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	schema, err := fr.Schema()
+	schema, err := pqarrow.FromParquet(pf.MetaData().Schema, nil, pf.MetaData().KeyValueMetadata())
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	if got, want := columns(schema), columns(metricSchema); got != want {
 		return fmt.Errorf("%s: not a metrics file: columns %s, want %s", path, got, want)
 	}
-	rr, err := fr.GetRecordReader(ctx, nil, nil)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	for g := 0; g < pf.NumRowGroups(); g++ {
+		if err := readMetricGroup(ctx, pf.RowGroup(g), fn); err != nil {
+			if errors.Is(err, errMetricFile) {
+				return fmt.Errorf("%s: row group %d: %w", path, g, err)
+			}
+			return err
+		}
 	}
-	defer rr.Release()
-	for rr.Next() {
-		rec := rr.Record()
-		str := func(i int) *array.String { return rec.Column(i).(*array.String) }
-		arch, gpu, kernel, ptx, metric := str(0), str(1), str(2), str(4), str(5)
-		pc := rec.Column(3).(*array.Int32)
-		value := rec.Column(6).(*array.Float64)
-		for i := 0; i < int(rec.NumRows()); i++ {
-			row := MetricRow{Arch: arch.Value(i), GPU: gpu.Value(i), Kernel: kernel.Value(i), PC: -1,
-				PTX: ptx.Value(i), Metric: metric.Value(i), Value: value.Value(i)}
-			if pc.IsValid(i) {
-				row.PC = int(pc.Value(i))
+	return nil
+}
+
+// errMetricFile marks a metrics file's own damage, as against fn's errors.
+var errMetricFile = errors.New("damaged metrics file")
+
+// readMetricGroup reads one row group of a metrics file, metricChunk rows at a time.
+func readMetricGroup(ctx context.Context, rg *file.RowGroupReader, fn func(MetricRow) error) error {
+	const metricChunk = 4096
+	var strs [5]*file.ByteArrayColumnChunkReader // arch, gpu, kernel, ptx, metric
+	for i, c := range []int{0, 1, 2, 4, 5} {
+		cr, err := rg.Column(c)
+		if err != nil {
+			return fmt.Errorf("%w: %v", errMetricFile, err)
+		}
+		if strs[i], _ = cr.(*file.ByteArrayColumnChunkReader); strs[i] == nil {
+			return fmt.Errorf("%w: column %d is not of strings", errMetricFile, c)
+		}
+	}
+	pcCol, err := rg.Column(3)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errMetricFile, err)
+	}
+	valCol, err := rg.Column(6)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errMetricFile, err)
+	}
+	pcs, _ := pcCol.(*file.Int32ColumnChunkReader)
+	vals, _ := valCol.(*file.Float64ColumnChunkReader)
+	if pcs == nil || vals == nil {
+		return fmt.Errorf("%w: the pc or value column is of the wrong type", errMetricFile)
+	}
+	var (
+		text   [5][]parquet.ByteArray
+		pc     = make([]int32, metricChunk)
+		pcDef  = make([]int16, metricChunk)
+		value  = make([]float64, metricChunk)
+		strDef = make([]int16, metricChunk)
+	)
+	for i := range text {
+		text[i] = make([]parquet.ByteArray, metricChunk)
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n, _, err := vals.ReadBatch(metricChunk, value, nil, nil)
+		if err != nil {
+			return fmt.Errorf("%w: %v", errMetricFile, err)
+		}
+		for i, cr := range strs {
+			got, _, err := cr.ReadBatch(metricChunk, text[i], strDef, nil)
+			if err == nil && got != n {
+				err = fmt.Errorf("a column of %d rows beside one of %d", got, n)
+			}
+			if err != nil {
+				return fmt.Errorf("%w: %v", errMetricFile, err)
+			}
+		}
+		got, present, err := pcs.ReadBatch(metricChunk, pc, pcDef, nil)
+		if err == nil && got != n {
+			err = fmt.Errorf("a pc column of %d rows beside %d", got, n)
+		}
+		if err != nil {
+			return fmt.Errorf("%w: %v", errMetricFile, err)
+		}
+		if n == 0 {
+			return nil
+		}
+		next := 0 // the pc values are packed: one per row whose level says present
+		for r := 0; r < int(n); r++ {
+			row := MetricRow{Arch: string(text[0][r]), GPU: string(text[1][r]), Kernel: string(text[2][r]), PC: -1,
+				PTX: string(text[3][r]), Metric: string(text[4][r]), Value: value[r]}
+			if pcDef[r] > 0 {
+				if next >= present {
+					return fmt.Errorf("%w: more pcs marked present than stored", errMetricFile)
+				}
+				row.PC = int(pc[next])
+				next++
 			}
 			if err := fn(row); err != nil {
 				return err
 			}
 		}
 	}
-	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
 }
 
 // columns names a schema's fields and types, as "arch utf8, pc int32?, ..." (? for

@@ -319,6 +319,12 @@ func TestMetricsParquet(t *testing.T) {
 			t.Errorf("%s: ReadMetrics says %v, want an error naming the file", name, err)
 		}
 	}
+	// A chunk length arrow's reader panicked on ("makeslice: cap out of range"): read on
+	// the caller's goroutine, the panic is an error.
+	if err := ReadMetrics(context.Background(), "testdata/damaged-chunk.parquet", func(MetricRow) error { return nil }); err == nil ||
+		!strings.Contains(err.Error(), "testdata/damaged-chunk.parquet: not a readable Parquet file") {
+		t.Errorf("a damaged column chunk: %v", err)
+	}
 	other := filepath.Join(t.TempDir(), "other.parquet")
 	run(t, db, "COPY (SELECT 1 AS x) TO '"+other+"' (FORMAT parquet)")
 	if err := ReadMetrics(context.Background(), other, func(MetricRow) error { return nil }); err == nil || !strings.Contains(err.Error(), "not a metrics file") {
