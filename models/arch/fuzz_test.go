@@ -53,21 +53,20 @@ func values(c *Config) []string {
 // config or an error, never panics; and a config it accepts, written back out key by
 // key, loads to the same values.
 func FuzzLoad(f *testing.F) {
-	for _, a := range Names() {
-		for _, g := range GPUs(a) {
-			c, err := Preset(a, g)
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(configText(f, c))
-			full := fmt.Sprintf("base = %s/%s\n", a, g) // every key, as gtrace archs lists them
-			for _, k := range c.Keys() {
-				if !c.Derived(k.Key) {
-					full += k.Key + " = " + k.Value + "\n"
-				}
-			}
-			f.Add(full)
+	for _, name := range Names() {
+		arch, gpu, _ := strings.Cut(name, "/")
+		c, err := Preset(arch, gpu)
+		if err != nil {
+			f.Fatal(err)
 		}
+		f.Add(configText(f, c))
+		full := "base = " + name + "\n" // every key, as gtrace archs lists them
+		for _, k := range c.Keys() {
+			if !c.Derived(k.Key) {
+				full += k.Key + " = " + k.Value + "\n"
+			}
+		}
+		f.Add(full)
 	}
 	f.Add("base = hopper/h100\nl1.unified_size = 128KB # my note\nl2.ways = 8\n")
 	f.Add("base = fermi\nl1.replacement = fifo\nsm.count = 0\n")
@@ -106,26 +105,25 @@ func FuzzSet(f *testing.F) {
 	f.Add("l2.size", "1e30")
 	f.Add("sm.count", "99999999999999999999")
 	f.Fuzz(func(t *testing.T, key, value string) {
-		for _, a := range Names() {
-			for _, g := range GPUs(a) {
-				c, err := Preset(a, g)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if c.Set(key, value) != nil || c.Validate() != nil {
-					continue
-				}
-				got, err := c.Get(key)
-				if err != nil {
-					t.Fatalf("%s/%s: %s=%q set, but Get says %v", a, g, key, value, err)
-				}
-				d, _ := Preset(a, g)
-				if err := d.Set(key, got); err != nil {
-					t.Fatalf("%s/%s: %s=%q reads back as %q, which Set refuses: %v", a, g, key, value, got, err)
-				}
-				if x, y := values(c), values(d); !reflect.DeepEqual(x, y) {
-					t.Fatalf("%s/%s: %s=%q and its read-back %q set different configs", a, g, key, value, got)
-				}
+		for _, name := range Names() {
+			arch, gpu, _ := strings.Cut(name, "/")
+			c, err := Preset(arch, gpu)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Set(key, value) != nil || c.Validate() != nil {
+				continue
+			}
+			got, err := c.Get(key)
+			if err != nil {
+				t.Fatalf("%s: %s=%q set, but Get says %v", name, key, value, err)
+			}
+			d, _ := Preset(arch, gpu)
+			if err := d.Set(key, got); err != nil {
+				t.Fatalf("%s: %s=%q reads back as %q, which Set refuses: %v", name, key, value, got, err)
+			}
+			if x, y := values(c), values(d); !reflect.DeepEqual(x, y) {
+				t.Fatalf("%s: %s=%q and its read-back %q set different configs", name, key, value, got)
 			}
 		}
 	})
