@@ -122,7 +122,7 @@ type htmlPage struct {
 // WriteHTML writes the page as one self-contained HTML file: styles inline, charts as
 // inline SVG, no script or font fetched from anywhere.
 func (pg *Page) WriteHTML(w io.Writer, title string) error {
-	t, err := template.New("page").Funcs(template.FuncMap{
+	t, err := parsePage(template.New("page").Funcs(template.FuncMap{
 		"pct": func(f float64) string { return strconv.FormatFloat(100*f, 'f', 0, 64) + "%" },
 		"num": func(f float64) string { return formatValue(f, "") },
 		"pcs": func(pcs []uint32) string {
@@ -135,10 +135,7 @@ func (pg *Page) WriteHTML(w io.Writer, title string) error {
 			}
 			return s
 		},
-	}).Parse(pageTemplate)
-	if err == nil {
-		t, err = t.Parse(styleTemplate)
-	}
+	}), pageTemplate)
 	if err != nil {
 		return err
 	}
@@ -192,6 +189,15 @@ func (pg *Page) WriteHTML(w io.Writer, title string) error {
 	}
 	hp.RoofRows = pg.rooflineRows()
 	return t.Execute(w, hp)
+}
+
+// parsePage parses a page's template text into t, with the stylesheet both pages share.
+func parsePage(t *template.Template, text string) (*template.Template, error) {
+	t, err := t.Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	return t.Parse(styleTemplate)
 }
 
 // htmlSourceOf formats a source view. Row ids are the kernel's id, the file's index and

@@ -54,10 +54,7 @@ type htmlSweepRow struct {
 // per metric and fixed values, a bar per trace in the same colour on every chart, and
 // each chart's numbers as a table below it.
 func (sp *SweepPage) WriteHTML(w io.Writer) error {
-	t, err := template.New("sweep").Parse(sweepTemplate)
-	if err == nil {
-		t, err = t.Parse(styleTemplate)
-	}
+	t, err := parsePage(template.New("sweep"), sweepTemplate)
 	if err != nil {
 		return err
 	}

@@ -23,10 +23,8 @@ func reportAction(c *cli.Context) error {
 	if c.IsSet("sweep") {
 		return sweepPage(c, out)
 	}
-	for _, f := range c.Command.Flags {
-		if cf, ok := f.(cli.CategorizableFlag); ok && cf.GetCategory() == sweepPageFlags && c.IsSet(f.Names()[0]) {
-			return usageError("report: --%s is for --sweep RESULTS/", f.Names()[0])
-		}
+	if name := firstSet(c, func(_, cat string) bool { return cat == sweepPageFlags }); name != "" {
+		return usageError("report: --%s is for --sweep RESULTS/", name)
 	}
 	if c.NArg() == 0 {
 		return usageError("report: give one or more trace FILEs, or --sweep RESULTS/")
@@ -65,11 +63,8 @@ func sweepPage(c *cli.Context, out string) error {
 	if c.NArg() > 0 {
 		return usageError("report --sweep: give the results folder alone, not trace FILEs (%s)", c.Args().First())
 	}
-	for _, f := range c.Command.Flags {
-		name := f.Names()[0]
-		if cf, ok := f.(cli.CategorizableFlag); ok && cf.GetCategory() != sweepPageFlags && name != "output" && c.IsSet(name) {
-			return usageError("report --sweep: --%s is for reports of traces; a sweep's results hold their archs and values", name)
-		}
+	if name := firstSet(c, func(name, cat string) bool { return cat != sweepPageFlags && name != "output" }); name != "" {
+		return usageError("report --sweep: --%s is for reports of traces; a sweep's results hold their archs and values", name)
 	}
 	dir := c.String("sweep")
 	res, err := sweep.Load(c.Context, dir)

@@ -80,10 +80,8 @@ func sweepAction(c *cli.Context) error {
 	}
 	switch c.String("runner") {
 	case "local":
-		for _, f := range c.Command.Flags {
-			if cf, ok := f.(cli.CategorizableFlag); ok && cf.GetCategory() == slurmFlags && c.IsSet(f.Names()[0]) {
-				return usageError("sweep: --%s is for --runner slurm", f.Names()[0])
-			}
+		if name := firstSet(c, func(_, cat string) bool { return cat == slurmFlags }); name != "" {
+			return usageError("sweep: --%s is for --runner slurm", name)
 		}
 	case "slurm":
 		if c.IsSet("workers") {
@@ -93,8 +91,7 @@ func sweepAction(c *cli.Context) error {
 	default:
 		return usageError("sweep: --runner %q: want local or slurm", c.String("runner"))
 	}
-	prog := newProgress("sweep", "tasks")
-	opts.Progress = func(s sweep.Summary) { prog.update(s.Done+s.Failed, s.Total) }
+	prog := sweepProgress(&opts)
 	sum, err := sweep.Run(c.Context, spec, out, opts)
 	prog.done()
 	if err != nil {
@@ -118,8 +115,7 @@ func sweepSlurm(c *cli.Context, spec *sweep.Spec, out string, opts sweep.Options
 		Args:      c.StringSlice("sbatch-arg"),
 		NoWait:    c.Bool("no-wait"),
 	}
-	prog := newProgress("sweep", "tasks")
-	opts.Progress = func(s sweep.Summary) { prog.update(s.Done+s.Failed, s.Total) }
+	prog := sweepProgress(&opts)
 	sub, err := sweep.Submit(c.Context, spec, out, opts, sl)
 	prog.done()
 	for _, j := range sub.Jobs {
@@ -133,6 +129,28 @@ func sweepSlurm(c *cli.Context, spec *sweep.Spec, out string, opts sweep.Options
 		return nil
 	}
 	return sweepOutcome(c.App.Writer, sub.Summary)
+}
+
+// sweepProgress shows the tasks finished (done or failed) as opts's runner reports them.
+func sweepProgress(opts *sweep.Options) *progress {
+	prog := newProgress("sweep", "tasks")
+	opts.Progress = func(s sweep.Summary) { prog.update(s.Done+s.Failed, s.Total) }
+	return prog
+}
+
+// firstSet names the first of the command's flags that was given and that keep accepts
+// (by name and help category), or "": options given to the wrong mode of a command.
+func firstSet(c *cli.Context, keep func(name, category string) bool) string {
+	for _, f := range c.Command.Flags {
+		name, category := f.Names()[0], ""
+		if cf, ok := f.(cli.CategorizableFlag); ok {
+			category = cf.GetCategory()
+		}
+		if c.IsSet(name) && keep(name, category) {
+			return name
+		}
+	}
+	return ""
 }
 
 // sweepOutcome prints where a finished run leaves the sweep; exit 1 if a task failed or

@@ -137,38 +137,43 @@ func ReadMetrics(ctx context.Context, path string, fn func(MetricRow) error) (er
 // errMetricFile marks a metrics file's own damage, as against fn's errors.
 var errMetricFile = errors.New("damaged metrics file")
 
+// chunkReader is column i of a row group, as the reader type R its values need.
+func chunkReader[R file.ColumnChunkReader](rg *file.RowGroupReader, i int) (R, error) {
+	var r R
+	cr, err := rg.Column(i)
+	if err != nil {
+		return r, fmt.Errorf("%w: %v", errMetricFile, err)
+	}
+	r, ok := cr.(R)
+	if !ok {
+		return r, fmt.Errorf("%w: column %d holds %s", errMetricFile, i, cr.Type())
+	}
+	return r, nil
+}
+
 // readMetricGroup reads one row group of a metrics file, metricChunk rows at a time.
 func readMetricGroup(ctx context.Context, rg *file.RowGroupReader, fn func(MetricRow) error) error {
 	const metricChunk = 4096
 	var strs [5]*file.ByteArrayColumnChunkReader // arch, gpu, kernel, ptx, metric
 	for i, c := range []int{0, 1, 2, 4, 5} {
-		cr, err := rg.Column(c)
-		if err != nil {
-			return fmt.Errorf("%w: %v", errMetricFile, err)
-		}
-		if strs[i], _ = cr.(*file.ByteArrayColumnChunkReader); strs[i] == nil {
-			return fmt.Errorf("%w: column %d is not of strings", errMetricFile, c)
+		var err error
+		if strs[i], err = chunkReader[*file.ByteArrayColumnChunkReader](rg, c); err != nil {
+			return err
 		}
 	}
-	pcCol, err := rg.Column(3)
+	pcs, err := chunkReader[*file.Int32ColumnChunkReader](rg, 3)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errMetricFile, err)
+		return err
 	}
-	valCol, err := rg.Column(6)
+	vals, err := chunkReader[*file.Float64ColumnChunkReader](rg, 6)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errMetricFile, err)
-	}
-	pcs, _ := pcCol.(*file.Int32ColumnChunkReader)
-	vals, _ := valCol.(*file.Float64ColumnChunkReader)
-	if pcs == nil || vals == nil {
-		return fmt.Errorf("%w: the pc or value column is of the wrong type", errMetricFile)
+		return err
 	}
 	var (
-		text   [5][]parquet.ByteArray
-		pc     = make([]int32, metricChunk)
-		pcDef  = make([]int16, metricChunk)
-		value  = make([]float64, metricChunk)
-		strDef = make([]int16, metricChunk)
+		text  [5][]parquet.ByteArray
+		pc    = make([]int32, metricChunk)
+		pcDef = make([]int16, metricChunk)
+		value = make([]float64, metricChunk)
 	)
 	for i := range text {
 		text[i] = make([]parquet.ByteArray, metricChunk)
@@ -182,7 +187,7 @@ func readMetricGroup(ctx context.Context, rg *file.RowGroupReader, fn func(Metri
 			return fmt.Errorf("%w: %v", errMetricFile, err)
 		}
 		for i, cr := range strs {
-			got, _, err := cr.ReadBatch(metricChunk, text[i], strDef, nil)
+			got, _, err := cr.ReadBatch(metricChunk, text[i], nil, nil)
 			if err == nil && got != n {
 				err = fmt.Errorf("a column of %d rows beside one of %d", got, n)
 			}
