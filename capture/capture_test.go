@@ -574,6 +574,14 @@ func TestParseArg(t *testing.T) {
 		{"buf:f32:3:bogus", false, ""},
 		{"buf:f32:3:const", false, ""},
 		{"ptr:1", false, ""},
+		{"buf:i32:4:hot:100", true, "00000000000000000000000000000000"},
+		{"buf:i32:4:hot:0:3", true, ""},
+		{"buf:i32:4:hot", false, ""},
+		{"buf:i32:4:hot:101", false, ""},
+		{"buf:i32:4:hot:-1", false, ""},
+		{"buf:i32:4:hot:x", false, ""},
+		{"buf:i32:4:hot:5:y", false, ""},
+		{"buf:i32:4:hot:5:1:2", false, ""},
 	} {
 		a, err := ParseArg(tc.in)
 		if (err == nil) != tc.ok {
@@ -590,6 +598,36 @@ func TestParseArg(t *testing.T) {
 	for i, v := range i32s(a.InitBytes()) {
 		if want := int32(g.next() % 1000); v != want {
 			t.Errorf("rand element %d = %d, want %d", i, v, want)
+		}
+	}
+	// hot:P:S is rand:S with about P% of the elements 0, the others rand's values;
+	// hot:0 is rand.
+	r, _ := ParseArg("buf:i32:100000:rand:7")
+	want := i32s(r.InitBytes())
+	for _, p := range []int{0, 10, 50, 90} {
+		h, err := ParseArg(fmt.Sprintf("buf:i32:100000:hot:%d:7", p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		zeros, kept := 0, 0
+		for i, v := range i32s(h.InitBytes()) {
+			switch {
+			case v == want[i]:
+				kept++
+				if v == 0 {
+					zeros++
+				}
+			case v == 0:
+				zeros++
+			default:
+				t.Fatalf("hot:%d: element %d = %d, neither 0 nor rand's %d", p, i, v, want[i])
+			}
+		}
+		if frac := float64(zeros) / 1e5; math.Abs(frac-float64(p)/100) > 0.01 {
+			t.Errorf("hot:%d: %.1f%% of the elements are 0, want about %d%%", p, 100*frac, p)
+		}
+		if p == 0 && kept != 100000 {
+			t.Errorf("hot:0: %d elements differ from rand", 100000-kept)
 		}
 	}
 }

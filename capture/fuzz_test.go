@@ -54,7 +54,7 @@ func FuzzParse(f *testing.F) {
 // and a buffer's initial contents are exactly COUNT elements.
 func FuzzParseArg(f *testing.F) {
 	for _, s := range []string{"i32:7", "u64:0x10", "f32:1.5", "f64:-2e300", "i8:-128", "u16:65535",
-		"buf:f32:1024", "buf:u8:16:iota", "buf:i32:8:rand:42", "buf:f64:4:const:3.25", "buf:u32:3:zero",
+		"buf:f32:1024", "buf:u8:16:iota", "buf:i32:8:rand:42", "buf:i32:8:hot:50:3", "buf:f64:4:const:3.25", "buf:u32:3:zero",
 		"tex2d:f32:16:8", "tex2d:u8:4:4:rand", "buf:f32:0", "tex2d:f32:70000:1", "buf:x:1", "i32:1:2"} {
 		f.Add(s)
 	}

@@ -55,8 +55,9 @@ type Arg struct {
 	Value  uint64 // ArgScalar: the value's bits in Type's width (floats as IEEE bits)
 	Count  int    // ArgBuf: elements; ArgTex2D: W*H
 	W, H   int    // ArgTex2D
-	Init   string // zero, iota, rand, const
-	Seed   uint64 // rand seed (default 1)
+	Init   string // zero, iota, rand, hot, const
+	Seed   uint64 // rand and hot seed (default 1)
+	Hot    int    // hot: the percentage of elements that are 0
 	Const  string // the V of const:V
 	Source string // the SPEC as written
 }
@@ -84,7 +85,7 @@ func elemBytes(t string) int {
 //	buf:TYPE:COUNT[:INIT]                       a device buffer; its address is the argument
 //	tex2d:TYPE:W:H[:INIT]                       a 2D texture object over a W×H array
 //	TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64
-//	INIT: zero | iota | rand[:SEED] | const:V   (default zero)
+//	INIT: zero | iota | rand[:SEED] | hot:P[:SEED] | const:V   (default zero)
 //
 // See InitBytes for the exact contents each INIT produces.
 func ParseArg(s string) (Arg, error) {
@@ -148,6 +149,23 @@ func ParseArg(s string) (Arg, error) {
 					}
 					a.Seed = v
 				}
+			case "hot":
+				a.Init = "hot"
+				if len(rest) < 2 || len(rest) > 3 {
+					return bad("want hot:P[:SEED], P the percentage of elements that are 0")
+				}
+				p, err := strconv.ParseUint(rest[1], 10, 8)
+				if err != nil || p > 100 {
+					return bad("bad percentage %q (want 0 to 100)", rest[1])
+				}
+				a.Hot = int(p)
+				if len(rest) == 3 {
+					v, err := strconv.ParseUint(rest[2], 0, 64)
+					if err != nil {
+						return bad("bad seed %q", rest[2])
+					}
+					a.Seed = v
+				}
 			case "const":
 				if len(rest) != 2 {
 					return bad("want const:V")
@@ -157,7 +175,7 @@ func ParseArg(s string) (Arg, error) {
 				}
 				a.Init, a.Const = "const", rest[1]
 			default:
-				return bad("unknown INIT %q (want zero, iota, rand[:SEED] or const:V)", rest[0])
+				return bad("unknown INIT %q (want zero, iota, rand[:SEED], hot:P[:SEED] or const:V)", rest[0])
 			}
 		}
 		return a, nil
@@ -230,6 +248,9 @@ func (g *splitmix64) next() uint64 {
 //	            f64: float64(x>>11) / 2^53        uniform in [0,1), 53 random bits
 //	            i8:  x % 128    u8: x % 256       (so every value fits the type)
 //	            other integers: x % 1000          (small, so that sums do not overflow)
+//	hot:P:S   skewed data, a histogram's worst case: rand:S's draws, except that an
+//	          element is 0 where its draw's top 32 bits, modulo 100, are below P (about
+//	          P% of the elements; the others keep rand's value, which may also be 0)
 //
 // A scalar Arg returns its value's bytes.
 func (a Arg) InitBytes() []byte {
@@ -250,10 +271,13 @@ func (a Arg) InitBytes() []byte {
 		for i := 0; i < a.Count; i++ {
 			storeN(out[i*eb:][:eb], v)
 		}
-	case "rand":
+	case "rand", "hot":
 		g := splitmix64{a.Seed}
 		for i := 0; i < a.Count; i++ {
 			x := g.next()
+			if a.Init == "hot" && int((x>>32)%100) < a.Hot {
+				continue // the element stays 0
+			}
 			var v uint64
 			switch a.Type {
 			case "f32":

@@ -413,6 +413,26 @@ var handMadeRefs = map[string]handMade{
 			}
 		})
 	},
+	"hist_warp": func(l Launch, sz map[string]int, a []any) {
+		in, hist, n, bins := a[0].([]int32), a[1].([]int32), a[2].(int), a[3].(int)
+		stride := int(l.Block.X * l.Grid.X)
+		forBlocks(l, func(b int) {
+			copies := make([][]int32, l.Block.X/32)
+			for w := range copies {
+				copies[w] = make([]int32, bins)
+				for t := 32 * w; t < 32*(w+1); t++ {
+					for i := b*int(l.Block.X) + t; i < n; i += stride {
+						copies[w][uint32(in[i])&uint32(bins-1)]++
+					}
+				}
+			}
+			for j := range bins {
+				for _, c := range copies {
+					hist[j] += c[j]
+				}
+			}
+		})
+	},
 	"gather": func(l Launch, sz map[string]int, a []any) {
 		in, out, n := a[0].([]float32), a[1].([]float32), a[2].(int)
 		for i := 0; i < n; i++ {

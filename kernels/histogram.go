@@ -3,13 +3,24 @@ package kernels
 import "fmt"
 
 // Histograms (kernels/cu/histogram.cu): global atomics that return nothing (RED),
-// global atomics that return (ATOM), and per-block privatisation in shared memory.
-// Bins are a power of two from 1 (every atomic on one word) to 4096; the input is
-// uniform random, so each bin gets about n/bins increments.
+// global atomics that return (ATOM), and privatisation in shared memory per block
+// and per warp. Bins are a power of two from 1 (every atomic on one word) to 4096.
+// The input is rand's values 0..999 (so at most 1000 bins are ever used), with
+// about hot% of the elements 0 (capture's hot:P INIT), a skewed input that makes
+// bin 0 contended whatever the bin count.
 func histogramKernels() []*Kernel {
 	const block = 256
 	bins := Size{Name: "bins", Default: 256, Help: "histogram bins (a power of two)", Min: 1, Max: 4096, Pow2: true}
 	n := count("n", 1<<20, 1, "input elements")
+	hot := Size{Name: "hot", Default: 0, Help: "percentage of input elements that are 0 (skew)", Zero: true, Max: 100}
+	// input is the histogrammed buffer's SPEC: uniform (as the held-out launches
+	// were collected) unless skewed.
+	input := func(sz map[string]int) string {
+		if sz["hot"] == 0 {
+			return buf("i32", sz["n"], "rand:7")
+		}
+		return buf("i32", sz["n"], fmt.Sprintf("hot:%d:7", sz["hot"]))
+	}
 	binOf := func(sz map[string]int, in []int32) []int32 {
 		h := make([]int32, sz["bins"])
 		for _, v := range in {
@@ -22,12 +33,12 @@ func histogramKernels() []*Kernel {
 	globalKernel := func(name, summary string, tickets bool) *Kernel {
 		return &Kernel{
 			Name: name, Entry: name, PTXFile: "histogram.ptx", Topic: topic, Summary: summary,
-			Sizes: []Size{n, bins},
+			Sizes: []Size{n, bins, hot},
 			Small: []string{"n=1000", "bins=16"},
 			SIMT:  both,
 			Launch: func(sz map[string]int) Launch {
 				n := sz["n"]
-				args := []string{buf("i32", n, "rand:7"), buf("i32", sz["bins"], "zero")}
+				args := []string{input(sz), buf("i32", sz["bins"], "zero")}
 				if tickets {
 					args = append(args, buf("i32", n, "zero"))
 				}
@@ -37,20 +48,27 @@ func histogramKernels() []*Kernel {
 	}
 	global := globalKernel("hist_global", "atomicAdd(&hist[in[i] & (bins-1)], 1), result unused: RED", false)
 	ret := globalKernel("hist_global_ret", "ticket[i] = atomicAdd(&hist[in[i] & (bins-1)], 1): returning ATOM", true)
-	shared := &Kernel{
-		Name: "hist_shared", Entry: "hist_shared", PTXFile: "histogram.ptx", Topic: topic,
-		Summary: "per-block bins in dynamic shared memory (shared atomics), then one global atomicAdd per non-zero bin",
-		Sizes: []Size{n, bins,
-			{Name: "blocks", Default: 264, Help: "grid size (a grid-stride loop covers n)", Min: 1, Max: 1 << 16}},
-		Small: []string{"n=1000", "bins=16", "blocks=3"},
-		SIMT:  both,
-		Launch: func(sz map[string]int) Launch {
-			n := sz["n"]
-			return Launch{Grid: dim1(sz["blocks"]), Block: dim1(block), DynShared: uint32(4 * sz["bins"]),
-				Args: []string{buf("i32", n, "rand:7"), buf("i32", sz["bins"], "zero"), i32(n), i32(sz["bins"])}}
-		},
+	blocks := Size{Name: "blocks", Default: 264, Help: "grid size (a grid-stride loop covers n)", Min: 1, Max: 1 << 16}
+	// privatised kernels count into shared copies of the bins, copies per block of
+	// them, then add each non-zero bin to the global histogram once per block.
+	privatised := func(name, summary string, copies int) *Kernel {
+		return &Kernel{
+			Name: name, Entry: name, PTXFile: "histogram.ptx", Topic: topic, Summary: summary,
+			Sizes: []Size{n, bins, blocks, hot},
+			Small: []string{"n=1000", "bins=16", "blocks=3"},
+			SIMT:  both,
+			Launch: func(sz map[string]int) Launch {
+				return Launch{Grid: dim1(sz["blocks"]), Block: dim1(block), DynShared: uint32(4 * copies * sz["bins"]),
+					Args: []string{input(sz), buf("i32", sz["bins"], "zero"), i32(sz["n"]), i32(sz["bins"])}}
+			},
+		}
 	}
-	for _, k := range []*Kernel{global, shared} {
+	shared := privatised("hist_shared",
+		"per-block bins in dynamic shared memory (shared atomics), then one global atomicAdd per non-zero bin", 1)
+	warp := privatised("hist_warp",
+		"per-warp bins in dynamic shared memory (no two warps share a word), summed per block, then one global atomicAdd per non-zero bin",
+		block/32)
+	for _, k := range []*Kernel{global, shared, warp} {
 		withCheck(k, func(sz map[string]int, m mem) (map[int]any, error) {
 			return map[int]any{1: binOf(sz, m.i32(0))}, nil
 		})
@@ -70,7 +88,7 @@ func histogramKernels() []*Kernel {
 		}
 		return nil
 	}
-	return []*Kernel{global, ret, shared}
+	return []*Kernel{global, ret, shared, warp}
 }
 
 // checkTickets checks that the tickets of each bin are a permutation of 0..count-1.

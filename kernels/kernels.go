@@ -21,8 +21,11 @@ type Size struct {
 	Name    string
 	Default int
 	Help    string
-	// Min and Max bound the value; Max 0 means no bound beyond maxCount.
+	// Min and Max bound the value; Max 0 means no bound beyond maxCount. Min is at
+	// least 1 unless Zero is set.
 	Min, Max int
+	// Zero allows 0 (a size that turns something off, such as a histogram's skew).
+	Zero bool
 	// Multiple, when above 1, is what the value must be a multiple of: a kernel
 	// without bounds tests needs its grid to cover the data exactly.
 	Multiple int
@@ -40,7 +43,7 @@ type Launch struct {
 	//	tex2d:TYPE:W:H[:INIT]                      a 2D texture object handle (point
 	//	                                           sampling, clamp), texels row-major
 	// TYPE is i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 and INIT zero, iota,
-	// rand[:SEED] or const:V.
+	// rand[:SEED], hot:P[:SEED] or const:V.
 	Args []string
 	// Consts sets __constant__ variables: NAME=TYPE:COUNT[:INIT].
 	Consts []string
@@ -241,6 +244,9 @@ func parseSizeValue(v string) (int, error) {
 
 func (s Size) check(v int) error {
 	lo := max(s.Min, 1)
+	if s.Zero {
+		lo = max(s.Min, 0)
+	}
 	hi := s.Max
 	if hi == 0 {
 		hi = maxCount

@@ -81,7 +81,8 @@ func HeldOut() []string {
 // the matmuls beside it) for ground truth: scatter versus gather, every coarsening
 // factor and grid-stride grids sized to 1, 2 and 8 times an H100/H200's 132 SMs at
 // two footprints, untiled versus 16x16-tiled matmul at a width both tile exactly,
-// and the SDK matmul's 1 to 8 outputs per thread at sizes a test replays in seconds.
+// the SDK matmul's 1 to 8 outputs per thread at sizes a test replays in seconds,
+// and histograms privatised per block and per warp, on uniform and skewed inputs.
 // The models were never tuned on them, so `gtrace validate` reports them with the
 // held-out set (collect.sh SIZES=lessons).
 func Lessons() []string {
@@ -105,6 +106,16 @@ func Lessons() []string {
 	for _, n := range []string{"256", "512"} {
 		for _, c := range []string{"1", "2", "4", "8"} {
 			out = append(out, "matmul_sdk_"+c+"@n="+n)
+		}
+	}
+	// Privatisation: per-warp copies at 1 to 4096 bins (the global and per-block
+	// forms at those bins are in HeldOut), per-block at 16 bins beside the global
+	// histogram's 16, and all three on skewed inputs (half and 90% of the elements
+	// in bin 0).
+	out = append(out, "hist_warp@bins=1", "hist_warp@bins=16", "hist_warp", "hist_warp@bins=4096", "hist_shared@bins=16")
+	for _, hot := range []string{"50", "90"} {
+		for _, k := range []string{"hist_global", "hist_shared", "hist_warp"} {
+			out = append(out, k+"@hot="+hot)
 		}
 	}
 	return out

@@ -49,14 +49,35 @@ func readGroundTruth(t testing.TB, path, producer string) map[string]map[string]
 	return out
 }
 
+// groundTruth is one collect.sh CSV's values for one corpus, and the preset of the
+// GPU it was measured on.
+type groundTruth struct {
+	path, gpu string
+	hw        map[string]map[string]float64
+}
+
+func readTruth(t testing.TB, path, gpu, producer string) groundTruth {
+	t.Helper()
+	return groundTruth{path, gpu, readGroundTruth(t, path, producer)}
+}
+
 // lessonTimes replays each launch with the timing engine on hopper/h100 at the SM
-// clock it ran at on the GPU, and returns the modelled and measured durations (ns).
+// clock it ran at on the H100 of lessonsGroundTruth, and returns the modelled and
+// measured durations (ns).
 func lessonTimes(t *testing.T, hw map[string]map[string]float64, launches ...string) (model, gpu []float64) {
 	t.Helper()
+	return gpuTimes(t, groundTruth{lessonsGroundTruth, "h100", hw}, launches...)
+}
+
+// gpuTimes replays each launch with the timing engine on hopper at gt's GPU preset and
+// at the SM clock the launch ran at there, and returns the modelled and measured
+// durations (ns).
+func gpuTimes(t *testing.T, gt groundTruth, launches ...string) (model, gpu []float64) {
+	t.Helper()
 	for _, name := range launches {
-		h, ok := hw[name]
+		h, ok := gt.hw[name]
 		if !ok {
-			t.Fatalf("%s: not in %s", name, lessonsGroundTruth)
+			t.Fatalf("%s: not in %s", name, gt.path)
 		}
 		k, sz, err := kernels.ParseLaunch(name)
 		if err != nil {
@@ -66,7 +87,7 @@ func lessonTimes(t *testing.T, hw map[string]map[string]float64, launches ...str
 		for _, s := range k.Sizes {
 			kv = append(kv, s.Name+"="+strconv.Itoa(sz[s.Name]))
 		}
-		cfg := presetOf(t, "hopper", "h100", "sm.clock_mhz="+strconv.Itoa(int(math.Round(h["sm__cycles_elapsed.avg.per_second"]/1e6))))
+		cfg := presetOf(t, "hopper", gt.gpu, "sm.clock_mhz="+strconv.Itoa(int(math.Round(h["sm__cycles_elapsed.avg.per_second"]/1e6))))
 		rep, err := Timing(context.Background(), traceOf(t, k.Name, kv...), cfg, Options{})
 		if err != nil {
 			t.Fatal(err)

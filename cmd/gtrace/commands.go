@@ -35,7 +35,7 @@ func captureCommand() *cli.Command {
 		Usage: "run a kernel on the CPU and write its per-warp trace",
 		ArgsUsage: "KERNEL | --ptx FILE.ptx|--cu FILE.cu --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] --arg SPEC...\n\n" +
 			"   SPEC: i32:V u32:V i64:V u64:V f32:V f64:V | buf:TYPE:COUNT[:INIT] | tex2d:TYPE:W:H[:INIT]\n" +
-			"         TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64   INIT: zero | iota | rand[:SEED] | const:V",
+			"         TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64   INIT: zero | iota | rand[:SEED] | hot:P[:SEED] | const:V",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "trace file to write (default KERNEL.gtrace)"},
 			&cli.StringFlag{Name: "simt", Value: "its", Usage: "divergence model: stack (pre-Volta) or its (Volta+)"},

@@ -8,7 +8,10 @@
 // them and ncu counts op_red. hist_global_ret keeps each old value (a ticket),
 // so its atomics return: ATOM, op_atom. hist_shared privatises: each block
 // counts into a shared-memory copy of the bins (dynamic shared memory, 4 bytes
-// a bin), then adds its non-zero bins to the global histogram.
+// a bin), then adds its non-zero bins to the global histogram. hist_warp
+// privatises further: each warp counts into its own copy (4 bytes a bin a warp),
+// so the shared atomics of different warps never meet on one word, and the block
+// sums the copies before its one global atomicAdd per non-zero bin.
 #include "gtrace_cuda.h"
 
 extern "C" __global__ void hist_global(const unsigned *__restrict in, unsigned *hist, int n, unsigned bins)
@@ -38,4 +41,24 @@ extern "C" __global__ void hist_shared(const unsigned *__restrict in, unsigned *
 	for (unsigned b = threadIdx.x; b < bins; b += blockDim.x)
 		if (bin[b] != 0)
 			atomicAdd(&hist[b], bin[b]);
+}
+
+extern "C" __global__ void hist_warp(const unsigned *__restrict in, unsigned *hist, int n, unsigned bins)
+{
+	extern __shared__ unsigned bin[];
+	unsigned warps = blockDim.x / 32;
+	unsigned *mine = bin + (threadIdx.x / 32) * bins;
+	for (unsigned b = threadIdx.x; b < bins * warps; b += blockDim.x)
+		bin[b] = 0;
+	__syncthreads();
+	for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+		atomicAdd(&mine[in[i] & (bins - 1)], 1u);
+	__syncthreads();
+	for (unsigned b = threadIdx.x; b < bins; b += blockDim.x) {
+		unsigned c = 0;
+		for (unsigned w = 0; w < warps; w++)
+			c += bin[w * bins + b];
+		if (c != 0)
+			atomicAdd(&hist[b], c);
+	}
 }

@@ -3,7 +3,7 @@
 // and turns Nsight Compute's counters for those launches into gtrace's ground-truth
 // CSV (traces/hw/, read by validate.ReadGroundTruth).
 //
-//	hwcheck prepare [-sizes small|default] DIR   # jobs for both PTX corpora
+//	hwcheck prepare [-sizes S] [-match RE] DIR  # jobs for both PTX corpora
 //	nvcc -O2 -o runner kernels/hwcheck/runner.cu -lcuda
 //	./runner DIR/jobs DIR/out                     # on the GPU machine, maybe under ncu
 //	hwcheck verify DIR                            # Check every result
@@ -25,6 +25,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/gtrace/gtrace/capture"
@@ -46,7 +47,7 @@ type usage string
 
 func (u usage) Error() string { return string(u) }
 
-const usageText = "usage: hwcheck prepare [-sizes small|default|heldout|lessons] DIR | verify DIR | tidy [-sizes S] [-env FILE] DIR..."
+const usageText = "usage: hwcheck prepare [-sizes small|default|heldout|lessons] [-match REGEXP] DIR | verify DIR | tidy [-sizes S] [-match REGEXP] [-env FILE] DIR..."
 
 func run(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
@@ -55,6 +56,7 @@ func run(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("hwcheck "+args[0], flag.ContinueOnError)
 	sizes := fs.String("sizes", "small", "prepare, tidy: small (the tests' quick sizes), default (what `gtrace capture KERNEL` runs), heldout (kernels.HeldOut, the held-out validation set) or lessons (kernels.Lessons, issue 15's seed lessons)")
 	env := fs.String("env", "", "tidy: KEY: VALUE lines to copy into the CSV's # header")
+	match := fs.String("match", "", "prepare, tidy: keep only the set's launches whose name matches this regular expression")
 	if err := fs.Parse(args[1:]); err != nil {
 		return usage(err.Error())
 	}
@@ -64,6 +66,9 @@ func run(args []string, stdout io.Writer) error {
 	dir := fs.Arg(0)
 	set, err := launchSet(*sizes)
 	if err != nil {
+		return err
+	}
+	if set, err = matching(set, *match); err != nil {
 		return err
 	}
 	switch args[0] {
@@ -130,6 +135,28 @@ func launchSet(which string) ([]setLaunch, error) {
 		}
 	default:
 		return nil, usage("-sizes " + which + ": want small, default, heldout or lessons")
+	}
+	return out, nil
+}
+
+// matching keeps the launches of set whose name matches the regular expression expr
+// (all of them when expr is empty); a set left empty is an error.
+func matching(set []setLaunch, expr string) ([]setLaunch, error) {
+	if expr == "" {
+		return set, nil
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, usage(fmt.Sprintf("-match %q: %v", expr, err))
+	}
+	var out []setLaunch
+	for _, l := range set {
+		if re.MatchString(l.name) {
+			out = append(out, l)
+		}
+	}
+	if len(out) == 0 {
+		return nil, usage(fmt.Sprintf("-match %q: no launch of the set matches", expr))
 	}
 	return out, nil
 }

@@ -184,7 +184,8 @@ func TestFlowWithoutGPU(t *testing.T) {
 }
 
 func TestUsage(t *testing.T) {
-	for _, args := range [][]string{nil, {"prepare"}, {"prepare", "-sizes", "huge", "d"}, {"tidy"}, {"frob", "d"}} {
+	for _, args := range [][]string{nil, {"prepare"}, {"prepare", "-sizes", "huge", "d"}, {"tidy"}, {"frob", "d"},
+		{"prepare", "-sizes", "lessons", "-match", "(", "d"}, {"prepare", "-sizes", "lessons", "-match", "^nothing$", "d"}} {
 		err := run(args, io.Discard)
 		if _, ok := err.(usage); !ok {
 			t.Errorf("%q: %v, want a usage error", args, err)
@@ -205,6 +206,12 @@ func TestHeldOutFlow(t *testing.T) {
 	}
 	if ls, err := launchSet("lessons"); err != nil || len(ls) != len(kernels.Lessons()) {
 		t.Fatalf("launchSet(lessons) has %d launches (%v), kernels.Lessons %d", len(ls), err, len(kernels.Lessons()))
+	}
+	// -match keeps the launches whose name matches, in the set's order.
+	ls, _ := launchSet("lessons")
+	hist, err := matching(ls, "^hist_warp@")
+	if err != nil || len(hist) != 5 || hist[0].name != "hist_warp@bins=1" || hist[4].name != "hist_warp@hot=90" {
+		t.Errorf("matching(lessons, ^hist_warp@) = %v, %v; want the 5 hist_warp launches with sizes", hist, err)
 	}
 	// Three of them (the whole set writes a gigabyte of inputs).
 	var some []setLaunch

@@ -25,7 +25,11 @@
 # the Go references, so a wrong launch is caught before its counters are kept.
 #
 # Idempotent: it works under WORK (default /tmp/gtrace-hw, wiped first) and writes
-# only OUTDIR. Environment: SIZES (default, heldout or lessons; default default), HWCHECK
+# only OUTDIR. Environment: SIZES (default, heldout or lessons; default default), MATCH
+# (a regular expression: only the set's launches whose name matches, e.g. '^hist_'),
+# NVCC_PTX (fresh: compile kernels/cu with this machine's nvcc, run those launches from
+# it instead of the nvcc corpus built into hwcheck, and write it to OUTDIR/ptx-nvcc for
+# committing: how a new kernel's nvcc PTX is made, since nvcc lives here), HWCHECK
 # (default .hw/hwcheck, or .hw/hwcheck.gz unpacked),
 # NCU_TIMEOUT seconds per corpus (default 300), CLOCK_CONTROL (base; falls back to none
 # if ncu cannot lock clocks here).
@@ -36,6 +40,9 @@ WORK=${WORK:-/tmp/gtrace-hw}
 NCU_TIMEOUT=${NCU_TIMEOUT:-300}
 CLOCK_CONTROL=${CLOCK_CONTROL:-base}
 SIZES=${SIZES:-default}
+MATCH=${MATCH:-}
+NVCC_PTX=${NVCC_PTX:-}
+case $NVCC_PTX in "" | fresh) ;; *) echo "collect.sh: NVCC_PTX=$NVCC_PTX: want fresh or nothing"; exit 1 ;; esac
 case $SIZES in default | heldout | lessons) ;; *) echo "collect.sh: SIZES=$SIZES: want default, heldout or lessons"; exit 1 ;; esac
 mkdir -p "$OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd)
@@ -107,12 +114,22 @@ ENV=$WORK/env.txt
 	else
 		echo "sizes: default (kernels.Kernel.Defaults, as gtrace capture KERNEL)"
 	fi
+	if [ -n "$MATCH" ]; then echo "match: $MATCH (only the launches whose name matches)"; fi
+	if [ -n "$NVCC_PTX" ]; then echo "nvcc corpus: compiled here from kernels/cu (NVCC_PTX=fresh; in ptx-nvcc/)"; fi
 } >"$ENV"
 cat "$ENV"
 
 step "prepare jobs (both corpora, $SIZES sizes)"
-"$HWCHECK" prepare -sizes "$SIZES" "$WORK" || exit 1
+"$HWCHECK" prepare -sizes "$SIZES" -match "$MATCH" "$WORK" || exit 1
 ls "$WORK/jobs" | grep -c '\.'
+
+if [ "$NVCC_PTX" = fresh ]; then
+	step "compile the nvcc corpus here (NVCC_PTX=fresh)"
+	PTX_OUT="$OUTDIR/ptx-nvcc" sh kernels/gen.sh nvcc || exit 1
+	for ptx in "$WORK"/jobs/ptx/nvcc/*.ptx; do
+		cp "$OUTDIR/ptx-nvcc/$(basename "$ptx")" "$ptx" || exit 1
+	done
+fi
 
 step "build the runner"
 nvcc -O2 -o "$WORK/runner" kernels/hwcheck/runner.cu -lcuda || exit 1
@@ -198,7 +215,7 @@ step "tidy"
 	echo "metrics_unavailable:${DROPPED:- none}"
 	echo "command: scripts/hw/collect.sh (per corpus: ncu $NCU_OPTS --metrics <list in the sidecar> --export report runner jobs out <jobs>; ncu --import report.ncu-rep --csv --page details --print-units base --print-kernel-base mangled)"
 } >>"$ENV"
-"$HWCHECK" tidy -sizes "$SIZES" -env "$ENV" "$WORK/clang-14" "$WORK/nvcc" >"$OUTDIR/$NAME.csv"
+"$HWCHECK" tidy -sizes "$SIZES" -match "$MATCH" -env "$ENV" "$WORK/clang-14" "$WORK/nvcc" >"$OUTDIR/$NAME.csv"
 echo "tidy exit $?: $(grep -vc '^#' "$OUTDIR/$NAME.csv") lines in $NAME.csv"
 {
 	echo "# Sidecar of $NAME.csv (scripts/hw/collect.sh)"
