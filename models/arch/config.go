@@ -10,6 +10,7 @@ import (
 	"github.com/gtrace/gtrace/models/cache"
 	"github.com/gtrace/gtrace/models/coalesce"
 	"github.com/gtrace/gtrace/models/dram"
+	"github.com/gtrace/gtrace/models/pcie"
 	"github.com/gtrace/gtrace/models/sched"
 )
 
@@ -29,6 +30,7 @@ type Config struct {
 	L2        L2
 	DRAM      DRAM
 	Latency   Latency
+	PCIe      pcie.Link // the host connection: copies between host and device memory
 
 	sources map[string]string
 }
@@ -488,6 +490,9 @@ func (c *Config) Validate() error {
 		{"lat.shared", c.Latency.Shared}, {"lat.l1_hit", c.Latency.L1Hit}, {"lat.l2_hit", c.Latency.L2Hit},
 		{"lat.dram", c.Latency.DRAM}, {"lat.texture", c.Latency.Texture}, {"lat.const", c.Latency.Const}} {
 		pos(l.key, l.v)
+	}
+	if err := c.PCIe.Validate(); err != nil {
+		errs = append(errs, err)
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("arch %s/%s: %w", c.Arch, c.GPU, errors.Join(errs...))

@@ -107,6 +107,12 @@ func buildFields() []field {
 		field{key: "lat.texture", ptr: func(c *Config) any { return &c.Latency.Texture }},
 		field{key: "lat.const", ptr: func(c *Config) any { return &c.Latency.Const }},
 		field{key: "lat.const_l15", ptr: func(c *Config) any { return &c.Latency.ConstL15 }},
+		field{key: "pcie.gen", ptr: func(c *Config) any { return &c.PCIe.Gen }},
+		field{key: "pcie.lanes", ptr: func(c *Config) any { return &c.PCIe.Lanes }},
+		field{key: "pcie.efficiency", ptr: func(c *Config) any { return &c.PCIe.Efficiency }},
+		field{key: "pcie.latency_us", ptr: func(c *Config) any { return &c.PCIe.LatencyUS }},
+		field{key: "pcie.staging_gbps", ptr: func(c *Config) any { return &c.PCIe.StagingGBps }},
+		field{key: "pcie.copy_engines", ptr: func(c *Config) any { return &c.PCIe.CopyEngines }},
 	)
 	return f
 }
