@@ -130,6 +130,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			cudaIncludeCommand(),
 			validateCommand(),
 			sweepCommand(),
+			planCommand(),
 		},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
 			return cli.Exit(err.Error(), 2)
