@@ -131,6 +131,7 @@ func ParseArg(s string) (Arg, error) {
 		a.Init, a.Seed = "zero", 1
 		rest := parts[n:]
 		if len(rest) > 0 {
+			var err error
 			switch rest[0] {
 			case "zero", "iota":
 				a.Init = rest[0]
@@ -143,11 +144,9 @@ func ParseArg(s string) (Arg, error) {
 					return bad("want rand[:SEED]")
 				}
 				if len(rest) == 2 {
-					v, err := strconv.ParseUint(rest[1], 0, 64)
-					if err != nil {
-						return bad("bad seed %q", rest[1])
+					if a.Seed, err = parseSeed(rest[1]); err != nil {
+						return bad("%v", err)
 					}
-					a.Seed = v
 				}
 			case "hot":
 				a.Init = "hot"
@@ -160,11 +159,9 @@ func ParseArg(s string) (Arg, error) {
 				}
 				a.Hot = int(p)
 				if len(rest) == 3 {
-					v, err := strconv.ParseUint(rest[2], 0, 64)
-					if err != nil {
-						return bad("bad seed %q", rest[2])
+					if a.Seed, err = parseSeed(rest[2]); err != nil {
+						return bad("%v", err)
 					}
-					a.Seed = v
 				}
 			case "const":
 				if len(rest) != 2 {
@@ -191,6 +188,15 @@ func ParseArg(s string) (Arg, error) {
 		return a, nil
 	}
 	return bad("unknown kind %q (want a scalar type, buf: or tex2d:)", parts[0])
+}
+
+// parseSeed reads the SEED of rand:SEED and hot:P:SEED.
+func parseSeed(v string) (uint64, error) {
+	seed, err := strconv.ParseUint(v, 0, 64)
+	if err != nil {
+		return 0, fmt.Errorf("bad seed %q", v)
+	}
+	return seed, nil
 }
 
 // scalarBits parses V as a value of type t and returns its bits.

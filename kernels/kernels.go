@@ -243,9 +243,9 @@ func parseSizeValue(v string) (int, error) {
 }
 
 func (s Size) check(v int) error {
-	lo := max(s.Min, 1)
-	if s.Zero {
-		lo = max(s.Min, 0)
+	lo := s.Min
+	if !s.Zero {
+		lo = max(lo, 1)
 	}
 	hi := s.Max
 	if hi == 0 {

@@ -260,7 +260,11 @@ func parseStep(i int, ws wireStep, buffers map[string]Buffer, kernels map[string
 		}
 	}
 	if len(kinds) != 1 {
-		return s, fmt.Errorf("want exactly one of copy, run, record or wait (has %s)", strings.Join(append(kinds, "none")[:max(len(kinds), 1)], ", "))
+		has := "none"
+		if len(kinds) > 0 {
+			has = strings.Join(kinds, ", ")
+		}
+		return s, fmt.Errorf("want exactly one of copy, run, record or wait (has %s)", has)
 	}
 	if s.Kind != Copy && (ws.To != "" || ws.Bytes != nil) {
 		return s, errors.New("to and bytes belong to a copy")

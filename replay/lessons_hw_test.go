@@ -61,14 +61,6 @@ func readTruth(t testing.TB, path, gpu, producer string) groundTruth {
 	return groundTruth{path, gpu, readGroundTruth(t, path, producer)}
 }
 
-// lessonTimes replays each launch with the timing engine on hopper/h100 at the SM
-// clock it ran at on the H100 of lessonsGroundTruth, and returns the modelled and
-// measured durations (ns).
-func lessonTimes(t *testing.T, hw map[string]map[string]float64, launches ...string) (model, gpu []float64) {
-	t.Helper()
-	return gpuTimes(t, groundTruth{lessonsGroundTruth, "h100", hw}, launches...)
-}
-
 // gpuTimes replays each launch with the timing engine on hopper at gt's GPU preset and
 // at the SM clock the launch ran at there, and returns the modelled and measured
 // durations (ns).
@@ -111,9 +103,9 @@ func gpuTimes(t *testing.T, gt groundTruth, launches ...string) (model, gpu []fl
 //     and the model's ratio is within 25% of the GPU's;
 //   - 16x16 tiles beat the untiled matmul on both.
 func TestLessonsOnTheGPU(t *testing.T) {
-	hw := readGroundTruth(t, lessonsGroundTruth, "clang-14")
+	hw := readTruth(t, lessonsGroundTruth, "h100", "clang-14")
 
-	m, g := lessonTimes(t, hw, "conv1d_scatter@n=65536", "conv1d_gather@n=65536")
+	m, g := gpuTimes(t, hw, "conv1d_scatter@n=65536", "conv1d_gather@n=65536")
 	if m[1] >= m[0] || g[1] >= g[0] {
 		t.Errorf("scatter / gather: model %.0f / %.0f ns, GPU %.0f / %.0f: want gather faster on both", m[0], m[1], g[0], g[1])
 	}
@@ -122,7 +114,7 @@ func TestLessonsOnTheGPU(t *testing.T) {
 		{"saxpy_c1@n=1048576", "saxpy_c2@n=1048576", "saxpy_c4@n=1048576", "saxpy_c8@n=1048576"},
 		{"matmul_sdk_1@n=256", "matmul_sdk_2@n=256", "matmul_sdk_4@n=256", "matmul_sdk_8@n=256"},
 	} {
-		m, g := lessonTimes(t, hw, family...)
+		m, g := gpuTimes(t, hw, family...)
 		pick, best := slices.Index(m, slices.Min(m)), slices.Index(g, slices.Min(g))
 		if g[pick] > 1.07*g[best] {
 			t.Errorf("the model picks %s, which takes %.0f ns on the GPU; the GPU's best, %s, %.0f ns (more than 7%% apart)",
@@ -133,13 +125,13 @@ func TestLessonsOnTheGPU(t *testing.T) {
 		}
 	}
 
-	m, g = lessonTimes(t, hw, "saxpy_gridstride@n=1048576,blocks=132", "saxpy_gridstride@n=1048576,blocks=1056")
+	m, g = gpuTimes(t, hw, "saxpy_gridstride@n=1048576,blocks=132", "saxpy_gridstride@n=1048576,blocks=1056")
 	mr, gr := m[0]/m[1], g[0]/g[1]
 	if mr < 2 || gr < 2 || math.Abs(mr/gr-1) > 0.25 {
 		t.Errorf("grid-stride, 132 blocks against 1056: model %.2fx slower, GPU %.2fx: want both over 2x and within 25%%", mr, gr)
 	}
 
-	m, g = lessonTimes(t, hw, "matmul_naive@width=128", "tiled_matmul_bounds@width=128")
+	m, g = gpuTimes(t, hw, "matmul_naive@width=128", "tiled_matmul_bounds@width=128")
 	if m[1] >= m[0] || g[1] >= g[0] {
 		t.Errorf("untiled / tiled matmul: model %.0f / %.0f ns, GPU %.0f / %.0f: want tiled faster on both", m[0], m[1], g[0], g[1])
 	}

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"maps"
 	"math"
 	"strconv"
 	"testing"
@@ -59,9 +60,7 @@ func TestPrivatisationCutsGlobalAtomics(t *testing.T) {
 //     shared memory leaves one block per SM: over 2x slower than per block on both.
 func TestPrivatisationOnTheGPU(t *testing.T) {
 	gt := readTruth(t, heldOutH200, "h200", "clang-14")
-	for k, v := range readGroundTruth(t, privatisedH200, "clang-14") {
-		gt.hw[k] = v
-	}
+	maps.Copy(gt.hw, readGroundTruth(t, privatisedH200, "clang-14"))
 	type speedup struct{ model, gpu float64 }
 	// at times global, per block and per warp at one setting, each setting once.
 	seen := map[string][3]speedup{}

@@ -49,13 +49,14 @@ func planAction(c *cli.Context) error {
 	}
 	archName, gpu := c.String("arch"), c.String("gpu")
 	if archName == "" && c.String("config") == "" {
-		archName, gpu, _ = strings.Cut(p.Arch, "/")
-		if gpu == "" {
-			gpu = c.String("gpu")
+		// The plan's arch: ARCH[/GPU], its GPU before --gpu.
+		var fileGPU string
+		if archName, fileGPU, _ = strings.Cut(p.Arch, "/"); archName == "" {
+			return usageError("plan: give --arch (or arch: in %s)", path)
 		}
-	}
-	if archName == "" && c.String("config") == "" {
-		return usageError("plan: give --arch (or arch: in %s)", path)
+		if fileGPU != "" {
+			gpu = fileGPU
+		}
 	}
 	cfg, err := loadArch(archName, gpu, c.String("config"), c.StringSlice("set"))
 	if err != nil {
@@ -136,12 +137,11 @@ func traceTime(ctx context.Context, path string, cfg *arch.Config) (float64, err
 // launchTime captures a reference launch (KERNEL@SIZE=VALUE,...) into a temporary
 // trace and times it.
 func launchTime(ctx context.Context, launch string, cfg *arch.Config, stderr io.Writer) (float64, error) {
-	name, sizes, _ := strings.Cut(launch, "@")
-	var kv []string
-	if sizes != "" {
-		kv = strings.Split(sizes, ",")
+	ref, sz, err := kernels.ParseLaunch(launch)
+	if err != nil {
+		return 0, err
 	}
-	ref, sz, spec, err := kernels.SpecOf(name, kv)
+	spec, err := ref.Spec(sz, kernels.Clang14)
 	if err != nil {
 		return 0, err
 	}

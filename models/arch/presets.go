@@ -59,6 +59,15 @@ var common = []row{
 	{"lat.dram_ns", "0", "lat.dram is given in SM cycles unless the preset measured its parts"},
 }
 
+// The PCIe link's measured values (scripts/hw/transfers.sh on an H200, docs/research/
+// hw-facts.md section 12), which every base preset takes with what is assumed of it.
+const (
+	transfersH200     = "scripts/hw/transfers.sh, traces/hw/h200-2026-11-26-transfers"
+	srcPCIeEfficiency = "[V] ME " + transfersH200 + ": pinned copies of 4 KB-256 MB stream at 55.4 GB/s (h2d 55.6, d2h 55.2) on a PCIe 5.0 x16 link of 63.0 GB/s per direction; assumed the same packet overhead on every generation"
+	srcPCIeLatency    = "[V] ME " + transfersH200 + ": a cudaMemcpy and the wait for it, fitted t = latency + bytes/rate over 4 KB-256 MB: 8.4 us h2d, 7.1 d2h (CUDA events see 4.0 and 3.0); assumed the same driver and DMA set-up"
+	srcPCIeStaging    = "[V] ME " + transfersH200 + ": pageable copies stream at 12.9 GB/s h2d, 12.4 d2h (noisy: 9-16 GB/s at 128-256 MB): the host's copy into the driver's pinned staging buffer; a property of the host (Xeon, 16 cores), not the GPU"
+)
+
 var presets = []preset{
 	{arch: "fermi", gpu: "gtx480", rows: []row{
 		{"name", "GeForce GTX 480", "GF100"},
@@ -155,9 +164,9 @@ var presets = []preset{
 		{"lat.const_l15", "0", "no level 1.5"},
 		{"pcie.gen", "2", "[R] GeForce GTX 480 specifications: PCI Express 2.0 x16"},
 		{"pcie.lanes", "16", "[R] same"},
-		{"pcie.efficiency", "0.88", "[V] ME scripts/hw/transfers.sh, traces/hw/h200-2026-11-26-transfers: pinned copies of 4 KB-256 MB stream at 55.4 GB/s (h2d 55.6, d2h 55.2) on a PCIe 5.0 x16 link of 63.0 GB/s per direction; assumed the same packet overhead on every generation (a Fermi-era host is unmeasured)"},
-		{"pcie.latency_us", "7.7", "[V] ME scripts/hw/transfers.sh, traces/hw/h200-2026-11-26-transfers: a cudaMemcpy and the wait for it, fitted t = latency + bytes/rate over 4 KB-256 MB: 8.4 us h2d, 7.1 d2h (CUDA events see 4.0 and 3.0); assumed the same driver and DMA set-up (a Fermi-era host is unmeasured)"},
-		{"pcie.staging_gbps", "12.6", "[V] ME scripts/hw/transfers.sh, traces/hw/h200-2026-11-26-transfers: pageable copies stream at 12.9 GB/s h2d, 12.4 d2h (noisy: 9-16 GB/s at 128-256 MB): the host's copy into the driver's pinned staging buffer; a property of the host (Xeon, 16 cores), not the GPU (a Fermi-era host is unmeasured)"},
+		{"pcie.efficiency", "0.88", srcPCIeEfficiency + " (a Fermi-era host is unmeasured)"},
+		{"pcie.latency_us", "7.7", srcPCIeLatency + " (a Fermi-era host is unmeasured)"},
+		{"pcie.staging_gbps", "12.6", srcPCIeStaging + " (a Fermi-era host is unmeasured)"},
 		{"pcie.copy_engines", "1", "[R] GeForce Fermi has one copy engine (CUDA C Programming Guide, asyncEngineCount; Tesla boards have two)"},
 	}},
 	{arch: "fermi", gpu: "c2050", base: "gtx480", rows: []row{
@@ -263,9 +272,9 @@ var presets = []preset{
 		{"lat.const_l15", "0", "no level 1.5"},
 		{"pcie.gen", "2", "[R] Tesla K20X board specification (BD-06397): PCI Express Gen2 x16"},
 		{"pcie.lanes", "16", "[R] same"},
-		{"pcie.efficiency", "0.88", "[V] ME scripts/hw/transfers.sh, traces/hw/h200-2026-11-26-transfers: pinned copies of 4 KB-256 MB stream at 55.4 GB/s (h2d 55.6, d2h 55.2) on a PCIe 5.0 x16 link of 63.0 GB/s per direction; assumed the same packet overhead on every generation (a Kepler-era host is unmeasured)"},
-		{"pcie.latency_us", "7.7", "[V] ME scripts/hw/transfers.sh, traces/hw/h200-2026-11-26-transfers: a cudaMemcpy and the wait for it, fitted t = latency + bytes/rate over 4 KB-256 MB: 8.4 us h2d, 7.1 d2h (CUDA events see 4.0 and 3.0); assumed the same driver and DMA set-up (a Kepler-era host is unmeasured)"},
-		{"pcie.staging_gbps", "12.6", "[V] ME scripts/hw/transfers.sh, traces/hw/h200-2026-11-26-transfers: pageable copies stream at 12.9 GB/s h2d, 12.4 d2h (noisy: 9-16 GB/s at 128-256 MB): the host's copy into the driver's pinned staging buffer; a property of the host (Xeon, 16 cores), not the GPU (a Kepler-era host is unmeasured)"},
+		{"pcie.efficiency", "0.88", srcPCIeEfficiency + " (a Kepler-era host is unmeasured)"},
+		{"pcie.latency_us", "7.7", srcPCIeLatency + " (a Kepler-era host is unmeasured)"},
+		{"pcie.staging_gbps", "12.6", srcPCIeStaging + " (a Kepler-era host is unmeasured)"},
 		{"pcie.copy_engines", "2", "[R] Tesla K20X: two copy engines (deviceQuery asyncEngineCount 2)"},
 	}},
 	{arch: "kepler", gpu: "titan", base: "k20x", rows: []row{
@@ -376,9 +385,9 @@ var presets = []preset{
 		{"lat.const_l15", "100", "assumed: as GH100's GCC (ME)"},
 		{"pcie.gen", "4", "[R] A100 datasheet: PCIe Gen4, 64 GB/s (x16, both directions)"},
 		{"pcie.lanes", "16", "[R] same"},
-		{"pcie.efficiency", "0.88", "[V] ME scripts/hw/transfers.sh, traces/hw/h200-2026-11-26-transfers: pinned copies of 4 KB-256 MB stream at 55.4 GB/s (h2d 55.6, d2h 55.2) on a PCIe 5.0 x16 link of 63.0 GB/s per direction; assumed the same packet overhead on every generation (an A100 host is unmeasured)"},
-		{"pcie.latency_us", "7.7", "[V] ME scripts/hw/transfers.sh, traces/hw/h200-2026-11-26-transfers: a cudaMemcpy and the wait for it, fitted t = latency + bytes/rate over 4 KB-256 MB: 8.4 us h2d, 7.1 d2h (CUDA events see 4.0 and 3.0); assumed the same driver and DMA set-up (an A100 host is unmeasured)"},
-		{"pcie.staging_gbps", "12.6", "[V] ME scripts/hw/transfers.sh, traces/hw/h200-2026-11-26-transfers: pageable copies stream at 12.9 GB/s h2d, 12.4 d2h (noisy: 9-16 GB/s at 128-256 MB): the host's copy into the driver's pinned staging buffer; a property of the host (Xeon, 16 cores), not the GPU (an A100 host is unmeasured)"},
+		{"pcie.efficiency", "0.88", srcPCIeEfficiency + " (an A100 host is unmeasured)"},
+		{"pcie.latency_us", "7.7", srcPCIeLatency + " (an A100 host is unmeasured)"},
+		{"pcie.staging_gbps", "12.6", srcPCIeStaging + " (an A100 host is unmeasured)"},
 		{"pcie.copy_engines", "3", "[R] A100 deviceQuery: 3 copy engines; assumed as the GH100 measured (hopper/h200)"},
 	}},
 	{arch: "ampere", gpu: "rtx3090", base: "a100", rows: []row{
@@ -517,10 +526,10 @@ var presets = []preset{
 		{"lat.const_l15", "100", "[V] ME: GCC 104 cycles minus a 4-cycle SHF"},
 		{"pcie.gen", "5", "[R] H100 SXM5 datasheet: PCIe Gen5, 128 GB/s (x16, both directions)"},
 		{"pcie.lanes", "16", "[R] same"},
-		{"pcie.efficiency", "0.88", "[V] ME scripts/hw/transfers.sh, traces/hw/h200-2026-11-26-transfers: pinned copies of 4 KB-256 MB stream at 55.4 GB/s (h2d 55.6, d2h 55.2) on a PCIe 5.0 x16 link of 63.0 GB/s per direction; assumed the same packet overhead on every generation (measured on an H200; an H100 is one GH100 die on the same link)"},
-		{"pcie.latency_us", "7.7", "[V] ME scripts/hw/transfers.sh, traces/hw/h200-2026-11-26-transfers: a cudaMemcpy and the wait for it, fitted t = latency + bytes/rate over 4 KB-256 MB: 8.4 us h2d, 7.1 d2h (CUDA events see 4.0 and 3.0); assumed the same driver and DMA set-up (measured on an H200; an H100 is one GH100 die on the same link)"},
-		{"pcie.staging_gbps", "12.6", "[V] ME scripts/hw/transfers.sh, traces/hw/h200-2026-11-26-transfers: pageable copies stream at 12.9 GB/s h2d, 12.4 d2h (noisy: 9-16 GB/s at 128-256 MB): the host's copy into the driver's pinned staging buffer; a property of the host (Xeon, 16 cores), not the GPU (measured on an H200; an H100 is one GH100 die on the same link)"},
-		{"pcie.copy_engines", "3", "assumed: as the H200 reports (scripts/hw/transfers.sh, traces/hw/h200-2026-11-26-transfers), one GH100 die"},
+		{"pcie.efficiency", "0.88", srcPCIeEfficiency + " (measured on an H200; an H100 is one GH100 die on the same link)"},
+		{"pcie.latency_us", "7.7", srcPCIeLatency + " (measured on an H200; an H100 is one GH100 die on the same link)"},
+		{"pcie.staging_gbps", "12.6", srcPCIeStaging + " (measured on an H200; an H100 is one GH100 die on the same link)"},
+		{"pcie.copy_engines", "3", "assumed: as the H200 reports (" + transfersH200 + "), one GH100 die"},
 	}},
 	{arch: "hopper", gpu: "h200", base: "h100", rows: []row{
 		{"name", "H200", "GH100"},
@@ -533,9 +542,9 @@ var presets = []preset{
 		{"lat.l2_hit", "131", "[V] ME pointer chase (scripts/hw/footprint.sh, traces/hw/h200-2026-11-25-footprint): 281.4 cycles at 1980/1707 MHz (SM/L2), 247.0 at 1500/1677, so 131.5 SM cycles + 129.2 L2 cycles (hw-facts section 8)"},
 		{"lat.l2_hit_l2clk", "129", "[V] ME: same fit"},
 		{"lat.dram_ns", "191.4", "[V] ME: same chase past 72 MB, 190.9 and 191.9 ns more than an L2 hit at the two clocks (659.4 and 534.9 cycles; an older chase of 1-4 KB strides over 128 MB-1 GB gave 667-683)"},
-		{"pcie.gen", "5", "[V] ME scripts/hw/transfers.sh, traces/hw/h200-2026-11-26-transfers: nvidia-smi pcie.link.gen 5 (max 5) while copying"},
+		{"pcie.gen", "5", "[V] ME " + transfersH200 + ": nvidia-smi pcie.link.gen 5 (max 5) while copying"},
 		{"pcie.lanes", "16", "[V] ME same: pcie.link.width 16"},
-		{"pcie.copy_engines", "3", "[V] ME scripts/hw/transfers.sh, traces/hw/h200-2026-11-26-transfers: asyncEngineCount 3; a 64 MB h2d and a 64 MB d2h on two streams take 1331 us together against 1225 alone, two h2d 2427 (one after the other)"},
+		{"pcie.copy_engines", "3", "[V] ME " + transfersH200 + ": asyncEngineCount 3; a 64 MB h2d and a 64 MB d2h on two streams take 1331 us together against 1225 alone, two h2d 2427 (one after the other)"},
 	}},
 }
 
