@@ -160,6 +160,22 @@ func alu(in *instr, a, b, c uint64) uint64 {
 		return uint64(bits.OnesCount64(a & t.mask()))
 	case opClz:
 		return uint64(bits.LeadingZeros64(a&t.mask()) - (64 - int(t.bits())))
+	case opBfind:
+		// The most significant bit that differs from the sign (signed types: of the
+		// complement of a negative value), 0xffffffff when there is none.
+		msb := t.bits() - 1
+		x := a & t.mask()
+		if t.signed() && x>>msb&1 != 0 {
+			x = ^x & t.mask()
+		}
+		if x == 0 {
+			return 0xffffffff
+		}
+		pos := uint64(63 - bits.LeadingZeros64(x))
+		if in.flags&fShiftAmt != 0 {
+			pos = uint64(msb) - pos
+		}
+		return pos
 	case opBrev:
 		return bits.Reverse64(a) >> (64 - t.bits())
 	case opBfe:

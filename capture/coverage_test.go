@@ -3,6 +3,7 @@ package capture
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -255,5 +256,81 @@ func TestCoverageFixesExecute(t *testing.T) {
 				t.Errorf("thread %d word %d: %#x, want %#x", tid, i, got, w)
 			}
 		}
+	}
+}
+
+// bfindPTX: thread t makes a word x from its index (h = t * 0x9e3779b9 shifted right
+// by t % 32, complemented for t >= 32: 0, small, large and negative words) and writes
+// bfind.u32, bfind.shiftamt.u32, bfind.s32 of x and bfind.shiftamt.s64 of x widened
+// with its sign to out[4t].
+const bfindPTX = `.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry bf(.param .u64 pout)
+{
+.reg .b32 %r<12>;
+.reg .b64 %rd<8>;
+ld.param.u64 %rd2, [pout];
+cvta.to.global.u64 %rd2, %rd2;
+mov.u32 %r1, %tid.x;
+mul.lo.u32 %r7, %r1, -1640531527;
+and.b32 %r8, %r1, 31;
+shr.u32 %r9, %r7, %r8;
+shr.u32 %r10, %r1, 5;
+mul.lo.u32 %r11, %r10, -1;
+xor.b32 %r2, %r9, %r11;
+bfind.u32 %r3, %r2;
+bfind.shiftamt.u32 %r4, %r2;
+bfind.s32 %r5, %r2;
+cvt.s64.s32 %rd5, %r2;
+bfind.shiftamt.s64 %r6, %rd5;
+mul.wide.u32 %rd6, %r1, 16;
+add.s64 %rd7, %rd2, %rd6;
+st.global.v4.u32 [%rd7], {%r3, %r4, %r5, %r6};
+ret;
+}
+`
+
+// TestBfind: bfind as the PTX ISA defines it on 0, small, large and negative words: the
+// most significant non-sign bit's position (0xffffffff when none), or with .shiftamt
+// the left shift that brings it to the top bit.
+func TestBfind(t *testing.T) {
+	const threads = 64
+	res := run(t, Spec{PTX: []byte(bfindPTX), Kernel: "bf", Grid: d3(1, 1, 1), Block: d3(threads, 1, 1),
+		Args: []string{fmt.Sprintf("buf:u32:%d", 4*threads)}}, nil)
+	out := res.Buffers[0].Final
+	msb := func(x uint64) uint32 {
+		if x == 0 {
+			return 0xffffffff
+		}
+		return uint32(63 - bits.LeadingZeros64(x))
+	}
+	shift := func(p, top uint32) uint32 {
+		if p == 0xffffffff {
+			return p
+		}
+		return top - p
+	}
+	negatives := 0
+	for tid := uint32(0); tid < threads; tid++ {
+		x := (tid*0x9e3779b9)>>(tid%32) ^ (tid>>5)*0xffffffff
+		s := x
+		if int32(x) < 0 {
+			s = ^x
+			negatives++
+		}
+		w := uint64(int64(int32(x)))
+		if int64(w) < 0 {
+			w = ^w
+		}
+		want := []uint32{msb(uint64(x)), shift(msb(uint64(x)), 31), msb(uint64(s)), shift(msb(w), 63)}
+		for i, v := range want {
+			if got := binary.LittleEndian.Uint32(out[4*(4*int(tid)+i):]); got != v {
+				t.Errorf("x = %#x: result %d is %#x, want %#x", x, i, got, v)
+			}
+		}
+	}
+	if negatives < 16 {
+		t.Fatalf("only %d negative words: the test data does not reach the signed forms", negatives)
 	}
 }

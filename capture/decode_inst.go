@@ -3,6 +3,7 @@ package capture
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gtrace/gtrace/format"
@@ -222,8 +223,8 @@ func (k *Kernel) decodeOp(sc *scope, a *instAST, in *instr, row *format.Inst) er
 		}
 		in.op, in.t = op, t
 		dt := t
-		if op == opPopc || op == opClz {
-			dt = tU32 // a count: .u32 whatever the source width (PTX ISA, popc and clz)
+		if op == opPopc || op == opClz || op == opBfind {
+			dt = tU32 // a count or a bit position: .u32 whatever the source width (PTX ISA, popc, clz, bfind)
 		}
 		if err := r.dst(0, 0, dt); err != nil {
 			return err
@@ -621,6 +622,24 @@ func (k *Kernel) decodeOp(sc *scope, a *instAST, in *instr, row *format.Inst) er
 		return lanewise(op, 1, format.ClassALU)
 	case "brev":
 		return lanewise(opBrev, 1, format.ClassALU)
+	case "bfind":
+		// PTX ISA 8.x, "Integer Arithmetic Instructions: bfind": the position of the
+		// most significant non-sign bit of a .u32/.s32/.u64/.s64, written as a .u32;
+		// .shiftamt gives the left shift that brings it to bit 31 (63) instead. nvcc
+		// makes __ffs from it (brev, then bfind.shiftamt).
+		rest := m.other[:0:0]
+		for _, o := range m.other {
+			if o == ".shiftamt" {
+				in.flags |= fShiftAmt
+			} else {
+				rest = append(rest, o)
+			}
+		}
+		m.other = rest
+		if len(m.types) == 1 && !slices.Contains([]vtype{tU32, tS32, tU64, tS64}, m.types[0]) {
+			return fail("bfind takes .u32, .s32, .u64 or .s64")
+		}
+		return lanewise(opBfind, 1, format.ClassALU)
 	case "bfe":
 		return lanewise(opBfe, 3, format.ClassALU)
 	case "bfi":

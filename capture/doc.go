@@ -59,6 +59,7 @@
 //	and or xor not cnot    b16-b64, and pred
 //	shl shr                b/u/s 16-64 (shr.s arithmetic; counts ≥ width clamp)
 //	popc clz brev bfe bfi  b32 b64 (popc/clz write a .u32; bfi: immediate length)
+//	bfind                  u32 s32 u64 s64, .shiftamt (writes a .u32; 0xffffffff: no bit)
 //	prmt lop3 shf          b32 (prmt default mode; shf.l/.r .wrap/.clamp)
 //	selp slct set setp     every comparison (eq ne lt le gt ge lo ls hi hs equ neu
 //	                       ltu leu gtu geu num nan), .and/.or/.xor with a predicate,

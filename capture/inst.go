@@ -46,6 +46,7 @@ const (
 	opPopc
 	opClz
 	opBrev
+	opBfind
 	opBfe
 	opBfi
 	opPrmt
@@ -94,9 +95,10 @@ const (
 	fVoteNegSrc
 	fRoundInt // cvt .rni/.rzi/.rmi/.rpi on float→float
 	fClampShf
-	fCmpBool // setp/set combine with a third predicate operand
-	fNaN     // min/max.NaN: a NaN input gives the canonical NaN
-	fXorSign // min/max.xorsign.abs: compare magnitudes, sign = xor of the inputs' signs
+	fCmpBool  // setp/set combine with a third predicate operand
+	fNaN      // min/max.NaN: a NaN input gives the canonical NaN
+	fXorSign  // min/max.xorsign.abs: compare magnitudes, sign = xor of the inputs' signs
+	fShiftAmt // bfind.shiftamt: the left shift that brings the bit to the top, not its position
 )
 
 // Rounding modes.

@@ -5,6 +5,9 @@
 #
 #   clang  clang-14 -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 \
 #                   -nocudainc -nocudalib -O3 -S          -> kernels/ptx/
+#          (+ptx70: clang-14 offers the *_sync warp builtins, __ballot_sync and
+#          __shfl_sync, only with that target feature; the PTX is .version 7.0
+#          with or without it)
 #          The committed corpus, which the tests and `gtrace capture` use. Needs
 #          only Debian's clang-14 (apt-get install clang-14), no CUDA SDK:
 #          kernels/cu/gtrace_cuda.h stands in for the CUDA headers.
@@ -48,6 +51,7 @@ gen_clang() {
 	for cu in "$dir"/cu/*.cu; do
 		ptx="$out/$(basename "$cu" .cu).ptx"
 		"$CLANG" -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -nocudainc -nocudalib \
+			-Xclang -target-feature -Xclang +ptx70 \
 			-O3 -S -o "$ptx" "$cu" || die "$CLANG failed on $cu"
 		check "$ptx"
 	done

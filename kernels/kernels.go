@@ -102,6 +102,7 @@ var registry = sync.OnceValue(func() []*Kernel {
 		volkovKernels,
 		histogramKernels,
 		lessonKernels,
+		compactionKernels,
 		accessKernels,
 	} {
 		all = append(all, topic()...)

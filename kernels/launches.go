@@ -118,5 +118,16 @@ func Lessons() []string {
 			out = append(out, k+"@hot="+hot)
 		}
 	}
+	// Stream compaction with one atomic per kept element and per warp, at 10, 50 and
+	// 90% kept; the cascaded reduction at 1, 2, 8 and 32 blocks per SM (132 SMs)
+	// beside reduction V3, V4.2 and V5.2 on the same 4 M floats.
+	// (keep=50 and blocks=264 are the defaults: LaunchName leaves them out.)
+	for _, keep := range []string{"@keep=10", "", "@keep=90"} {
+		out = append(out, "compact_atomic"+keep, "compact_warp"+keep)
+	}
+	for _, b := range []string{"@blocks=132", "", "@blocks=1056", "@blocks=4224"} {
+		out = append(out, "reduce_cascade"+b)
+	}
+	out = append(out, "reduce_v3", "reduce_v4_2", "reduce_v5_2")
 	return out
 }

@@ -70,6 +70,49 @@ func init() {
 		})
 	}
 	handMadeRefs["matmul_naive"] = widthMatmulByThread
+
+	// compaction.go's kernels: compact_atomic in thread order; compact_warp warp by
+	// warp from the last (another order the atomics may run in, which the check
+	// must accept).
+	handMadeRefs["compact_atomic"] = func(l Launch, sz map[string]int, a []any) {
+		in, out, cnt, n, below := a[0].([]int32), a[1].([]int32), a[2].([]int32), a[3].(int), a[4].(int)
+		forThreads(l, func(bx, _, tx, _ int) {
+			if i := bx*int(l.Block.X) + tx; i < n && in[i] < int32(below) {
+				out[cnt[0]] = in[i]
+				cnt[0]++
+			}
+		})
+	}
+	handMadeRefs["compact_warp"] = func(l Launch, sz map[string]int, a []any) {
+		in, out, cnt, n, below := a[0].([]int32), a[1].([]int32), a[2].([]int32), a[3].(int), a[4].(int)
+		threads := int(l.Grid.X * l.Block.X)
+		for w := (threads+31)/32 - 1; w >= 0; w-- {
+			for i := 32 * w; i < 32*w+32 && i < n; i++ {
+				if in[i] < int32(below) {
+					out[cnt[0]] = in[i]
+					cnt[0]++
+				}
+			}
+		}
+	}
+	handMadeRefs["reduce_cascade"] = func(l Launch, sz map[string]int, a []any) {
+		in, out, n := a[0].([]float32), a[1].([]float32), a[2].(int)
+		block, stride := int(l.Block.X), int(l.Block.X*l.Grid.X)
+		forBlocks(l, func(b int) {
+			partial := make([]float32, block)
+			for t := range partial {
+				for i := b*block + t; i < n; i += stride {
+					partial[t] += in[i]
+				}
+			}
+			for c := block / 2; c > 0; c /= 2 {
+				for t := range c {
+					partial[t] += partial[t+c]
+				}
+			}
+			out[b] = partial[0]
+		})
+	}
 }
 
 // TestLessonsInPTX: each kernel's PTX, from both producers, has what its lesson is
@@ -85,6 +128,10 @@ func TestLessonsInPTX(t *testing.T) {
 		{"saxpy_c1", "fma.rn.f32", "", 1},
 		{"saxpy_c8", "fma.rn.f32", "", 8},
 		{"matmul_naive", "ld.global", "bar.sync", 0},
+		{"compact_atomic", "atom.global.add", "vote.sync.ballot", 1},
+		{"compact_warp", "vote.sync.ballot", "", 1},
+		{"compact_warp", "atom.global.add", "", 1},
+		{"reduce_cascade", "bar.sync", "", 0},
 	} {
 		eachEntryBody(t, c.name, func(p Producer, body string) {
 			n := strings.Count(body, c.has)

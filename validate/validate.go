@@ -241,6 +241,33 @@ type Band struct {
 	// schedule decides, not the hardware's; it is not compared for scheduleDependent
 	// kernels.
 	Schedule bool
+	// Order: the count follows addresses that the kernel's own atomics hand out (a slot
+	// per warp from a shared counter), so it depends on the order the atomics ran in,
+	// the GPU's on the hardware and the capture's in the trace. For orderDependent
+	// kernels an exact metric is held to orderLimit instead.
+	Order bool
+}
+
+// orderDependent lists the kernels whose store addresses come from atomics on a shared
+// counter: stream compaction writes each warp's kept elements from the slot its
+// atomicAdd returned, so where a warp's run of words starts, and whether it straddles a
+// sector boundary, is the atomics' order. Their Order bands are held to orderLimit.
+var orderDependent = []string{"compact_atomic", "compact_warp"}
+
+// orderLimit is the band of an Order metric on an orderDependent kernel: on the H200
+// (traces/hw/h200-2026-11-26-compaction.csv) the store sectors of the compactions
+// differ from the model's by 0.1 to 0.3% over 4 M elements, the requests not at all.
+const orderLimit = 0.01
+
+// forKernel is the band b holds kernel k to: b itself, or for an Order metric of an
+// orderDependent kernel, a band of orderLimit.
+func (b Band) forKernel(k string) Band {
+	if !b.Order || !slices.Contains(orderDependent, k) || b.Class != ClassExact {
+		return b
+	}
+	b.Class, b.Limit = ClassBand, orderLimit
+	b.Why = "the kept elements' slots are the order the atomics ran in (orderDependent)"
+	return b
 }
 
 // Name is the comparison's name in tables: the metric, and its label if any.
@@ -285,7 +312,7 @@ var Bands = []Band{
 	{Metric: "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", Class: ClassExact, Why: "one request per warp-level global load instruction: addresses and active masks only"},
 	{Metric: "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", Class: ClassExact, Why: "distinct 32 B sectors per request: addresses only"},
 	{Metric: "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", Class: ClassExact, Why: "as loads"},
-	{Metric: "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", Class: ClassExact, Why: "as loads"},
+	{Metric: "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", Class: ClassExact, Order: true, Why: "as loads"},
 	{Metric: "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", Class: ClassBand, Limit: 0.10,
 		Why: "bank conflicts are address-only, but ncu counts a few extra wavefronts that no bank model predicts (the conflict-free residue)"},
 	{Metric: "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", Class: ClassBand, Limit: 0.10,
@@ -529,7 +556,7 @@ func Run(ctx context.Context, gt *GroundTruth, cfg *arch.Config, opts Options) (
 			if !ok {
 				return nil, fmt.Errorf("validate: the replay reports no %s", b.Metric)
 			}
-			c := compare(j.name, j.producer, b, hw, model)
+			c := compare(j.name, j.producer, b.forKernel(j.k.Name), hw, model)
 			if c.Status == StatusMiss {
 				for ei, e := range opts.Exceptions {
 					if e.matches(c.Kernel, c.Producer, b.Name()) {

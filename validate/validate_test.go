@@ -322,3 +322,25 @@ func validateHeldOut(t *testing.T, file string, launches ...string) *Validation 
 	}
 	return v
 }
+
+// TestOrderDependentBand: a compaction's store sectors follow the order its atomics ran
+// in, so they are held to orderLimit, not matched exactly; every other kernel's stay
+// exact, and the same kernel's requests too.
+func TestOrderDependentBand(t *testing.T) {
+	st, _ := BandOf("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")
+	req, _ := BandOf("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum")
+	// compact_atomic@keep=10 on the H200 (clang-14) and in the model.
+	const hw, model = 163325, 162967
+	if c := compare("compact_atomic@keep=10", "clang-14", st.forKernel("compact_atomic"), hw, model); c.Status != StatusWithin {
+		t.Errorf("compact_atomic store sectors %d vs %d: %v, want within the %g band", hw, model, c.Status, orderLimit)
+	}
+	if c := compare("compact_atomic@keep=10", "clang-14", st.forKernel("compact_atomic"), hw, hw*1.02); c.Status != StatusMiss {
+		t.Errorf("compact_atomic store sectors 2%% off: %v, want a miss", c.Status)
+	}
+	if c := compare("copy", "clang-14", st.forKernel("copy"), hw, model); c.Status != StatusMiss || c.Band.Class != ClassExact {
+		t.Errorf("copy store sectors %d vs %d: %v (%v), want an exact-class miss", hw, model, c.Status, c.Band.Class)
+	}
+	if b := req.forKernel("compact_warp"); b.Class != ClassExact {
+		t.Errorf("compact_warp store requests are held to %v, want exact", b.Class)
+	}
+}

@@ -47,7 +47,7 @@ type usage string
 
 func (u usage) Error() string { return string(u) }
 
-const usageText = "usage: hwcheck prepare [-sizes small|default|heldout|lessons] [-match REGEXP] DIR | verify DIR | tidy [-sizes S] [-match REGEXP] [-env FILE] DIR..."
+const usageText = "usage: hwcheck prepare [-sizes small|default|heldout|lessons] [-match REGEXP] [-nvcc-ptx DIR] DIR | verify DIR | tidy [-sizes S] [-match REGEXP] [-env FILE] DIR..."
 
 func run(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
@@ -57,6 +57,7 @@ func run(args []string, stdout io.Writer) error {
 	sizes := fs.String("sizes", "small", "prepare, tidy: small (the tests' quick sizes), default (what `gtrace capture KERNEL` runs), heldout (kernels.HeldOut, the held-out validation set) or lessons (kernels.Lessons, issue 15's seed lessons)")
 	env := fs.String("env", "", "tidy: KEY: VALUE lines to copy into the CSV's # header")
 	match := fs.String("match", "", "prepare, tidy: keep only the set's launches whose name matches this regular expression")
+	nvccPTX := fs.String("nvcc-ptx", "", "prepare: read the nvcc corpus from this folder (gen.sh nvcc's output, compiled where the GPU is) instead of the one built in")
 	if err := fs.Parse(args[1:]); err != nil {
 		return usage(err.Error())
 	}
@@ -73,7 +74,7 @@ func run(args []string, stdout io.Writer) error {
 	}
 	switch args[0] {
 	case "prepare":
-		return prepare(dir, set)
+		return prepare(dir, set, *nvccPTX)
 	case "verify":
 		return verify(dir, stdout)
 	case "tidy":
@@ -173,7 +174,7 @@ type job struct {
 // prepare writes DIR/jobs/<kernel>.<producer>/job.txt with its initial buffers, and the
 // PTX each job loads, in the format runner.cu documents. Lines the runner does not know
 // (kernel, producer, size) are for verify and tidy.
-func prepare(dir string, set []setLaunch) error {
+func prepare(dir string, set []setLaunch, nvccDir string) error {
 	jobs := filepath.Join(dir, "jobs")
 	if err := os.RemoveAll(jobs); err != nil {
 		return err
@@ -183,6 +184,11 @@ func prepare(dir string, set []setLaunch) error {
 		l := k.Launch(sz)
 		for _, p := range producers {
 			ptx, err := kernels.PTXOf(k, p)
+			if p == kernels.NVCC && nvccDir != "" {
+				if ptx, err = os.ReadFile(filepath.Join(nvccDir, k.PTXFile)); err != nil {
+					return fmt.Errorf("-nvcc-ptx: %s: %w", k.Name, err)
+				}
+			}
 			if errors.Is(err, kernels.ErrNoCorpus) {
 				continue
 			}

@@ -222,8 +222,27 @@ func TestHeldOutFlow(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	if err := prepare(dir, some); err != nil {
+	if err := prepare(dir, some, ""); err != nil {
 		t.Fatal(err)
+	}
+	// -nvcc-ptx reads the nvcc corpus from a folder: a PTX file there reaches the job,
+	// a file missing there is an error naming the kernel.
+	fresh := t.TempDir()
+	if err := os.WriteFile(filepath.Join(fresh, "histogram.ptx"), []byte("// fresh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := prepare(t.TempDir(), some[:2], fresh); err != nil {
+		t.Fatalf("prepare -nvcc-ptx: %v", err)
+	}
+	freshDir := t.TempDir()
+	if err := prepare(freshDir, some[:1], fresh); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(freshDir, "jobs", "ptx", "nvcc", "histogram.ptx")); string(b) != "// fresh\n" {
+		t.Errorf("prepare -nvcc-ptx: the job's nvcc PTX is %.40q, not the folder's", b)
+	}
+	if err := prepare(t.TempDir(), some, fresh); err == nil || !strings.Contains(err.Error(), "shared_sweep") {
+		t.Errorf("prepare -nvcc-ptx without access.ptx there: %v; want an error naming shared_sweep", err)
 	}
 	j, err := readJob(filepath.Join(dir, "jobs"), "shared_sweep@words=58112.nvcc")
 	if err != nil {

@@ -119,17 +119,16 @@ ENV=$WORK/env.txt
 } >"$ENV"
 cat "$ENV"
 
-step "prepare jobs (both corpora, $SIZES sizes)"
-"$HWCHECK" prepare -sizes "$SIZES" -match "$MATCH" "$WORK" || exit 1
-ls "$WORK/jobs" | grep -c '\.'
-
+FRESH=
 if [ "$NVCC_PTX" = fresh ]; then
 	step "compile the nvcc corpus here (NVCC_PTX=fresh)"
 	PTX_OUT="$OUTDIR/ptx-nvcc" sh kernels/gen.sh nvcc || exit 1
-	for ptx in "$WORK"/jobs/ptx/nvcc/*.ptx; do
-		cp "$OUTDIR/ptx-nvcc/$(basename "$ptx")" "$ptx" || exit 1
-	done
+	FRESH="$OUTDIR/ptx-nvcc"
 fi
+
+step "prepare jobs (both corpora, $SIZES sizes)"
+"$HWCHECK" prepare -sizes "$SIZES" -match "$MATCH" ${FRESH:+-nvcc-ptx "$FRESH"} "$WORK" || exit 1
+ls "$WORK/jobs" | grep -c '\.'
 
 step "build the runner"
 nvcc -O2 -o "$WORK/runner" kernels/hwcheck/runner.cu -lcuda || exit 1
