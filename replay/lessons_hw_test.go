@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/kernels"
 )
 
@@ -67,28 +68,36 @@ func readTruth(t testing.TB, path, gpu, producer string) groundTruth {
 func gpuTimes(t *testing.T, gt groundTruth, launches ...string) (model, gpu []float64) {
 	t.Helper()
 	for _, name := range launches {
-		h, ok := gt.hw[name]
-		if !ok {
-			t.Fatalf("%s: not in %s", name, gt.path)
-		}
-		k, sz, err := kernels.ParseLaunch(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var kv []string
-		for _, s := range k.Sizes {
-			kv = append(kv, s.Name+"="+strconv.Itoa(sz[s.Name]))
-		}
-		cfg := presetOf(t, "hopper", gt.gpu, "sm.clock_mhz="+strconv.Itoa(int(math.Round(h["sm__cycles_elapsed.avg.per_second"]/1e6))))
-		rep, err := Timing(context.Background(), traceOf(t, k.Name, kv...), cfg, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		model = append(model, metric(t, &rep.Kernels[0], "gpu__time_duration.sum"))
-		gpu = append(gpu, h["gpu__time_duration.sum"])
-		t.Logf("%-40s GPU %6.0f ns  model %6.0f ns", name, gpu[len(gpu)-1], model[len(model)-1])
+		m, g, _ := gpuTime(t, gt, name)
+		model, gpu = append(model, m), append(gpu, g)
 	}
 	return model, gpu
+}
+
+// gpuTime is gpuTimes for one launch, with the trace it captured.
+func gpuTime(t *testing.T, gt groundTruth, name string) (model, gpu float64, r *format.Reader) {
+	t.Helper()
+	h, ok := gt.hw[name]
+	if !ok {
+		t.Fatalf("%s: not in %s", name, gt.path)
+	}
+	k, sz, err := kernels.ParseLaunch(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kv []string
+	for _, s := range k.Sizes {
+		kv = append(kv, s.Name+"="+strconv.Itoa(sz[s.Name]))
+	}
+	cfg := presetOf(t, "hopper", gt.gpu, "sm.clock_mhz="+strconv.Itoa(int(math.Round(h["sm__cycles_elapsed.avg.per_second"]/1e6))))
+	r = traceOf(t, k.Name, kv...)
+	rep, err := Timing(context.Background(), r, cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, gpu = metric(t, &rep.Kernels[0], "gpu__time_duration.sum"), h["gpu__time_duration.sum"]
+	t.Logf("%-40s GPU %6.0f ns  model %6.0f ns", name, gpu, model)
+	return model, gpu, r
 }
 
 // TestLessonsOnTheGPU checks the timing engine's answers to issue 15's lessons against

@@ -160,6 +160,7 @@ type smState struct {
 	cfg  *arch.Config
 	prog []format.Inst
 	kind []instKind
+	agg  []bool // per pc: an atomic ptxas aggregates per warp (Aggregated); nil: none
 	smModels
 	ncPath bool // ld.global.nc goes through the read-only cache (Kepler)
 	l1Glob bool // global loads allocate in L1
@@ -271,8 +272,8 @@ func newSMModels(cfg *arch.Config, timedFills bool, fetch func(line uint64, sect
 	return m, nil
 }
 
-func newSM(cfg *arch.Config, prog []format.Inst, kinds []instKind) (*smState, error) {
-	s := &smState{cfg: cfg, prog: prog, kind: kinds, addrs: make([]uint64, 0, 32)}
+func newSM(cfg *arch.Config, prog []format.Inst, kinds []instKind, agg []bool) (*smState, error) {
+	s := &smState{cfg: cfg, prog: prog, kind: kinds, agg: agg, addrs: make([]uint64, 0, 32)}
 	var err error
 	s.smModels, err = newSMModels(cfg, false, func(line uint64, sectors uint8) {
 		s.l2q = append(s.l2q, l2req{line: line, mask: sectors, op: l2Read, pc: s.curPC})
@@ -369,11 +370,15 @@ func genericKind(addrs []uint64) instKind {
 
 // coalesceGlobal splits row i of warp w, a global access whose active lanes' addresses
 // are addrs, into requests and sectors, as both engines do: an atomic or a reduction
-// takes a pass per same-address round (coalesce.Atomic), a load or a store the
+// takes a pass per same-address round (coalesce.Atomic), or one pass by its first lane
+// when ptxas aggregates it (agg, aggregate.go), a load or a store the
 // coalescer's requests, found from the row's base and stride when the trace stores it so
 // (addrs may then be nil: globalNeedsAddrs says when they are read).
-func coalesceGlobal(c *coalesce.Coalescer, op format.MemOp, w *format.Warp, i int, addrs []uint64, width int) coalesce.Result {
+func coalesceGlobal(c *coalesce.Coalescer, op format.MemOp, w *format.Warp, i int, addrs []uint64, width int, agg bool) coalesce.Result {
 	if op == format.MemAtomic || op == format.MemReduce {
+		if agg && len(addrs) > 1 {
+			addrs = addrs[:1]
+		}
 		return c.Atomic(addrs, width)
 	}
 	switch w.Mode[i] {
@@ -420,7 +425,7 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 	if globalNeedsAddrs(in.MemOp, w.Mode[i]) {
 		addrs = s.laneAddrs(w, i)
 	}
-	r := coalesceGlobal(s.coal, in.MemOp, w, i, addrs, width)
+	r := coalesceGlobal(s.coal, in.MemOp, w, i, addrs, width, s.agg != nil && s.agg[s.curPC])
 	c.GReq[k] += uint64(r.Requests)
 	c.GSec[k] += uint64(r.Sectors)
 	if k == kLd || k == kSt {
@@ -850,10 +855,11 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 	for i := range prog {
 		kinds[i] = classify(&prog[i])
 	}
+	agg := Aggregated(l.Program, l.PTXProducer, cfg)
 	nsm := cfg.SM.Count
 	sms := make([]*smState, nsm)
 	for i := range sms {
-		if sms[i], err = newSM(cfg, prog, kinds); err != nil {
+		if sms[i], err = newSM(cfg, prog, kinds, agg); err != nil {
 			return nil, err
 		}
 	}
@@ -947,6 +953,7 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 	perPC := make([]counters, len(prog))
 	var sum counters
 	weights := sassWeights(l.Program, l.PTXProducer, cfg.CC)
+	addAggregateSASS(weights, agg, prog)
 	for pc := range prog {
 		for _, wp := range workerPCs {
 			perPC[pc].add(&wp[pc])

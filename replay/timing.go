@@ -102,6 +102,7 @@ type tInst struct {
 	width   int
 	memOp   format.MemOp
 	cacheOp format.CacheOp
+	agg     bool // an atomic ptxas aggregates per warp (Aggregated)
 }
 
 // mioQueue is how many cycles of work the SM's LSU/MIO queue holds before a memory
@@ -413,6 +414,9 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	n := len(e.prog)
 	e.insts = make([]tInst, n)
 	count, own := sassEstimate(l.Program, l.PTXProducer, cfg.CC)
+	agg := Aggregated(l.Program, l.PTXProducer, cfg)
+	addAggregateSASS(count, agg, e.prog)
+	addAggregateSASS(own, agg, e.prog)
 	e.sassCount = count
 	for pc := range e.prog {
 		in := &e.prog[pc]
@@ -442,7 +446,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 			}
 		}
 		e.insts[pc] = tInst{kind: k, pipe: p, slots: slots, skip: skip, three: srcs >= 3, lat: lat, why: why, rd: in.RegsRead, wr: in.RegsWritten,
-			width: max(int(in.Width), 1), memOp: in.MemOp, cacheOp: in.CacheOp}
+			width: max(int(in.Width), 1), memOp: in.MemOp, cacheOp: in.CacheOp, agg: agg != nil && agg[pc]}
 	}
 	regs := int(l.RegsPerThread)
 	if regs == 0 {
@@ -1246,7 +1250,7 @@ func (s *tSM) global(in *tInst, w *format.Warp, i int, t int64) int64 {
 		// The read-only data cache (LDG) is the texture cache.
 		return s.texture(w, i, in, t, in.width)
 	}
-	r := coalesceGlobal(s.coal, in.memOp, w, i, a, in.width)
+	r := coalesceGlobal(s.coal, in.memOp, w, i, a, in.width, in.agg)
 	units := r.Units()
 	start := s.lsu(t, len(units))
 	done := start + int64(e.lat.L1Hit)

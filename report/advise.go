@@ -474,6 +474,7 @@ func contendedAtomics(in *kernelInput) []Finding {
 	var out []Finding
 	totalSecs := in.total("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
 		"l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum")
+	agg := replay.Aggregated(in.launch.Program, in.launch.PTXProducer, in.cfg)
 	for _, p := range in.rep.PerPC {
 		a := &in.pats[p.PC].atom
 		inst := &in.launch.Program.Insts[p.PC]
@@ -484,7 +485,11 @@ func contendedAtomics(in *kernelInput) []Finding {
 			continue
 		}
 		perAddr := float64(a.updates) / float64(a.ctaAddrs)
-		gain := float64(a.recSecs) / float64(a.ctaSecs)
+		sent, passes := a.recSecs, "lanes on one word take a pass each"
+		if agg != nil && agg[p.PC] {
+			sent, passes = a.warpSecs, "ptxas already makes each warp's updates one atomic, as the address and operand are the same in every lane"
+		}
+		gain := float64(sent) / float64(a.ctaSecs)
 		span := a.hi - a.lo
 		if gain < contentionFactor || in.sharedPerCTA > 0 && span > uint64(in.sharedPerCTA) {
 			continue
@@ -495,8 +500,8 @@ func contendedAtomics(in *kernelInput) []Finding {
 		// sectors it updates, each once.
 		f.Before, f.After = secs, secs/gain
 		f.Share, f.ShareOf = secs/totalSecs, "global sectors"
-		f.Saw = fmt.Sprintf("global atomic: a CTA updates each of its addresses %.1f times on average, all within %d B, and sends the L2 %.1f× the sectors it updates (lanes on one word take a pass each)",
-			perAddr, span, gain)
+		f.Saw = fmt.Sprintf("global atomic: a CTA updates each of its addresses %.1f times on average, all within %d B, and sends the L2 %.1f× the sectors it updates (%s)",
+			perAddr, span, gain, passes)
 		f.Lesson = seedLayout + ": privatization, histogram (one copy per block in shared memory, then one atomic per bin)"
 		f.Fix = fmt.Sprintf("give each block a private copy in shared memory (%d B here), update it with shared atomics, __syncthreads(), then add each non-zero entry to the global array with one atomicAdd; a grid-stride loop over fewer blocks merges more updates per copy", span)
 		out = append(out, f)

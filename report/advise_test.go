@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gtrace/gtrace/kernels"
@@ -147,4 +148,35 @@ func total(t testing.TB, k *replay.KernelReport, name string) float64 {
 		t.Fatalf("%s: no metric %s", k.Name, name)
 	}
 	return v
+}
+
+// TestAdviceKnowsAggregatedAtomics: compact_atomic's atomicAdd on one counter is one
+// atomic per warp where ptxas aggregates it (hopper, replay.Aggregated): privatising per
+// block then saves the warps of a CTA (8 at 256 threads), not the kept lanes, and the
+// finding says why. On fermi every kept lane takes a pass, and the gain is theirs.
+func TestAdviceKnowsAggregatedAtomics(t *testing.T) {
+	for _, c := range []struct {
+		arch     string
+		min, max float64
+		aggSaid  bool
+	}{{"hopper", 7.5, 8.5, true}, {"fermi", 100, 256, false}} {
+		adv, _ := adviseKernel(t, c.arch, "compact_atomic")
+		found := false
+		for _, f := range adv.Findings {
+			if f.Rule != RuleAtomics {
+				continue
+			}
+			found = true
+			g := f.Before / f.After
+			if g < c.min || g > c.max {
+				t.Errorf("%s: contended-atomics promises %.1fx, want %g-%gx", c.arch, g, c.min, c.max)
+			}
+			if said := strings.Contains(f.Saw, "ptxas already"); said != c.aggSaid {
+				t.Errorf("%s: finding says %q; want the aggregation named: %v", c.arch, f.Saw, c.aggSaid)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no contended-atomics finding on compact_atomic", c.arch)
+		}
+	}
 }

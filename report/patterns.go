@@ -44,6 +44,7 @@ type pcPattern struct {
 type atomPattern struct {
 	updates  int // lane updates
 	recSecs  int // summed over records: the sectors each sends to L2, as the replay counts them
+	warpSecs int // the same when ptxas aggregates the warp's updates (replay.Aggregated): the first lane's
 	ctaAddrs int // summed over sampled CTAs: the distinct addresses each updates
 	ctaSecs  int // summed over sampled CTAs: the distinct sectors each updates
 	lo, hi   uint64
@@ -85,6 +86,9 @@ func (c *ctaAtoms) add(p *atomPattern, pc uint32, mask uint32, lanes *[32]uint64
 		}
 	}
 	p.recSecs += c.co.Atomic(c.buf, width).Sectors
+	if len(c.buf) > 0 {
+		p.warpSecs += c.co.Atomic(c.buf[:1], width).Sectors
+	}
 }
 
 // flush adds the CTA's distinct counts to the pcs' sums and empties the sets.

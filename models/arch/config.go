@@ -72,6 +72,12 @@ type SM struct {
 	// previous instruction: its operands come from the register banks, not the operand
 	// reuse cache, and two of three always share one of two banks. 0: not modelled.
 	ReuseMissCycles int
+	// AggregateAtomics: ptxas compiles a global integer atomic add whose address and
+	// operand are the same in every lane into one atomic per warp (VOTEU.ANY, FLO,
+	// POPC, the first active lane's ATOMG or RED of operand × active lanes, SHFL of its
+	// result), so the L2 sees one operation per warp instruction, not one per lane
+	// (replay/aggregate.go). A property of the toolkit that compiles for the GPU.
+	AggregateAtomics bool
 }
 
 // L1 is the per-SM L1 data cache.

@@ -52,6 +52,7 @@ func buildFields() []field {
 		{key: "sm.launch_cycles", ptr: func(c *Config) any { return &c.SM.LaunchCycles }},
 		{key: "sm.cta_launch_cycles", ptr: func(c *Config) any { return &c.SM.CTALaunchCycles }},
 		{key: "sm.reuse_miss_cycles", ptr: func(c *Config) any { return &c.SM.ReuseMissCycles }},
+		{key: "sm.aggregate_atomics", ptr: func(c *Config) any { return &c.SM.AggregateAtomics }},
 		{key: "coalescer", ptr: func(c *Config) any { return &c.Coalescer }},
 	}
 	f = append(f, cacheFields("l1", func(c *Config) *cache.Config { return &c.L1.Config })...)
