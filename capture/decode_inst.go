@@ -627,15 +627,11 @@ func (k *Kernel) decodeOp(sc *scope, a *instAST, in *instr, row *format.Inst) er
 		// most significant non-sign bit of a .u32/.s32/.u64/.s64, written as a .u32;
 		// .shiftamt gives the left shift that brings it to bit 31 (63) instead. nvcc
 		// makes __ffs from it (brev, then bfind.shiftamt).
-		rest := m.other[:0:0]
-		for _, o := range m.other {
-			if o == ".shiftamt" {
-				in.flags |= fShiftAmt
-			} else {
-				rest = append(rest, o)
-			}
+		n := len(m.other)
+		m.other = slices.DeleteFunc(m.other, func(o string) bool { return o == ".shiftamt" })
+		if len(m.other) < n {
+			in.flags |= fShiftAmt
 		}
-		m.other = rest
 		if len(m.types) == 1 && !slices.Contains([]vtype{tU32, tS32, tU64, tS64}, m.types[0]) {
 			return fail("bfind takes .u32, .s32, .u64 or .s64")
 		}

@@ -41,7 +41,7 @@ func compactionKernels() []*Kernel {
 				kept := slices.Clone(out[:len(want)])
 				slices.Sort(kept)
 				slices.Sort(want)
-				if i := slices.Compare(kept, want); i != 0 {
+				if !slices.Equal(kept, want) {
 					return nil, fmt.Errorf("the %d elements written to out are not the kept ones (sorted, they differ)", len(want))
 				}
 				// out's kept prefix as written (its order is free), zeros after it.
@@ -79,7 +79,7 @@ func compactionKernels() []*Kernel {
 
 // cascadeRef is reduce_cascade's sums in its order: thread t of block b adds
 // in[b*block+t], then every blocks*block-th element after it, as float32; the block
-// then adds pairs (t, t+c) for c = block/2 down to 1.
+// then adds its sums in reduction V3's tree (treeSum).
 func cascadeRef(in []float32, blocks, block int) []float32 {
 	sums := make([]float32, blocks)
 	s := make([]float32, block)
@@ -91,12 +91,7 @@ func cascadeRef(in []float32, blocks, block int) []float32 {
 			}
 			s[t] = acc
 		}
-		for c := block / 2; c > 0; c >>= 1 {
-			for t := 0; t < c; t++ {
-				s[t] += s[t+c]
-			}
-		}
-		sums[b] = s[0]
+		sums[b] = treeSum(s)
 	}
 	return sums
 }

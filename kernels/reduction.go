@@ -72,20 +72,28 @@ func reductionKernels() []*Kernel {
 							s[t] += s[t+c]
 						}
 					}
+					sums[b] = s[0]
 				} else {
 					// V5's unrolled last warp adds the same pairs for the lanes
 					// that matter, provided a warp's lanes run each instruction
 					// together (the volatile version relies on it).
-					for c := block / 2; c > 0; c >>= 1 {
-						for t := 0; t < c; t++ {
-							s[t] += s[t+c]
-						}
-					}
+					sums[b] = treeSum(s)
 				}
-				sums[b] = s[0]
 			}
 			return map[int]any{1: sums}, nil
 		}))
 	}
 	return ks
+}
+
+// treeSum adds s in the shared-memory tree with sequential addressing (reduction V3 on):
+// s[t] += s[t+c] for t < c, c = len(s)/2 down to 1, as float32, and returns s[0]. It
+// leaves the partial sums in s. len(s) is a power of two.
+func treeSum(s []float32) float32 {
+	for c := len(s) / 2; c > 0; c >>= 1 {
+		for t := 0; t < c; t++ {
+			s[t] += s[t+c]
+		}
+	}
+	return s[0]
 }

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gtrace/gtrace/format"
@@ -19,7 +20,7 @@ import (
 // values are unchanged (lane order is one of the orders the GPU may give); only the
 // replay's passes and the SASS count follow the compiled form.
 
-// aggregateSASS is what the aggregation adds to an ATOM in SASS (compact_atomic, clang-14,
+// aggregateAtomSASS is what the aggregation adds to an ATOM in SASS (compact_atomic, clang-14,
 // 0x00f0-0x01b0 against its PTX): S2R SR_LANEID, VOTEU.ANY, FLO, POPC, ISETP (first
 // lane), S2R SR_LTMASK, LOP3 and POPC (the lanes below), SHFL.IDX and IADD3 (base plus
 // rank): 10. A RED needs only the first five (no result to hand out): derived from the
@@ -54,7 +55,7 @@ func Aggregated(prog format.Program, producer string, cfg *arch.Config) []bool {
 		if !aggregatable(in) {
 			continue
 		}
-		if varying == nil {
+		if varying == nil { // the analysis, once, for a program with a candidate
 			varying, writers = divergent(insts, entry), map[uint16]int{}
 			for i := range insts {
 				for _, r := range insts[i].RegsWritten {
@@ -62,13 +63,9 @@ func Aggregated(prog format.Program, producer string, cfg *arch.Config) []bool {
 				}
 			}
 		}
-		uniform := true
-		for _, r := range in.RegsRead {
-			if r&format.PredReg == 0 && (varying[r] || writers[r] != 1) {
-				uniform = false
-			}
-		}
-		if !uniform {
+		if slices.ContainsFunc(in.RegsRead, func(r uint16) bool {
+			return r&format.PredReg == 0 && (varying[r] || writers[r] != 1)
+		}) {
 			continue
 		}
 		if out == nil {
@@ -85,35 +82,17 @@ func aggregatable(in *format.Inst) bool {
 		return false
 	}
 	parts := strings.Split(in.Opcode, ".")
-	if len(parts) < 3 || parts[0] != "atom" && parts[0] != "red" {
-		return false
-	}
-	add := false
-	for _, p := range parts[1:] {
-		if p == "add" {
-			add = true
-		}
-	}
 	switch parts[len(parts)-1] {
 	case "u32", "s32", "u64":
-		return add
+		return slices.Contains(parts, "add")
 	}
 	return false
 }
 
-// addAggregateSASS adds the aggregation's instructions to SASS weights w (nil when the
-// program has no SASS estimate) at every aggregated pc.
-func addAggregateSASS(w []int, agg []bool, insts []format.Inst) {
-	if w == nil {
-		return
+// aggregateSASS is what the aggregation adds to an aggregated atomic's SASS count.
+func aggregateSASS(in *format.Inst) int {
+	if in.MemOp == format.MemReduce {
+		return aggregateRedSASS
 	}
-	for pc, a := range agg {
-		switch {
-		case !a:
-		case insts[pc].MemOp == format.MemReduce:
-			w[pc] += aggregateRedSASS
-		default:
-			w[pc] += aggregateAtomSASS
-		}
-	}
+	return aggregateAtomSASS
 }

@@ -952,8 +952,7 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 	pipe.close() // the L2's counts are complete once it has served the last round
 	perPC := make([]counters, len(prog))
 	var sum counters
-	weights := sassWeights(l.Program, l.PTXProducer, cfg.CC)
-	addAggregateSASS(weights, agg, prog)
+	weights := sassWeights(l.Program, l.PTXProducer, cfg.CC, agg)
 	for pc := range prog {
 		for _, wp := range workerPCs {
 			perPC[pc].add(&wp[pc])

@@ -42,6 +42,9 @@ import (
 //     signed divide (deviceLoadRowAfterRowTex 0x01d0-0x0330, 23 instructions of which 8
 //     are the loop's other PTX instructions), 10 per unsigned one (the same 7
 //     reciprocal instructions hoisted; not measured apart).
+//   - An atomic add ptxas aggregates per warp (Aggregated, aggregate.go) carries the
+//     aggregation: 10 for an ATOM (compact_atomic 0x00f0-0x01b0,
+//     traces/hw/h200-2026-11-26-compaction-sass.tar.gz), 5 for a RED (derived).
 //   - A .func that touches global memory loads the descriptor again (ULDC.64 at the
 //     start of each callee of divergence_if_else, 0x0170, 0x01e0, 0x0240).
 //   - A conditional forward branch that stays a branch and may diverge (its predicate
@@ -76,9 +79,10 @@ const ifConvertMax = 7
 
 // sassWeights returns the estimated SASS instructions per execution of each pc, or nil
 // where the program is not PTX for an arch whose SASS was measured (cc 9.0): then each
-// PTX instruction counts 1.
-func sassWeights(prog format.Program, producer, cc string) []int {
-	w, _ := sassEstimate(prog, producer, cc)
+// PTX instruction counts 1. agg marks the atomics ptxas aggregates per warp (Aggregated,
+// nil: none), which carry the aggregation's instructions (aggregateSASS).
+func sassWeights(prog format.Program, producer, cc string, agg []bool) []int {
+	w, _ := sassEstimate(prog, producer, cc, agg)
 	return w
 }
 
@@ -86,7 +90,7 @@ func sassWeights(prog format.Program, producer, cc string) []int {
 // what the timing engine issues: the same but for if-conversion, where the count moves
 // a predicated block's instructions onto its branch (every warp reaching the branch
 // issues them) and own keeps them in place (with their latencies) and drops the branch.
-func sassEstimate(prog format.Program, producer, cc string) (count, own []int) {
+func sassEstimate(prog format.Program, producer, cc string, agg []bool) (count, own []int) {
 	if cc != "9.0" || strings.HasPrefix(producer, format.SASSProducer) || len(prog.Insts) == 0 {
 		return nil, nil
 	}
@@ -110,6 +114,9 @@ func sassEstimate(prog format.Program, producer, cc string) (count, own []int) {
 	for pc := range insts {
 		in := &insts[pc]
 		w[pc] = sassOf(in, pc < entry)
+		if agg != nil && agg[pc] {
+			w[pc] += aggregateSASS(in)
+		}
 		if n, hoistable := intDivideSASS(in); n > 0 {
 			w[pc] = n
 			if divisorInvariant(insts, pc, loopsOf(loops, pc)) {

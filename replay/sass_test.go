@@ -119,21 +119,21 @@ func TestSASSEstimateWithoutTargets(t *testing.T) {
 		{Opcode: "add.s32", Class: format.ClassALU, PTX: "add.s32 %r9, %r9, 1;"},
 		{Opcode: "ret", Class: format.ClassControl, PTX: "ret;"},
 	}}
-	if got, want := fmt.Sprint(sassWeights(prog, "clang-14", "9.0")), "[2 1 1 1 1 1]"; got != want {
+	if got, want := fmt.Sprint(sassWeights(prog, "clang-14", "9.0", nil)), "[2 1 1 1 1 1]"; got != want {
 		t.Errorf("no targets: weights %s, want %s (prologue on pc 0, the branch kept)", got, want)
 	}
 	prog.Insts[2].Target = 5 // pc 4
-	if got, want := fmt.Sprint(sassWeights(prog, "clang-14", "9.0")), "[2 1 1 0 1 1]"; got != want {
+	if got, want := fmt.Sprint(sassWeights(prog, "clang-14", "9.0", nil)), "[2 1 1 0 1 1]"; got != want {
 		t.Errorf("with the target: weights %s, want %s (the body predicated)", got, want)
 	}
 	prog.Insts[2].Target = 6 // pc 5, the exit: a predicated EXIT, nothing predicated
-	if got, want := fmt.Sprint(sassWeights(prog, "clang-14", "9.0")), "[2 1 1 1 1 1]"; got != want {
+	if got, want := fmt.Sprint(sassWeights(prog, "clang-14", "9.0", nil)), "[2 1 1 1 1 1]"; got != want {
 		t.Errorf("branch to the exit: weights %s, want %s", got, want)
 	}
-	if w := sassWeights(prog, format.SASSProducer+"sm_90", "9.0"); w != nil {
+	if w := sassWeights(prog, format.SASSProducer+"sm_90", "9.0", nil); w != nil {
 		t.Errorf("SASS trace: weights %v, want none", w)
 	}
-	if w := sassWeights(prog, "clang-14", "8.0"); w != nil {
+	if w := sassWeights(prog, "clang-14", "8.0", nil); w != nil {
 		t.Errorf("cc 8.0: weights %v, want none (no SASS measured)", w)
 	}
 }

@@ -413,10 +413,8 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	e.reuseMiss = cfg.SM.ReuseMissCycles
 	n := len(e.prog)
 	e.insts = make([]tInst, n)
-	count, own := sassEstimate(l.Program, l.PTXProducer, cfg.CC)
 	agg := Aggregated(l.Program, l.PTXProducer, cfg)
-	addAggregateSASS(count, agg, e.prog)
-	addAggregateSASS(own, agg, e.prog)
+	count, own := sassEstimate(l.Program, l.PTXProducer, cfg.CC, agg)
 	e.sassCount = count
 	for pc := range e.prog {
 		in := &e.prog[pc]

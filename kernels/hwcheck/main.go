@@ -171,6 +171,19 @@ type job struct {
 	launch   kernels.Launch
 }
 
+// ptxOf is k's PTX from producer p: the built-in corpus, or for nvcc the folder
+// nvccDir when it is set (-nvcc-ptx), where every file must be.
+func ptxOf(k *kernels.Kernel, p kernels.Producer, nvccDir string) ([]byte, error) {
+	if p != kernels.NVCC || nvccDir == "" {
+		return kernels.PTXOf(k, p)
+	}
+	b, err := os.ReadFile(filepath.Join(nvccDir, k.PTXFile))
+	if err != nil {
+		return nil, fmt.Errorf("-nvcc-ptx: %s: %w", k.Name, err)
+	}
+	return b, nil
+}
+
 // prepare writes DIR/jobs/<kernel>.<producer>/job.txt with its initial buffers, and the
 // PTX each job loads, in the format runner.cu documents. Lines the runner does not know
 // (kernel, producer, size) are for verify and tidy.
@@ -183,12 +196,7 @@ func prepare(dir string, set []setLaunch, nvccDir string) error {
 		k, sz := sl.kernel, sl.sizes
 		l := k.Launch(sz)
 		for _, p := range producers {
-			ptx, err := kernels.PTXOf(k, p)
-			if p == kernels.NVCC && nvccDir != "" {
-				if ptx, err = os.ReadFile(filepath.Join(nvccDir, k.PTXFile)); err != nil {
-					return fmt.Errorf("-nvcc-ptx: %s: %w", k.Name, err)
-				}
-			}
+			ptx, err := ptxOf(k, p, nvccDir)
 			if errors.Is(err, kernels.ErrNoCorpus) {
 				continue
 			}
