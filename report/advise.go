@@ -21,6 +21,7 @@ const (
 	RuleInterleaved  = "reduction-interleaved-threads"
 	RuleAtomics      = "contended-atomics"
 	RuleLatency      = "latency-bound"
+	RuleTiling       = "untiled-reuse"
 )
 
 // Seed documents a lesson cites (../shared/seeds/ in the repository that made gtrace).
@@ -29,6 +30,7 @@ const (
 	seedCoalesce = "cuda-performance-coalescing-banks-reduction"
 	seedLayout   = "optimization-techniques-layout-scatter-tiling"
 	seedVolkov   = "volkov-better-performance-at-lower-occupancy"
+	seedTiling   = "memory-types-and-tiling"
 )
 
 // Finding is one rule firing at one instruction.
@@ -128,10 +130,10 @@ func adviseOn(r *format.Reader, pats [][]pcPattern, cfg *arch.Config, rep, tim *
 			in.tim = &tim.Kernels[k]
 		}
 		ka := KernelAdvice{Name: kr.Name, Findings: []Finding{}}
-		for _, rule := range []func(*kernelInput) []Finding{uncoalesced, bankConflicts, divergence, contendedAtomics, latencyBound} {
+		for _, rule := range []func(*kernelInput) []Finding{uncoalesced, bankConflicts, divergence, contendedAtomics, untiledReuse, latencyBound} {
 			ka.Findings = append(ka.Findings, rule(in)...)
 		}
-		ka.Findings = dropSmall(ka.Findings)
+		ka.Findings = dropSmall(oneLoadFix(ka.Findings))
 		slices.SortStableFunc(ka.Findings, func(a, b Finding) int {
 			switch {
 			case a.Share > b.Share:

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,9 +16,9 @@ import (
 
 var dump = flag.Bool("dump", false, "log every finding as JSON")
 
-// adviseKernel captures a reference kernel at its Small sizes, advises on it for arch,
-// and returns the advice with the kernel's memory replay (its totals).
-func adviseKernel(t testing.TB, archName, name string) (*KernelAdvice, *replay.KernelReport) {
+// adviseKernel captures a reference kernel at sizes (none: its Small sizes), advises on
+// it for arch, and returns the advice with the kernel's memory replay (its totals).
+func adviseKernel(t testing.TB, archName, name string, sizes ...string) (*KernelAdvice, *replay.KernelReport) {
 	t.Helper()
 	k, err := kernels.Lookup(name)
 	if err != nil {
@@ -27,7 +28,10 @@ func adviseKernel(t testing.TB, archName, name string) (*KernelAdvice, *replay.K
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := kernels.TraceOf(context.Background(), name, k.Small, nil)
+	if len(sizes) == 0 {
+		sizes = k.Small
+	}
+	r, err := kernels.TraceOf(context.Background(), name, sizes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,32 +62,36 @@ func TestRulesPredictTheFix(t *testing.T) {
 		rule, broken, fixed string
 		tol                 float64 // |predicted - measured| / measured
 		perCTA              bool    // the fix runs another grid: compare per CTA
+		sizes               []string
 	}{
-		{RuleUncoalesced, "transpose_v1", "transpose_v2", 0, false},
-		{RuleUncoalesced, "coalesce_random", "coalesce_sequential", 0, false},
-		{RuleUncoalesced, "test_offset_2", "test_coalesced", 0, false},
-		{RuleAoS, "particles_aos", "particles_soa", 0, false},
-		{RuleBankConflict, "transpose_v2", "transpose_v3", 0, false},
-		{RuleBankConflict, "bank_sums_unpadded", "bank_sums_padded", 0, false},
-		{RuleTreeStride, "reduce_v2", "reduce_v3", 0, false},
+		{RuleUncoalesced, "transpose_v1", "transpose_v2", 0, false, nil},
+		{RuleUncoalesced, "coalesce_random", "coalesce_sequential", 0, false, nil},
+		{RuleUncoalesced, "test_offset_2", "test_coalesced", 0, false, nil},
+		{RuleAoS, "particles_aos", "particles_soa", 0, false, nil},
+		{RuleBankConflict, "transpose_v2", "transpose_v3", 0, false, nil},
+		{RuleBankConflict, "bank_sums_unpadded", "bank_sums_padded", 0, false, nil},
+		{RuleTreeStride, "reduce_v2", "reduce_v3", 0, false, nil},
 		// V2 computes its index with a multiply where V1 takes a remainder: 24 of
 		// 1556 warp-instructions (1.5%) differ outside the branch.
-		{RuleInterleaved, "reduce_v1", "reduce_v2", 0.02, false},
+		{RuleInterleaved, "reduce_v1", "reduce_v2", 0.02, false, nil},
 		// No reference kernel does the same work warp-aligned: divergence_warp_aligned
 		// runs A on 32 threads of 64 where half_warp runs it on 48 and if_else runs A
 		// or B on all. The rule must fire on both and not on the aligned kernel.
-		{RuleDivergence, "divergence_half_warp", "divergence_warp_aligned", sameWorkUnknown, false},
-		{RuleDivergence, "divergence_if_else", "divergence_warp_aligned", sameWorkUnknown, false},
+		{RuleDivergence, "divergence_half_warp", "divergence_warp_aligned", sameWorkUnknown, false, nil},
+		{RuleDivergence, "divergence_if_else", "divergence_warp_aligned", sameWorkUnknown, false, nil},
 		// hist_shared runs a grid-stride loop over fewer CTAs than hist_global's one
 		// thread per element: after privatisation each CTA sends one update per bin, so
 		// the prediction holds per CTA. hist_global_ret's atomics return a ticket, which
 		// hist_shared does not keep: the global updates compare all the same.
-		{RuleAtomics, "hist_global", "hist_shared", 0, true},
-		{RuleAtomics, "hist_global_ret", "hist_shared", sameWorkUnknown, false},
+		{RuleAtomics, "hist_global", "hist_shared", 0, true, nil},
+		{RuleAtomics, "hist_global_ret", "hist_shared", sameWorkUnknown, false, nil},
+		// Seed 004: 16×16 tiles load each element of M and N once per block. At a
+		// width of 64 every tile is whole and aligned, as the seed's arithmetic has it.
+		{RuleTiling, "matmul_naive", "tiled_matmul_bounds", 0, false, []string{"width=64"}},
 	} {
 		for _, a := range []string{"fermi", "kepler", "ampere", "hopper"} {
 			t.Run(a+"/"+tc.rule+"/"+tc.broken, func(t *testing.T) {
-				adv, rep := adviseKernel(t, a, tc.broken)
+				adv, rep := adviseKernel(t, a, tc.broken, tc.sizes...)
 				var fired []Finding
 				for _, f := range adv.Findings {
 					if f.Rule == tc.rule {
@@ -104,7 +112,7 @@ func TestRulesPredictTheFix(t *testing.T) {
 					}
 					predicted -= f.Before - f.After
 				}
-				fixedAdv, fixedRep := adviseKernel(t, a, tc.fixed)
+				fixedAdv, fixedRep := adviseKernel(t, a, tc.fixed, tc.sizes...)
 				for _, f := range fixedAdv.Findings {
 					if f.Rule == tc.rule {
 						t.Errorf("%s (the fix) also fires %s at pc %d: %s", tc.fixed, f.Rule, f.PC, f.Saw)
@@ -177,6 +185,50 @@ func TestAdviceKnowsAggregatedAtomics(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%s: no contended-atomics finding on compact_atomic", c.arch)
+		}
+	}
+}
+
+// TestTilingRuleStatesTheSeedsIntensity: on the untiled matrix multiply the finding
+// states seed 004's arithmetic, 0.25 FLOP per byte the threads load, 4 with 16×16 tiles
+// (each element serves the 16 threads of a tile row or column), and, over the reference
+// kernels at their test sizes, the rule fires on no kernel whose CTAs do not read the
+// same bytes again.
+func TestTilingRuleStatesTheSeedsIntensity(t *testing.T) {
+	adv, _ := adviseKernel(t, "hopper", "matmul_naive", "width=64")
+	n := 0
+	for _, f := range adv.Findings {
+		if f.Rule != RuleTiling {
+			continue
+		}
+		n++
+		if !strings.Contains(f.Saw, "0.25 FLOP per byte") || !strings.Contains(f.Saw, "4.00 with every such load tiled") || !strings.Contains(f.Saw, "each byte 16.0 times") {
+			t.Errorf("pc %d: %q lacks seed 004's 0.25 -> 4 FLOP/B and 16 uses per byte", f.PC, f.Saw)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no untiled-reuse finding on matmul_naive")
+	}
+	// Kernels whose CTAs do read the same bytes again at their test sizes: the untiled
+	// multiply, and test_offset_32, whose index (32 × id mod 512) wraps within a CTA at
+	// 512 elements.
+	reuses := map[string]bool{"matmul_naive": true, "test_offset_32": true}
+	cfg, err := arch.Preset("hopper", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range kernels.All() {
+		r, err := kernels.SmallTrace(context.Background(), k.Name)
+		if err != nil {
+			t.Fatalf("%s: %v", k.Name, err)
+		}
+		adv, err := Advise(context.Background(), r, cfg, AdviseOptions{NoTiming: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fired := slices.ContainsFunc(adv.Kernels[0].Findings, func(f Finding) bool { return f.Rule == RuleTiling })
+		if fired != reuses[k.Name] {
+			t.Errorf("%s: untiled-reuse fires %v, want %v", k.Name, fired, reuses[k.Name])
 		}
 	}
 }

@@ -37,6 +37,7 @@ type pcPattern struct {
 	spacings   map[int]int
 	partialCnt int // records with some but not all of the launch's lanes active
 	atom       atomPattern
+	reuse      reusePattern
 }
 
 // atomPattern is what the sampled records of a global atomic show, over every record
@@ -157,6 +158,7 @@ func scanPatterns(r *format.Reader, k int) ([]pcPattern, error) {
 	step := max(1, n/sampleCTAs)
 	var lanes [32]uint64
 	atoms := &ctaAtoms{}
+	reads := &ctaReads{}
 	for cta := 0; cta < n; cta += step {
 		warps, err := r.ReadCTA(k, cta)
 		if err != nil {
@@ -188,13 +190,16 @@ func scanPatterns(r *format.Reader, k int) ([]pcPattern, error) {
 				if in := &prog[pc]; in.Space == format.SpaceGlobal && (in.MemOp == format.MemAtomic || in.MemOp == format.MemReduce) {
 					w.LaneAddrs(i, &lanes)
 					atoms.add(&p.atom, pc, mask, &lanes, int(in.Width))
+				} else if in.Space == format.SpaceGlobal && in.MemOp == format.MemLoad {
+					w.LaneAddrs(i, &lanes)
+					reads.add(&p.reuse, pc, mask, &lanes, int(in.Width))
 				}
 				// A divergent record spreads its lanes' bytes over more sectors than the
 				// same access with every lane active; that cost is the divergence rule's.
 				// So count full records only, once the pc has one.
 				switch {
 				case mask == want && !p.fullOnly:
-					*p = pcPattern{masks: p.masks, spaced: p.spaced, spacings: p.spacings, partialCnt: p.partialCnt, fullOnly: true, atom: p.atom}
+					*p = pcPattern{masks: p.masks, spaced: p.spaced, spacings: p.spacings, partialCnt: p.partialCnt, fullOnly: true, atom: p.atom, reuse: p.reuse}
 				case mask != want && p.fullOnly:
 					continue
 				}
@@ -206,8 +211,10 @@ func scanPatterns(r *format.Reader, k int) ([]pcPattern, error) {
 				}
 				p.addLanes(mask, &lanes, int(prog[pc].Width))
 			}
+			reads.endWarp(pats)
 		}
 		atoms.flush(pats) // a CTA's sets end with it
+		reads.endCTA(pats)
 	}
 	return pats, nil
 }

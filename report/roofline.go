@@ -89,9 +89,7 @@ func roofOf(prog []format.Inst, mem, tim *replay.KernelReport, cfg *arch.Config)
 		if f == 0 {
 			continue
 		}
-		inst, _ := p.Metric("gtrace__ptx_inst_executed.sum")
-		simd, _ := p.Metric("gtrace__simd_efficiency.pct")
-		lanes := math.Round(inst * 32 * simd / 100) // the thread-instructions, exactly
+		lanes := threadInsts(p.Metric)
 		if fp64 {
 			r.FLOP64 += float64(f) * lanes
 		} else {
