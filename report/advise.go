@@ -21,6 +21,7 @@ const (
 	RuleInterleaved  = "reduction-interleaved-threads"
 	RuleAtomics      = "contended-atomics"
 	RuleLatency      = "latency-bound"
+	RuleMemLatency   = "memory-latency-bound"
 	RuleTiling       = "untiled-reuse"
 )
 
@@ -92,7 +93,7 @@ const (
 type AdviseOptions struct {
 	Replay replay.Options
 	// NoTiming skips the timing replay, and with it the rules that need its stalls
-	// (latency-bound): faster on big traces.
+	// (latency-bound, memory-latency-bound): faster on big traces.
 	NoTiming bool
 }
 
@@ -130,7 +131,7 @@ func adviseOn(r *format.Reader, pats [][]pcPattern, cfg *arch.Config, rep, tim *
 			in.tim = &tim.Kernels[k]
 		}
 		ka := KernelAdvice{Name: kr.Name, Findings: []Finding{}}
-		for _, rule := range []func(*kernelInput) []Finding{uncoalesced, bankConflicts, divergence, contendedAtomics, untiledReuse, latencyBound} {
+		for _, rule := range []func(*kernelInput) []Finding{uncoalesced, bankConflicts, divergence, contendedAtomics, untiledReuse, latencyBound, memoryLatency} {
 			ka.Findings = append(ka.Findings, rule(in)...)
 		}
 		ka.Findings = dropSmall(oneLoadFix(ka.Findings))

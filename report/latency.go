@@ -115,3 +115,83 @@ func latencyBound(in *kernelInput) []Finding {
 	f.Fix = fmt.Sprintf("give each thread about %d independent chains (several accumulators, or several outputs per thread, the loop unrolled so they interleave) at %.0f warps per scheduler, or run more warps; more threads alone stop helping once registers or shared memory cap them", chains, warps)
 	return []Finding{f}
 }
+
+// memoryLatency fires where the warps wait on global memory because too few bytes are in
+// flight to cover the DRAM's latency (seed 003, Part II). Little's law: the DRAM
+// delivers the bytes in flight over its latency, so at the preset's unloaded DRAM
+// latency and peak bandwidth an SM needs latency × peak / SMs bytes in flight, shared by
+// its warps' threads, for the reads' part of the peak (the writes take the rest). The
+// trace says how many bytes each thread has in flight when it waits (pcPattern.waits).
+// It fires when
+//   - at least latencyWaitShare of the stalled warp-cycles are long_scoreboard (a load's
+//     result not back yet) and the DRAM moves under latencyPipeShare of its peak;
+//   - most of the loads' bytes come from DRAM, and the grid fills every SM at least
+//     once (a smaller launch leaves the DRAM idle for want of CTAs);
+//   - Little's law explains the shortfall: the bytes in flight reach under
+//     latencyPipeShare of the need;
+//   - and the reads come at no less than half the rate Little's law gives at the
+//     unloaded latency: below that the loads wait on something else that fills the
+//     memory system (contended atomics, a hot L2 slice), which more bytes in flight
+//     would not cure.
+//
+// The fix is more bytes in flight per thread (independent loads, wider loads) or more
+// warps; the prediction, the DRAM at its peak, is an upper bound, as the latency rises
+// when the channels fill.
+func memoryLatency(in *kernelInput) []Finding {
+	if in.tim == nil || in.cfg == nil {
+		return nil
+	}
+	get := func(name string) float64 { v, _ := in.tim.Metric(name); return v }
+	var stalled float64
+	for _, s := range stallReasons {
+		stalled += get(stallPrefix + s.Name)
+	}
+	long := get(stallPrefix + "long_scoreboard")
+	const metric = "dram__throughput.avg.pct_of_peak_sustained_elapsed"
+	reached := get(metric) / 100
+	rd, wr := get("dram__bytes_read.sum"), get("dram__bytes_write.sum")
+	loaded := 32 * in.total("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")
+	occ := in.rep.Occupancy
+	g := in.launch.Grid
+	ctas := int(g.X) * int(g.Y) * int(g.Z)
+	warps := get("sm__warps_active.avg.pct_of_peak_sustained_active") / 100 * float64(in.cfg.SM.MaxWarps)
+	if stalled == 0 || long < latencyWaitShare*stalled || reached <= 0 || reached >= latencyPipeShare ||
+		rd < 0.5*loaded || ctas < in.cfg.SM.Count*max(occ.CTAsPerSM, 1) || warps <= 0 {
+		return nil
+	}
+	// The instruction the warps wait at most on memory: the first use of a load.
+	best, bestWait := -1, 0.0
+	for i := range in.tim.PerPC {
+		p := &in.tim.PerPC[i]
+		if int(p.PC) >= len(in.pats) || in.pats[p.PC].waits == 0 {
+			continue
+		}
+		if w, _ := p.Metric(stallPrefix + "long_scoreboard"); w > bestWait {
+			best, bestWait = int(p.PC), w
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	pat := &in.pats[best]
+	perThread := float64(pat.waitBytes) / float64(pat.waits) / 32 // bytes each thread has in flight
+	loads := float64(pat.waitLoads) / float64(pat.waits)
+	readShare := rd / (rd + wr)
+	latency := in.cfg.DRAMCycles()
+	latS := float64(latency) / (float64(in.cfg.SM.ClockMHz) * 1e6)
+	need := latS * in.cfg.PeakDRAMBytes() * readShare / float64(in.cfg.SM.Count) / (warps * 32)
+	little := perThread / need // the part of their share of the peak the reads' bytes in flight reach at the unloaded latency
+	if little >= latencyPipeShare || reached < 0.5*little {
+		return nil
+	}
+	f := in.finding(RuleMemLatency, uint32(best))
+	f.Metric = metric
+	f.Before, f.After = 100*reached, 100
+	f.Share, f.ShareOf = long/stalled, "stalled warp-cycles"
+	f.Saw = fmt.Sprintf("%.0f%% of the stalled warp-cycles wait on a load's result (long_scoreboard, most at this pc), and the DRAM moves %.0f%% of its peak: %.1f warps per SM (%d CTAs, limited by %s), each thread with %.0f B in flight (%.1f loads) when it waits here; Little's law at the DRAM's %d-cycle latency and %.0f GB/s needs %.0f B per thread in flight at this occupancy for the reads' %.0f%% of the traffic, %.1f× today",
+		100*long/stalled, 100*reached, warps, occ.CTAsPerSM, occ.Limiter, perThread, loads, latency, in.cfg.PeakDRAMBytes()/1e9, need, 100*readShare, 1/little)
+	f.Lesson = seedVolkov + ": better performance at lower occupancy, Part II (memory-level parallelism: bytes in flight = latency × bandwidth, supplied by warps × bytes in flight per thread)"
+	f.Fix = fmt.Sprintf("issue about %d independent loads of %.0f B per thread before using any (all the loads, then the stores), or wider loads (float2, float4) for the same bytes in fewer instructions, or run %.1f× the warps per SM where registers and shared memory allow; the latency rises as the channels fill, so aim above it",
+		int(math.Ceil(need/(perThread/loads))), perThread/loads, 1/little)
+	return []Finding{f}
+}

@@ -3,6 +3,8 @@ package report
 import (
 	"context"
 	"math"
+	"regexp"
+	"strconv"
 	"testing"
 
 	"github.com/gtrace/gtrace/kernels"
@@ -90,5 +92,76 @@ func TestLatencyBoundRule(t *testing.T) {
 				t.Errorf("ILP 4 does not cover the need, yet issues %.3f of %.3f with %d findings", measured, f.After, len(fixed))
 			}
 		})
+	}
+}
+
+// TestMemoryLatencyRule: seed 003's Part II. One float per thread in flight at low
+// occupancy (one block of 4 warps per SM, held there by dynamic shared memory, as the
+// seed does) leaves the DRAM far below its peak; the rule asks for the bytes in flight
+// per thread that Little's law needs at the latency the loads see, and the memcpy with
+// at least that many bytes in flight per thread comes within 20% of the peak it
+// predicts (the latency rises as the channels fill: Little's law at today's latency is
+// an upper bound) and does not fire. On fermi the memcpy with far fewer bytes in flight
+// than asked (2 floats, 8 B of the 21 B asked) fires too.
+func TestMemoryLatencyRule(t *testing.T) {
+	for _, tc := range []struct {
+		arch, fixed, short     string
+		fixedBytes, shortBytes float64 // in flight per thread
+		sizes                  []string
+	}{
+		{"fermi", "volkov_memcpy_f8", "volkov_memcpy_f2", 32, 8, []string{"n=1048576", "block=128", "smem=32768"}},
+		{"hopper", "volkov_memcpy_float4x8", "", 128, 0, []string{"n=8388608", "block=128", "smem=200000"}},
+	} {
+		t.Run(tc.arch, func(t *testing.T) {
+			fs, _ := adviseSized(t, tc.arch, "volkov_memcpy_f1", RuleMemLatency, tc.sizes...)
+			if len(fs) != 1 {
+				t.Fatalf("volkov_memcpy_f1: %d %s findings, want 1", len(fs), RuleMemLatency)
+			}
+			f := fs[0]
+			t.Logf("%s: %s", tc.arch, f.Saw)
+			t.Logf("fix: %s", f.Fix)
+			// Little's law asks more bytes in flight per thread than the short memcpy
+			// has, and no more than the fix has.
+			m := regexp.MustCompile(`needs (\d+) B per thread`).FindStringSubmatch(f.Saw)
+			if m == nil {
+				t.Fatalf("the finding states no need: %q", f.Saw)
+			}
+			need, _ := strconv.ParseFloat(m[1], 64)
+			if need <= tc.shortBytes || need > tc.fixedBytes {
+				t.Errorf("asks %g B in flight per thread, want more than %s's %g B and at most %s's %g B",
+					need, tc.short, tc.shortBytes, tc.fixed, tc.fixedBytes)
+			}
+			fixed, ftim := adviseSized(t, tc.arch, tc.fixed, RuleMemLatency, tc.sizes...)
+			measured, _ := ftim.Metric(f.Metric)
+			t.Logf("%s: %s %.1f → predicted %.1f, %s measures %.1f", tc.arch, f.Metric, f.Before, f.After, tc.fixed, measured)
+			if len(fixed) > 0 {
+				t.Errorf("%s (the fix) fires %s: %s", tc.fixed, RuleMemLatency, fixed[0].Saw)
+			}
+			if math.Abs(measured-f.After) > 0.2*measured {
+				t.Errorf("%s reaches %.1f%% of the DRAM peak, predicted %.1f%% (band 20%%)", tc.fixed, measured, f.After)
+			}
+			if tc.short != "" {
+				if fs, _ := adviseSized(t, tc.arch, tc.short, RuleMemLatency, tc.sizes...); len(fs) != 1 {
+					t.Errorf("%s, with fewer bytes in flight than asked, has %d %s findings, want 1", tc.short, len(fs), RuleMemLatency)
+				}
+			}
+		})
+	}
+}
+
+// TestMemoryLatencyRuleLeavesCongestion: a global histogram's loads also wait on memory
+// far below the DRAM peak, but behind the contended atomics that fill the memory system,
+// not for want of bytes in flight: the reads come at a small part of what Little's law
+// gives at the unloaded latency, so the rule stays silent and contended-atomics fires.
+func TestMemoryLatencyRuleLeavesCongestion(t *testing.T) {
+	fs, tim := adviseSized(t, "hopper", "hist_global", RuleMemLatency, "n=524288")
+	long, _ := tim.Metric(stallPrefix + "long_scoreboard")
+	dram, _ := tim.Metric("dram__throughput.avg.pct_of_peak_sustained_elapsed")
+	t.Logf("hist_global: %.0f long_scoreboard warp-cycles, DRAM at %.1f%% of its peak", long, dram)
+	if len(fs) > 0 {
+		t.Errorf("hist_global fires %s: %s", RuleMemLatency, fs[0].Saw)
+	}
+	if at, _ := adviseSized(t, "hopper", "hist_global", RuleAtomics, "n=524288"); len(at) == 0 {
+		t.Error("hist_global: no contended-atomics finding")
 	}
 }

@@ -38,6 +38,11 @@ type pcPattern struct {
 	partialCnt int // records with some but not all of the launch's lanes active
 	atom       atomPattern
 	reuse      reusePattern
+	// waits counts the sampled records at this pc that read a register a global or
+	// local load of the warp wrote and nothing had read yet: where the warp waits on
+	// memory. waitLoads and waitBytes sum the loads and their lanes' bytes in flight
+	// at each such wait (every load since the warp's previous wait).
+	waits, waitLoads, waitBytes int
 }
 
 // atomPattern is what the sampled records of a global atomic show, over every record
@@ -166,12 +171,14 @@ func scanPatterns(r *format.Reader, k int) ([]pcPattern, error) {
 		}
 		for wi, w := range warps {
 			want := full[min(wi, len(full)-1)]
+			var fly inFlight
 			for i := range w.Len() {
 				pc := w.PC[i]
 				if int(pc) >= len(prog) {
 					continue // the reader checks pcs; stay safe on a trace from elsewhere
 				}
 				p := &pats[pc]
+				fly.step(p, &prog[pc], w.Mask[i])
 				p.masks++
 				mask := w.Mask[i]
 				if mask != want && mask != 0 {
@@ -199,7 +206,7 @@ func scanPatterns(r *format.Reader, k int) ([]pcPattern, error) {
 				// So count full records only, once the pc has one.
 				switch {
 				case mask == want && !p.fullOnly:
-					*p = pcPattern{masks: p.masks, spaced: p.spaced, spacings: p.spacings, partialCnt: p.partialCnt, fullOnly: true, atom: p.atom, reuse: p.reuse}
+					*p = pcPattern{masks: p.masks, spaced: p.spaced, spacings: p.spacings, partialCnt: p.partialCnt, fullOnly: true, atom: p.atom, reuse: p.reuse, waits: p.waits, waitLoads: p.waitLoads, waitBytes: p.waitBytes}
 				case mask != want && p.fullOnly:
 					continue
 				}
@@ -290,4 +297,33 @@ func singleSpacing(mask uint32) (k int, ok bool) {
 		want |= 1 << l
 	}
 	return k, mask == want
+}
+
+// inFlight is one warp's global and local loads whose results nothing has read yet.
+type inFlight struct {
+	regs         map[uint16]bool // the registers they write
+	loads, bytes int
+}
+
+// step counts one record of the warp at pattern p: a read of an in-flight load's
+// register is a wait on memory, after which every load before it counts as arrived;
+// a load joins the flight.
+func (f *inFlight) step(p *pcPattern, in *format.Inst, mask uint32) {
+	if f.loads > 0 && slices.ContainsFunc(in.RegsRead, func(r uint16) bool { return f.regs[r] }) {
+		p.waits++
+		p.waitLoads += f.loads
+		p.waitBytes += f.bytes
+		clear(f.regs)
+		f.loads, f.bytes = 0, 0
+	}
+	if in.MemOp == format.MemLoad && (in.Space == format.SpaceGlobal || in.Space == format.SpaceLocal) && mask != 0 {
+		if f.regs == nil {
+			f.regs = map[uint16]bool{}
+		}
+		for _, r := range in.RegsWritten {
+			f.regs[r] = true
+		}
+		f.loads++
+		f.bytes += bits.OnesCount32(mask) * int(in.Width)
+	}
 }

@@ -114,7 +114,7 @@ func adviseCommand() *cli.Command {
 		ArgsUsage: "FILE",
 		Flags: append(archFlags(),
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text | json"},
-			&cli.BoolFlag{Name: "no-timing", Usage: "skip the timing engine and the rules on its stalls (latency-bound): faster on big traces"},
+			&cli.BoolFlag{Name: "no-timing", Usage: "skip the timing engine and the rules on its stalls (latency-bound, memory-latency-bound): faster on big traces"},
 		),
 		Action: adviseAction,
 	}
