@@ -50,6 +50,32 @@ func pipeOf(c format.Class, cfg *arch.Config) (pipe, bool) {
 	return p, lanes > 0 && p.latency > 0
 }
 
+// stallTotals returns a getter of the timing replay's kernel metrics and the stalled
+// warp-cycles summed over every reason.
+func (in *kernelInput) stallTotals() (get func(string) float64, stalled float64) {
+	get = func(name string) float64 { v, _ := in.tim.Metric(name); return v }
+	for _, s := range stallReasons {
+		stalled += get(stallPrefix + s.Name)
+	}
+	return get, stalled
+}
+
+// mostStalled returns the pc of the program, among those keep accepts, with the most
+// warp-cycles stalled for reason in the timing replay; -1 if none has any.
+func (in *kernelInput) mostStalled(reason string, keep func(pc int) bool) int {
+	best, most := -1, 0.0
+	for i := range in.tim.PerPC {
+		p := &in.tim.PerPC[i]
+		if int(p.PC) >= len(in.launch.Program.Insts) || !keep(int(p.PC)) {
+			continue
+		}
+		if w, _ := p.Metric(stallPrefix + reason); w > most {
+			best, most = int(p.PC), w
+		}
+	}
+	return best
+}
+
 // latencyBound fires at the arithmetic instruction whose warps wait longest on a
 // fixed-latency dependency, when the timing replay says the kernel is latency-bound
 // (latencyWaitShare, latencyPipeShare). Little's law gives the fix's size: the pipe
@@ -59,30 +85,17 @@ func latencyBound(in *kernelInput) []Finding {
 	if in.tim == nil || in.cfg == nil {
 		return nil
 	}
-	get := func(name string) float64 { v, _ := in.tim.Metric(name); return v }
-	var stalled float64
-	for _, s := range stallReasons {
-		stalled += get(stallPrefix + s.Name)
-	}
+	get, stalled := in.stallTotals()
 	wait := get(stallPrefix + "wait")
 	if stalled == 0 || wait < latencyWaitShare*stalled {
 		return nil
 	}
 	// The instruction the warps wait at most on: the head of the dependent chain.
-	best, bestWait := -1, 0.0
 	prog := in.launch.Program.Insts
-	for i := range in.tim.PerPC {
-		p := &in.tim.PerPC[i]
-		if int(p.PC) >= len(prog) {
-			continue
-		}
-		if _, ok := pipeOf(prog[p.PC].Class, in.cfg); !ok {
-			continue
-		}
-		if w, _ := p.Metric(stallPrefix + "wait"); w > bestWait {
-			best, bestWait = int(p.PC), w
-		}
-	}
+	best := in.mostStalled("wait", func(pc int) bool {
+		_, ok := pipeOf(prog[pc].Class, in.cfg)
+		return ok
+	})
 	if best < 0 {
 		return nil
 	}
@@ -141,11 +154,7 @@ func memoryLatency(in *kernelInput) []Finding {
 	if in.tim == nil || in.cfg == nil {
 		return nil
 	}
-	get := func(name string) float64 { v, _ := in.tim.Metric(name); return v }
-	var stalled float64
-	for _, s := range stallReasons {
-		stalled += get(stallPrefix + s.Name)
-	}
+	get, stalled := in.stallTotals()
 	long := get(stallPrefix + "long_scoreboard")
 	const metric = "dram__throughput.avg.pct_of_peak_sustained_elapsed"
 	reached := get(metric) / 100
@@ -160,16 +169,7 @@ func memoryLatency(in *kernelInput) []Finding {
 		return nil
 	}
 	// The instruction the warps wait at most on memory: the first use of a load.
-	best, bestWait := -1, 0.0
-	for i := range in.tim.PerPC {
-		p := &in.tim.PerPC[i]
-		if int(p.PC) >= len(in.pats) || in.pats[p.PC].waits == 0 {
-			continue
-		}
-		if w, _ := p.Metric(stallPrefix + "long_scoreboard"); w > bestWait {
-			best, bestWait = int(p.PC), w
-		}
-	}
+	best := in.mostStalled("long_scoreboard", func(pc int) bool { return in.pats[pc].waits > 0 })
 	if best < 0 {
 		return nil
 	}
