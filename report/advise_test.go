@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/kernels"
 	"github.com/gtrace/gtrace/models/arch"
 	"github.com/gtrace/gtrace/replay"
@@ -16,9 +17,9 @@ import (
 
 var dump = flag.Bool("dump", false, "log every finding as JSON")
 
-// adviseKernel captures a reference kernel at sizes (none: its Small sizes), advises on
-// it for arch, and returns the advice with the kernel's memory replay (its totals).
-func adviseKernel(t testing.TB, archName, name string, sizes ...string) (*KernelAdvice, *replay.KernelReport) {
+// adviseTrace captures a reference kernel at sizes (none: its Small sizes) and advises
+// on it for arch's default GPU: the trace, the config and the launch's advice.
+func adviseTrace(t testing.TB, archName, name string, sizes ...string) (*format.Reader, *arch.Config, *KernelAdvice) {
 	t.Helper()
 	k, err := kernels.Lookup(name)
 	if err != nil {
@@ -43,11 +44,18 @@ func adviseKernel(t testing.TB, archName, name string, sizes ...string) (*Kernel
 		b, _ := json.MarshalIndent(adv, "", "  ")
 		t.Logf("%s", b)
 	}
+	return r, cfg, &adv.Kernels[0]
+}
+
+// adviseKernel is adviseTrace with the kernel's memory replay (its totals).
+func adviseKernel(t testing.TB, archName, name string, sizes ...string) (*KernelAdvice, *replay.KernelReport) {
+	t.Helper()
+	r, cfg, adv := adviseTrace(t, archName, name, sizes...)
 	rep, err := replay.Memory(context.Background(), r, cfg, replay.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &adv.Kernels[0], &rep.Kernels[0]
+	return adv, &rep.Kernels[0]
 }
 
 // TestRulesPredictTheFix: each rule fires on a reference kernel that breaks its lesson,

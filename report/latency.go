@@ -161,11 +161,9 @@ func memoryLatency(in *kernelInput) []Finding {
 	rd, wr := get("dram__bytes_read.sum"), get("dram__bytes_write.sum")
 	loaded := 32 * in.total("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")
 	occ := in.rep.Occupancy
-	g := in.launch.Grid
-	ctas := int(g.X) * int(g.Y) * int(g.Z)
 	warps := get("sm__warps_active.avg.pct_of_peak_sustained_active") / 100 * float64(in.cfg.SM.MaxWarps)
 	if stalled == 0 || long < latencyWaitShare*stalled || reached <= 0 || reached >= latencyPipeShare ||
-		rd < 0.5*loaded || ctas < in.cfg.SM.Count*max(occ.CTAsPerSM, 1) || warps <= 0 {
+		rd < 0.5*loaded || in.launch.NumCTAs() < in.cfg.SM.Count*max(occ.CTAsPerSM, 1) || warps <= 0 {
 		return nil
 	}
 	// The instruction the warps wait at most on memory: the first use of a load.

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/gtrace/gtrace/kernels"
-	"github.com/gtrace/gtrace/models/arch"
 	"github.com/gtrace/gtrace/replay"
 )
 
@@ -16,24 +14,13 @@ import (
 // returns its findings of rule with the timing replay.
 func adviseSized(t *testing.T, archName, name, rule string, sizes ...string) ([]Finding, *replay.KernelReport) {
 	t.Helper()
-	cfg, err := arch.Preset(archName, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := kernels.TraceOf(context.Background(), name, sizes, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	adv, err := Advise(context.Background(), r, cfg, AdviseOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, cfg, adv := adviseTrace(t, archName, name, sizes...)
 	tim, err := replay.Timing(context.Background(), r, cfg, replay.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []Finding
-	for _, f := range adv.Kernels[0].Findings {
+	for _, f := range adv.Findings {
 		if f.Rule == rule {
 			out = append(out, f)
 		}

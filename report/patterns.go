@@ -19,19 +19,8 @@ const maxStrides = 8
 
 // pcPattern is what the sampled records of one pc show.
 type pcPattern struct {
-	records int // sampled records with memory addresses
-	// strides counts the address difference between neighbouring active lanes (lane l and
-	// l+1 both active), at most maxStrides distinct values; irregular counts the rest.
-	strides   map[int64]int
-	irregular int
-	pairs     int // neighbouring active lane pairs seen
-	sectors   int // distinct 32-byte sectors the sampled records touch
-	idealSecs int // sectors the same distinct bytes would take if they were contiguous
-	// first is the first active lane's address in the first record counted, and lane
-	// its lane: with the stride, the field of a struct the pc reads.
-	first      uint64
-	lane       int
-	fullOnly   bool // the counts are of records with all the warp's lanes active
+	lanePattern
+	fullOnly   bool // lanePattern counts records with all the warp's lanes active only
 	masks      int  // sampled records, memory or not
 	spaced     int  // records whose active lanes are single lanes k > 1 apart (tid % k == 0)
 	spacings   map[int]int
@@ -43,6 +32,23 @@ type pcPattern struct {
 	// memory. waitLoads and waitBytes sum the loads and their lanes' bytes in flight
 	// at each such wait (every load since the warp's previous wait).
 	waits, waitLoads, waitBytes int
+}
+
+// lanePattern is what the lane addresses of a pc's records show: of every record, or of
+// the full records only once the pc has one (pcPattern.fullOnly).
+type lanePattern struct {
+	records int // sampled records with memory addresses
+	// strides counts the address difference between neighbouring active lanes (lane l and
+	// l+1 both active), at most maxStrides distinct values; irregular counts the rest.
+	strides   map[int64]int
+	irregular int
+	pairs     int // neighbouring active lane pairs seen
+	sectors   int // distinct 32-byte sectors the sampled records touch
+	idealSecs int // sectors the same distinct bytes would take if they were contiguous
+	// first is the first active lane's address in the first record counted, and lane
+	// its lane: with the stride, the field of a struct the pc reads.
+	first uint64
+	lane  int
 }
 
 // atomPattern is what the sampled records of a global atomic show, over every record
@@ -164,6 +170,7 @@ func scanPatterns(r *format.Reader, k int) ([]pcPattern, error) {
 	var lanes [32]uint64
 	atoms := &ctaAtoms{}
 	reads := &ctaReads{}
+	var fly inFlight
 	for cta := 0; cta < n; cta += step {
 		warps, err := r.ReadCTA(k, cta)
 		if err != nil {
@@ -171,7 +178,7 @@ func scanPatterns(r *format.Reader, k int) ([]pcPattern, error) {
 		}
 		for wi, w := range warps {
 			want := full[min(wi, len(full)-1)]
-			var fly inFlight
+			fly.reset()
 			for i := range w.Len() {
 				pc := w.PC[i]
 				if int(pc) >= len(prog) {
@@ -194,11 +201,10 @@ func scanPatterns(r *format.Reader, k int) ([]pcPattern, error) {
 				if w.Mode[i] == format.AddrNone {
 					continue
 				}
+				w.LaneAddrs(i, &lanes)
 				if in := &prog[pc]; in.Space == format.SpaceGlobal && (in.MemOp == format.MemAtomic || in.MemOp == format.MemReduce) {
-					w.LaneAddrs(i, &lanes)
 					atoms.add(&p.atom, pc, mask, &lanes, int(in.Width))
 				} else if in.Space == format.SpaceGlobal && in.MemOp == format.MemLoad {
-					w.LaneAddrs(i, &lanes)
 					reads.add(&p.reuse, pc, mask, &lanes, int(in.Width))
 				}
 				// A divergent record spreads its lanes' bytes over more sectors than the
@@ -206,12 +212,11 @@ func scanPatterns(r *format.Reader, k int) ([]pcPattern, error) {
 				// So count full records only, once the pc has one.
 				switch {
 				case mask == want && !p.fullOnly:
-					*p = pcPattern{masks: p.masks, spaced: p.spaced, spacings: p.spacings, partialCnt: p.partialCnt, fullOnly: true, atom: p.atom, reuse: p.reuse, waits: p.waits, waitLoads: p.waitLoads, waitBytes: p.waitBytes}
+					p.lanePattern, p.fullOnly = lanePattern{}, true
 				case mask != want && p.fullOnly:
 					continue
 				}
 				p.records++
-				w.LaneAddrs(i, &lanes)
 				if p.records == 1 {
 					p.lane = bits.TrailingZeros32(mask)
 					p.first = lanes[p.lane]
@@ -305,6 +310,12 @@ type inFlight struct {
 	loads, bytes int
 }
 
+// reset starts a warp: nothing in flight.
+func (f *inFlight) reset() {
+	clear(f.regs)
+	f.loads, f.bytes = 0, 0
+}
+
 // step counts one record of the warp at pattern p: a read of an in-flight load's
 // register is a wait on memory, after which every load before it counts as arrived;
 // a load joins the flight.
@@ -313,8 +324,7 @@ func (f *inFlight) step(p *pcPattern, in *format.Inst, mask uint32) {
 		p.waits++
 		p.waitLoads += f.loads
 		p.waitBytes += f.bytes
-		clear(f.regs)
-		f.loads, f.bytes = 0, 0
+		f.reset()
 	}
 	if in.MemOp == format.MemLoad && (in.Space == format.SpaceGlobal || in.Space == format.SpaceLocal) && mask != 0 {
 		if f.regs == nil {

@@ -30,35 +30,18 @@ type reusePattern struct {
 	ctaBytes int // summed over sampled CTAs: the distinct bytes each reads (distinct addresses times the width)
 }
 
-// sectorSet is the sectors and addresses one warp or one CTA reads at one pc.
+// sectorSet is the sectors and addresses one CTA reads at one pc.
 type sectorSet struct {
 	secs, addrs map[uint64]bool
 	width       int
 }
 
-// ctaReads gathers one warp's and one CTA's distinct sectors and addresses per global
-// load pc.
+// ctaReads gathers, per global load pc, the distinct sectors one warp reads and the
+// distinct sectors and addresses one CTA reads. Its maps are emptied, not dropped, at
+// the end of a warp or a CTA: the next one reuses them.
 type ctaReads struct {
-	warp, cta map[uint32]*sectorSet
-}
-
-func (s *sectorSet) add(a uint64, width int) {
-	s.addrs[a] = true
-	for sec := a / 32; sec <= (a+uint64(width)-1)/32; sec++ {
-		s.secs[sec] = true
-	}
-}
-
-func setOf(m *map[uint32]*sectorSet, pc uint32, width int) *sectorSet {
-	if *m == nil {
-		*m = map[uint32]*sectorSet{}
-	}
-	e := (*m)[pc]
-	if e == nil {
-		e = &sectorSet{map[uint64]bool{}, map[uint64]bool{}, width}
-		(*m)[pc] = e
-	}
-	return e
+	warp map[uint32]map[uint64]bool
+	cta  map[uint32]*sectorSet
 }
 
 // add counts a record of a global load at pc: the sectors it requests (distinct within
@@ -69,16 +52,28 @@ func (c *ctaReads) add(p *reusePattern, pc uint32, mask uint32, lanes *[32]uint6
 	if uniform(mask, lanes) {
 		return // every lane one address: a broadcast, which a constant or a register serves better
 	}
-	w, k := setOf(&c.warp, pc, width), setOf(&c.cta, pc, width)
-	var secs [64]uint64
+	if c.warp == nil {
+		c.warp, c.cta = map[uint32]map[uint64]bool{}, map[uint32]*sectorSet{}
+	}
+	w := c.warp[pc]
+	if w == nil {
+		w = map[uint64]bool{}
+		c.warp[pc] = w
+	}
+	k := c.cta[pc]
+	if k == nil {
+		k = &sectorSet{map[uint64]bool{}, map[uint64]bool{}, width}
+		c.cta[pc] = k
+	}
+	var secs [64]uint64 // a lane's bytes span at most 2 sectors
 	n := 0
 	for m := mask; m != 0; m &= m - 1 {
 		a := lanes[bits.TrailingZeros32(m)]
 		p.recBytes += width
-		w.add(a, width)
-		k.add(a, width)
+		k.addrs[a] = true
 		for s := a / 32; s <= (a+uint64(width)-1)/32; s++ {
-			if !containsU64(secs[:n], s) && n < len(secs) {
+			w[s], k.secs[s] = true, true
+			if !slices.Contains(secs[:n], s) && n < len(secs) {
 				secs[n] = s
 				n++
 			}
@@ -87,7 +82,7 @@ func (c *ctaReads) add(p *reusePattern, pc uint32, mask uint32, lanes *[32]uint6
 	p.recSecs += n
 }
 
-// uniform reports whether every active lane of mask reads lane addresses' one value.
+// uniform reports whether every active lane of mask reads one address.
 func uniform(mask uint32, lanes *[32]uint64) bool {
 	if mask == 0 {
 		return true
@@ -101,20 +96,11 @@ func uniform(mask uint32, lanes *[32]uint64) bool {
 	return true
 }
 
-func containsU64(s []uint64, v uint64) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
 // endWarp adds the warp's distinct sectors to the pcs' sums and empties its sets.
 func (c *ctaReads) endWarp(pats []pcPattern) {
-	for pc, e := range c.warp {
-		pats[pc].reuse.warpSecs += len(e.secs)
-		delete(c.warp, pc)
+	for pc, secs := range c.warp {
+		pats[pc].reuse.warpSecs += len(secs)
+		clear(secs)
 	}
 }
 
@@ -132,7 +118,8 @@ func (c *ctaReads) endCTA(pats []pcPattern) {
 		}
 		pats[pc].reuse.ctaSecs += len(e.secs)
 		pats[pc].reuse.ctaBytes += len(e.addrs) * e.width
-		delete(c.cta, pc)
+		clear(e.secs)
+		clear(e.addrs)
 	}
 }
 
@@ -148,22 +135,19 @@ func untiledReuse(in *kernelInput) []Finding {
 	const metric = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
 	totalSecs := in.total(metric, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")
 	prog := in.launch.Program.Insts
-	// The kernel's FLOPs and global load bytes (thread-level, as seed 004 counts them),
-	// and the bytes every firing pc would load once tiled.
-	var flops, bytes, saved float64
+	// The kernel's global load bytes (thread-level, as seed 004 counts them), and the
+	// bytes every firing pc would load once tiled.
+	var bytes, saved float64
 	var out []Finding
 	for _, p := range in.rep.PerPC {
 		if int(p.PC) >= len(prog) {
 			continue
 		}
 		inst := &prog[p.PC]
-		lanes := threadInsts(p.Metric)
-		f, _ := inst.FLOPs()
-		flops += float64(f) * lanes
 		if inst.Space != format.SpaceGlobal || inst.MemOp != format.MemLoad {
 			continue
 		}
-		b := lanes * float64(inst.Width)
+		b := threadInsts(p.Metric) * float64(inst.Width)
 		bytes += b
 		r := &in.pats[p.PC].reuse
 		secs := in.pcs[p.PC][metric]
@@ -187,7 +171,10 @@ func untiledReuse(in *kernelInput) []Finding {
 		fd.Fix = "tile the loop: each phase, the block's threads load one tile of the data they share into shared memory (one element per thread), __syncthreads(), compute from shared memory, __syncthreads() before the next tile; the block then reads each element from global memory once"
 		out = append(out, fd)
 	}
-	if len(out) > 0 && flops > 0 && bytes > saved {
+	if len(out) == 0 {
+		return nil
+	}
+	if flops := roofOf(prog, in.rep, nil, in.cfg).FLOP(); flops > 0 && bytes > saved {
 		note := fmt.Sprintf("; the kernel does %.2f FLOP per byte its threads load from global memory, %.2f with every such load tiled", flops/bytes, flops/(bytes-saved))
 		for i := range out {
 			out[i].Saw += note
