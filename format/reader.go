@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"math"
 	"math/bits"
 	"os"
 	"slices"
@@ -329,7 +330,10 @@ func (rd *Reader) load(kernel, cta int) (*cachedBatch, error) {
 // cached batch keeps its decoder, so the zstd decoder and the compressed bytes, needed
 // only while decoding, are apart in scratch.
 type decoder struct {
-	cols      batchCols
+	cols      batchCols // cols.deltas holds the deltas only when one needs 64 bits
+	deltas32  []int32   // the deltas, when they all fit 32 bits but not 16
+	deltas16  []int16   // the deltas, when they all fit 16 bits
+	nDeltas   int
 	mode      []AddrMode
 	flags     []Flags
 	stride    []int64 // the stride column, widened
@@ -349,9 +353,10 @@ func (rd *Reader) decoder() *decoder {
 
 // scratch is what decoding a batch needs and the decoded batch does not.
 type scratch struct {
-	zd  *zstd.Decoder
-	raw []byte // the batch as stored
-	bm  batchMeta
+	zd     *zstd.Decoder
+	raw    []byte // the batch as stored
+	bm     batchMeta
+	deltas []int64 // the deltas column as stored, before narrow
 }
 
 func (rd *Reader) scratch() *scratch {
@@ -388,7 +393,8 @@ const rowBytes = 1 + 1 + 4 + 4 + 2 + 1 + 8 + 4 + 4 + 4 + 2 + 8
 // footprint is about how many bytes the decoded batch occupies.
 func (d *decoder) footprint() int64 {
 	c := &d.cols
-	return int64(c.rows()*rowBytes + 8*len(c.deltas) + 4*len(c.coords) + 8*len(d.warpStart))
+	return int64(c.rows()*rowBytes + 8*len(c.deltas) + 4*len(d.deltas32) + 2*len(d.deltas16) +
+		4*len(c.coords) + 8*len(d.warpStart))
 }
 
 // decode reads batch idx of kernel into d, checking everything a later step indexes with.
@@ -459,7 +465,7 @@ func (rd *Reader) decode(d *decoder, kernel, idx int) (err error) {
 		{dataBuffer[colBase], resizeSlack(&c.base, n)},
 		{dataBuffer[colStride], resizeSlack(&c.stride, n)},
 		{dataBuffer[colDeltas], resizeSlack(&c.doff, n+1)},
-		{childBuffer[colDeltas], resizeSlack(&c.deltas, int(nDeltas))},
+		{childBuffer[colDeltas], resizeSlack(&sc.deltas, int(nDeltas))},
 		{dataBuffer[colCoords], resizeSlack(&c.coff, n+1)},
 		{childBuffer[colCoords], resizeSlack(&c.coords, int(nCoords))},
 	}
@@ -472,6 +478,7 @@ func (rd *Reader) decode(d *decoder, kernel, idx int) (err error) {
 		// An empty list array may be written without offsets.
 		c.doff[0], c.coff[0] = 0, 0
 	}
+	d.narrow(sc)
 	l := &rd.meta.Launches[kernel]
 	g := rd.group[kernel]
 	d.kernel, d.cta0, d.wpc = kernel, (idx-rd.first[kernel])*g, l.WarpsPerCTA()
@@ -546,6 +553,35 @@ func (sc *scratch) readBuffer(body []byte, bodyAt int64, batch, bi int, dst []by
 	return nil
 }
 
+// narrow moves the deltas column, read into sc.deltas, into the narrowest of d's three
+// delta columns that holds every value; the others are left empty.
+func (d *decoder) narrow(sc *scratch) {
+	all := sc.deltas
+	d.nDeltas = len(all)
+	lo, hi := int64(0), int64(0)
+	for _, v := range all {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	c := &d.cols
+	c.deltas, d.deltas32, d.deltas16 = c.deltas[:0], d.deltas32[:0], d.deltas16[:0]
+	switch {
+	case len(all) == 0:
+	case lo >= math.MinInt16 && hi <= math.MaxInt16:
+		d.deltas16 = resize(d.deltas16, len(all))
+		for i, v := range all {
+			d.deltas16[i] = int16(v)
+		}
+	case lo >= math.MinInt32 && hi <= math.MaxInt32:
+		d.deltas32 = resize(d.deltas32, len(all))
+		for i, v := range all {
+			d.deltas32[i] = int32(v)
+		}
+	default:
+		// Rare: keep the column as read, handing sc the decoder's storage instead.
+		c.deltas, sc.deltas = all, c.deltas[:0]
+	}
+}
+
 // check validates the decoded columns against each other and the launch, splits info into
 // mode and flags, finds each warp's rows, and undoes the base delta.
 func (d *decoder) check(progLen int, off int64, batch int) error {
@@ -554,7 +590,7 @@ func (d *decoder) check(progLen int, off int64, batch int) error {
 	bad := func(row int, format string, args ...any) error {
 		return corrupt(ErrCorrupt, off, batch, "row %d: %s", row, fmt.Sprintf(format, args...))
 	}
-	if c.doff[0] != 0 || c.doff[n] != uint32(len(c.deltas)) || c.coff[0] != 0 || c.coff[n] != uint32(len(c.coords)) {
+	if c.doff[0] != 0 || c.doff[n] != uint32(d.nDeltas) || c.coff[0] != 0 || c.coff[n] != uint32(len(c.coords)) {
 		return bad(-1, "list offsets do not span their values")
 	}
 	d.mode, d.flags, d.stride = resize(d.mode, n), resize(d.flags, n), resize(d.stride, n)
@@ -622,7 +658,15 @@ func (d *decoder) view(v *Warp, s int) {
 	}
 	v.PC, v.Mask, v.Path, v.Flags = c.pc[lo:hi:hi], c.mask[lo:hi:hi], c.path[lo:hi:hi], d.flags[lo:hi:hi]
 	v.Mode, v.Base, v.Stride = d.mode[lo:hi:hi], c.base[lo:hi:hi], d.stride[lo:hi:hi]
-	v.DeltaOff, v.Deltas = c.doff[lo:hi+1:hi+1], c.deltas[:c.doff[hi]:c.doff[hi]]
+	v.DeltaOff = c.doff[lo : hi+1 : hi+1]
+	switch dh := c.doff[hi]; {
+	case len(d.deltas16) > 0:
+		v.Deltas16 = d.deltas16[:dh:dh]
+	case len(d.deltas32) > 0:
+		v.Deltas32 = d.deltas32[:dh:dh]
+	default:
+		v.Deltas = c.deltas[:dh:dh]
+	}
 	v.CoordOff, v.Coords = c.coff[lo:hi+1:hi+1], c.coords[:c.coff[hi]:c.coff[hi]]
 }
 
@@ -636,7 +680,18 @@ func (d *decoder) cloneCTA(o int) []*Warp {
 	pc, mask, path := slices.Clone(c.pc[r0:r1]), slices.Clone(c.mask[r0:r1]), slices.Clone(c.path[r0:r1])
 	flags, mode := slices.Clone(d.flags[r0:r1]), slices.Clone(d.mode[r0:r1])
 	base, stride := slices.Clone(c.base[r0:r1]), slices.Clone(d.stride[r0:r1])
-	deltas, coords := slices.Clone(c.deltas[d0:d1]), slices.Clone(c.coords[k0:k1])
+	var deltas []int64
+	var deltas32 []int32
+	var deltas16 []int16
+	switch {
+	case len(d.deltas16) > 0:
+		deltas16 = slices.Clone(d.deltas16[d0:d1])
+	case len(d.deltas32) > 0:
+		deltas32 = slices.Clone(d.deltas32[d0:d1])
+	default:
+		deltas = slices.Clone(c.deltas[d0:d1])
+	}
+	coords := slices.Clone(c.coords[k0:k1])
 	offs := make([]uint32, 2*(r1-r0+nw)) // DeltaOff then CoordOff, Len()+1 per warp
 	ws := make([]Warp, nw)
 	out := make([]*Warp, nw)
@@ -651,7 +706,15 @@ func (d *decoder) cloneCTA(o int) []*Warp {
 		}
 		// Row i of the batch is row i-r0 of the copies.
 		wd0, wd1, wk0, wk1 := c.doff[lo], c.doff[hi], c.coff[lo], c.coff[hi]
-		v.Deltas, v.Coords = deltas[wd0-d0:wd1-d0:wd1-d0], coords[wk0-k0:wk1-k0:wk1-k0]
+		switch {
+		case len(deltas16) > 0:
+			v.Deltas16 = deltas16[wd0-d0 : wd1-d0 : wd1-d0]
+		case len(deltas32) > 0:
+			v.Deltas32 = deltas32[wd0-d0 : wd1-d0 : wd1-d0]
+		default:
+			v.Deltas = deltas[wd0-d0 : wd1-d0 : wd1-d0]
+		}
+		v.Coords = coords[wk0-k0 : wk1-k0 : wk1-k0]
 		lo, hi = lo-r0, hi-r0
 		v.PC, v.Mask, v.Path, v.Flags = pc[lo:hi:hi], mask[lo:hi:hi], path[lo:hi:hi], flags[lo:hi:hi]
 		v.Mode, v.Base, v.Stride = mode[lo:hi:hi], base[lo:hi:hi], stride[lo:hi:hi]

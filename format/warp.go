@@ -46,11 +46,18 @@ type Warp struct {
 	Path  []uint16 // divergence path id (0 = the warp's initial path)
 	Flags []Flags
 
-	Mode     []AddrMode
-	Base     []uint64
-	Stride   []int64
-	DeltaOff []uint32 // len Len()+1 once a row exists: row i's deltas are Deltas[DeltaOff[i]:DeltaOff[i+1]]
+	Mode   []AddrMode
+	Base   []uint64
+	Stride []int64
+	// DeltaOff has Len()+1 entries once a row exists: row i's deltas are
+	// [DeltaOff[i]:DeltaOff[i+1]] of Deltas, or of Deltas16 or Deltas32 in a Warp a
+	// Reader hands out whose batch's deltas all fit 16 or 32 bits (the reader narrows
+	// them there, which takes a quarter or half the memory); at most one of the three is
+	// non-empty. Addrs, LaneAddrs and RowDeltas read any of them; Clone widens them back.
+	DeltaOff []uint32
 	Deltas   []int64
+	Deltas32 []int32
+	Deltas16 []int16
 
 	CoordOff []uint32 // len Len()+1: row i's texel coordinates are Coords[CoordOff[i]:CoordOff[i+1]]
 	Coords   []int32  // x0, y0, x1, y1, ... for each active lane of a texture fetch, in lane order
@@ -64,20 +71,22 @@ func (w *Warp) Len() int { return len(w.PC) }
 // deterministic.
 func (w *Warp) Bytes() int {
 	return 4*len(w.PC) + 4*len(w.Mask) + 2*len(w.Path) + len(w.Flags) + len(w.Mode) +
-		8*len(w.Base) + 8*len(w.Stride) + 4*len(w.DeltaOff) + 8*len(w.Deltas) + 4*len(w.CoordOff) + 4*len(w.Coords)
+		8*len(w.Base) + 8*len(w.Stride) + 4*len(w.DeltaOff) + 8*len(w.Deltas) + 4*len(w.Deltas32) + 2*len(w.Deltas16) +
+		4*len(w.CoordOff) + 4*len(w.Coords)
 }
 
 // CapBytes is the storage the stream's columns hold, used or not.
 func (w *Warp) CapBytes() int {
 	return 4*cap(w.PC) + 4*cap(w.Mask) + 2*cap(w.Path) + cap(w.Flags) + cap(w.Mode) +
-		8*cap(w.Base) + 8*cap(w.Stride) + 4*cap(w.DeltaOff) + 8*cap(w.Deltas) + 4*cap(w.CoordOff) + 4*cap(w.Coords)
+		8*cap(w.Base) + 8*cap(w.Stride) + 4*cap(w.DeltaOff) + 8*cap(w.Deltas) + 4*cap(w.Deltas32) + 2*cap(w.Deltas16) +
+		4*cap(w.CoordOff) + 4*cap(w.Coords)
 }
 
 // Reset empties the stream and keeps its storage.
 func (w *Warp) Reset() {
 	w.PC, w.Mask, w.Path, w.Flags = w.PC[:0], w.Mask[:0], w.Path[:0], w.Flags[:0]
 	w.Mode, w.Base, w.Stride = w.Mode[:0], w.Base[:0], w.Stride[:0]
-	w.DeltaOff, w.Deltas = w.DeltaOff[:0], w.Deltas[:0]
+	w.DeltaOff, w.Deltas, w.Deltas32, w.Deltas16 = w.DeltaOff[:0], w.Deltas[:0], w.Deltas32[:0], w.Deltas16[:0]
 	w.CoordOff, w.Coords = w.CoordOff[:0], w.Coords[:0]
 }
 
@@ -180,12 +189,67 @@ func (w *Warp) Addrs(i int, dst []uint64) []uint64 {
 			dst = append(dst, w.Base[i]+uint64(w.Stride[i]*int64(bits.TrailingZeros32(m))))
 		}
 	case AddrDeltas:
-		a := w.Base[i]
-		dst = append(dst, a)
-		for _, d := range w.Deltas[w.DeltaOff[i]:w.DeltaOff[i+1]] {
-			a += uint64(d)
-			dst = append(dst, a)
+		lo, hi := w.DeltaOff[i], w.DeltaOff[i+1]
+		switch {
+		case len(w.Deltas16) > 0:
+			dst = appendDeltas(dst, w.Base[i], w.Deltas16[lo:hi])
+		case len(w.Deltas32) > 0:
+			dst = appendDeltas(dst, w.Base[i], w.Deltas32[lo:hi])
+		default:
+			dst = appendDeltas(dst, w.Base[i], w.Deltas[lo:hi])
 		}
+	}
+	return dst
+}
+
+type delta interface{ ~int16 | ~int32 | ~int64 }
+
+// appendDeltas appends a and each address the deltas step to from it.
+func appendDeltas[T delta](dst []uint64, a uint64, deltas []T) []uint64 {
+	dst = append(dst, a)
+	for _, d := range deltas {
+		a += uint64(int64(d))
+		dst = append(dst, a)
+	}
+	return dst
+}
+
+// laneDeltas sets the address of each lane of mask: the first a, each next one the
+// previous plus the next delta.
+func laneDeltas[T delta](lanes *[32]uint64, mask uint32, a uint64, deltas []T) {
+	k := 0
+	for m := mask; m != 0; m &= m - 1 {
+		if k > 0 {
+			a += uint64(int64(deltas[k-1]))
+		}
+		lanes[bits.TrailingZeros32(m)] = a
+		k++
+	}
+}
+
+// RowDeltas appends row i's deltas to dst, widened to 64 bits, whichever column holds
+// them, and returns the extended slice.
+func (w *Warp) RowDeltas(i int, dst []int64) []int64 {
+	if len(w.DeltaOff) == 0 {
+		return dst
+	}
+	return w.appendDeltaRange(dst, w.DeltaOff[i], w.DeltaOff[i+1])
+}
+
+// appendDeltaRange appends deltas [lo:hi) to dst, widened, whichever column holds them.
+func (w *Warp) appendDeltaRange(dst []int64, lo, hi uint32) []int64 {
+	switch {
+	case len(w.Deltas16) > 0:
+		return appendWide(dst, w.Deltas16[lo:hi])
+	case len(w.Deltas32) > 0:
+		return appendWide(dst, w.Deltas32[lo:hi])
+	}
+	return append(dst, w.Deltas[lo:hi]...)
+}
+
+func appendWide[T delta](dst []int64, src []T) []int64 {
+	for _, d := range src {
+		dst = append(dst, int64(d))
 	}
 	return dst
 }
@@ -205,15 +269,14 @@ func (w *Warp) LaneAddrs(i int, lanes *[32]uint64) uint32 {
 			lanes[l] = w.Base[i] + uint64(w.Stride[i]*int64(l))
 		}
 	case AddrDeltas:
-		a := w.Base[i]
-		d := w.Deltas[w.DeltaOff[i]:w.DeltaOff[i+1]]
-		k := 0
-		for m := mask; m != 0; m &= m - 1 {
-			if k > 0 {
-				a += uint64(d[k-1])
-			}
-			lanes[bits.TrailingZeros32(m)] = a
-			k++
+		lo, hi := w.DeltaOff[i], w.DeltaOff[i+1]
+		switch {
+		case len(w.Deltas16) > 0:
+			laneDeltas(lanes, mask, w.Base[i], w.Deltas16[lo:hi])
+		case len(w.Deltas32) > 0:
+			laneDeltas(lanes, mask, w.Base[i], w.Deltas32[lo:hi])
+		default:
+			laneDeltas(lanes, mask, w.Base[i], w.Deltas[lo:hi])
 		}
 	default:
 		return 0
@@ -229,8 +292,9 @@ func (w *Warp) TexCoords(i int) []int32 {
 	return w.Coords[w.CoordOff[i]:w.CoordOff[i+1]]
 }
 
-// Clone returns a deep copy of w whose DeltaOff and CoordOff start at 0. Use it to keep a
-// Warp yielded by Reader.All past the next iteration.
+// Clone returns a deep copy of w whose DeltaOff and CoordOff start at 0 and whose deltas
+// are in Deltas, whatever width w held them in. Use it to keep a Warp yielded by
+// Reader.All past the next iteration.
 func (w *Warp) Clone() *Warp {
 	c := &Warp{Kernel: w.Kernel, CTA: w.CTA, Warp: w.Warp}
 	n := w.Len()
@@ -245,7 +309,7 @@ func (w *Warp) Clone() *Warp {
 	c.Base = append([]uint64(nil), w.Base...)
 	c.Stride = append([]int64(nil), w.Stride...)
 	d0, d1 := w.DeltaOff[0], w.DeltaOff[n]
-	c.Deltas = append([]int64(nil), w.Deltas[d0:d1]...)
+	c.Deltas = w.appendDeltaRange(nil, d0, d1)
 	c.DeltaOff = make([]uint32, n+1)
 	for i := range c.DeltaOff {
 		c.DeltaOff[i] = w.DeltaOff[i] - d0

@@ -184,6 +184,15 @@ func (w *Writer) appendWarp(progLen int, ctaOff uint8, wp *Warp) error {
 	if len(wp.DeltaOff) != n+1 || len(wp.CoordOff) != n+1 {
 		return fail(-1, "DeltaOff and CoordOff need Len()+1 entries")
 	}
+	nDeltas := len(wp.Deltas)
+	switch {
+	case len(wp.Deltas16) > 0 && (nDeltas > 0 || len(wp.Deltas32) > 0), len(wp.Deltas32) > 0 && nDeltas > 0:
+		return fail(-1, "deltas in more than one of Deltas, Deltas32 and Deltas16")
+	case len(wp.Deltas16) > 0:
+		nDeltas = len(wp.Deltas16)
+	case len(wp.Deltas32) > 0:
+		nDeltas = len(wp.Deltas32)
+	}
 	c := &w.cols
 	last := w.lastBase[:progLen]
 	// Extend every column by n rows up front and fill by index: this loop runs once per
@@ -209,7 +218,7 @@ func (w *Writer) appendWarp(progLen int, ctaOff uint8, wp *Warp) error {
 		}
 		d0, d1, k0, k1 := dOff[i], dOff[i+1], kOff[i], kOff[i+1]
 		if d1 != d0 || k1 != k0 || mode == AddrDeltas {
-			if d0 > d1 || int(d1) > len(wp.Deltas) {
+			if d0 > d1 || int(d1) > nDeltas {
 				return fail(i, "DeltaOff out of range")
 			}
 			nd, active := int(d1-d0), bits.OnesCount32(mask)
@@ -222,7 +231,7 @@ func (w *Writer) appendWarp(progLen int, ctaOff uint8, wp *Warp) error {
 			if nk := int(k1 - k0); nk != 0 && nk != 2*active {
 				return fail(i, "%d texel coordinates for %d active lanes", nk, active)
 			}
-			c.deltas = append(c.deltas, wp.Deltas[d0:d1]...)
+			c.deltas = wp.appendDeltaRange(c.deltas, d0, d1)
 			c.coords = append(c.coords, wp.Coords[k0:k1]...)
 		}
 		b, s := bases[i], strides[i]
