@@ -3,6 +3,7 @@ package format
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -82,7 +83,7 @@ func TestReaderNarrowsDeltas(t *testing.T) {
 							var row []int64
 							for j := range want.Len() {
 								row = got.RowDeltas(j, row[:0])
-								if lo, hi := want.DeltaOff[j], want.DeltaOff[j+1]; !int64sEqual(row, want.Deltas[lo:hi]) {
+								if lo, hi := want.DeltaOff[j], want.DeltaOff[j+1]; !slices.Equal(row, want.Deltas[lo:hi]) {
 									t.Fatalf("%s row %d: RowDeltas %v, want %v", how, j, row, want.Deltas[lo:hi])
 								}
 							}
@@ -133,16 +134,4 @@ func writeOne(w *Warp) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), wr.Close()
-}
-
-func int64sEqual(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
