@@ -333,7 +333,6 @@ type decoder struct {
 	cols      batchCols // cols.deltas holds the deltas only when one needs 64 bits
 	deltas32  []int32   // the deltas, when they all fit 32 bits but not 16
 	deltas16  []int16   // the deltas, when they all fit 16 bits
-	nDeltas   int
 	mode      []AddrMode
 	flags     []Flags
 	stride    []int64 // the stride column, widened
@@ -553,11 +552,15 @@ func (sc *scratch) readBuffer(body []byte, bodyAt int64, batch, bi int, dst []by
 	return nil
 }
 
+// deltaCols is the batch's delta columns as a Warp's, for takeDeltas.
+func (d *decoder) deltaCols() Warp {
+	return Warp{Deltas: d.cols.deltas, Deltas32: d.deltas32, Deltas16: d.deltas16}
+}
+
 // narrow moves the deltas column, read into sc.deltas, into the narrowest of d's three
 // delta columns that holds every value; the others are left empty.
 func (d *decoder) narrow(sc *scratch) {
 	all := sc.deltas
-	d.nDeltas = len(all)
 	lo, hi := int64(0), int64(0)
 	for _, v := range all {
 		lo, hi = min(lo, v), max(hi, v)
@@ -590,7 +593,8 @@ func (d *decoder) check(progLen int, off int64, batch int) error {
 	bad := func(row int, format string, args ...any) error {
 		return corrupt(ErrCorrupt, off, batch, "row %d: %s", row, fmt.Sprintf(format, args...))
 	}
-	if c.doff[0] != 0 || c.doff[n] != uint32(d.nDeltas) || c.coff[0] != 0 || c.coff[n] != uint32(len(c.coords)) {
+	all := d.deltaCols()
+	if nDeltas, _ := all.deltaLen(); c.doff[0] != 0 || c.doff[n] != uint32(nDeltas) || c.coff[0] != 0 || c.coff[n] != uint32(len(c.coords)) {
 		return bad(-1, "list offsets do not span their values")
 	}
 	d.mode, d.flags, d.stride = resize(d.mode, n), resize(d.flags, n), resize(d.stride, n)
@@ -659,14 +663,8 @@ func (d *decoder) view(v *Warp, s int) {
 	v.PC, v.Mask, v.Path, v.Flags = c.pc[lo:hi:hi], c.mask[lo:hi:hi], c.path[lo:hi:hi], d.flags[lo:hi:hi]
 	v.Mode, v.Base, v.Stride = d.mode[lo:hi:hi], c.base[lo:hi:hi], d.stride[lo:hi:hi]
 	v.DeltaOff = c.doff[lo : hi+1 : hi+1]
-	switch dh := c.doff[hi]; {
-	case len(d.deltas16) > 0:
-		v.Deltas16 = d.deltas16[:dh:dh]
-	case len(d.deltas32) > 0:
-		v.Deltas32 = d.deltas32[:dh:dh]
-	default:
-		v.Deltas = c.deltas[:dh:dh]
-	}
+	all := d.deltaCols()
+	v.takeDeltas(&all, 0, c.doff[hi])
 	v.CoordOff, v.Coords = c.coff[lo:hi+1:hi+1], c.coords[:c.coff[hi]:c.coff[hi]]
 }
 
@@ -680,17 +678,10 @@ func (d *decoder) cloneCTA(o int) []*Warp {
 	pc, mask, path := slices.Clone(c.pc[r0:r1]), slices.Clone(c.mask[r0:r1]), slices.Clone(c.path[r0:r1])
 	flags, mode := slices.Clone(d.flags[r0:r1]), slices.Clone(d.mode[r0:r1])
 	base, stride := slices.Clone(c.base[r0:r1]), slices.Clone(d.stride[r0:r1])
-	var deltas []int64
-	var deltas32 []int32
-	var deltas16 []int16
-	switch {
-	case len(d.deltas16) > 0:
-		deltas16 = slices.Clone(d.deltas16[d0:d1])
-	case len(d.deltas32) > 0:
-		deltas32 = slices.Clone(d.deltas32[d0:d1])
-	default:
-		deltas = slices.Clone(c.deltas[d0:d1])
-	}
+	all := d.deltaCols()
+	var deltas Warp // the CTA's deltas, copied, in the width the batch holds them
+	deltas.takeDeltas(&all, d0, d1)
+	deltas.Deltas, deltas.Deltas32, deltas.Deltas16 = slices.Clone(deltas.Deltas), slices.Clone(deltas.Deltas32), slices.Clone(deltas.Deltas16)
 	coords := slices.Clone(c.coords[k0:k1])
 	offs := make([]uint32, 2*(r1-r0+nw)) // DeltaOff then CoordOff, Len()+1 per warp
 	ws := make([]Warp, nw)
@@ -706,14 +697,7 @@ func (d *decoder) cloneCTA(o int) []*Warp {
 		}
 		// Row i of the batch is row i-r0 of the copies.
 		wd0, wd1, wk0, wk1 := c.doff[lo], c.doff[hi], c.coff[lo], c.coff[hi]
-		switch {
-		case len(deltas16) > 0:
-			v.Deltas16 = deltas16[wd0-d0 : wd1-d0 : wd1-d0]
-		case len(deltas32) > 0:
-			v.Deltas32 = deltas32[wd0-d0 : wd1-d0 : wd1-d0]
-		default:
-			v.Deltas = deltas[wd0-d0 : wd1-d0 : wd1-d0]
-		}
+		v.takeDeltas(&deltas, wd0-d0, wd1-d0)
 		v.Coords = coords[wk0-k0 : wk1-k0 : wk1-k0]
 		lo, hi = lo-r0, hi-r0
 		v.PC, v.Mask, v.Path, v.Flags = pc[lo:hi:hi], mask[lo:hi:hi], path[lo:hi:hi], flags[lo:hi:hi]

@@ -236,6 +236,28 @@ func (w *Warp) RowDeltas(i int, dst []int64) []int64 {
 	return w.appendDeltaRange(dst, w.DeltaOff[i], w.DeltaOff[i+1])
 }
 
+// deltaLen is how many deltas w holds and in how many of Deltas, Deltas32 and Deltas16.
+func (w *Warp) deltaLen() (n, cols int) {
+	for _, l := range [...]int{len(w.Deltas), len(w.Deltas32), len(w.Deltas16)} {
+		if l > 0 {
+			n, cols = n+l, cols+1
+		}
+	}
+	return n, cols
+}
+
+// takeDeltas points w's delta columns at [lo:hi) of src's, in the width src holds them.
+func (w *Warp) takeDeltas(src *Warp, lo, hi uint32) {
+	switch {
+	case len(src.Deltas16) > 0:
+		w.Deltas16 = src.Deltas16[lo:hi:hi]
+	case len(src.Deltas32) > 0:
+		w.Deltas32 = src.Deltas32[lo:hi:hi]
+	default:
+		w.Deltas = src.Deltas[lo:hi:hi]
+	}
+}
+
 // appendDeltaRange appends deltas [lo:hi) to dst, widened, whichever column holds them.
 func (w *Warp) appendDeltaRange(dst []int64, lo, hi uint32) []int64 {
 	switch {

@@ -184,14 +184,9 @@ func (w *Writer) appendWarp(progLen int, ctaOff uint8, wp *Warp) error {
 	if len(wp.DeltaOff) != n+1 || len(wp.CoordOff) != n+1 {
 		return fail(-1, "DeltaOff and CoordOff need Len()+1 entries")
 	}
-	nDeltas := len(wp.Deltas)
-	switch {
-	case len(wp.Deltas16) > 0 && (nDeltas > 0 || len(wp.Deltas32) > 0), len(wp.Deltas32) > 0 && nDeltas > 0:
+	nDeltas, cols := wp.deltaLen()
+	if cols > 1 {
 		return fail(-1, "deltas in more than one of Deltas, Deltas32 and Deltas16")
-	case len(wp.Deltas16) > 0:
-		nDeltas = len(wp.Deltas16)
-	case len(wp.Deltas32) > 0:
-		nDeltas = len(wp.Deltas32)
 	}
 	c := &w.cols
 	last := w.lastBase[:progLen]
