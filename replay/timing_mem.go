@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/gtrace/gtrace/models/arch"
@@ -9,12 +8,13 @@ import (
 	"github.com/gtrace/gtrace/models/dram"
 )
 
-// tick is the fixed-point unit of the chip-wide memory resources: 1/tickScale of an SM
-// cycle, so that a DRAM channel moving 21.1 bytes per cycle keeps its rate in integers.
+// tick is the fixed-point unit of the L2 slices' ports: 1/tickScale of an SM cycle, so
+// that a port moving 21.1 bytes per cycle keeps its rate in integers.
 const tickScale = 1024
 
 // timedL2 is the chip's L2 slices and DRAM with time: each slice's input port, each
-// slice's data return and each DRAM channel is a server with a busy-until time, and
+// slice's data return and each DRAM channel (dram.Channels) is a server with a
+// busy-until time, and
 // requests reserve them in the order the engine issues them (nondecreasing time), so
 // queueing delay is the wait for the reservation.
 //
@@ -37,22 +37,13 @@ type timedL2 struct {
 	atomT   int64   // ticks the port needs per atomic pass, at least (l2.atomic_pass_clk)
 	sectorT int64   // ticks the return needs per 32-byte read sector
 
-	dram      *dram.Model // address mapping only
-	banks     int
-	chanBusy  []int64 // ticks
-	bankReady []int64 // cycles
-	openRow   []int64
-	burstT    int64   // ticks one channel needs per 32-byte sector
-	rowMiss   int64   // cycles
-	rrd       int64   // ticks between two activations in one channel
-	lastAct   []int64 // ticks: each channel's latest row activation
+	dram *dram.Channels
 
 	latL2, latDRAM int64
 	fetchSectors   uint             // sectors an LSU read miss brings in: l2.fetch_bytes / 32
 	fill           map[uint64]int64 // sector address → cycle its data arrives in L2
 	fillAdds       int
 
-	readBytes, writeBytes uint64
 	// acked is when the latest store or atomic is done at L2: the kernel is not over
 	// before then, though no warp waits for a store or a RED.
 	acked int64
@@ -73,30 +64,9 @@ func newTimedL2(cfg *arch.Config, nsm int) (*timedL2, error) {
 	l.sectorT = ticksPer(cache.Chunk, out)
 	l.inT = ticksPer(cache.Chunk, in)
 	l.atomT = max(int64(math.Round(float64(l.inT)*cfg.L2.AtomicPassClk)), l.inT)
-	if l.dram, err = dram.New(cfg.DRAM.Config); err != nil {
-		return nil, fmt.Errorf("dram: %w", err)
-	}
-	ch := cfg.DRAM.Channels
-	l.banks = cfg.DRAM.Banks
-	l.chanBusy = make([]int64, ch)
-	l.bankReady = make([]int64, ch*l.banks)
-	l.openRow = make([]int64, ch*l.banks)
-	for i := range l.openRow {
-		l.openRow[i] = -1
-	}
-	// Bytes one channel moves per SM cycle: the preset's peak bandwidth shared evenly.
-	perCycle := cfg.DRAM.BandwidthGBs * 1e9 / (float64(cfg.SM.ClockMHz) * 1e6) / float64(ch)
-	if perCycle <= 0 {
-		return nil, fmt.Errorf("dram: bandwidth %g GB/s over %d channels at %d MHz", cfg.DRAM.BandwidthGBs, ch, cfg.SM.ClockMHz)
-	}
-	l.burstT = ticksPer(cache.Chunk, perCycle)
-	l.rowMiss = int64(cfg.DRAM.RowMissNS*float64(cfg.SM.ClockMHz)/1000 + 0.5)
-	l.rrd = int64(cfg.DRAM.RRDNS*float64(cfg.SM.ClockMHz)/1000*tickScale + 0.5)
-	l.lastAct = make([]int64, ch)
-	for i := range l.lastAct {
-		l.lastAct[i] = -l.rrd
-	}
-	return l, nil
+	l.dram, err = dram.NewChannels(cfg.DRAM.Config, dram.Timing{ClockMHz: cfg.SM.ClockMHz, BandwidthGBs: cfg.DRAM.BandwidthGBs,
+		RowMissNS: cfg.DRAM.RowMissNS, RRDNS: cfg.DRAM.RRDNS, LatencyCycles: l.latDRAM})
+	return l, err
 }
 
 // ticksPer returns the ticks a server moving perCycle bytes per SM cycle needs for n
@@ -132,7 +102,7 @@ func (l *timedL2) read(t int64, sm int, line uint64, mask uint8, lsu bool) int64
 		addr := line + b*cache.Chunk
 		switch {
 		case fetch&bit != 0:
-			d := l.dramAccess(start, addr, false)
+			d := l.dram.Access(start, addr, false)
 			l.setFill(addr, d)
 			done = max(done, d)
 		case mask&bit != 0:
@@ -150,7 +120,7 @@ func (l *timedL2) read(t int64, sm int, line uint64, mask uint8, lsu bool) int64
 		for b := uint64(0); b < 8; b++ {
 			if more&(1<<b) != 0 {
 				addr := line + b*cache.Chunk
-				l.setFill(addr, l.dramAccess(start, addr, false))
+				l.setFill(addr, l.dram.Access(start, addr, false))
 			}
 		}
 		l.writeBack(start)
@@ -175,7 +145,7 @@ func (l *timedL2) write(t int64, line uint64, mask uint8, atomic bool, use *[4]u
 	if atomic {
 		for b := uint64(0); b < 8; b++ {
 			if res.Fetch&(1<<b) != 0 {
-				done = max(done, l.dramAccess(start, line+b*cache.Chunk, false))
+				done = max(done, l.dram.Access(start, line+b*cache.Chunk, false))
 			}
 		}
 	}
@@ -186,7 +156,7 @@ func (l *timedL2) write(t int64, line uint64, mask uint8, atomic bool, use *[4]u
 
 // writeBack sends the sectors the L2 let go of to DRAM at cycle t.
 func (l *timedL2) writeBack(t int64) {
-	l.chip.drain(func(addr uint64, write bool) { l.dramAccess(t, addr, write) })
+	l.chip.drain(func(addr uint64, write bool) { l.dram.Access(t, addr, write) })
 }
 
 func (l *timedL2) setFill(addr uint64, d int64) {
@@ -204,32 +174,4 @@ func (l *timedL2) pruneFill(t int64) {
 			delete(l.fill, a)
 		}
 	}
-}
-
-// dramAccess moves one 32-byte sector at addr, sent from L2 at cycle t, and returns the
-// cycle its data reaches the SM: t + lat.dram when nothing waits. A row-buffer miss
-// holds the bank for the precharge and activate, and its activation comes at least
-// dram.rrd_ns after the channel's previous one; the channel's data bus moves one sector
-// per burstT ticks, and requests queue for it in the order they come.
-func (l *timedL2) dramAccess(t int64, addr uint64, write bool) int64 {
-	loc := l.dram.Map(addr)
-	b := loc.Channel*l.banks + loc.Bank
-	ready := max(t, l.bankReady[b])
-	if l.openRow[b] != int64(loc.Row) {
-		act := max(ready*tickScale, l.lastAct[loc.Channel]+l.rrd)
-		l.lastAct[loc.Channel] = act
-		ready = (act+tickScale-1)/tickScale + l.rowMiss
-		l.openRow[b] = int64(loc.Row)
-	}
-	start := max(ready*tickScale, l.chanBusy[loc.Channel])
-	l.chanBusy[loc.Channel] = start + l.burstT
-	l.bankReady[b] = ready
-	if write {
-		l.writeBytes += cache.Chunk
-	} else {
-		l.readBytes += cache.Chunk
-	}
-	// lat.dram is measured by pointer chases over cold, random rows: it includes the
-	// row miss, which a row hit saves.
-	return (start+tickScale-1)/tickScale + l.latDRAM - l.rowMiss
 }

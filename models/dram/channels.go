@@ -1,0 +1,106 @@
+package dram
+
+import (
+	"fmt"
+	"math"
+)
+
+// ticks is the fixed-point unit the channels keep time in: 1/ticks of an SM cycle, so
+// that a data bus moving 21.1 bytes per cycle keeps its rate in integers.
+const ticks = 1024
+
+// Timing is what the timed channels need beyond the address mapping.
+type Timing struct {
+	ClockMHz      int     // the SM clock: every time is in its cycles
+	BandwidthGBs  float64 // peak bandwidth of all channels together
+	RowMissNS     float64 // precharge + activate: how long a row miss holds its bank
+	RRDNS         float64 // least time between two row activations in one channel (tRRD)
+	LatencyCycles int64   // unloaded latency of a read that misses the row, L2 to SM
+}
+
+// Channels is the DRAM with time, as the timing engine drives it: each bank's open row
+// and the cycle it is free, each channel's data bus and its latest row activation.
+// Requests reserve them in the order they come (the engine sends them in
+// nondecreasing time), so queueing delay is the wait for the reservation.
+//
+// A request for one 32-byte sector opens its row if another is open, which holds the
+// bank for RowMissNS, no sooner than RRDNS after the channel's previous activation;
+// the channel's bus then moves the sector at its share of the peak bandwidth. The
+// latency a pointer chase measures (LatencyCycles) is over cold rows, so a row hit
+// returns RowMissNS sooner. Not safe for concurrent use.
+type Channels struct {
+	m         *Model // the address mapping only
+	banks     int
+	busBusy   []int64 // ticks: each channel's data bus
+	bankReady []int64 // cycles: each bank, channel-major
+	openRow   []int64 // each bank's open row; -1: none
+	lastAct   []int64 // ticks: each channel's latest row activation
+	burst     int64   // ticks one channel needs per 32-byte sector
+	rowMiss   int64   // cycles
+	rrd       int64   // ticks
+	latency   int64   // cycles
+
+	readBytes, writeBytes uint64
+}
+
+// sectorBytes is what one Access moves: the L2's sector.
+const sectorBytes = 32
+
+// NewChannels builds the timed channels of cfg.
+func NewChannels(cfg Config, t Timing) (*Channels, error) {
+	m, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	// Bytes one channel moves per SM cycle: the peak bandwidth shared evenly.
+	perCycle := t.BandwidthGBs * 1e9 / (float64(t.ClockMHz) * 1e6) / float64(cfg.Channels)
+	if !(perCycle > 0) || math.IsInf(perCycle, 0) {
+		return nil, fmt.Errorf("dram: bandwidth %g GB/s over %d channels at %d MHz", t.BandwidthGBs, cfg.Channels, t.ClockMHz)
+	}
+	if t.RowMissNS < 0 || t.RRDNS < 0 || t.LatencyCycles < 0 {
+		return nil, fmt.Errorf("dram: row miss %g ns, tRRD %g ns and latency %d cycles must not be negative", t.RowMissNS, t.RRDNS, t.LatencyCycles)
+	}
+	c := &Channels{m: m, banks: cfg.Banks, latency: t.LatencyCycles,
+		busBusy:   make([]int64, cfg.Channels),
+		bankReady: make([]int64, cfg.Channels*cfg.Banks),
+		openRow:   make([]int64, cfg.Channels*cfg.Banks),
+		lastAct:   make([]int64, cfg.Channels),
+		burst:     max(int64(math.Round(ticks*float64(sectorBytes)/max(perCycle, 1e-9))), 1),
+		rowMiss:   int64(t.RowMissNS*float64(t.ClockMHz)/1000 + 0.5),
+		rrd:       int64(t.RRDNS*float64(t.ClockMHz)/1000*ticks + 0.5),
+	}
+	for i := range c.openRow {
+		c.openRow[i] = -1
+	}
+	for i := range c.lastAct {
+		c.lastAct[i] = -c.rrd
+	}
+	return c, nil
+}
+
+// Access moves the 32-byte sector at addr, sent from L2 at cycle t, and returns the
+// cycle its data reaches the SM: t + LatencyCycles when nothing waits.
+func (c *Channels) Access(t int64, addr uint64, write bool) int64 {
+	loc := c.m.Map(addr)
+	b := loc.Channel*c.banks + loc.Bank
+	ready := max(t, c.bankReady[b])
+	if c.openRow[b] != int64(loc.Row) {
+		act := max(ready*ticks, c.lastAct[loc.Channel]+c.rrd)
+		c.lastAct[loc.Channel] = act
+		ready = (act+ticks-1)/ticks + c.rowMiss
+		c.openRow[b] = int64(loc.Row)
+	}
+	start := max(ready*ticks, c.busBusy[loc.Channel])
+	c.busBusy[loc.Channel] = start + c.burst
+	c.bankReady[b] = ready
+	if write {
+		c.writeBytes += sectorBytes
+	} else {
+		c.readBytes += sectorBytes
+	}
+	// The latency includes the row miss, which a row hit saves.
+	return (start+ticks-1)/ticks + c.latency - c.rowMiss
+}
+
+// Bytes returns the bytes read and written so far.
+func (c *Channels) Bytes() (read, written uint64) { return c.readBytes, c.writeBytes }

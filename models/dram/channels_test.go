@@ -1,0 +1,151 @@
+package dram
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestChannelScripts runs testdata/*.txt. Each file is a list of commands:
+//
+//	config channels=2 banks=2 row=1024 interleave=256 clock=1000 bw=64 rowmiss=10 rrd=0 latency=100
+//	rd 0x20 at=0 -> 101
+//	wr 0x60 at=300 -> 390
+//	bytes read=192 written=32
+//
+// config builds Channels (32-byte bursts; rowmiss and rrd in ns, latency in cycles);
+// rd and wr send one sector at cycle `at` and check the cycle Access returns; bytes
+// checks what the channels moved.
+func TestChannelScripts(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) { runChannelScript(t, f) })
+	}
+}
+
+func runChannelScript(t *testing.T, path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var c *Channels
+	sc := bufio.NewScanner(f)
+	for ln := 1; sc.Scan(); ln++ {
+		line, _, _ := strings.Cut(sc.Text(), "#")
+		cmd, want, arrow := strings.Cut(line, "->")
+		fields := strings.Fields(cmd)
+		if len(fields) == 0 {
+			continue
+		}
+		pos := fmt.Sprintf("%s:%d", path, ln)
+		args, err := keyValues(fields[1:])
+		if err != nil {
+			t.Fatalf("%s: %v", pos, err)
+		}
+		switch fields[0] {
+		case "config":
+			if c, err = channelsOf(args); err != nil {
+				t.Fatalf("%s: %v", pos, err)
+			}
+		case "rd", "wr":
+			if c == nil || !arrow || len(fields) != 3 {
+				t.Fatalf("%s: want config first, then rd|wr ADDR at=CYCLE -> CYCLE", pos)
+			}
+			addr, err1 := strconv.ParseUint(fields[1], 0, 64)
+			at, err2 := strconv.ParseInt(args["at"], 10, 64)
+			w, err3 := strconv.ParseInt(strings.TrimSpace(want), 10, 64)
+			if err := firstErr(err1, err2, err3); err != nil {
+				t.Fatalf("%s: %v", pos, err)
+			}
+			if got := c.Access(at, addr, fields[0] == "wr"); got != w {
+				t.Errorf("%s: %s %#x at %d returns at %d, want %d", pos, fields[0], addr, at, got, w)
+			}
+		case "bytes":
+			rd, wr := c.Bytes()
+			if got := fmt.Sprintf("read=%s written=%s", args["read"], args["written"]); got != fmt.Sprintf("read=%d written=%d", rd, wr) {
+				t.Errorf("%s: moved read=%d written=%d, want %s", pos, rd, wr, got)
+			}
+		default:
+			t.Fatalf("%s: unknown command %q", pos, fields[0])
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// keyValues reads key=value fields; a field with no "=" (an address) is left out.
+func keyValues(fields []string) (map[string]string, error) {
+	kv := map[string]string{}
+	for _, f := range fields {
+		if k, v, ok := strings.Cut(f, "="); ok {
+			if _, dup := kv[k]; dup {
+				return nil, fmt.Errorf("%s given twice", k)
+			}
+			kv[k] = v
+		}
+	}
+	return kv, nil
+}
+
+func channelsOf(args map[string]string) (*Channels, error) {
+	n := map[string]float64{}
+	for _, k := range []string{"channels", "banks", "row", "interleave", "clock", "bw", "rowmiss", "rrd", "latency"} {
+		v, err := strconv.ParseFloat(args[k], 64)
+		if err != nil {
+			return nil, fmt.Errorf("config %s: %v", k, err)
+		}
+		n[k] = v
+		delete(args, k)
+	}
+	for k := range args {
+		return nil, fmt.Errorf("unknown config key %q", k)
+	}
+	cfg := Config{Channels: int(n["channels"]), Banks: int(n["banks"]), RowBytes: int(n["row"]),
+		BurstLength: 8, BusBytes: 4, Interleave: int(n["interleave"])}
+	return NewChannels(cfg, Timing{ClockMHz: int(n["clock"]), BandwidthGBs: n["bw"],
+		RowMissNS: n["rowmiss"], RRDNS: n["rrd"], LatencyCycles: int64(n["latency"])})
+}
+
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func TestChannelsRefuseBadTiming(t *testing.T) {
+	ok := Timing{ClockMHz: 1000, BandwidthGBs: 64, RowMissNS: 10, LatencyCycles: 100}
+	if _, err := NewChannels(titan, ok); err != nil {
+		t.Fatalf("valid timing refused: %v", err)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(*Timing)
+	}{
+		{"no bandwidth", func(t *Timing) { t.BandwidthGBs = 0 }},
+		{"no clock", func(t *Timing) { t.ClockMHz = 0 }},
+		{"negative row miss", func(t *Timing) { t.RowMissNS = -1 }},
+		{"negative tRRD", func(t *Timing) { t.RRDNS = -1 }},
+		{"negative latency", func(t *Timing) { t.LatencyCycles = -1 }},
+	} {
+		bad := ok
+		tc.edit(&bad)
+		if _, err := NewChannels(titan, bad); err == nil || !strings.HasPrefix(err.Error(), "dram: ") {
+			t.Errorf("%s: %v, want an error naming dram", tc.name, err)
+		}
+	}
+	if _, err := NewChannels(Config{}, ok); err == nil {
+		t.Error("an invalid mapping accepted")
+	}
+}
