@@ -233,8 +233,7 @@ type tSM struct {
 	e  *timer
 	id int
 	smModels
-	fill  map[uint64]int64 // L1 sector → cycle its fill lands
-	nfill int
+	fill *cache.InFlight // L1 sectors on their way in
 
 	scheds  []tSched
 	marm    [numMemClasses]armRes // the memory queues armed warps wait for
@@ -245,8 +244,7 @@ type tSM struct {
 	ctas    []*tCTA
 	live    int // warps resident and unfinished
 
-	mshr    []int64 // completion cycles of outstanding L1 misses (a min-heap)
-	mio     int64   // cycle the LSU/MIO pipe is free
+	lsu     sched.LSU // the LSU/MIO pipe and the L1's MSHRs
 	fetched []cache.Result
 
 	next       int64 // next cycle this SM has something to do; -1 = idle
@@ -483,7 +481,9 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 
 func (e *timer) newSM(id int) (*tSM, error) {
 	cfg := e.cfg
-	s := &tSM{e: e, id: id, fill: map[uint64]int64{}, next: -1}
+	// Nothing waits for a fill that landed 4 DRAM latencies before the latest.
+	s := &tSM{e: e, id: id, fill: cache.NewInFlight(1<<14, 4*int64(e.lat.DRAM)), next: -1,
+		lsu: sched.LSU{Queue: mioQueue, MSHRs: e.mshrs}}
 	var err error
 	// Fills land at once in the functional caches; s.fill holds their time.
 	s.smModels, err = newSMModels(cfg, true, func(line uint64, sectors uint8) {
@@ -795,20 +795,19 @@ func (s *tSM) check(w *tWarp, i int, t int64) bool {
 	}
 	switch in.kind {
 	case ikGlobal, ikLocal, ikTex, ikGeneric:
-		if s.mio > t+mioQueue {
-			w.state, w.wake = stLGThrottle, s.mio-mioQueue
+		if wait, at := s.lsu.QueueWait(t); wait {
+			w.state, w.wake = stLGThrottle, at
 			return false
 		}
-		if in.memOp != format.MemStore && len(s.mshr) >= s.e.mshrs {
-			s.popMSHR(t)
-			if len(s.mshr) >= s.e.mshrs {
-				w.state, w.wake = stLGThrottle, s.mshr[0]
+		if in.memOp != format.MemStore {
+			if wait, at := s.lsu.MSHRWait(t); wait {
+				w.state, w.wake = stLGThrottle, at
 				return false
 			}
 		}
 	case ikShared, ikConst:
-		if s.mio > t+mioQueue {
-			w.state, w.wake = stMIOThrottle, s.mio-mioQueue
+		if wait, at := s.lsu.QueueWait(t); wait {
+			w.state, w.wake = stMIOThrottle, at
 			return false
 		}
 	}
@@ -848,14 +847,13 @@ func (s *tSM) status(a *armRes, t int64) {
 		a.free, a.at = a.pipe.Free(t)
 		return
 	}
-	if s.mio > t+mioQueue {
-		a.free, a.at = false, s.mio-mioQueue
+	if wait, at := s.lsu.QueueWait(t); wait {
+		a.free, a.at = false, at
 		return
 	}
 	if a.mshr {
-		s.popMSHR(t)
-		if len(s.mshr) >= s.e.mshrs {
-			a.free, a.at = false, s.mshr[0]
+		if wait, at := s.lsu.MSHRWait(t); wait {
+			a.free, a.at = false, at
 			return
 		}
 	}
@@ -1162,84 +1160,6 @@ func (e *timer) addrs(w *format.Warp, i int) []uint64 {
 	return e.abuf
 }
 
-// lsu reserves the SM's LSU/MIO pipe for n passes from t and returns when it starts.
-func (s *tSM) lsu(t int64, n int) int64 { return s.pipe(t, n, s.e.lsuCyc) }
-
-// pipe takes the SM's memory pipe for n units of cyc cycles each from t on, and returns
-// the cycle the first unit starts.
-func (s *tSM) pipe(t int64, n int, cyc int64) int64 {
-	start := max(t, s.mio)
-	s.mio = start + int64(max(n, 1))*cyc
-	return start
-}
-
-func (s *tSM) pushMSHR(done int64) {
-	h := append(s.mshr, done)
-	for i := len(h) - 1; i > 0; {
-		p := (i - 1) / 2
-		if h[p] <= h[i] {
-			break
-		}
-		h[p], h[i] = h[i], h[p]
-		i = p
-	}
-	s.mshr = h
-}
-
-func (s *tSM) popMSHR(t int64) {
-	h := s.mshr
-	for len(h) > 0 && h[0] <= t {
-		n := len(h) - 1
-		h[0] = h[n]
-		h = h[:n]
-		for i := 0; ; {
-			l, m := 2*i+1, i
-			if l < n && h[l] < h[m] {
-				m = l
-			}
-			if l+1 < n && h[l+1] < h[m] {
-				m = l + 1
-			}
-			if m == i {
-				break
-			}
-			h[i], h[m] = h[m], h[i]
-			i = m
-		}
-	}
-	s.mshr = h
-}
-
-// l1Fill records the cycle the sectors of a fill land in L1.
-func (s *tSM) l1Fill(line uint64, mask uint8, done int64) {
-	for b := uint64(0); b < 8; b++ {
-		if mask&(1<<b) != 0 {
-			s.fill[line+b*cache.Chunk] = done
-		}
-	}
-	if s.nfill++; s.nfill >= 1<<14 {
-		s.nfill = 0
-		for a, f := range s.fill {
-			if f < done-4*int64(s.e.lat.DRAM) {
-				delete(s.fill, a)
-			}
-		}
-	}
-}
-
-// l1Pending is when the in-flight sectors of mask in line land (0: none in flight).
-func (s *tSM) l1Pending(line uint64, mask uint8, t int64) int64 {
-	var d int64
-	for b := uint64(0); b < 8; b++ {
-		if mask&(1<<b) != 0 {
-			if f, ok := s.fill[line+b*cache.Chunk]; ok && f > t {
-				d = max(d, f)
-			}
-		}
-	}
-	return d
-}
-
 func (s *tSM) global(in *tInst, w *format.Warp, i int, t int64) int64 {
 	e := s.e
 	a := e.addrs(w, i)
@@ -1250,7 +1170,7 @@ func (s *tSM) global(in *tInst, w *format.Warp, i int, t int64) int64 {
 	}
 	r := coalesceGlobal(s.coal, in.memOp, w, i, a, in.width, in.agg)
 	units := r.Units()
-	start := s.lsu(t, len(units))
+	start := s.lsu.Reserve(t, len(units), e.lsuCyc)
 	done := start + int64(e.lat.L1Hit)
 	switch {
 	case in.memOp == format.MemLoad:
@@ -1260,7 +1180,7 @@ func (s *tSM) global(in *tInst, w *format.Warp, i int, t int64) int64 {
 			fetch := u.Sectors
 			if cached {
 				res := s.l1.Access(u.Line, u.Sectors, cache.Load)
-				if p := s.l1Pending(u.Line, res.Hit, at); p > 0 {
+				if p := s.fill.Pending(u.Line, res.Hit, at); p > 0 {
 					done = max(done, p)
 				}
 				fetch = res.Fetch
@@ -1270,9 +1190,9 @@ func (s *tSM) global(in *tInst, w *format.Warp, i int, t int64) int64 {
 			}
 			d := e.l2.read(at, s.id, u.Line, fetch, true)
 			if cached {
-				s.l1Fill(u.Line, fetch, d)
+				s.fill.Fill(u.Line, fetch, d)
 			}
-			s.pushMSHR(d)
+			s.lsu.Miss(d)
 			done = max(done, d)
 		}
 	case st:
@@ -1303,7 +1223,7 @@ func (s *tSM) local(in *tInst, w *format.Warp, i int, t int64) int64 {
 	st := in.memOp == format.MemStore
 	r := s.sectors.Coalesce(w.Mask[i], a, in.width, st)
 	units := r.Units()
-	start := s.lsu(t, len(units))
+	start := s.lsu.Reserve(t, len(units), e.lsuCyc)
 	done := start + int64(e.lat.L1Hit)
 	op := cache.Load
 	if st {
@@ -1312,13 +1232,13 @@ func (s *tSM) local(in *tInst, w *format.Warp, i int, t int64) int64 {
 	for j, u := range units {
 		at := start + int64(j)*e.lsuCyc
 		res := s.l1.Access(u.Line, u.Sectors, op)
-		if p := s.l1Pending(u.Line, res.Hit, at); p > 0 {
+		if p := s.fill.Pending(u.Line, res.Hit, at); p > 0 {
 			done = max(done, p)
 		}
 		if res.Fetch != 0 {
 			d := e.l2.read(at, s.id, u.Line, res.Fetch, true)
-			s.l1Fill(u.Line, res.Fetch, d)
-			s.pushMSHR(d)
+			s.fill.Fill(u.Line, res.Fetch, d)
+			s.lsu.Miss(d)
 			done = max(done, d)
 		}
 		if res.Forward != 0 {
@@ -1338,7 +1258,7 @@ func (s *tSM) shared(in *tInst, w *format.Warp, i int, t int64) int64 {
 	e := s.e
 	r := sharedAccess(s.banks, in.memOp, w.Mask[i], e.addrs(w, i), in.width)
 	n := max(r.Wavefronts, 1)
-	start := s.lsu(t, n)
+	start := s.lsu.Reserve(t, n, e.lsuCyc)
 	return start + int64(e.lat.Shared) + int64(n-1)*e.lsuCyc
 }
 
@@ -1347,7 +1267,7 @@ func (s *tSM) constant(w *format.Warp, i int, in *tInst, t int64) int64 {
 	s.fetched = s.fetched[:0]
 	r := s.cc.Access(e.addrs(w, i), in.width)
 	n := max(r.Requests, 1)
-	start := s.pipe(t, n, e.constCyc)
+	start := s.lsu.Reserve(t, n, e.constCyc)
 	serial := int64(n-1) * e.constCyc // the last address leaves this much after the first
 	done := start + int64(e.lat.Const) + serial
 	if r.L15Hits > 0 && e.lat.ConstL15 > 0 {
@@ -1363,11 +1283,11 @@ func (s *tSM) texture(w *format.Warp, i int, in *tInst, t int64, texel int) int6
 	e := s.e
 	s.fetched = s.fetched[:0]
 	r := s.tex.Access(e.addrs(w, i), texel)
-	start := s.lsu(t, max(r.Lines, 1))
+	start := s.lsu.Reserve(t, max(r.Lines, 1), e.lsuCyc)
 	done := start + int64(e.lat.Texture)
 	for _, f := range s.fetched {
 		d := e.l2.read(start, s.id, f.Line, f.Fetch, false) + int64(e.lat.Texture)
-		s.pushMSHR(d)
+		s.lsu.Miss(d)
 		done = max(done, d)
 	}
 	return done

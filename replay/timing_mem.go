@@ -39,10 +39,9 @@ type timedL2 struct {
 
 	dram *dram.Channels
 
-	latL2, latDRAM int64
-	fetchSectors   uint             // sectors an LSU read miss brings in: l2.fetch_bytes / 32
-	fill           map[uint64]int64 // sector address → cycle its data arrives in L2
-	fillAdds       int
+	latL2        int64
+	fetchSectors uint            // sectors an LSU read miss brings in: l2.fetch_bytes / 32
+	fill         *cache.InFlight // sectors on their way into L2
 
 	// acked is when the latest store or atomic is done at L2: the kernel is not over
 	// before then, though no warp waits for a store or a RED.
@@ -50,7 +49,9 @@ type timedL2 struct {
 }
 
 func newTimedL2(cfg *arch.Config, nsm int) (*timedL2, error) {
-	l := &timedL2{latL2: int64(cfg.L2HitCycles()), latDRAM: int64(cfg.DRAMCycles()), fill: map[uint64]int64{},
+	latDRAM := int64(cfg.DRAMCycles())
+	// Nothing waits for a fill that landed 4 DRAM latencies before the latest.
+	l := &timedL2{latL2: int64(cfg.L2HitCycles()), fill: cache.NewInFlight(1<<16, 4*latDRAM),
 		fetchSectors: uint(max(cfg.L2.FetchBytes/cache.Chunk, 1))}
 	sc := cfg.L2.Slice()
 	sc.MSHRs = 0 // fills land at once in the functional cache; l.fill holds their time
@@ -65,7 +66,7 @@ func newTimedL2(cfg *arch.Config, nsm int) (*timedL2, error) {
 	l.inT = ticksPer(cache.Chunk, in)
 	l.atomT = max(int64(math.Round(float64(l.inT)*cfg.L2.AtomicPassClk)), l.inT)
 	l.dram, err = dram.NewChannels(cfg.DRAM.Config, dram.Timing{ClockMHz: cfg.SM.ClockMHz, BandwidthGBs: cfg.DRAM.BandwidthGBs,
-		RowMissNS: cfg.DRAM.RowMissNS, RRDNS: cfg.DRAM.RRDNS, LatencyCycles: l.latDRAM})
+		RowMissNS: cfg.DRAM.RowMissNS, RRDNS: cfg.DRAM.RRDNS, LatencyCycles: latDRAM})
 	return l, err
 }
 
@@ -98,19 +99,13 @@ func (l *timedL2) read(t int64, sm int, line uint64, mask uint8, lsu bool) int64
 	start := l.reserve(s, t, l.inT, int(popc8(mask)))
 	done := start + l.latL2
 	for b := uint64(0); b < 8; b++ {
-		bit := uint8(1) << b
-		addr := line + b*cache.Chunk
-		switch {
-		case fetch&bit != 0:
-			d := l.dram.Access(start, addr, false)
-			l.setFill(addr, d)
+		if fetch&(1<<b) != 0 {
+			d := l.dram.Access(start, line+b*cache.Chunk, false)
+			l.fill.Fill(line, 1<<b, d)
 			done = max(done, d)
-		case mask&bit != 0:
-			if f, ok := l.fill[addr]; ok && f > done {
-				done = f
-			}
 		}
 	}
+	done = max(done, l.fill.Pending(line, mask&^fetch, done))
 	l.writeBack(start)
 	if !lsu || fetch == 0 || l.fetchSectors <= 1 {
 		return done
@@ -119,8 +114,7 @@ func (l *timedL2) read(t int64, sm int, line uint64, mask uint8, lsu bool) int64
 		_, _, more := l.chip.load(sm, line, extra)
 		for b := uint64(0); b < 8; b++ {
 			if more&(1<<b) != 0 {
-				addr := line + b*cache.Chunk
-				l.setFill(addr, l.dram.Access(start, addr, false))
+				l.fill.Fill(line, 1<<b, l.dram.Access(start, line+b*cache.Chunk, false))
 			}
 		}
 		l.writeBack(start)
@@ -157,21 +151,4 @@ func (l *timedL2) write(t int64, line uint64, mask uint8, atomic bool, use *[4]u
 // writeBack sends the sectors the L2 let go of to DRAM at cycle t.
 func (l *timedL2) writeBack(t int64) {
 	l.chip.drain(func(addr uint64, write bool) { l.dram.Access(t, addr, write) })
-}
-
-func (l *timedL2) setFill(addr uint64, d int64) {
-	l.fill[addr] = d
-	if l.fillAdds++; l.fillAdds >= 1<<16 {
-		l.fillAdds = 0
-		l.pruneFill(d - l.latDRAM*4)
-	}
-}
-
-// pruneFill forgets fills that landed before t: nothing in flight is that old.
-func (l *timedL2) pruneFill(t int64) {
-	for a, f := range l.fill {
-		if f < t {
-			delete(l.fill, a)
-		}
-	}
 }

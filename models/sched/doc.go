@@ -2,11 +2,12 @@
 // the warp-scheduler policy (LRR, GTO, two-level), the per-warp scoreboard that holds an
 // instruction until the registers it reads (and writes) are ready, and the execution
 // pipes whose width turns a warp instruction into several cycles of occupancy (Fermi's
-// 16-lane halves take 2 cycles per warp instruction).
+// 16-lane halves take 2 cycles per warp instruction), and the LSU: the memory
+// instruction queue and the MSHRs a memory instruction waits for before it issues.
 //
 // It is a pure component: no trace types and no I/O. The timing engine in package replay
 // owns time, asks a Policy which of a scheduler's warps to issue from, checks a
-// Scoreboard, and reserves a Pipe.
+// Scoreboard, and reserves a Pipe (or, for a memory instruction, the LSU).
 //
 //	each cycle, for each scheduler of an SM:
 //	   Policy.Pick(ready) ──▶ warp w ──▶ Scoreboard.Ready(w's next inst)? ──▶ Pipe.Take(now)?
