@@ -1,22 +1,15 @@
 package replay
 
 import (
-	"math"
-
 	"github.com/gtrace/gtrace/models/arch"
 	"github.com/gtrace/gtrace/models/cache"
 	"github.com/gtrace/gtrace/models/dram"
 )
 
-// tick is the fixed-point unit of the L2 slices' ports: 1/tickScale of an SM cycle, so
-// that a port moving 21.1 bytes per cycle keeps its rate in integers.
-const tickScale = 1024
-
-// timedL2 is the chip's L2 slices and DRAM with time: each slice's input port, each
-// slice's data return and each DRAM channel (dram.Channels) is a server with a
-// busy-until time, and
-// requests reserve them in the order the engine issues them (nondecreasing time), so
-// queueing delay is the wait for the reservation.
+// timedL2 is the chip's L2 slices and DRAM with time: each slice's input port and data
+// return (cache.Ports) and each DRAM channel (dram.Channels) is a server with a
+// busy-until time, and requests reserve them in the order the engine issues them
+// (nondecreasing time), so queueing delay is the wait for the reservation.
 //
 // A slice's input port takes one read request (one line, whatever its sectors) or one
 // 32-byte store sector per l2.in_bytes_per_clk/32 cycles; its data return moves read
@@ -30,14 +23,9 @@ const tickScale = 1024
 // data in flight is tracked here, per 32-byte sector, as the time its fill lands (an
 // access that hits a sector still in flight waits for it, as an MSHR merge does).
 type timedL2 struct {
-	chip    *l2Chip
-	inBusy  []int64 // ticks: each slice's input port
-	outBusy []int64 // ticks: each slice's read data return
-	inT     int64   // ticks the port needs per read request or store sector
-	atomT   int64   // ticks the port needs per atomic pass, at least (l2.atomic_pass_clk)
-	sectorT int64   // ticks the return needs per 32-byte read sector
-
-	dram *dram.Channels
+	chip  *l2Chip
+	ports *cache.Ports // l2.in_bytes_per_clk, l2.bytes_per_clk, l2.atomic_pass_clk
+	dram  *dram.Channels
 
 	latL2        int64
 	fetchSectors uint            // sectors an LSU read miss brings in: l2.fetch_bytes / 32
@@ -59,33 +47,13 @@ func newTimedL2(cfg *arch.Config, nsm int) (*timedL2, error) {
 	if l.chip, err = newL2Chip(cfg, nsm, sc); err != nil {
 		return nil, err
 	}
-	l.inBusy = make([]int64, len(l.chip.slices))
-	l.outBusy = make([]int64, len(l.chip.slices))
 	out, in := cfg.L2BytesPerSMCycle()
-	l.sectorT = ticksPer(cache.Chunk, out)
-	l.inT = ticksPer(cache.Chunk, in)
-	l.atomT = max(int64(math.Round(float64(l.inT)*cfg.L2.AtomicPassClk)), l.inT)
+	if l.ports, err = cache.NewPorts(len(l.chip.slices), in, out, cfg.L2.AtomicPassClk); err != nil {
+		return nil, err
+	}
 	l.dram, err = dram.NewChannels(cfg.DRAM.Config, dram.Timing{ClockMHz: cfg.SM.ClockMHz, BandwidthGBs: cfg.DRAM.BandwidthGBs,
 		RowMissNS: cfg.DRAM.RowMissNS, RRDNS: cfg.DRAM.RRDNS, LatencyCycles: latDRAM})
 	return l, err
-}
-
-// ticksPer returns the ticks a server moving perCycle bytes per SM cycle needs for n
-// bytes, at least one.
-func ticksPer(n int, perCycle float64) int64 {
-	return max(int64(math.Round(tickScale*float64(n)/max(perCycle, 1e-9))), 1)
-}
-
-// reserve takes slice s's input port for in ticks, then its data return for out read
-// sectors, from cycle t on, and returns the cycle service starts.
-func (l *timedL2) reserve(s int, t int64, in int64, out int) int64 {
-	start := max(t*tickScale, l.inBusy[s])
-	l.inBusy[s] = start + in
-	if out > 0 {
-		start = max(start, l.outBusy[s])
-		l.outBusy[s] = start + int64(out)*l.sectorT
-	}
-	return (start + tickScale - 1) / tickScale
 }
 
 // read serves an L1 miss for the sectors in mask of line, sent at cycle t, and returns
@@ -96,7 +64,7 @@ func (l *timedL2) reserve(s int, t int64, in int64, out int) int64 {
 // Texture and constant misses fetch only their sectors (see l2req.lsu in memory.go).
 func (l *timedL2) read(t int64, sm int, line uint64, mask uint8, lsu bool) int64 {
 	s, _, fetch := l.chip.load(sm, line, mask) // what it finds does not depend on time
-	start := l.reserve(s, t, l.inT, int(popc8(mask)))
+	start := l.ports.Read(s, t, int(popc8(mask)))
 	done := start + l.latL2
 	for b := uint64(0); b < 8; b++ {
 		if fetch&(1<<b) != 0 {
@@ -128,13 +96,7 @@ func (l *timedL2) read(t int64, sm int, line uint64, mask uint8, lsu bool) int64
 // result back at the SM).
 func (l *timedL2) write(t int64, line uint64, mask uint8, atomic bool, use *[4]uint32) int64 {
 	s, res := l.chip.store(line, mask, use) // what it finds does not depend on time
-	n := int(popc8(mask))
-	out, in := 0, int64(n)*l.inT
-	if atomic {
-		out = n // the old values return
-		in = max(in, l.atomT)
-	}
-	start := l.reserve(s, t, in, out)
+	start := l.ports.Write(s, t, int(popc8(mask)), atomic)
 	done := start + l.latL2
 	if atomic {
 		for b := uint64(0); b < 8; b++ {

@@ -39,4 +39,12 @@
 // MSHRs == 0 fills complete at once.
 //
 // The hot path (Access) allocates nothing.
+//
+// # With time
+//
+// The timing engine keeps the functional cache (fills land at once) and adds time
+// beside it: InFlight holds the cycle each fetched sector lands, so an access that
+// finds it present but not yet landed waits for it; Ports are a sliced cache's input
+// ports and data returns, each a server reserved in request order at its byte rate
+// (the L2's l2.in_bytes_per_clk and l2.bytes_per_clk).
 package cache
