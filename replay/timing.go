@@ -87,8 +87,8 @@ const (
 	numPipes = pNone
 )
 
-// tInst is what the engine needs of a program row, decided once per kernel.
-type tInst struct {
+// timedInst is what the engine needs of a program row, decided once per kernel.
+type timedInst struct {
 	kind  instKind
 	pipe  pipe
 	slots int // issue slots on the pipe: more than 1 where SASS expands the instruction
@@ -115,7 +115,10 @@ const mioQueue = 32
 // a ready path. The capture's ITS scheduler switches paths every 64 instructions.
 const itsWindow = 256
 
-type tWarp struct {
+// timedWarp is one resident warp in the timing engine: its trace, the record it issues
+// next and why it waits, its scoreboard, and for a divergent ITS warp the order its
+// records may issue in.
+type timedWarp struct {
 	// The fields the step reads every cycle come first, so a warp's evaluation touches
 	// one or two cache lines; the scoreboard (about 1 KiB) comes last.
 
@@ -129,16 +132,16 @@ type tWarp struct {
 	next     int // record to issue when ready
 	wake     int64
 	// since is the first cycle not yet charged to (atPC, state): a warp's state changes
-	// only when it is evaluated, so evaluate charges the cycles since its last
+	// only when it is evaluated, so refresh charges the cycles since its last
 	// evaluation, not every step every warp.
 	since int64
 
 	// okRec is a record whose scoreboard check passed since the warp last issued (-1:
 	// none), with its pc and row. Until the warp issues again no write is added to its
-	// scoreboard and pending ones only land, so the check would pass again: check skips it.
+	// scoreboard and pending ones only land, so the check would pass again: canIssue skips it.
 	okRec  int
 	okPC   uint32
-	okIn   *tInst
+	okIn   *timedInst
 	okPipe *sched.Pipe // the row's pipe on the warp's scheduler (nil: none)
 
 	// armed: the warp's next record passed its scoreboard and needs only its pipe (an
@@ -148,11 +151,11 @@ type tWarp struct {
 	// sums when it was armed). On a single-issue arch without the two-level policy
 	// only; the others evaluate every warp as before.
 	armed            bool
-	res              *armRes // the resource it waits for: its pipe or an SM memory queue
+	res              *resourceWatch // the resource it waits for: its pipe or an SM memory queue
 	armFree, armBusy int64
 
 	w     *format.Warp
-	cta   *tCTA
+	cta   *timedCTA
 	slot  int
 	sched int
 
@@ -165,8 +168,10 @@ type tWarp struct {
 	sb sched.Scoreboard
 }
 
-type tCTA struct {
-	warps   []*tWarp
+// timedCTA is a resident CTA: its warps, how many are unfinished and how many wait at
+// its barrier.
+type timedCTA struct {
+	warps   []*timedWarp
 	live    int
 	waiting int
 	drained int64
@@ -179,23 +184,25 @@ type tCTA struct {
 type slotHot struct {
 	due          int64
 	ready, armed bool
-	res          *armRes
+	res          *resourceWatch
 }
 
-type tSched struct {
+// timedSched is one warp scheduler of an SM: its policy, its share of each execution
+// pipe, and a watch over each pipe for the warps armed on it.
+type timedSched struct {
 	pol   sched.Policy
 	pipes [numPipes]sched.Pipe
-	arm   [numPipes]armRes
+	arm   [numPipes]resourceWatch
 	last  int // slot of the warp that issued this scheduler's previous instruction (-1: none)
 }
 
-// armRes is what an armed warp (see tWarp.armed) needs of the one resource it waits
+// resourceWatch is what an armed warp (see timedWarp.armed) needs of the one resource it waits
 // for, a scheduler's pipe or one of the SM's memory queues (memClass): whether it was
 // free at this step, when it frees if not, and the cycles since the kernel began that
 // followed a step at which it was free or busy. An armed warp's verdict at every step
 // is the resource's (not selected when free, busy otherwise), so its cycles while
 // armed are the difference of two of these sums.
-type armRes struct {
+type resourceWatch struct {
 	free          bool
 	at            int64 // when a busy resource frees
 	cumFree, cumB int64
@@ -205,7 +212,7 @@ type armRes struct {
 	mshr          bool        // a memory queue whose warps also need a free MSHR (loads)
 }
 
-// The SM's memory queues as check sees them: a load (global, local, texture, generic)
+// The SM's memory queues as canIssue sees them: a load (global, local, texture, generic)
 // needs the LSU queue and a free MSHR, a store the LSU queue, a shared or constant
 // access the MIO queue (the same queue, a different stall name).
 const (
@@ -229,19 +236,22 @@ func memClass(k instKind, op format.MemOp) int {
 	return -1
 }
 
-type tSM struct {
+// timedSM is one SM in the timing engine: its warp slots and schedulers, its memory
+// models (L1, shared memory, constant and texture caches) with the fills in flight, its
+// LSU, the CTAs it will launch, and its cycle counts. step advances it one cycle.
+type timedSM struct {
 	e  *timer
 	id int
 	smModels
 	fill *cache.InFlight // L1 sectors on their way in
 
-	scheds  []tSched
-	marm    [numMemClasses]armRes // the memory queues armed warps wait for
-	arms    []*armRes             // every scheduler pipe's armRes and marm's, for step
-	slots   []*tWarp              // by slot; nil = free
-	hot     []slotHot             // by slot: what step and Pick read every cycle (see sync)
-	readyFn func(slot int) bool   // whether slots[slot] may issue: made once, for Policy.Pick
-	ctas    []*tCTA
+	scheds  []timedSched
+	marm    [numMemClasses]resourceWatch // the memory queues armed warps wait for
+	arms    []*resourceWatch             // every scheduler pipe's watch and marm's, for step
+	slots   []*timedWarp                 // by slot; nil = free
+	hot     []slotHot                    // by slot: what step and Pick read every cycle (see publish)
+	readyFn func(slot int) bool          // whether slots[slot] may issue: made once, for Policy.Pick
+	ctas    []*timedCTA
 	live    int // warps resident and unfinished
 
 	lsu     sched.LSU // the LSU/MIO pipe and the L1's MSHRs
@@ -263,9 +273,9 @@ type timer struct {
 	r      *format.Reader
 	ki     int
 	prog   []format.Inst
-	insts  []tInst
+	insts  []timedInst
 	l2     *timedL2
-	sms    []*tSM
+	sms    []*timedSM
 	occ    CTAOccupancy
 	next   int // next CTA to launch
 	total  int
@@ -282,7 +292,7 @@ type timer struct {
 	abuf      []uint64
 	// twoLevel: the policy is two-level, the only one that acts on LongStall.
 	twoLevel bool
-	// canArm: warps may be armed (tWarp.armed): single issue, not two-level.
+	// canArm: warps may be armed (timedWarp.armed): single issue, not two-level.
 	canArm bool
 	// reuseMiss: sm.reuse_miss_cycles.
 	reuseMiss int
@@ -410,7 +420,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	e.canArm = e.issue == 1 && !e.twoLevel
 	e.reuseMiss = cfg.SM.ReuseMissCycles
 	n := len(e.prog)
-	e.insts = make([]tInst, n)
+	e.insts = make([]timedInst, n)
 	agg := Aggregated(l.Program, l.PTXProducer, cfg)
 	count, own := sassEstimate(l.Program, l.PTXProducer, cfg.CC, agg)
 	e.sassCount = count
@@ -441,7 +451,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 				srcs++
 			}
 		}
-		e.insts[pc] = tInst{kind: k, pipe: p, slots: slots, skip: skip, three: srcs >= 3, lat: lat, why: why, rd: in.RegsRead, wr: in.RegsWritten,
+		e.insts[pc] = timedInst{kind: k, pipe: p, slots: slots, skip: skip, three: srcs >= 3, lat: lat, why: why, rd: in.RegsRead, wr: in.RegsWritten,
 			width: max(int(in.Width), 1), memOp: in.MemOp, cacheOp: in.CacheOp, agg: agg != nil && agg[pc]}
 	}
 	regs := int(l.RegsPerThread)
@@ -455,7 +465,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	if e.l2, err = newTimedL2(cfg, cfg.SM.Count); err != nil {
 		return nil, err
 	}
-	e.sms = make([]*tSM, cfg.SM.Count)
+	e.sms = make([]*timedSM, cfg.SM.Count)
 	for i := range e.sms {
 		if e.sms[i], err = e.newSM(i); err != nil {
 			return nil, err
@@ -479,10 +489,10 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	return e.report(l, opts), nil
 }
 
-func (e *timer) newSM(id int) (*tSM, error) {
+func (e *timer) newSM(id int) (*timedSM, error) {
 	cfg := e.cfg
 	// Nothing waits for a fill that landed 4 DRAM latencies before the latest.
-	s := &tSM{e: e, id: id, fill: cache.NewInFlight(1<<14, 4*int64(e.lat.DRAM)), next: -1,
+	s := &timedSM{e: e, id: id, fill: cache.NewInFlight(1<<14, 4*int64(e.lat.DRAM)), next: -1,
 		lsu: sched.LSU{Queue: mioQueue, MSHRs: e.mshrs}}
 	var err error
 	// Fills land at once in the functional caches; s.fill holds their time.
@@ -492,7 +502,7 @@ func (e *timer) newSM(id int) (*tSM, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.scheds = make([]tSched, max(cfg.SM.Schedulers, 1))
+	s.scheds = make([]timedSched, max(cfg.SM.Schedulers, 1))
 	ns := len(s.scheds)
 	for i := range s.scheds {
 		s.scheds[i].pol, _ = sched.New(cfg.SM.Scheduler)
@@ -511,7 +521,7 @@ func (e *timer) newSM(id int) (*tSM, error) {
 	for c := range s.marm {
 		s.arms = append(s.arms, &s.marm[c])
 	}
-	s.slots = make([]*tWarp, cfg.SM.MaxWarps)
+	s.slots = make([]*timedWarp, cfg.SM.MaxWarps)
 	s.hot = make([]slotHot, cfg.SM.MaxWarps)
 	for i := range s.hot {
 		s.hot[i].due = math.MaxInt64
@@ -557,13 +567,13 @@ func (e *timer) run(ctx context.Context) error {
 }
 
 // smQueue is a min-heap of SMs by (next, id).
-type smQueue []*tSM
+type smQueue []*timedSM
 
 func (q smQueue) less(i, j int) bool {
 	return q[i].next < q[j].next || (q[i].next == q[j].next && q[i].id < q[j].id)
 }
 
-func (q *smQueue) push(s *tSM) {
+func (q *smQueue) push(s *timedSM) {
 	h := append(*q, s)
 	for i := len(h) - 1; i > 0; {
 		p := (i - 1) / 2
@@ -576,7 +586,7 @@ func (q *smQueue) push(s *tSM) {
 	*q = h
 }
 
-func (q *smQueue) pop() *tSM {
+func (q *smQueue) pop() *timedSM {
 	h := *q
 	top := h[0]
 	n := len(h) - 1
@@ -601,7 +611,7 @@ func (q *smQueue) pop() *tSM {
 }
 
 // launch loads the next CTA of the grid into free warp slots.
-func (s *tSM) launch(t int64) {
+func (s *timedSM) launch(t int64) {
 	e := s.e
 	if e.next >= e.total {
 		return
@@ -613,7 +623,7 @@ func (s *tSM) launch(t int64) {
 		s.err = err
 		return
 	}
-	c := &tCTA{}
+	c := &timedCTA{}
 	for _, w := range warps {
 		slot := -1
 		for i, x := range s.slots {
@@ -626,7 +636,7 @@ func (s *tSM) launch(t int64) {
 			s.err = fmt.Errorf("CTA %d: no free warp slot on SM %d (occupancy %d CTAs)", id, s.id, e.occ.CTAsPerSM)
 			return
 		}
-		tw := &tWarp{w: w, cta: c, slot: slot, sched: slot % len(s.scheds), finished: w.Len() == 0, since: t, okRec: -1}
+		tw := &timedWarp{w: w, cta: c, slot: slot, sched: slot % len(s.scheds), finished: w.Len() == 0, since: t, okRec: -1}
 		if e.its {
 			tw.prepareITS()
 		}
@@ -642,7 +652,7 @@ func (s *tSM) launch(t int64) {
 		} else {
 			s.slots[slot] = nil
 		}
-		s.sync(tw)
+		s.publish(tw)
 	}
 	s.ctas = append(s.ctas, c)
 	if c.live == 0 {
@@ -653,7 +663,7 @@ func (s *tSM) launch(t int64) {
 // prepareITS gives each record of a divergent warp the record it must follow: the
 // previous record of its path, or for a path's first record the split that opened it.
 // A reconvergence record follows every earlier record.
-func (w *tWarp) prepareITS() {
+func (w *timedWarp) prepareITS() {
 	fw := w.w
 	split := false
 	for _, f := range fw.Flags {
@@ -692,7 +702,7 @@ func (w *tWarp) prepareITS() {
 
 // candidates calls fn with the records warp w may issue next, oldest first, until fn
 // returns true.
-func (w *tWarp) candidates(fn func(i int) bool) {
+func (w *timedWarp) candidates(fn func(i int) bool) {
 	if !w.its {
 		fn(w.lo)
 		return
@@ -715,14 +725,14 @@ func (w *tWarp) candidates(fn func(i int) bool) {
 }
 
 // record is the record w issues k-th.
-func (w *tWarp) record(k int) int {
+func (w *timedWarp) record(k int) int {
 	if w.ord == nil {
 		return k
 	}
 	return int(w.ord[k])
 }
 
-func (w *tWarp) markIssued(i int) {
+func (w *timedWarp) markIssued(i int) {
 	w.nIssue++
 	w.okRec = -1
 	if !w.its {
@@ -737,7 +747,7 @@ func (w *tWarp) markIssued(i int) {
 
 // retire frees a finished CTA's slots at t and launches the next CTA when its last
 // pending result lands.
-func (s *tSM) retire(c *tCTA, t int64) {
+func (s *timedSM) retire(c *timedCTA, t int64) {
 	e := s.e
 	free := max(t, c.drained)
 	for _, w := range c.warps {
@@ -762,9 +772,9 @@ func (s *tSM) retire(c *tCTA, t int64) {
 	}
 }
 
-// check decides whether w can issue record i at t; if not it sets w's state and wake.
-func (s *tSM) check(w *tWarp, i int, t int64) bool {
-	var in *tInst
+// canIssue decides whether w can issue record i at t; if not it sets w's state and wake.
+func (s *timedSM) canIssue(w *timedWarp, i int, t int64) bool {
+	var in *timedInst
 	if i == w.okRec {
 		in = w.okIn
 		w.atPC = w.okPC
@@ -816,7 +826,7 @@ func (s *tSM) check(w *tWarp, i int, t int64) bool {
 
 // disarm makes an armed warp, selected at t, ready to issue: its cycles since it was
 // armed go to not-selected and math-pipe-throttle as its pipe was free or busy.
-func (s *tSM) disarm(w *tWarp, t int64) {
+func (s *timedSM) disarm(w *timedWarp, t int64) {
 	a := w.res
 	a.n--
 	w.armed, w.res = false, nil
@@ -829,7 +839,7 @@ func (s *tSM) disarm(w *tWarp, t int64) {
 }
 
 // advance adds the dt cycles since the previous step to the sum of a's state then.
-func (a *armRes) advance(dt int64) {
+func (a *resourceWatch) advance(dt int64) {
 	if dt <= 0 {
 		return
 	}
@@ -840,9 +850,9 @@ func (a *armRes) advance(dt int64) {
 	}
 }
 
-// status decides at t whether a is free, as check would for a warp waiting for it: a
+// watch decides at t whether a is free, as canIssue would for a warp waiting for it: a
 // pipe by its credit, a memory queue by the LSU queue and, for loads, the MSHRs.
-func (s *tSM) status(a *armRes, t int64) {
+func (s *timedSM) watch(a *resourceWatch, t int64) {
 	if a.pipe != nil {
 		a.free, a.at = a.pipe.Free(t)
 		return
@@ -860,8 +870,8 @@ func (s *tSM) status(a *armRes, t int64) {
 	a.free = true
 }
 
-// sync copies w's hot fields into s.hot; every change to them is followed by one.
-func (s *tSM) sync(w *tWarp) {
+// publish copies w's hot fields into s.hot; every change to them is followed by one.
+func (s *timedSM) publish(w *timedWarp) {
 	if s.slots[w.slot] != w {
 		return
 	}
@@ -877,15 +887,15 @@ func (s *tSM) sync(w *tWarp) {
 	}
 }
 
-// evaluate sets w.ready (and w.next) or w's stall state for cycle t.
-func (s *tSM) evaluate(w *tWarp, t int64) {
-	s.verdict(w, t)
-	s.sync(w)
+// refresh sets w.ready (and w.next) or w's stall state for cycle t.
+func (s *timedSM) refresh(w *timedWarp, t int64) {
+	s.warpReady(w, t)
+	s.publish(w)
 }
 
-// verdict is evaluate without the copy to s.hot: it charges w's cycles since its last
+// warpReady is refresh without the copy to s.hot: it charges w's cycles since its last
 // evaluation to its state, then decides (and may arm w).
-func (s *tSM) verdict(w *tWarp, t int64) {
+func (s *timedSM) warpReady(w *timedWarp, t int64) {
 	if dt := t - w.since; dt > 0 && !w.finished {
 		e := s.e
 		e.stalls[w.atPC][w.state] += uint64(dt)
@@ -902,18 +912,18 @@ func (s *tSM) verdict(w *tWarp, t int64) {
 		return
 	}
 	if !w.its {
-		// One candidate: check sets the stall state and wake itself, and atPC.
+		// One candidate: canIssue sets the stall state and wake itself, and atPC.
 		i := w.okRec
 		if i < 0 {
 			i = w.record(w.lo)
 		}
-		ok := s.check(w, i, t)
+		ok := s.canIssue(w, i, t)
 		if ok {
 			w.ready, w.next = true, i
 			w.state = stNotSelected
 		}
 		if w.okRec == i && s.e.canArm {
-			var a *armRes
+			var a *resourceWatch
 			if w.okPipe != nil {
 				a = &s.scheds[w.sched].arm[w.okIn.pipe]
 			} else if c := memClass(w.okIn.kind, w.okIn.memOp); c >= 0 {
@@ -921,7 +931,7 @@ func (s *tSM) verdict(w *tWarp, t int64) {
 			}
 			if a != nil && (ok || w.state == a.busy) {
 				if a.n == 0 { // step has not been keeping this resource's status
-					s.status(a, t)
+					s.watch(a, t)
 				}
 				w.armed, w.res, w.armFree, w.armBusy = true, a, a.cumFree, a.cumB
 				a.n++
@@ -932,7 +942,7 @@ func (s *tSM) verdict(w *tWarp, t int64) {
 	}
 	st, wake, pc := stall(0), int64(-1), uint32(0)
 	w.candidates(func(i int) bool {
-		if s.check(w, i, t) {
+		if s.canIssue(w, i, t) {
 			w.ready, w.next = true, i
 			return true
 		}
@@ -945,15 +955,43 @@ func (s *tSM) verdict(w *tWarp, t int64) {
 		w.state, w.wake, w.atPC = st, wake, pc
 		return
 	}
-	w.state = stNotSelected // check set atPC
+	w.state = stNotSelected // canIssue set atPC
 }
 
 // step is one cycle of the SM: count the cycles since the last step, launch CTAs whose
-// slots are free, then let every scheduler issue. A warp's cycles are charged to its
-// state when it is next evaluated (evaluate), which every warp is at the step it issues
-// its last instruction.
-func (s *tSM) step(t int64) {
-	e := s.e
+// slots are free, then let every scheduler issue, and find the next cycle the SM has
+// something to do. A warp's cycles are charged to its state when it is next evaluated
+// (refresh), which every warp is at the step it issues its last instruction.
+func (s *timedSM) step(t int64) {
+	s.countCycles(t)
+	if s.launchDue(t); s.err != nil {
+		return
+	}
+	for i := range s.hot {
+		// A warp that waits for a known cycle (a result, a pipe, an MSHR) keeps its
+		// verdict until then: nothing can make it ready sooner. A finished warp's verdict
+		// never changes, nor does a waiting one's at a barrier until the barrier releases
+		// it (issue clears atBar), nor an armed one's until it is selected. s.hot[i].due
+		// holds that decision.
+		if s.hot[i].due <= t {
+			s.refresh(s.slots[i], t)
+		}
+	}
+	issued := s.issueAll(t)
+	if s.err != nil {
+		return
+	}
+	s.next = s.nextCycle(t, issued)
+	if s.next < 0 && s.live > 0 {
+		// Every live warp waits at a barrier that cannot complete.
+		s.err = fmt.Errorf("SM %d: %d warps can never issue again at cycle %d", s.id, s.live, t)
+	}
+}
+
+// countCycles charges the cycles since the last step to the SM's active and warp
+// cycles and to the status of every resource armed warps wait for, and brings those
+// statuses to cycle t.
+func (s *timedSM) countCycles(t int64) {
 	if dt := t - s.last; dt > 0 && s.live > 0 {
 		s.active += dt
 		s.warpCycles += dt * int64(s.live)
@@ -962,11 +1000,15 @@ func (s *tSM) step(t int64) {
 		for _, a := range s.arms {
 			if a.n > 0 {
 				a.advance(t - s.last)
-				s.status(a, t)
+				s.watch(a, t)
 			}
 		}
 	}
 	s.last = t
+}
+
+// launchDue launches the CTAs due by t, one per sm.cta_launch_cycles.
+func (s *timedSM) launchDue(t int64) {
 	kept := s.launches[:0]
 	for _, at := range s.launches {
 		if at <= t && s.launchFree <= t {
@@ -974,22 +1016,18 @@ func (s *tSM) step(t int64) {
 			if s.err != nil {
 				return
 			}
-			s.launchFree = t + e.ctaLaunch
+			s.launchFree = t + s.e.ctaLaunch
 		} else {
 			kept = append(kept, at)
 		}
 	}
 	s.launches = kept
-	for i := range s.hot {
-		// A warp that waits for a known cycle (a result, a pipe, an MSHR) keeps its
-		// verdict until then: nothing can make it ready sooner. A finished warp's verdict
-		// never changes, nor does a waiting one's at a barrier until the barrier releases
-		// it (issue clears atBar), nor an armed one's until it is selected. s.hot[i].due
-		// holds that decision.
-		if s.hot[i].due <= t {
-			s.evaluate(s.slots[i], t)
-		}
-	}
+}
+
+// issueAll lets each scheduler pick a ready warp and issue up to sm.dispatch
+// instructions from it at t, and reports whether any did.
+func (s *timedSM) issueAll(t int64) bool {
+	e := s.e
 	any := false
 	for si := range s.scheds {
 		sc := &s.scheds[si]
@@ -1005,13 +1043,13 @@ func (s *tSM) step(t int64) {
 		for n < e.issue && tw.ready && !tw.finished {
 			s.issue(tw, tw.next, t)
 			if s.err != nil {
-				return
+				return any
 			}
 			n++
 			if tw.finished || tw.atBar {
 				break
 			}
-			s.evaluate(tw, t) // a second, independent instruction (Kepler dual issue)
+			s.refresh(tw, t) // a second, independent instruction (Kepler dual issue)
 		}
 		// Selected for this cycle; its next verdict comes at the next step. (The
 		// evaluation after its issue may have armed it: the next step decides again.)
@@ -1020,21 +1058,30 @@ func (s *tSM) step(t int64) {
 			tw.armed, tw.res = false, nil
 		}
 		tw.ready, tw.state, tw.wake = false, stSelected, -1
-		s.sync(tw)
+		s.publish(tw)
 		sc.pol.Issued(w)
 		s.issueCycles++
 		any = true
 	}
-	s.next = -1
-	if any {
-		s.next = t + 1
+	return any
+}
+
+// nextCycle is the next cycle after t the SM has something to do, or -1: the next
+// cycle if a warp issued at t; else the earliest wake of a warp, of a resource an
+// armed warp waits for, or of a CTA launch. Under the two-level policy it also lets
+// long waits demote warps from the active set.
+func (s *timedSM) nextCycle(t int64, issued bool) int64 {
+	e := s.e
+	next := int64(-1)
+	if issued {
+		next = t + 1
 	}
 	// Long waits demote a warp in the two-level policy (the others ignore them); after a
 	// cycle without issue the SM sleeps until the earliest wake.
-	if !any && !e.twoLevel {
+	if !issued && !e.twoLevel {
 		for i := range s.hot {
-			if d := s.hot[i].due; d > t && d != math.MaxInt64 && (s.next < 0 || d < s.next) {
-				s.next = d
+			if d := s.hot[i].due; d > t && d != math.MaxInt64 && (next < 0 || d < next) {
+				next = d
 			}
 		}
 	}
@@ -1047,35 +1094,31 @@ func (s *tSM) step(t int64) {
 		}
 		// A warp held at a barrier leaves the two-level active set too: otherwise a full
 		// active set waiting for a pending warp that cannot enter it never moves again.
-		if e.twoLevel && (w.state == stLongScoreboard || (w.atBar && w.state == stBarrier)) &&
-			s.scheds[w.sched].pol.LongStall(w.slot) && s.next < 0 {
-			s.next = t + 1 // a pending warp entered the active set: look again next cycle
+		if (w.state == stLongScoreboard || (w.atBar && w.state == stBarrier)) &&
+			s.scheds[w.sched].pol.LongStall(w.slot) && next < 0 {
+			next = t + 1 // a pending warp entered the active set: look again next cycle
 		}
-		if !any && w.wake > t && !w.armed && (s.next < 0 || w.wake < s.next) {
-			s.next = w.wake
+		if !issued && w.wake > t && !w.armed && (next < 0 || w.wake < next) {
+			next = w.wake
 		}
 	}
-	if !any && s.e.canArm {
+	if !issued && e.canArm {
 		for _, a := range s.arms {
-			if a.n > 0 && !a.free && (s.next < 0 || a.at < s.next) {
-				s.next = a.at
+			if a.n > 0 && !a.free && (next < 0 || a.at < next) {
+				next = a.at
 			}
 		}
 	}
 	for _, at := range s.launches {
 		at = max(at, s.launchFree, t+1)
-		if s.next < 0 || at < s.next {
-			s.next = at
+		if next < 0 || at < next {
+			next = at
 		}
 	}
-	if s.next < 0 && s.live > 0 {
-		// Every live warp waits at a barrier that cannot complete.
-		s.err = fmt.Errorf("SM %d: %d warps can never issue again at cycle %d", s.id, s.live, t)
-	}
+	return next
 }
 
-// issue executes record i of w at t.
-func (s *tSM) issue(w *tWarp, i int, t int64) {
+func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 	e := s.e
 	fw := w.w
 	pc := fw.PC[i]
@@ -1144,7 +1187,7 @@ func (s *tSM) issue(w *tWarp, i int, t int64) {
 	if c.waiting > 0 && c.waiting == c.live {
 		for _, x := range c.warps {
 			x.atBar = false
-			s.sync(x)
+			s.publish(x)
 		}
 		c.waiting = 0
 	}
@@ -1153,14 +1196,14 @@ func (s *tSM) issue(w *tWarp, i int, t int64) {
 	}
 }
 
-func (s *tSM) resolve(w *format.Warp, i int) instKind { return genericKind(s.e.addrs(w, i)) }
+func (s *timedSM) resolve(w *format.Warp, i int) instKind { return genericKind(s.e.addrs(w, i)) }
 
 func (e *timer) addrs(w *format.Warp, i int) []uint64 {
 	e.abuf = w.Addrs(i, e.abuf[:0])
 	return e.abuf
 }
 
-func (s *tSM) global(in *tInst, w *format.Warp, i int, t int64) int64 {
+func (s *timedSM) global(in *timedInst, w *format.Warp, i int, t int64) int64 {
 	e := s.e
 	a := e.addrs(w, i)
 	st := in.memOp == format.MemStore
@@ -1217,7 +1260,7 @@ func (s *tSM) global(in *tInst, w *format.Warp, i int, t int64) int64 {
 	return done
 }
 
-func (s *tSM) local(in *tInst, w *format.Warp, i int, t int64) int64 {
+func (s *timedSM) local(in *timedInst, w *format.Warp, i int, t int64) int64 {
 	e := s.e
 	a := e.addrs(w, i)
 	st := in.memOp == format.MemStore
@@ -1254,7 +1297,7 @@ func (s *tSM) local(in *tInst, w *format.Warp, i int, t int64) int64 {
 	return done
 }
 
-func (s *tSM) shared(in *tInst, w *format.Warp, i int, t int64) int64 {
+func (s *timedSM) shared(in *timedInst, w *format.Warp, i int, t int64) int64 {
 	e := s.e
 	r := sharedAccess(s.banks, in.memOp, w.Mask[i], e.addrs(w, i), in.width)
 	n := max(r.Wavefronts, 1)
@@ -1262,7 +1305,7 @@ func (s *tSM) shared(in *tInst, w *format.Warp, i int, t int64) int64 {
 	return start + int64(e.lat.Shared) + int64(n-1)*e.lsuCyc
 }
 
-func (s *tSM) constant(w *format.Warp, i int, in *tInst, t int64) int64 {
+func (s *timedSM) constant(w *format.Warp, i int, in *timedInst, t int64) int64 {
 	e := s.e
 	s.fetched = s.fetched[:0]
 	r := s.cc.Access(e.addrs(w, i), in.width)
@@ -1279,7 +1322,7 @@ func (s *tSM) constant(w *format.Warp, i int, in *tInst, t int64) int64 {
 	return done
 }
 
-func (s *tSM) texture(w *format.Warp, i int, in *tInst, t int64, texel int) int64 {
+func (s *timedSM) texture(w *format.Warp, i int, in *timedInst, t int64, texel int) int64 {
 	e := s.e
 	s.fetched = s.fetched[:0]
 	r := s.tex.Access(e.addrs(w, i), texel)

@@ -36,7 +36,7 @@ import (
 // each pc.
 type orderer struct {
 	prog  []format.Inst
-	insts []tInst
+	insts []timedInst
 	lat   func(pc int) int64 // latency the scheduler plans for
 	regs  int                // registers per thread available
 	width map[uint16]int     // 32-bit registers each register takes (absent: 1)
@@ -50,7 +50,7 @@ type orderer struct {
 	succLat          [][]int64
 }
 
-func newOrderer(prog []format.Inst, insts []tInst, lat func(int) int64, regs int) *orderer {
+func newOrderer(prog []format.Inst, insts []timedInst, lat func(int) int64, regs int) *orderer {
 	o := &orderer{prog: prog, insts: insts, lat: lat, regs: regs, width: map[uint16]int{},
 		first: map[uint16]int32{}, last: map[uint16]int32{}, runs: make([]*run, len(prog))}
 	for pc := range prog {
@@ -138,6 +138,15 @@ func (o *orderer) schedule(start, end int) []uint16 {
 	if n <= 2 {
 		return nil
 	}
+	o.dependences(start, n)
+	o.heights(start, n)
+	return o.listSchedule(n, o.regPressure(start, end))
+}
+
+// dependences builds the run's dependence graph in o.succ, o.succLat and o.pred (each
+// pair of instructions at most one edge, at the longest latency of its reasons), and
+// clears o.earliest and o.height.
+func (o *orderer) dependences(start, n int) {
 	o.pred = resize(o.pred, n)
 	o.earliest = resize(o.earliest, n)
 	o.height = resize(o.height, n)
@@ -221,6 +230,11 @@ func (o *orderer) schedule(start, end int) []uint16 {
 			readers[r] = append(readers[r], i)
 		}
 	}
+}
+
+// heights sets o.height: each instruction's latency-weighted path to the run's end,
+// the list scheduler's priority.
+func (o *orderer) heights(start, n int) {
 	for i := n - 1; i >= 0; i-- {
 		h := o.lat(start + i)
 		for k, s := range o.succ[i] {
@@ -228,11 +242,23 @@ func (o *orderer) schedule(start, end int) []uint16 {
 		}
 		o.height[i] = h
 	}
+}
 
-	// Register pressure: registers live across the run (named before and after it, not
-	// in it), registers it reads from before it, and the values it defines, each live
-	// from its definition until its last reader in the run (to the run's end if the
-	// register is named after the run).
+// regPressure is a run's register pressure as the list scheduler tracks it: registers
+// live across the run (named before and after it, not in it), registers it reads from
+// before it, and the values it defines, each live from its definition until its last
+// reader in the run (to the run's end if the register is named after the run). A value
+// is the write of a register by one instruction, named by that instruction's index.
+type regPressure struct {
+	readsOf [][]int32 // values each instruction reads (as defining instruction index)
+	users   []int32   // readers in the run of the value(s) each instruction defines
+	defW    []int     // registers each instruction's values take
+	outlive []bool    // the instruction's value lives past the run
+	limit   int       // registers the schedule may keep live
+}
+
+func (o *orderer) regPressure(start, end int) *regPressure {
+	n := end - start + 1
 	base := 0
 	inRun := map[uint16]bool{}
 	for i := range n {
@@ -248,81 +274,98 @@ func (o *orderer) schedule(start, end int) []uint16 {
 			base += o.w(r)
 		}
 	}
-	// value v = the write of register r by instruction i; lastRead[i][r] is the number
-	// of readers of that value in the run.
-	readsOf := make([][]int32, n) // values each instruction reads (as defining instruction index)
-	users := make([]int32, n)     // readers left of the value(s) instruction i defines
-	defW := make([]int, n)        // registers instruction i's values take
-	outlive := make([]bool, n)    // i's value lives past the run
+	p := &regPressure{readsOf: make([][]int32, n), users: make([]int32, n), defW: make([]int, n), outlive: make([]bool, n)}
 	cur := map[uint16]int{}
 	for i := range n {
 		in := &o.prog[start+i]
 		for _, r := range in.RegsRead {
 			if d, ok := cur[r]; ok {
-				readsOf[i] = append(readsOf[i], int32(d))
-				users[d]++
+				p.readsOf[i] = append(p.readsOf[i], int32(d))
+				p.users[d]++
 			}
 		}
 		for _, r := range in.RegsWritten {
 			cur[r] = i
-			defW[i] += o.w(r)
+			p.defW[i] += o.w(r)
 			if int(o.last[r]) > end {
-				outlive[i] = true
+				p.outlive[i] = true
 			}
 		}
 	}
 	for r, d := range cur {
 		if int(o.last[r]) > end {
-			outlive[d] = true
+			p.outlive[d] = true
 		}
-	}
-	live := func(order []int) int { // peak pressure of an order
-		left := append([]int32(nil), users...)
-		p, peak := 0, 0
-		for _, i := range order {
-			p += defW[i]
-			if defW[i] > 0 && left[i] == 0 && !outlive[i] {
-				p -= defW[i] // dead on arrival
-			}
-			peak = max(peak, p)
-			for _, d := range readsOf[i] {
-				if left[d]--; left[d] == 0 && !outlive[d] {
-					p -= defW[d]
-				}
-			}
-		}
-		return peak
 	}
 	trace := make([]int, n)
 	for i := range trace {
 		trace[i] = i
 	}
-	limit := max(o.regs-base, live(trace))
+	p.limit = max(o.regs-base, p.peak(trace))
+	return p
+}
 
-	left := append([]int32(nil), users...)
-	pressure := 0
-	// net is the change in pressure if i issued now.
-	net := func(i int) int {
-		d := defW[i]
-		if left[i] == 0 && !outlive[i] {
-			d = 0
-		}
-		for k, v := range readsOf[i] {
-			if outlive[v] || slices.Contains(readsOf[i][:k], v) {
-				continue
-			}
-			c := int32(0)
-			for _, x := range readsOf[i] {
-				if x == v {
-					c++
-				}
-			}
-			if left[v] == c {
-				d -= defW[v]
-			}
-		}
-		return d
+// define is the change in pressure when i's values are defined, with left[i] readers
+// left of them: none if no one reads them (dead on arrival).
+func (p *regPressure) define(i int, left []int32) int {
+	if p.defW[i] > 0 && left[i] == 0 && !p.outlive[i] {
+		return 0
 	}
+	return p.defW[i]
+}
+
+// release counts i's reads in left and returns the change in pressure: a value whose
+// last reader i is frees its registers.
+func (p *regPressure) release(i int, left []int32) int {
+	d := 0
+	for _, v := range p.readsOf[i] {
+		if left[v]--; left[v] == 0 && !p.outlive[v] {
+			d -= p.defW[v]
+		}
+	}
+	return d
+}
+
+// peak is the highest pressure of an issue order.
+func (p *regPressure) peak(order []int) int {
+	left := append([]int32(nil), p.users...)
+	pr, peak := 0, 0
+	for _, i := range order {
+		pr += p.define(i, left)
+		peak = max(peak, pr)
+		pr += p.release(i, left)
+	}
+	return peak
+}
+
+// net is the change in pressure if i issued now, with left readers left of each value.
+func (p *regPressure) net(i int, left []int32) int {
+	d := p.define(i, left)
+	for k, v := range p.readsOf[i] {
+		if p.outlive[v] || slices.Contains(p.readsOf[i][:k], v) {
+			continue
+		}
+		c := int32(0)
+		for _, x := range p.readsOf[i] {
+			if x == v {
+				c++
+			}
+		}
+		if left[v] == c {
+			d -= p.defW[v]
+		}
+	}
+	return d
+}
+
+// listSchedule orders the run's n instructions over the graph dependences built: each
+// cycle, of the ready instructions whose operands have arrived and that keep the
+// pressure within its limit, the one of greatest height (the lowest index on a tie); if
+// none has arrived, time moves to the first that will; if every ready one is over the
+// limit, the lowest index (trace order). It returns nil for the trace order.
+func (o *orderer) listSchedule(n int, p *regPressure) []uint16 {
+	left := append([]int32(nil), p.users...)
+	pressure := 0
 	out := make([]uint16, 0, n)
 	ready := make([]int, 0, n)
 	for i := range n {
@@ -339,7 +382,7 @@ func (o *orderer) schedule(start, end int) []uint16 {
 			if fallback < 0 || i < fallback {
 				fallback = i
 			}
-			if defW[i] > 0 && pressure+net(i) > limit {
+			if p.defW[i] > 0 && pressure+p.net(i, left) > p.limit {
 				continue
 			}
 			if o.earliest[i] > cyc {
@@ -369,15 +412,8 @@ func (o *orderer) schedule(start, end int) []uint16 {
 			identity = false
 		}
 		out = append(out, uint16(best))
-		pressure += defW[best]
-		if defW[best] > 0 && left[best] == 0 && !outlive[best] {
-			pressure -= defW[best]
-		}
-		for _, d := range readsOf[best] {
-			if left[d]--; left[d] == 0 && !outlive[d] {
-				pressure -= defW[d]
-			}
-		}
+		pressure += p.define(best, left)
+		pressure += p.release(best, left)
 		for k, s := range o.succ[best] {
 			o.earliest[s] = max(o.earliest[s], cyc+o.succLat[best][k])
 			if o.pred[s]--; o.pred[s] == 0 {

@@ -51,13 +51,13 @@ func TestBlockOrder(t *testing.T) {
 		// order.
 		{"register limit", []format.Inst{lds(1), fma(9, 1, 1), lds(2), fma(9, 2, 2), lds(3), fma(9, 3, 3), bra}, 0, "0 1 2 3 4 5 6"},
 	} {
-		insts := make([]tInst, len(tc.prog))
+		insts := make([]timedInst, len(tc.prog))
 		for pc := range tc.prog {
 			tc.prog[pc].PC = uint32(pc)
 			in := &tc.prog[pc]
 			k := classify(in)
 			p, lat, why := opClass(in, k, preset(t, "fermi").Latency)
-			insts[pc] = tInst{kind: k, pipe: p, lat: lat, why: why, rd: in.RegsRead, wr: in.RegsWritten, memOp: in.MemOp}
+			insts[pc] = timedInst{kind: k, pipe: p, lat: lat, why: why, rd: in.RegsRead, wr: in.RegsWritten, memOp: in.MemOp}
 		}
 		e := &timer{insts: insts, lat: preset(t, "fermi").Latency}
 		o := newOrderer(tc.prog, insts, e.planLatency, tc.regs)
