@@ -108,9 +108,10 @@ func (l *l2Chip) entry(sm int, line uint64) (near, home int) {
 }
 
 // load looks up the sectors in mask of line for SM sm. res is the lookup the request
-// counts (in the slice it entered, which is slice), fetch the sectors to read from DRAM.
-// Dirty lines that leave are appended to l.out.
-func (l *l2Chip) load(sm int, line uint64, mask uint8) (slice int, res cache.Result, fetch uint8) {
+// counts (in the slice it entered, which is slice), far the sectors that missed there
+// and hit at home in the other partition, fetch the sectors to read from DRAM. Dirty
+// lines that leave are appended to l.out.
+func (l *l2Chip) load(sm int, line uint64, mask uint8) (slice int, res cache.Result, far, fetch uint8) {
 	near, home := l.entry(sm, line)
 	res = l.slices[near].Access(line, mask, cache.Load)
 	l.evicted(near, res)
@@ -122,12 +123,13 @@ func (l *l2Chip) load(sm int, line uint64, mask uint8) (slice int, res cache.Res
 			h := l.slices[home].Access(line, fetch, cache.Load)
 			l.evicted(home, h)
 			homeHit, fetch = h.Hit, h.Fetch
+			far = h.Hit
 		}
 	}
 	if l.partial != nil && homeHit != 0 {
 		fetch |= l.takePartial(line, homeHit)
 	}
-	return near, res, fetch
+	return near, res, far &^ fetch, fetch
 }
 
 // store writes the sectors in mask of line at its home (an atomic or reduction too);

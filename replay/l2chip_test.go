@@ -27,21 +27,21 @@ func TestL2ChipNearCopy(t *testing.T) {
 	if near, home := l.entry(2, line); near != 3 || home != 3 {
 		t.Fatalf("entry(SM 2) = %d, %d; want 3, 3", near, home)
 	}
-	if _, res, fetch := l.load(0, line, 0b1); res.Hit != 0 || fetch != 0b1 {
-		t.Fatalf("cold read: hit %04b fetch %04b", res.Hit, fetch)
+	if _, res, far, fetch := l.load(0, line, 0b1); res.Hit != 0 || far != 0 || fetch != 0b1 {
+		t.Fatalf("cold read: hit %04b far %04b fetch %04b", res.Hit, far, fetch)
 	}
-	if _, res, fetch := l.load(1, line, 0b1); res.Hit != 0b1 || fetch != 0 {
-		t.Fatalf("read from the same partition: hit %04b fetch %04b, want a near hit", res.Hit, fetch)
+	if _, res, far, fetch := l.load(1, line, 0b1); res.Hit != 0b1 || far != 0 || fetch != 0 {
+		t.Fatalf("read from the same partition: hit %04b far %04b fetch %04b, want a near hit", res.Hit, far, fetch)
 	}
-	if _, res, fetch := l.load(2, line, 0b1); res.Hit != 0b1 || fetch != 0 {
-		t.Fatalf("read at home: hit %04b fetch %04b", res.Hit, fetch)
+	if _, res, far, fetch := l.load(2, line, 0b1); res.Hit != 0b1 || far != 0 || fetch != 0 {
+		t.Fatalf("read at home: hit %04b far %04b fetch %04b", res.Hit, far, fetch)
 	}
 	// Two lines homed at slice 1 push the near copy out of slice 1's two ways; the line
 	// is still at home, so the next read misses near and reads no DRAM.
 	l.load(0, 1*128, 0b1)
 	l.load(0, 5*128, 0b1)
-	if _, res, fetch := l.load(0, line, 0b1); res.Hit != 0 || fetch != 0 {
-		t.Fatalf("after the near copy left: hit %04b fetch %04b, want a near miss served at home", res.Hit, fetch)
+	if _, res, far, fetch := l.load(0, line, 0b1); res.Hit != 0 || far != 0b1 || fetch != 0 {
+		t.Fatalf("after the near copy left: hit %04b far %04b fetch %04b, want a near miss served at home", res.Hit, far, fetch)
 	}
 	one := smallChip(t, "l2.partitions=1")
 	if near, home := one.entry(0, line); near != home {
@@ -63,7 +63,7 @@ func TestL2ChipDirtyBudget(t *testing.T) {
 		t.Fatalf("second dirty line: out %+v, want line %#x sectors 0011", l.out, a)
 	}
 	l.out = l.out[:0]
-	if _, res, fetch := l.load(0, a, 0b11); res.Hit != 0b11 || fetch != 0 {
+	if _, res, _, fetch := l.load(0, a, 0b11); res.Hit != 0b11 || fetch != 0 {
 		t.Fatalf("the cleaned line: hit %04b fetch %04b, want it kept", res.Hit, fetch)
 	}
 	l.store(b, 0b10, nil) // b again: no new dirty line
@@ -87,10 +87,45 @@ func TestL2ChipPartialFill(t *testing.T) {
 	}
 	l.out = l.out[:0]
 	l.store(8*128, 0b1, &half) // a new half sector on slice 0
-	if _, _, fetch := l.load(0, 8*128, 0b1); fetch != 0b1 {
+	if _, _, _, fetch := l.load(0, 8*128, 0b1); fetch != 0b1 {
 		t.Fatalf("a read of a partial sector fetched %04b, want 0001", fetch)
 	}
-	if _, _, fetch := l.load(0, 8*128, 0b1); fetch != 0 {
+	if _, _, _, fetch := l.load(0, 8*128, 0b1); fetch != 0 {
 		t.Fatalf("a second read fetched %04b", fetch)
+	}
+}
+
+// TestTimedL2FarPartition: a read that misses its near partition and hits at home takes
+// lat.l2_far_ns longer than an L2 hit (hw-facts §8: the pointer chase's plateau past
+// one SM's near partition); a near hit, or a hit at home from the home's partition,
+// takes an L2 hit.
+func TestTimedL2FarPartition(t *testing.T) {
+	for _, far := range []string{"117.4", "0"} {
+		cfg := presetOf(t, "hopper", "h200", "l2.size=1KB", "l2.slices=4", "l2.ways=2", "l2.slice_map=lines", "lat.l2_far_ns="+far)
+		l, err := newTimedL2(cfg, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hit, step := int64(cfg.L2HitCycles()), int64(cfg.L2FarCycles())
+		if far != "0" && step != 232 { // 117.4 ns at 1980 MHz
+			t.Fatalf("lat.l2_far_ns %s: %d cycles at %d MHz, want 232", far, step, cfg.SM.ClockMHz)
+		}
+		const line = 3 * 128 // home slice 3, partition 1 (SMs 2-3); near slice 1 for SMs 0-1
+		var at int64
+		for _, tc := range []struct {
+			sm   int
+			want int64
+			what string
+		}{
+			{2, int64(cfg.DRAMCycles()), "cold, from the home partition: DRAM"},
+			{0, hit + step, "from the other partition: near miss, hit at home"},
+			{1, hit, "again from that partition: its near copy"},
+			{3, hit, "from the home partition: a hit at home"},
+		} {
+			at += 10000 // far apart: no port or bus waits
+			if got := l.read(at, tc.sm, line, 0b1, true) - at; got != tc.want {
+				t.Errorf("lat.l2_far_ns=%s, SM %d, %s: %d cycles, want %d", far, tc.sm, tc.what, got, tc.want)
+			}
+		}
 	}
 }

@@ -681,7 +681,7 @@ func (l *l2State) serve(sm int, reqs []l2req) {
 		n := popc8(q.mask)
 		switch q.op {
 		case l2Read:
-			_, res, fetch := l.chip.load(sm, q.line, q.mask)
+			_, res, _, fetch := l.chip.load(sm, q.line, q.mask)
 			c.L2Read += n
 			c.L2Hit += popc8(res.Hit | res.Merged)
 			for b := uint64(0); b < 8; b++ {
@@ -693,7 +693,7 @@ func (l *l2State) serve(sm int, reqs []l2req) {
 			// A miss brings in the whole fetch block around each missing sector; the
 			// neighbours cost DRAM bursts but serve no request yet.
 			if extra := fetchBlock(fetch, l.fetchSectors) &^ q.mask; q.lsu && extra != 0 && fetch != 0 {
-				if _, _, more := l.chip.load(sm, q.line, extra); more != 0 {
+				if _, _, _, more := l.chip.load(sm, q.line, extra); more != 0 {
 					for b := uint64(0); b < 8; b++ {
 						if more&(1<<b) != 0 {
 							l.dram.Move(q.line+b*cache.Chunk, cache.Chunk, false)

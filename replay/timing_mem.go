@@ -28,6 +28,7 @@ type timedL2 struct {
 	dram  *dram.Channels
 
 	latL2        int64
+	latFar       int64           // what a near miss that hits at home adds (lat.l2_far_ns)
 	fetchSectors uint            // sectors an LSU read miss brings in: l2.fetch_bytes / 32
 	fill         *cache.InFlight // sectors on their way into L2
 
@@ -39,7 +40,7 @@ type timedL2 struct {
 func newTimedL2(cfg *arch.Config, nsm int) (*timedL2, error) {
 	latDRAM := int64(cfg.DRAMCycles())
 	// Nothing waits for a fill that landed 4 DRAM latencies before the latest.
-	l := &timedL2{latL2: int64(cfg.L2HitCycles()), fill: cache.NewInFlight(1<<16, 4*latDRAM),
+	l := &timedL2{latL2: int64(cfg.L2HitCycles()), latFar: int64(cfg.L2FarCycles()), fill: cache.NewInFlight(1<<16, 4*latDRAM),
 		fetchSectors: uint(max(cfg.L2.FetchBytes/cache.Chunk, 1))}
 	sc := cfg.L2.Slice()
 	sc.MSHRs = 0 // fills land at once in the functional cache; l.fill holds their time
@@ -63,9 +64,12 @@ func newTimedL2(cfg *arch.Config, nsm int) (*timedL2, error) {
 // land with the sector, so a later request for them waits for that fill, not a new one.
 // Texture and constant misses fetch only their sectors (see l2req.lsu in memory.go).
 func (l *timedL2) read(t int64, sm int, line uint64, mask uint8, lsu bool) int64 {
-	s, _, fetch := l.chip.load(sm, line, mask) // what it finds does not depend on time
+	s, _, far, fetch := l.chip.load(sm, line, mask) // what it finds does not depend on time
 	start := l.ports.Read(s, t, int(popc8(mask)))
 	done := start + l.latL2
+	if far != 0 {
+		done += l.latFar
+	}
 	for b := uint64(0); b < 8; b++ {
 		if fetch&(1<<b) != 0 {
 			d := l.dram.Access(start, line+b*cache.Chunk, false)
@@ -79,7 +83,7 @@ func (l *timedL2) read(t int64, sm int, line uint64, mask uint8, lsu bool) int64
 		return done
 	}
 	if extra := fetchBlock(fetch, l.fetchSectors) &^ mask; extra != 0 {
-		_, _, more := l.chip.load(sm, line, extra)
+		_, _, _, more := l.chip.load(sm, line, extra)
 		for b := uint64(0); b < 8; b++ {
 			if more&(1<<b) != 0 {
 				l.fill.Fill(line, 1<<b, l.dram.Access(start, line+b*cache.Chunk, false))

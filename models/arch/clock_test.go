@@ -74,15 +74,18 @@ func readChase(t *testing.T, dir, cc string) []chaseRun {
 	return runs
 }
 
-// The hopper presets' L2 and DRAM latencies, split into an SM-clock part, an L2-clock
-// part and a fixed time, give the cycles the GPU took at both SM clocks it was measured
+// The hopper presets' L2, far-partition and DRAM latencies, split into an SM-clock
+// part, an L2-clock part and a fixed time, give the cycles the GPU took at both SM clocks it was measured
 // at (1980 MHz with no clock control, and ncu's base clock: 1590 MHz on the H100, 1500
 // on the H200), within 1%. With all of the latency in SM cycles, as before, the base
 // clock's cycles would be 11-19% off.
 func TestLatencyClockDomains(t *testing.T) {
-	for _, tc := range []struct{ gpu, dir string }{
-		{"h100", "h100-2026-11-25-footprint"},
-		{"h200", "h200-2026-11-25-footprint"},
+	for _, tc := range []struct {
+		gpu, dir     string
+		farLo, farHi int // MB: the plateau past one SM's near partition
+	}{
+		{"h100", "h100-2026-11-25-footprint", 32, 44},
+		{"h200", "h200-2026-11-25-footprint", 36, 52},
 	} {
 		dir := filepath.Join("..", "..", "traces", "hw", tc.dir)
 		var worstOld float64
@@ -94,16 +97,21 @@ func TestLatencyClockDomains(t *testing.T) {
 					level = "l2"
 				case run.bytes >= 100<<20:
 					level = "dram"
+				case run.bytes >= tc.farLo<<20 && run.bytes <= tc.farHi<<20:
+					level = "far"
 				default:
-					continue // the near/far partition steps: not in this model yet
+					continue // the cliffs between levels: a mix of two
 				}
 				c, err := Preset("hopper", tc.gpu)
 				if err != nil {
 					t.Fatal(err)
 				}
 				old := float64(c.L2HitCycles())
-				if level == "dram" {
+				switch level {
+				case "dram":
 					old = float64(c.DRAMCycles())
+				case "far":
+					old += float64(c.L2FarCycles())
 				}
 				worstOld = max(worstOld, math.Abs(old-run.cycles)/run.cycles)
 				for k, v := range map[string]int{"sm.clock_mhz": int(math.Round(run.smMHz)), "l2.clock_mhz": int(math.Round(run.l2MHz))} {
@@ -112,6 +120,9 @@ func TestLatencyClockDomains(t *testing.T) {
 					}
 				}
 				got := float64(c.L2HitCycles())
+				if level == "far" {
+					got += float64(c.L2FarCycles())
+				}
 				if level == "dram" {
 					got = float64(c.DRAMCycles())
 					if c.Latency.DRAM != c.DRAMCycles() {

@@ -241,8 +241,11 @@ type Latency struct {
 	L2HitL2Clk        int // L2 cycles of an L2 hit
 	// DRAM is load-to-use from DRAM in SM cycles. With DRAMNS > 0 it is derived:
 	// L2HitCycles plus DRAMNS at the SM clock.
-	DRAM     int
-	DRAMNS   float64 // time a DRAM access adds to an L2 hit; 0: DRAM is given directly
+	DRAM   int
+	DRAMNS float64 // time a DRAM access adds to an L2 hit; 0: DRAM is given directly
+	// L2FarNS is the time a read adds to an L2 hit when it misses the near L2 partition
+	// (l2.partitions) and finds its line at home, in the other partition.
+	L2FarNS  float64
 	Texture  int
 	Const    int // level-1 constant cache hit
 	ConstL15 int // level-1.5 hit
@@ -322,6 +325,12 @@ func (c *Config) l2ToSM(n float64) int {
 		return int(n)
 	}
 	return int(math.Round(n * float64(c.SM.ClockMHz) / float64(c.L2ClockMHz())))
+}
+
+// L2FarCycles returns, in SM cycles, what a read that misses its near L2 partition
+// and hits at home adds to an L2 hit: lat.l2_far_ns at the SM clock.
+func (c *Config) L2FarCycles() int {
+	return int(math.Round(c.Latency.L2FarNS * float64(c.SM.ClockMHz) / 1000))
 }
 
 // DRAMCycles returns a DRAM access's load-to-use latency in SM cycles: lat.dram, or,
@@ -431,6 +440,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Latency.DRAMNS < 0 || math.IsNaN(c.Latency.DRAMNS) || math.IsInf(c.Latency.DRAMNS, 0) {
 		bad("lat.dram_ns", "must be a finite number of ns, 0 or more, is %g", c.Latency.DRAMNS)
+	}
+	if c.Latency.L2FarNS < 0 || math.IsNaN(c.Latency.L2FarNS) || math.IsInf(c.Latency.L2FarNS, 0) {
+		bad("lat.l2_far_ns", "must be a finite number of ns, 0 or more, is %g", c.Latency.L2FarNS)
 	}
 	pos("l2.bytes_per_clk", c.L2.BytesPerClk)
 	pos("l2.in_bytes_per_clk", c.L2.InBytesPerClk)

@@ -105,6 +105,7 @@ func buildFields() []field {
 		field{key: "lat.l2_hit_l2clk", ptr: func(c *Config) any { return &c.Latency.L2HitL2Clk }},
 		field{key: "lat.dram", ptr: func(c *Config) any { return &c.Latency.DRAM }},
 		field{key: "lat.dram_ns", ptr: func(c *Config) any { return &c.Latency.DRAMNS }},
+		field{key: "lat.l2_far_ns", ptr: func(c *Config) any { return &c.Latency.L2FarNS }},
 		field{key: "lat.texture", ptr: func(c *Config) any { return &c.Latency.Texture }},
 		field{key: "lat.const", ptr: func(c *Config) any { return &c.Latency.Const }},
 		field{key: "lat.const_l15", ptr: func(c *Config) any { return &c.Latency.ConstL15 }},

@@ -57,6 +57,7 @@ var common = []row{
 	{"l2.partial_fill", "false", "assumed: a written sector goes to DRAM as written (GDDR has a byte mask), unless the preset measured it"},
 	{"lat.l2_hit_l2clk", "0", "the L2 hit latency is all in SM cycles unless the preset measured its parts"},
 	{"lat.dram_ns", "0", "lat.dram is given in SM cycles unless the preset measured its parts"},
+	{"lat.l2_far_ns", "0", "no step for the far L2 partition unless the preset measured it (it matters only with l2.partitions > 1)"},
 }
 
 // The PCIe link's measured values (scripts/hw/transfers.sh on an H200, docs/research/
@@ -525,6 +526,7 @@ var presets = []preset{
 		{"lat.l2_hit", "130", "[V] ME pointer chase (scripts/hw/footprint.sh, traces/hw/h100-2026-11-25-footprint): an L2 hit is 284.0 cycles with the SMs at 1979 MHz and 253.7 at 1590, the L2 at 1707 both times, so 130.1 SM cycles + 132.7 L2 cycles (hw-facts section 8)"},
 		{"lat.l2_hit_l2clk", "133", "[V] ME: same fit"},
 		{"lat.dram_ns", "204", "[V] ME: same chase past 56 MB, 204.0 ns more than an L2 hit at both SM clocks (688.0 and 578.1 cycles)"},
+		{"lat.l2_far_ns", "124", "[V] ME: same chase from 32 to 44 MB, past what one SM's near partition holds: 528.5 cycles at 1979 MHz and 450.7 at 1590, 124.1 and 123.9 ns more than an L2 hit (hw-facts section 8)"},
 		{"lat.texture", "32", "assumed: as an L1 hit (same unified array); unmeasured"},
 		{"lat.const", "30", "[V] ME: IDC 34 cycles minus a 4-cycle SHF"},
 		{"lat.const_l15", "100", "[V] ME: GCC 104 cycles minus a 4-cycle SHF"},
@@ -545,6 +547,7 @@ var presets = []preset{
 		{"dram.channels", "48", "[V] ME: 48 dram instances in ncu"},
 		{"lat.l2_hit", "131", "[V] ME pointer chase (scripts/hw/footprint.sh, traces/hw/h200-2026-11-25-footprint): 281.4 cycles at 1980/1707 MHz (SM/L2), 247.0 at 1500/1677, so 131.5 SM cycles + 129.2 L2 cycles (hw-facts section 8)"},
 		{"lat.l2_hit_l2clk", "129", "[V] ME: same fit"},
+		{"lat.l2_far_ns", "117.4", "[V] ME: same chase from 36 to 52 MB, past what one SM's near partition holds: 512.0 cycles at 1980 MHz and 423.7 at 1500, 116.9 and 117.8 ns more than an L2 hit (hw-facts section 8)"},
 		{"lat.dram_ns", "191.4", "[V] ME: same chase past 72 MB, 190.9 and 191.9 ns more than an L2 hit at the two clocks (659.4 and 534.9 cycles; an older chase of 1-4 KB strides over 128 MB-1 GB gave 667-683)"},
 		{"pcie.gen", "5", "[V] ME " + transfersH200 + ": nvidia-smi pcie.link.gen 5 (max 5) while copying"},
 		{"pcie.lanes", "16", "[V] ME same: pcie.link.width 16"},
