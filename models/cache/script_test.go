@@ -1,13 +1,12 @@
 package cache
 
 import (
-	"bufio"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gtrace/gtrace/internal/scripttest"
 )
 
 // TestScripts runs testdata/*.txt. Each file is a list of commands:
@@ -23,79 +22,58 @@ import (
 // missed) and key=value pairs check Result fields (hit, merged, miss, fetch,
 // forward, evict, dirty). Fields not named are not checked.
 func TestScripts(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no scripts: %v", err)
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) { runScript(t, f) })
-	}
+	scripttest.Run(t, "testdata/*.txt", func(t *testing.T) func(scripttest.Line) {
+		var c *Sectored
+		return func(l scripttest.Line) { c = runLine(t, c, l) }
+	})
 }
 
-func runScript(t *testing.T, path string) {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var c *Sectored
-	sc := bufio.NewScanner(f)
-	for ln := 1; sc.Scan(); ln++ {
-		line := strings.TrimSpace(sc.Text())
-		if i := strings.Index(line, "#"); i >= 0 {
-			line = strings.TrimSpace(line[:i])
+// runLine runs one script line on c (nil before the first config) and returns the
+// cache the next line uses.
+func runLine(t *testing.T, c *Sectored, l scripttest.Line) *Sectored {
+	t.Helper()
+	pos, fields, want := l.Pos, l.Fields, l.Want
+	switch fields[0] {
+	case "config":
+		cfg, err := parseConfig(fields[1:])
+		if err != nil {
+			t.Fatalf("%s: %v", pos, err)
 		}
-		if line == "" {
-			continue
+		if c, err = New(cfg); err != nil {
+			t.Fatalf("%s: %v", pos, err)
 		}
-		pos := fmt.Sprintf("%s:%d", path, ln)
-		line = strings.ReplaceAll(line, "→", "->")
-		cmd, want, _ := strings.Cut(line, "->")
-		fields := strings.Fields(cmd)
-		switch fields[0] {
-		case "config":
-			cfg, err := parseConfig(fields[1:])
-			if err != nil {
-				t.Fatalf("%s: %v", pos, err)
-			}
-			if c, err = New(cfg); err != nil {
-				t.Fatalf("%s: %v", pos, err)
-			}
-		case "ld", "st":
-			if len(fields) < 2 {
-				t.Fatalf("%s: want ld|st ADDR [sectors=MASK]", pos)
-			}
-			addr, err := strconv.ParseUint(fields[1], 0, 64)
-			if err != nil {
-				t.Fatalf("%s: %v", pos, err)
-			}
-			mask := c.full
-			for _, kv := range fields[2:] {
-				k, v, _ := strings.Cut(kv, "=")
-				if k != "sectors" {
-					t.Fatalf("%s: unknown argument %q", pos, k)
-				}
-				mask = uint8(mustUint(t, pos, v))
-			}
-			op := Load
-			if fields[0] == "st" {
-				op = Store
-			}
-			r := c.Access(addr, mask, op)
-			checkResult(t, pos, r, want)
-		case "drain":
-			c.Drain()
-		case "flush":
-			c.FlushDirty(nil)
-		case "stats":
-			checkStats(t, pos, c.Stats(), fields[1:])
-		default:
-			t.Fatalf("%s: unknown command %q", pos, fields[0])
+	case "ld", "st":
+		if len(fields) < 2 {
+			t.Fatalf("%s: want ld|st ADDR [sectors=MASK]", pos)
 		}
+		addr, err := strconv.ParseUint(fields[1], 0, 64)
+		if err != nil {
+			t.Fatalf("%s: %v", pos, err)
+		}
+		mask := c.full
+		for _, kv := range fields[2:] {
+			k, v, _ := strings.Cut(kv, "=")
+			if k != "sectors" {
+				t.Fatalf("%s: unknown argument %q", pos, k)
+			}
+			mask = uint8(mustUint(t, pos, v))
+		}
+		op := Load
+		if fields[0] == "st" {
+			op = Store
+		}
+		r := c.Access(addr, mask, op)
+		checkResult(t, pos, r, want)
+	case "drain":
+		c.Drain()
+	case "flush":
+		c.FlushDirty(nil)
+	case "stats":
+		checkStats(t, pos, c.Stats(), fields[1:])
+	default:
+		t.Fatalf("%s: unknown command %q", pos, fields[0])
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
+	return c
 }
 
 func mustUint(t *testing.T, pos, v string) uint64 {

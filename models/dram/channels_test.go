@@ -1,13 +1,12 @@
 package dram
 
 import (
-	"bufio"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gtrace/gtrace/internal/scripttest"
 )
 
 // TestChannelScripts runs testdata/*.txt. Each file is a list of commands:
@@ -21,65 +20,48 @@ import (
 // rd and wr send one sector at cycle `at` and check the cycle Access returns; bytes
 // checks what the channels moved.
 func TestChannelScripts(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no scripts: %v", err)
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) { runChannelScript(t, f) })
-	}
+	scripttest.Run(t, "testdata/*.txt", func(t *testing.T) func(scripttest.Line) {
+		var c *Channels
+		return func(l scripttest.Line) { c = runChannelLine(t, c, l) }
+	})
 }
 
-func runChannelScript(t *testing.T, path string) {
-	f, err := os.Open(path)
+// runChannelLine runs one script line on c (nil before the first config) and returns
+// the channels the next line uses.
+func runChannelLine(t *testing.T, c *Channels, l scripttest.Line) *Channels {
+	t.Helper()
+	pos, fields := l.Pos, l.Fields
+	args, err := keyValues(fields[1:])
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", pos, err)
 	}
-	defer f.Close()
-	var c *Channels
-	sc := bufio.NewScanner(f)
-	for ln := 1; sc.Scan(); ln++ {
-		line, _, _ := strings.Cut(sc.Text(), "#")
-		cmd, want, arrow := strings.Cut(line, "->")
-		fields := strings.Fields(cmd)
-		if len(fields) == 0 {
-			continue
-		}
-		pos := fmt.Sprintf("%s:%d", path, ln)
-		args, err := keyValues(fields[1:])
-		if err != nil {
+	switch fields[0] {
+	case "config":
+		if c, err = channelsOf(args); err != nil {
 			t.Fatalf("%s: %v", pos, err)
 		}
-		switch fields[0] {
-		case "config":
-			if c, err = channelsOf(args); err != nil {
-				t.Fatalf("%s: %v", pos, err)
-			}
-		case "rd", "wr":
-			if c == nil || !arrow || len(fields) != 3 {
-				t.Fatalf("%s: want config first, then rd|wr ADDR at=CYCLE -> CYCLE", pos)
-			}
-			addr, err1 := strconv.ParseUint(fields[1], 0, 64)
-			at, err2 := strconv.ParseInt(args["at"], 10, 64)
-			w, err3 := strconv.ParseInt(strings.TrimSpace(want), 10, 64)
-			if err := firstErr(err1, err2, err3); err != nil {
-				t.Fatalf("%s: %v", pos, err)
-			}
-			if got := c.Access(at, addr, fields[0] == "wr"); got != w {
-				t.Errorf("%s: %s %#x at %d returns at %d, want %d", pos, fields[0], addr, at, got, w)
-			}
-		case "bytes":
-			rd, wr := c.Bytes()
-			if got := fmt.Sprintf("read=%s written=%s", args["read"], args["written"]); got != fmt.Sprintf("read=%d written=%d", rd, wr) {
-				t.Errorf("%s: moved read=%d written=%d, want %s", pos, rd, wr, got)
-			}
-		default:
-			t.Fatalf("%s: unknown command %q", pos, fields[0])
+	case "rd", "wr":
+		if c == nil || !l.Arrow || len(fields) != 3 {
+			t.Fatalf("%s: want config first, then rd|wr ADDR at=CYCLE -> CYCLE", pos)
 		}
+		addr, err1 := strconv.ParseUint(fields[1], 0, 64)
+		at, err2 := strconv.ParseInt(args["at"], 10, 64)
+		w, err3 := strconv.ParseInt(l.Want, 10, 64)
+		if err := firstErr(err1, err2, err3); err != nil {
+			t.Fatalf("%s: %v", pos, err)
+		}
+		if got := c.Access(at, addr, fields[0] == "wr"); got != w {
+			t.Errorf("%s: %s %#x at %d returns at %d, want %d", pos, fields[0], addr, at, got, w)
+		}
+	case "bytes":
+		rd, wr := c.Bytes()
+		if got := fmt.Sprintf("read=%s written=%s", args["read"], args["written"]); got != fmt.Sprintf("read=%d written=%d", rd, wr) {
+			t.Errorf("%s: moved read=%d written=%d, want %s", pos, rd, wr, got)
+		}
+	default:
+		t.Fatalf("%s: unknown command %q", pos, fields[0])
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
+	return c
 }
 
 // keyValues reads key=value fields; a field with no "=" (an address) is left out.
