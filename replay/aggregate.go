@@ -43,10 +43,6 @@ func Aggregated(prog format.Program, producer string, cfg *arch.Config) []bool {
 		return nil
 	}
 	insts := prog.Insts
-	entry := int(prog.EntryInsts)
-	if entry == 0 {
-		entry = len(insts)
-	}
 	var varying map[uint16]bool
 	var writers map[uint16]int
 	var out []bool
@@ -56,7 +52,7 @@ func Aggregated(prog format.Program, producer string, cfg *arch.Config) []bool {
 			continue
 		}
 		if varying == nil { // the analysis, once, for a program with a candidate
-			varying, writers = divergent(insts, entry), map[uint16]int{}
+			varying, writers = divergent(insts, entryLen(prog)), map[uint16]int{}
 			for i := range insts {
 				for _, r := range insts[i].RegsWritten {
 					writers[r]++

@@ -95,10 +95,7 @@ func sassEstimate(prog format.Program, producer, cc string, agg []bool) (count, 
 		return nil, nil
 	}
 	insts := prog.Insts
-	entry := int(prog.EntryInsts)
-	if entry == 0 {
-		entry = len(insts)
-	}
+	entry := entryLen(prog)
 	w := make([]int, len(insts))
 	varying := divergent(insts, entry)
 	targeted := make([]bool, len(insts)+1) // a branch lands here
@@ -197,6 +194,15 @@ func functions(insts []format.Inst, entry int) [][2]int {
 		}
 	}
 	return fs
+}
+
+// entryLen is how many of prog's instructions, from pc 0, are the entry function's own:
+// all of them when the trace does not say (format.Program.EntryInsts).
+func entryLen(prog format.Program) int {
+	if prog.EntryInsts == 0 {
+		return len(prog.Insts)
+	}
+	return int(prog.EntryInsts)
 }
 
 // divergent marks the registers (predicates included) whose value may differ between

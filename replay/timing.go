@@ -281,7 +281,6 @@ type timer struct {
 	total  int
 	done   int
 	issue  int // dispatch per scheduler
-	mshrs  int
 	lsuCyc int64
 	// constCyc is the memory pipe's cycles per distinct address of a constant load
 	// (const.address_cycles, or lsuCyc when 0).
@@ -412,7 +411,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 		return nil, err
 	}
 	e := &timer{cfg: cfg, r: r, ki: ki, prog: l.Program.Insts, occ: occ, total: r.NumCTAs(ki),
-		issue: max(cfg.SM.DispatchPerScheduler, 1), mshrs: max(cfg.L1.MSHRs, 1), lat: cfg.Latency,
+		issue: max(cfg.SM.DispatchPerScheduler, 1), lat: cfg.Latency,
 		lsuCyc: int64(max(32/max(cfg.SM.LSULanes, 1), 1)), constCyc: int64(cfg.Const.AddressCycles), ctaLaunch: int64(cfg.SM.CTALaunchCycles), twoLevel: cfg.SM.Scheduler == "two-level", its: cfg.SM.SIMT == "its", progress: opts.Progress, abuf: make([]uint64, 0, 32)}
 	if e.constCyc == 0 {
 		e.constCyc = e.lsuCyc
@@ -493,7 +492,7 @@ func (e *timer) newSM(id int) (*timedSM, error) {
 	cfg := e.cfg
 	// Nothing waits for a fill that landed 4 DRAM latencies before the latest.
 	s := &timedSM{e: e, id: id, fill: cache.NewInFlight(1<<14, 4*int64(e.lat.DRAM)), next: -1,
-		lsu: sched.LSU{Queue: mioQueue, MSHRs: e.mshrs}}
+		lsu: sched.LSU{Queue: mioQueue, MSHRs: max(cfg.L1.MSHRs, 1)}}
 	var err error
 	// Fills land at once in the functional caches; s.fill holds their time.
 	s.smModels, err = newSMModels(cfg, true, func(line uint64, sectors uint8) {

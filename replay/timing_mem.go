@@ -11,16 +11,16 @@ import (
 // busy-until time, and requests reserve them in the order the engine issues them
 // (nondecreasing time), so queueing delay is the wait for the reservation.
 //
-// A slice's input port takes one read request (one line, whatever its sectors) or one
-// 32-byte store sector per l2.in_bytes_per_clk/32 cycles; its data return moves read
-// sectors at l2.bytes_per_clk. On an H200 the return is twice the port's rate, so a
-// warp whose 32 lanes touch 32 lines (one sector each) is held by the port at half the
-// sector rate of one that touches 8 whole lines: what makes seed 001's testOffset<32>
-// twice as slow as testOffset<8> with the same sectors (scripts/hw/l2probe.sh).
+// The ports' rates are l2.in_bytes_per_clk and l2.bytes_per_clk (cache.Ports says what
+// takes them). On an H200 the return is twice the port's rate, so a warp whose 32 lanes
+// touch 32 lines (one sector each) is held by the port at half the sector rate of one
+// that touches 8 whole lines: what makes seed 001's testOffset<32> twice as slow as
+// testOffset<8> with the same sectors (scripts/hw/l2probe.sh).
 //
 // Hit and miss decisions, near copies, write-backs and partial fills come from the same
-// l2Chip as the memory engine's (the port a read takes is its near copy's slice);
-// data in flight is tracked here, per 32-byte sector, as the time its fill lands (an
+// l2Chip as the memory engine's (the port a read takes is its near copy's slice); a
+// read that misses near and hits at home in the other partition adds lat.l2_far_ns.
+// Data in flight is a cache.InFlight, per 32-byte sector, the time its fill lands (an
 // access that hits a sector still in flight waits for it, as an MSHR merge does).
 type timedL2 struct {
 	chip  *l2Chip
