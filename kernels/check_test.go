@@ -317,6 +317,13 @@ var handMadeRefs = map[string]handMade{
 		})
 	},
 
+	"conv1d_mask_global": func(l Launch, sz map[string]int, a []any) {
+		maskConv(l, a[0].([]int32), a[1].([]int32), a[2].([]int32), a[3].(int))
+	},
+	"conv1d_mask_const": func(l Launch, sz map[string]int, a []any) {
+		maskConv(l, a[0].([]int32), []int32{0, 1, 2, 3, 4, 5, 6}, a[1].([]int32), a[2].(int)) // c_mask=i32:7:iota
+	},
+
 	"tex_row_global": texWalk(true), "tex_row_restrict": texWalk(true), "tex_row_tex": texWalk(true),
 	"tex_column_global": texWalk(false), "tex_column_restrict": texWalk(false), "tex_column_tex": texWalk(false),
 	"tex_random_global": texRandom, "tex_random_restrict": texRandom, "tex_random_tex": texRandom,
@@ -626,4 +633,22 @@ func cloneAll(b [][]byte) [][]byte {
 		}
 	}
 	return out
+}
+
+// maskConv is constant.cu's convolution, thread by thread: thread j sums
+// mask[k] * in[j+k-3] over the inputs in range.
+func maskConv(l Launch, in, mask, out []int32, n int) {
+	forThreads(l, func(bx, _, tx, _ int) {
+		j := bx*int(l.Block.X) + tx
+		if j >= n {
+			return
+		}
+		var s int32
+		for k := range 7 {
+			if i := j + k - 3; i >= 0 && i < n {
+				s += mask[k] * in[i]
+			}
+		}
+		out[j] = s
+	})
 }

@@ -129,5 +129,9 @@ func Lessons() []string {
 		out = append(out, "reduce_cascade"+b)
 	}
 	out = append(out, "reduce_v3", "reduce_v4_2", "reduce_v5_2")
+	// Constant memory: a convolution's mask from a global buffer and from __constant__.
+	for _, n := range []string{"", "@n=65536"} {
+		out = append(out, "conv1d_mask_global"+n, "conv1d_mask_const"+n)
+	}
 	return out
 }

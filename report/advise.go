@@ -23,6 +23,7 @@ const (
 	RuleLatency      = "latency-bound"
 	RuleMemLatency   = "memory-latency-bound"
 	RuleTiling       = "untiled-reuse"
+	RuleConstant     = "uniform-global-read"
 )
 
 // Seed documents a lesson cites (../shared/seeds/ in the repository that made gtrace).
@@ -131,7 +132,7 @@ func adviseOn(r *format.Reader, pats [][]pcPattern, cfg *arch.Config, rep, tim *
 			in.tim = &tim.Kernels[k]
 		}
 		ka := KernelAdvice{Name: kr.Name, Findings: []Finding{}}
-		for _, rule := range []func(*kernelInput) []Finding{uncoalesced, bankConflicts, divergence, contendedAtomics, untiledReuse, latencyBound, memoryLatency} {
+		for _, rule := range []func(*kernelInput) []Finding{uncoalesced, bankConflicts, divergence, contendedAtomics, untiledReuse, uniformGlobalRead, latencyBound, memoryLatency} {
 			ka.Findings = append(ka.Findings, rule(in)...)
 		}
 		ka.Findings = dropSmall(oneLoadFix(ka.Findings))

@@ -96,6 +96,9 @@ func TestRulesPredictTheFix(t *testing.T) {
 		// Seed 004: 16×16 tiles load each element of M and N once per block. At a
 		// width of 64 every tile is whole and aligned, as the seed's arithmetic has it.
 		{RuleTiling, "matmul_naive", "tiled_matmul_bounds", 0, false, []string{"width=64"}},
+		// The seed's constant memory: the convolution's mask from __constant__ takes
+		// every global request of its 7 uniform loads away, nothing else.
+		{RuleConstant, "conv1d_mask_global", "conv1d_mask_const", 0, false, nil},
 	} {
 		for _, a := range []string{"fermi", "kepler", "ampere", "hopper"} {
 			t.Run(a+"/"+tc.rule+"/"+tc.broken, func(t *testing.T) {

@@ -27,6 +27,8 @@ type pcPattern struct {
 	partialCnt int // records with some but not all of the launch's lanes active
 	atom       atomPattern
 	reuse      reusePattern
+	bcast      broadcastPattern
+	span       span // the bytes a global access touches, over every sampled record
 	// waits counts the sampled records at this pc that read a register a global or
 	// local load of the warp wrote and nothing had read yet: where the warp waits on
 	// memory. waitLoads and waitBytes sum the loads and their lanes' bytes in flight
@@ -202,10 +204,15 @@ func scanPatterns(r *format.Reader, k int) ([]pcPattern, error) {
 					continue
 				}
 				w.LaneAddrs(i, &lanes)
-				if in := &prog[pc]; in.Space == format.SpaceGlobal && (in.MemOp == format.MemAtomic || in.MemOp == format.MemReduce) {
-					atoms.add(&p.atom, pc, mask, &lanes, int(in.Width))
-				} else if in.Space == format.SpaceGlobal && in.MemOp == format.MemLoad {
-					reads.add(&p.reuse, pc, mask, &lanes, int(in.Width))
+				if in := &prog[pc]; in.Space == format.SpaceGlobal {
+					p.span.add(mask, &lanes, int(in.Width))
+					switch in.MemOp {
+					case format.MemAtomic, format.MemReduce:
+						atoms.add(&p.atom, pc, mask, &lanes, int(in.Width))
+					case format.MemLoad:
+						reads.add(&p.reuse, pc, mask, &lanes, int(in.Width))
+						p.bcast.add(mask, &lanes)
+					}
 				}
 				// A divergent record spreads its lanes' bytes over more sectors than the
 				// same access with every lane active; that cost is the divergence rule's.

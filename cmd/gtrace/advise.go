@@ -62,9 +62,14 @@ func printAdvice(w io.Writer, adv *report.Advice) error {
 			fmt.Fprintf(w, "   lesson: %s\n", f.Lesson)
 			fmt.Fprintf(w, "   fix:    %s\n", f.Fix)
 			for _, x := range g.Gains {
-				change := fmt.Sprintf("%.1f× less", x.Before/x.After)
-				if x.After > x.Before {
+				var change string
+				switch {
+				case x.After == 0:
+					change = "all of it"
+				case x.After > x.Before:
 					change = fmt.Sprintf("%.1f× more", x.After/x.Before)
+				default:
+					change = fmt.Sprintf("%.1f× less", x.Before/x.After)
 				}
 				fmt.Fprintf(w, "   gain:   %s %s → %s (%s)\n", x.Metric, fmtValue(x.Before), fmtEstimate(x.After), change)
 			}

@@ -23,3 +23,46 @@ extern "C" __global__ void constant_access(float *d_array, const float *__restri
 	float g = dc_array[threadIdx.x]; // L1 cache 24cyc
 	out[blockIdx.x * blockDim.x + threadIdx.x] = a + b + c + d + e + f + g;
 }
+
+// conv1d_mask_global and conv1d_mask_const are one 7-point integer convolution,
+// out[j] = sum over k of mask[k] * in[j + k - 3], with the mask where a first
+// version puts it, in a global buffer the host passes, and where the seed's
+// lesson puts it, in __constant__ memory: "small amounts of read-only data such
+// as coefficients/parameters where, at every point, all threads always need to
+// access the same data element". Every lane of a warp reads the same mask[k], so
+// the global version spends one global load request per warp and weight, which
+// the constant cache serves instead. The mask is a plain pointer (a __restrict
+// one would become ld.global.nc, the read-only path; the advice is the same).
+#define MASK 7
+
+__constant__ int c_mask[MASK];
+
+extern "C" __global__ void conv1d_mask_global(const int *in, const int *mask, int *out, int n)
+{
+	int j = blockIdx.x * blockDim.x + threadIdx.x;
+	if (j >= n)
+		return;
+	int s = 0;
+#pragma unroll
+	for (int k = 0; k < MASK; k++) {
+		int i = j + k - MASK / 2;
+		if (i >= 0 && i < n)
+			s += mask[k] * in[i];
+	}
+	out[j] = s;
+}
+
+extern "C" __global__ void conv1d_mask_const(const int *in, int *out, int n)
+{
+	int j = blockIdx.x * blockDim.x + threadIdx.x;
+	if (j >= n)
+		return;
+	int s = 0;
+#pragma unroll
+	for (int k = 0; k < MASK; k++) {
+		int i = j + k - MASK / 2;
+		if (i >= 0 && i < n)
+			s += c_mask[k] * in[i];
+	}
+	out[j] = s;
+}
