@@ -180,6 +180,9 @@ func loadKernel(spec Spec) (*Kernel, error) {
 		}
 		k.args = append(k.args, arg)
 	}
+	if err := checkMemory(k.args); err != nil {
+		return nil, err
+	}
 	if err := k.layoutModule(); err != nil {
 		return nil, err
 	}
