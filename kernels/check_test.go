@@ -318,10 +318,10 @@ var handMadeRefs = map[string]handMade{
 	},
 
 	"conv1d_mask_global": func(l Launch, sz map[string]int, a []any) {
-		maskConv(l, a[0].([]int32), a[1].([]int32), a[2].([]int32), a[3].(int))
+		gatherConv(l, a[0].([]int32), a[1].([]int32), a[2].([]int32), a[3].(int))
 	},
 	"conv1d_mask_const": func(l Launch, sz map[string]int, a []any) {
-		maskConv(l, a[0].([]int32), []int32{0, 1, 2, 3, 4, 5, 6}, a[1].([]int32), a[2].(int)) // c_mask=i32:7:iota
+		gatherConv(l, a[0].([]int32), []int32{0, 1, 2, 3, 4, 5, 6}, a[1].([]int32), a[2].(int)) // c_mask=i32:7:iota
 	},
 
 	"tex_row_global": texWalk(true), "tex_row_restrict": texWalk(true), "tex_row_tex": texWalk(true),
@@ -633,22 +633,4 @@ func cloneAll(b [][]byte) [][]byte {
 		}
 	}
 	return out
-}
-
-// maskConv is constant.cu's convolution, thread by thread: thread j sums
-// mask[k] * in[j+k-3] over the inputs in range.
-func maskConv(l Launch, in, mask, out []int32, n int) {
-	forThreads(l, func(bx, _, tx, _ int) {
-		j := bx*int(l.Block.X) + tx
-		if j >= n {
-			return
-		}
-		var s int32
-		for k := range 7 {
-			if i := j + k - 3; i >= 0 && i < n {
-				s += mask[k] * in[i]
-			}
-		}
-		out[j] = s
-	})
 }

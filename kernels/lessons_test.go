@@ -27,20 +27,7 @@ func init() {
 		})
 	}
 	handMadeRefs["conv1d_gather"] = func(l Launch, sz map[string]int, a []any) {
-		in, out, n := a[0].([]int32), a[1].([]int32), a[2].(int)
-		forThreads(l, func(bx, _, tx, _ int) {
-			j := bx*int(l.Block.X) + tx
-			if j >= n {
-				return
-			}
-			var s int32
-			for k := range 7 {
-				if i := j + k - 3; i >= 0 && i < n {
-					s += w[k] * in[i]
-				}
-			}
-			out[j] = s
-		})
+		gatherConv(l, a[0].([]int32), w[:], a[1].([]int32), a[2].(int))
 	}
 	saxpy := func(c int) handMade {
 		return func(l Launch, sz map[string]int, a []any) {
@@ -143,4 +130,22 @@ func TestLessonsInPTX(t *testing.T) {
 			}
 		})
 	}
+}
+
+// gatherConv is the 7-point convolution of conv1d_gather and conv1d_mask_*, thread by
+// thread: thread j sums w[k] * in[j+k-3] over the inputs in range.
+func gatherConv(l Launch, in, w, out []int32, n int) {
+	forThreads(l, func(bx, _, tx, _ int) {
+		j := bx*int(l.Block.X) + tx
+		if j >= n {
+			return
+		}
+		var s int32
+		for k := range 7 {
+			if i := j + k - 3; i >= 0 && i < n {
+				s += w[k] * in[i]
+			}
+		}
+		out[j] = s
+	})
 }

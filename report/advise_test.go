@@ -224,7 +224,19 @@ func TestTilingRuleStatesTheSeedsIntensity(t *testing.T) {
 	// multiply, and test_offset_32, whose index (32 × id mod 512) wraps within a CTA at
 	// 512 elements.
 	reuses := map[string]bool{"matmul_naive": true, "test_offset_32": true}
-	cfg, err := arch.Preset("hopper", "")
+	adviseEveryKernel(t, "hopper", func(name string, ka *KernelAdvice) {
+		fired := slices.ContainsFunc(ka.Findings, func(f Finding) bool { return f.Rule == RuleTiling })
+		if fired != reuses[name] {
+			t.Errorf("%s: untiled-reuse fires %v, want %v", name, fired, reuses[name])
+		}
+	})
+}
+
+// adviseEveryKernel advises on every reference kernel at its test size on arch's
+// default GPU, without the timing replay, and hands f each launch's advice.
+func adviseEveryKernel(t *testing.T, archName string, f func(name string, ka *KernelAdvice)) {
+	t.Helper()
+	cfg, err := arch.Preset(archName, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,9 +249,6 @@ func TestTilingRuleStatesTheSeedsIntensity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fired := slices.ContainsFunc(adv.Kernels[0].Findings, func(f Finding) bool { return f.Rule == RuleTiling })
-		if fired != reuses[k.Name] {
-			t.Errorf("%s: untiled-reuse fires %v, want %v", k.Name, fired, reuses[k.Name])
-		}
+		f(k.Name, &adv.Kernels[0])
 	}
 }

@@ -86,27 +86,15 @@ func TestUniformReadRuleNeedsEachCondition(t *testing.T) {
 // no other: coalesce_broadcast's warps each read their own word.
 func TestUniformReadRuleFiresOnlyOnBroadcasts(t *testing.T) {
 	want := map[string]int{"conv1d_mask_global": 7, "constant_access": 2}
-	cfg, err := arch.Preset("hopper", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range kernels.All() {
-		r, err := kernels.SmallTrace(context.Background(), k.Name)
-		if err != nil {
-			t.Fatalf("%s: %v", k.Name, err)
-		}
-		adv, err := Advise(context.Background(), r, cfg, AdviseOptions{NoTiming: true})
-		if err != nil {
-			t.Fatal(err)
-		}
+	adviseEveryKernel(t, "hopper", func(name string, ka *KernelAdvice) {
 		n := 0
-		for _, f := range adv.Kernels[0].Findings {
+		for _, f := range ka.Findings {
 			if f.Rule == RuleConstant {
 				n++
 			}
 		}
-		if n != want[k.Name] {
-			t.Errorf("%s: uniform-global-read fires at %d pcs, want %d", k.Name, n, want[k.Name])
+		if n != want[name] {
+			t.Errorf("%s: uniform-global-read fires at %d pcs, want %d", name, n, want[name])
 		}
-	}
+	})
 }
