@@ -804,18 +804,12 @@ func (s *timedSM) canIssue(w *timedWarp, i int, t int64) bool {
 	}
 	switch in.kind {
 	case ikGlobal, ikLocal, ikTex, ikGeneric:
-		if wait, at := s.lsu.QueueWait(t); wait {
+		if wait, at := s.lsu.IssueWait(t, in.memOp != format.MemStore); wait {
 			w.state, w.wake = stLGThrottle, at
 			return false
 		}
-		if in.memOp != format.MemStore {
-			if wait, at := s.lsu.MSHRWait(t); wait {
-				w.state, w.wake = stLGThrottle, at
-				return false
-			}
-		}
 	case ikShared, ikConst:
-		if wait, at := s.lsu.QueueWait(t); wait {
+		if wait, at := s.lsu.IssueWait(t, false); wait {
 			w.state, w.wake = stMIOThrottle, at
 			return false
 		}
@@ -856,15 +850,9 @@ func (s *timedSM) watch(a *resourceWatch, t int64) {
 		a.free, a.at = a.pipe.Free(t)
 		return
 	}
-	if wait, at := s.lsu.QueueWait(t); wait {
+	if wait, at := s.lsu.IssueWait(t, a.mshr); wait {
 		a.free, a.at = false, at
 		return
-	}
-	if a.mshr {
-		if wait, at := s.lsu.MSHRWait(t); wait {
-			a.free, a.at = false, at
-			return
-		}
 	}
 	a.free = true
 }

@@ -27,6 +27,17 @@ func (s *span) add(mask uint32, lanes *[32]uint64, width int) {
 	}
 }
 
+// union widens s to cover o too.
+func (s *span) union(o span) {
+	switch {
+	case !o.seen:
+	case !s.seen:
+		*s = o
+	default:
+		s.lo, s.hi = min(s.lo, o.lo), max(s.hi, o.hi)
+	}
+}
+
 // overlaps reports whether two spans share a byte.
 func (s span) overlaps(o span) bool {
 	return s.seen && o.seen && s.lo < o.hi && o.lo < s.hi
@@ -40,13 +51,13 @@ type broadcastPattern struct {
 	addrs            map[uint64]bool
 }
 
-// add counts one record; one with no active lane is no read.
-func (b *broadcastPattern) add(mask uint32, lanes *[32]uint64) {
+// add counts one record, broadcast or not (uniform); one with no active lane is no read.
+func (b *broadcastPattern) add(mask uint32, lanes *[32]uint64, broadcast bool) {
 	if mask == 0 {
 		return
 	}
 	b.records++
-	if uniform(mask, lanes) {
+	if broadcast {
 		b.uniform++
 		if b.addrs == nil {
 			b.addrs = map[uint64]bool{}
@@ -76,6 +87,8 @@ func uniformGlobalRead(in *kernelInput) []Finding {
 			written = append(written, in.pats[pc].span)
 		}
 	}
+	bank := uint64(in.cfg.Const.Size)
+	fits := func(s span) bool { return bank == 0 || s.hi-s.lo <= bank } // no size known: no bound
 	var out []Finding
 	var all span // what every firing pc reads: the array to move
 	for _, p := range in.rep.PerPC {
@@ -87,10 +100,7 @@ func uniformGlobalRead(in *kernelInput) []Finding {
 		b, s := &pat.bcast, pat.span
 		reqs := in.pcs[p.PC][metric]
 		if inst.Space != format.SpaceGlobal || inst.MemOp != format.MemLoad || b.records == 0 || b.uniform < b.records ||
-			float64(b.uniform) < reuseFactor*float64(len(b.addrs)) || reqs == 0 || totalReqs == 0 || in.cfg.Const.Size > 0 && s.hi-s.lo > uint64(in.cfg.Const.Size) {
-			continue
-		}
-		if slices.ContainsFunc(written, s.overlaps) {
+			float64(b.uniform) < reuseFactor*float64(len(b.addrs)) || reqs == 0 || totalReqs == 0 || !fits(s) || slices.ContainsFunc(written, s.overlaps) {
 			continue
 		}
 		f := in.finding(RuleConstant, p.PC)
@@ -106,9 +116,9 @@ func uniformGlobalRead(in *kernelInput) []Finding {
 		f.Lesson = seedHardware + ": constant memory (small read-only data such as coefficients that every thread reads at once: a cache made for broadcast; divergent reads serialise)"
 		f.Fix = "declare the data __constant__ and copy it once with cudaMemcpyToSymbol (or pass a few words by value as kernel arguments): the reads then go to the constant cache, not the LSU and L1. Only where a warp's lanes read the same element: the constant cache serialises different ones. Time falls only where the LSU or the L1 bounds the kernel"
 		out = append(out, f)
-		all.add(1, &[32]uint64{s.lo}, int(s.hi-s.lo))
+		all.union(s)
 	}
-	if all.hi-all.lo <= uint64(in.cfg.Const.Size) {
+	if bank > 0 && fits(all) {
 		for i := range out {
 			out[i].Saw += fmt.Sprintf("; the kernel's uniform global reads span %d B, within the %d B constant bank", all.hi-all.lo, in.cfg.Const.Size)
 		}

@@ -210,8 +210,11 @@ func scanPatterns(r *format.Reader, k int) ([]pcPattern, error) {
 					case format.MemAtomic, format.MemReduce:
 						atoms.add(&p.atom, pc, mask, &lanes, int(in.Width))
 					case format.MemLoad:
-						reads.add(&p.reuse, pc, mask, &lanes, int(in.Width))
-						p.bcast.add(mask, &lanes)
+						bc := uniform(mask, &lanes)
+						if !bc {
+							reads.add(&p.reuse, pc, mask, &lanes, int(in.Width))
+						}
+						p.bcast.add(mask, &lanes, bc)
 					}
 				}
 				// A divergent record spreads its lanes' bytes over more sectors than the

@@ -46,12 +46,10 @@ type ctaReads struct {
 
 // add counts a record of a global load at pc: the sectors it requests (distinct within
 // the record, as the replay counts them) and its lanes' bytes, into the pc's sums and
-// the warp's and CTA's sets.
+// the warp's and CTA's sets. The caller leaves out broadcasts (uniform): a constant or
+// a register serves them better.
 func (c *ctaReads) add(p *reusePattern, pc uint32, mask uint32, lanes *[32]uint64, width int) {
 	width = max(width, 1)
-	if uniform(mask, lanes) {
-		return // every lane one address: a broadcast, which a constant or a register serves better
-	}
 	if c.warp == nil {
 		c.warp, c.cta = map[uint32]map[uint64]bool{}, map[uint32]*sectorSet{}
 	}

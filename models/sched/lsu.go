@@ -32,6 +32,19 @@ func (u *LSU) QueueWait(t int64) (bool, int64) {
 	return false, t
 }
 
+// IssueWait reports whether a memory instruction that wants the pipe at t must wait,
+// and until when: for the queue (QueueWait), then, for a load (mshr), for an MSHR
+// (MSHRWait).
+func (u *LSU) IssueWait(t int64, mshr bool) (bool, int64) {
+	if wait, at := u.QueueWait(t); wait {
+		return true, at
+	}
+	if mshr {
+		return u.MSHRWait(t)
+	}
+	return false, t
+}
+
 // Miss holds an MSHR until cycle done.
 func (u *LSU) Miss(done int64) {
 	h := append(u.misses, done)

@@ -8,8 +8,9 @@ import (
 
 // lsuScript runs steps on an LSU and returns what each answers:
 // "res T N C" reserves N passes of C cycles at T (answers the start cycle),
-// "q T" asks QueueWait at T, "miss D" holds an MSHR until D, "m T" asks MSHRWait at T
-// (both answer "go" or "wait@CYCLE").
+// "q T" asks QueueWait at T, "miss D" holds an MSHR until D, "m T" asks MSHRWait at T,
+// "load T" and "store T" ask IssueWait at T with and without an MSHR (all answer "go"
+// or "wait@CYCLE").
 func lsuScript(u *LSU, script string) string {
 	var out []string
 	for _, step := range strings.Split(script, ";") {
@@ -31,6 +32,8 @@ func lsuScript(u *LSU, script string) string {
 			u.Miss(t)
 		case "m":
 			out = append(out, answer(u.MSHRWait(t)))
+		case "load", "store":
+			out = append(out, answer(u.IssueWait(t, f[0] == "load")))
 		default:
 			panic("unknown step " + step)
 		}
@@ -54,6 +57,8 @@ func TestLSU(t *testing.T) {
 		{32, 2, "miss 50; miss 30; m 0; m 29; m 30; miss 40; m 31; m 40", "wait@30 wait@30 go wait@40 go"},
 		// Below the limit nothing waits, whatever is in flight.
 		{32, 3, "miss 100; miss 90; m 0", "go"},
+		// IssueWait: the queue first, then an MSHR for a load only.
+		{32, 1, "res 0 20 2; miss 50; load 0; load 8; store 8; load 50", "0 wait@8 wait@50 go go"},
 	} {
 		u := &LSU{Queue: tc.queue, MSHRs: tc.mshrs}
 		if got := lsuScript(u, tc.script); got != tc.want {
