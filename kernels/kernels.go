@@ -103,6 +103,7 @@ var registry = sync.OnceValue(func() []*Kernel {
 		histogramKernels,
 		lessonKernels,
 		compactionKernels,
+		binningKernels,
 		accessKernels,
 	} {
 		all = append(all, topic()...)

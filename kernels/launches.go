@@ -133,5 +133,15 @@ func Lessons() []string {
 	for _, n := range []string{"", "@n=65536"} {
 		out = append(out, "conv1d_mask_global"+n, "conv1d_mask_const"+n)
 	}
+	// Cutoff binning at two lattice sides (the direct form's work grows with the
+	// square of the points, the binned forms' linearly) and the binning scatter with
+	// no bin full (1024 atoms on 16 x 16 bins of 16 slots, 10 at most in one; 65536 on 64 x 64 bins
+	// of 40, 33 at most).
+	// Where bins overflow, which warps take the overflow branch is the order the
+	// atomics ran in, so the request counts are no longer a property of the kernel.
+	for _, c := range []string{"@cells=8", ""} {
+		out = append(out, "cutoff_direct"+c, "cutoff_binned"+c, "cutoff_binned_shared"+c)
+	}
+	out = append(out, "bin_atoms@cap=16", "bin_atoms@n=65536,cells=64,cap=40")
 	return out
 }

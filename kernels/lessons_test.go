@@ -119,6 +119,11 @@ func TestLessonsInPTX(t *testing.T) {
 		{"compact_warp", "vote.sync.ballot", "", 1},
 		{"compact_warp", "atom.global.add", "", 1},
 		{"reduce_cascade", "bar.sync", "", 0},
+		{"cutoff_direct", "ld.global", "bar.sync", 0},
+		{"cutoff_binned", "ld.global", "ld.shared", 0},
+		{"cutoff_binned_shared", "ld.shared", "", 0},
+		{"cutoff_binned_shared", "bar.sync", "", 1},
+		{"bin_atoms", "atom.global.add", "", 2},
 	} {
 		eachEntryBody(t, c.name, func(p Producer, body string) {
 			n := strings.Count(body, c.has)

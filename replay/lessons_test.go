@@ -126,3 +126,46 @@ func TestCoarseningInstructions(t *testing.T) {
 		t.Logf("%s: %.2f warp-instructions per 32 elements", name, inst/(65536/32))
 	}
 }
+
+// TestCutoffBinning: the seed's data scalability. Doubling the lattice side with the
+// atom density kept (4x the points, 4x the atoms) multiplies the direct cutoff sum's
+// work by 16 and the binned sum's by about 4, with the same energies (capture checks
+// both against one reference); staging the block's 9 bins in shared memory leaves a
+// few global loads per block instead of 9 cap per warp; and the timing engine has
+// the binned sum many times faster.
+func TestCutoffBinning(t *testing.T) {
+	names := []string{"cutoff_direct", "cutoff_binned", "cutoff_binned_shared"}
+	inst := map[string][]float64{}
+	big := map[string]*format.Reader{} // the traces at 8 x 8 bins and their memory replays
+	bigK := map[string]*KernelReport{}
+	for _, cells := range []string{"cells=4", "cells=8"} {
+		for _, name := range names {
+			big[name] = traceOf(t, name, cells)
+			bigK[name] = replayOne(t, big[name], preset(t, "hopper"), false)
+			inst[name] = append(inst[name], metric(t, bigK[name], "gtrace__ptx_inst_executed.sum"))
+		}
+	}
+	const ldReq = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+	loads := [2]float64{metric(t, bigK[names[1]], ldReq), metric(t, bigK[names[2]], ldReq)}
+	cycles := [2]float64{metric(t, timeOne(t, big[names[0]], "hopper"), "sm__cycles_elapsed.avg"),
+		metric(t, timeOne(t, big[names[1]], "hopper"), "sm__cycles_elapsed.avg")}
+	for name, v := range inst {
+		t.Logf("%s: %g -> %g warp-instructions (x%.2f)", name, v[0], v[1], v[1]/v[0])
+	}
+	if g := inst["cutoff_direct"][1] / inst["cutoff_direct"][0]; g < 15 || g > 16.5 {
+		t.Errorf("the direct sum's work grows %.2fx with 4x the points and atoms, want about 16x", g)
+	}
+	for _, name := range []string{"cutoff_binned", "cutoff_binned_shared"} {
+		// 4x the points; the edge bins, which have fewer neighbours, weigh less.
+		if g := inst[name][1] / inst[name][0]; g < 4 || g > 5.5 {
+			t.Errorf("%s: work grows %.2fx with 4x the points, want between 4x and 5.5x", name, g)
+		}
+	}
+	if loads[1]*10 > loads[0] {
+		t.Errorf("the shared-memory form makes %g global load requests, the binned one %g: want a tenth at most", loads[1], loads[0])
+	}
+	if cycles[0] < 5*cycles[1] {
+		t.Errorf("at 8x8 bins the direct sum takes %g cycles, the binned one %g: want at least 5x", cycles[0], cycles[1])
+	}
+	t.Logf("at 8x8 bins: global load requests %g binned, %g staged; cycles %g direct, %g binned (%.1fx)", loads[0], loads[1], cycles[0], cycles[1], cycles[0]/cycles[1])
+}
