@@ -429,7 +429,10 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 		p, lat, why := opClass(in, k, cfg.Latency)
 		slots := 1
 		if n, chain := intDivide(in, cfg.Latency); n > 0 {
-			slots, lat = n, chain
+			// The sequence is integer ops (IMAD, ISETP, IADD3) but for its one
+			// MUFU.RCP: it issues on the ALU pipe, as a rem does, not on the SFU's,
+			// where capture's class for div (format.ClassSFU) would put it.
+			slots, lat, p = n, chain, pALU
 		}
 		// With a SASS estimate (sass.go), an instruction takes its pipe for the SASS
 		// instructions it stands for (at least one: what ptxas folds away still issues

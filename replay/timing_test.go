@@ -135,4 +135,16 @@ func TestIntDivide(t *testing.T) {
 	if with-plain < 3*float64(l.SFU)-1 {
 		t.Errorf("test_coalesced: %g cycles with the divide's SFU latencies, %g without", with, plain)
 	}
+	// A div issues on the ALU pipe as a rem does: its SASS is integer ops but for one
+	// MUFU.RCP, so the SFU's width does not change cutoff_direct's time (its only
+	// SFU-class instructions are its divides). Charged to the SFU, each of its 15-24
+	// slots took 8 cycles of a hopper SFU quarter (4 lanes) and the kernel ran 51-56%
+	// over the H200's time (traces/hw/h200-2026-11-26-binning.csv).
+	cd := captureSIMT(t, format.SIMTITS, "cutoff_direct", "cells=3")
+	base := metric(t, timeOne(t, cd, "hopper"), "sm__cycles_elapsed.avg")
+	for _, sfu := range []string{"sm.sfu_lanes=4", "sm.sfu_lanes=64"} {
+		if got := metric(t, timeOne(t, cd, "hopper", sfu), "sm__cycles_elapsed.avg"); got != base {
+			t.Errorf("cutoff_direct: %g cycles with %s, %g with the preset's: a divide waits for the SFU pipe", got, sfu, base)
+		}
+	}
 }
