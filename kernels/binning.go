@@ -10,7 +10,7 @@ import (
 // sum on a lattice, every atom against every point and only the 3 x 3 bins around
 // a point's own, and the scatter that puts a plain atom list into bins.
 func binningKernels() []*Kernel {
-	const cell = 8 // binning.cu's CELL
+	const cell = binCell
 	cells := Size{Name: "cells", Default: 16, Help: "bins per side: the lattice is 8 cells x 8 cells points", Min: 1, Max: 1024}
 	capacity := Size{Name: "cap", Default: 8, Help: "atom slots per bin (an unused slot holds a charge-0 atom)", Min: 1, Max: 1024}
 	topic := "cutoff binning (seed: optimization techniques)"
@@ -67,12 +67,13 @@ func binningKernels() []*Kernel {
 // cutoffRef is binning.cu's energies, computed the way a CPU would: each atom adds
 // its contribution to the lattice points within the cutoff around it (a scatter).
 func cutoffRef(atoms []int32, cells, capacity int) []int32 {
-	const cell, cut2 = 8, 64
+	const cell, cut2 = binCell, binCell * binCell
 	w := cells * cell
 	e := make([]int32, w*w)
 	for s, a := range atoms {
 		b := s / capacity
-		ax, ay, q := b%cells*cell+int(a&7), b/cells*cell+int(a>>3&7), int32(a>>6&3)
+		dx, dy, q := unpackAtom(a)
+		ax, ay := b%cells*cell+dx, b/cells*cell+dy
 		for py := max(ay-cell+1, 0); py < min(ay+cell, w); py++ {
 			for px := max(ax-cell+1, 0); px < min(ax+cell, w); px++ {
 				if d2 := (px-ax)*(px-ax) + (py-ay)*(py-ay); d2 < cut2 {
@@ -90,18 +91,16 @@ func cutoffRef(atoms []int32, cells, capacity int) []int32 {
 // the check is on multisets: its slots' packed atoms and its overflow atoms
 // together are the atoms that fall in it.
 func binAtomsExpect(sz map[string]int, m mem, bins, overflow []int32, nover int32) (map[int]any, error) {
-	const cell = 8
 	n, cells, capacity := sz["n"], sz["cells"], sz["cap"]
 	xs, ys, qs := m.i32(0), m.i32(1), m.i32(2)
-	w := cells * cell
-	binOf := make([]int, n)
+	w := cells * binCell
+	bin := make([]int, n)
 	packed := make([]int32, n)
 	want := make([][]int32, cells*cells) // each bin's packed atoms
 	for i := range n {
 		x, y := wrap(int(xs[i]), w), wrap(int(ys[i]), w)
-		binOf[i] = y/cell*cells + x/cell
-		packed[i] = int32(x&7 | (y&7)<<3 | int(qs[i]&3)<<6)
-		want[binOf[i]] = append(want[binOf[i]], packed[i])
+		bin[i], packed[i] = binOf(x, y, cells), packAtom(x, y, qs[i])
+		want[bin[i]] = append(want[bin[i]], packed[i])
 	}
 	counts := make([]int32, cells*cells)
 	var over int32
@@ -122,7 +121,7 @@ func binAtomsExpect(sz map[string]int, m mem, bins, overflow []int32, nover int3
 			return nil, fmt.Errorf("overflow list holds atom %d twice or out of range", i)
 		}
 		seen[i] = true
-		got[binOf[i]] = append(got[binOf[i]], packed[i])
+		got[bin[i]] = append(got[bin[i]], packed[i])
 	}
 	for b := range want {
 		slices.Sort(want[b])
@@ -144,3 +143,16 @@ func binAtomsExpect(sz map[string]int, m mem, bins, overflow []int32, nover int3
 
 // wrap is v modulo w in [0, w), as bin_atoms wraps a coordinate into the box.
 func wrap(v, w int) int { return (v%w + w) % w }
+
+// binCell is binning.cu's CELL: a bin's side in lattice points, and the cutoff radius.
+const binCell = 8
+
+// binOf is the bin (row-major over cells x cells) that holds lattice point (x, y).
+func binOf(x, y, cells int) int { return y/binCell*cells + x/binCell }
+
+// packAtom is the binned layout's word for an atom at (x, y) of charge q: its offsets
+// in its bin and its charge, x & 7 | (y & 7) << 3 | q << 6.
+func packAtom(x, y int, q int32) int32 { return int32(x&7 | (y&7)<<3 | int(q&3)<<6) }
+
+// unpackAtom is packAtom's inverse: the offsets in the bin and the charge.
+func unpackAtom(a int32) (dx, dy int, q int32) { return int(a & 7), int(a >> 3 & 7), a >> 6 & 3 }

@@ -3,11 +3,12 @@ package kernels
 // Hand-made references for binning.go's kernels, written thread by thread from
 // binning.cu, for TestCheckAcceptsHandMadeAndRejectsCorrupt.
 func init() {
-	const cell, cut2 = 8, 64
+	const cell, cut2 = binCell, binCell * binCell
 	contribution := func(a int32, bx, by, px, py int) int32 {
-		dx, dy := bx*cell+int(a&7)-px, by*cell+int(a>>3&7)-py
+		ox, oy, q := unpackAtom(a)
+		dx, dy := bx*cell+ox-px, by*cell+oy-py
 		if d2 := dx*dx + dy*dy; d2 < cut2 {
-			return (a >> 6 & 3) * int32(cut2-d2)
+			return q * int32(cut2-d2)
 		}
 		return 0
 	}
@@ -50,9 +51,9 @@ func init() {
 		w := cells * cell
 		for i := n - 1; i >= 0; i-- {
 			x, y := wrap(int(xs[i]), w), wrap(int(ys[i]), w)
-			b := y/cell*cells + x/cell
+			b := binOf(x, y, cells)
 			if slot := counts[b]; int(slot) < capacity {
-				bins[b*capacity+int(slot)] = int32(x&7 | (y&7)<<3 | int(qs[i]&3)<<6)
+				bins[b*capacity+int(slot)] = packAtom(x, y, qs[i])
 			} else {
 				overflow[nover[0]] = int32(i)
 				nover[0]++

@@ -27,9 +27,15 @@ func TestCaptureRefusesBufferBeyondMemory(t *testing.T) {
 	defer cancel()
 	args := []string{"capture", "--ptx", ptx, "--kernel", "add_vectors_kernel", "--grid", "2", "--block", "512",
 		"--arg", "buf:f32:1500000000:rand", "--arg", "buf:f32:1024", "--arg", "buf:f32:1024", "--arg", "i32:1024", "-o", out}
-	cmd := exec.CommandContext(ctx, "sh", append([]string{"-c", `ulimit -v 4000000 && exec "$0" "$@"`, os.Args[0]}, args...)...)
-	cmd.Env = append(os.Environ(), "GTRACE_TEST_AS_MAIN=1")
-	msg, err := cmd.CombinedOutput()
+	// gtraceProcess's child, started by a shell that limits it first.
+	cmd, output := gtraceProcess(ctx, args...)
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skipf("needs sh for ulimit: %v", err)
+	}
+	cmd.Path, cmd.Args = sh, append([]string{"sh", "-c", `ulimit -v 4000000 && exec "$0" "$@"`, os.Args[0]}, args...)
+	err = cmd.Run()
+	msg := output.Bytes()
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
 		t.Fatalf("exit %v, want status 1; output:\n%.2000s", err, msg)
