@@ -246,11 +246,17 @@ func TestViewCTASharesBatchInUse(t *testing.T) {
 		}
 		releases = append(releases, release)
 	}
+	if n := r.Held(); n != ctas {
+		t.Errorf("Held() = %d with %d views unreleased", n, ctas)
+	}
 	if r.cache.decodes != batches {
 		t.Errorf("%d CTAs held in %d batches took %d decodes, want one per batch", ctas, batches, r.cache.decodes)
 	}
 	for _, release := range releases {
 		release()
+	}
+	if n := r.Held(); n != 0 {
+		t.Errorf("Held() = %d after every release, want 0", n)
 	}
 	if n, b := len(r.cache.live), r.cache.bytes; n != 0 || b != 0 {
 		t.Errorf("after every release %d batches are still live (%d bytes cached), want none", n, b)

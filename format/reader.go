@@ -244,6 +244,19 @@ func (rd *Reader) ViewCTA(kernel, cta int) (ws []*Warp, release func(), err erro
 	return ws, func() { rd.cache.release(rd, e) }, nil
 }
 
+// Held is how many ViewCTA views (and reads in progress) have not been released yet:
+// 0 once an engine that uses ViewCTA has returned, whether it finished or stopped early.
+func (rd *Reader) Held() int {
+	c := &rd.cache
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, e := range c.live {
+		n += e.refs
+	}
+	return n
+}
+
 // Prefetch starts decoding the batch holding kernel's CTA cta in the background, so that
 // a later ReadCTA or ViewCTA of it finds it decoded: an engine that takes CTAs in order
 // calls it with the next CTA it will take, and the decode runs on an idle core instead

@@ -324,6 +324,56 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 					t.Fatalf("%s on %s: workers=%d counts differ from workers=1", k.name, a, w)
 				}
 			}
+			// The timing engine runs on one goroutine; with more workers it only
+			// decodes the next CTA's batch ahead.
+			var one *KernelReport
+			for _, w := range []int{1, 2} {
+				rep, err := Timing(context.Background(), r, cfg, Options{Workers: w, PerPC: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				kr := &rep.Kernels[0]
+				if one == nil {
+					one = kr
+				} else if !reflect.DeepEqual(kr.Metrics, one.Metrics) || !reflect.DeepEqual(kr.PerPC, one.PerPC) {
+					t.Fatalf("%s on %s: timing with workers=%d differs from workers=1", k.name, a, w)
+				}
+			}
+		}
+	}
+}
+
+// TestEnginesReleaseEveryView: both engines hold each resident CTA's warps as views
+// into its decoded batch (format.Reader.ViewCTA), and give every one back when they
+// return, whether the kernel finished or the context was cancelled midway. One worker,
+// so that no background decode holds a batch when Held is read.
+func TestEnginesReleaseEveryView(t *testing.T) {
+	r := traceOf(t, "transpose_v1", "n=1024")
+	cfg := preset(t, "hopper")
+	engines := map[string]func(context.Context, Options) error{
+		"memory": func(ctx context.Context, o Options) error { _, err := Memory(ctx, r, cfg, o); return err },
+		"timing": func(ctx context.Context, o Options) error { _, err := Timing(ctx, r, cfg, o); return err },
+	}
+	for name, run := range engines {
+		if err := run(context.Background(), Options{Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if n := r.Held(); n != 0 {
+			t.Errorf("%s: %d views still held after a finished run", name, n)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		retired := 0
+		err := run(ctx, Options{Workers: 1, Progress: func(_, done, _ int) {
+			if retired = done; done > 0 {
+				cancel()
+			}
+		}})
+		cancel()
+		if err == nil || retired >= r.NumCTAs(0) {
+			t.Fatalf("%s: the cancelled run returned %v after %d of %d CTAs, want it stopped early", name, err, retired, r.NumCTAs(0))
+		}
+		if n := r.Held(); n != 0 {
+			t.Errorf("%s: %d views still held after a cancelled run (%d CTAs retired)", name, n, retired)
 		}
 	}
 }

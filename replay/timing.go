@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 
 	"github.com/gtrace/gtrace/format"
@@ -175,6 +176,7 @@ type timedCTA struct {
 	live    int
 	waiting int
 	drained int64
+	release func() // gives back the decoded batch its warps are views into
 }
 
 // slotHot mirrors the few fields of a slot's warp that step and Pick read every cycle,
@@ -288,7 +290,9 @@ type timer struct {
 	// ctaLaunch is sm.cta_launch_cycles: the dispatcher starts one CTA per SM at a time.
 	ctaLaunch int64
 	its       bool
-	abuf      []uint64
+	// prefetch: decode the next CTA's batch in the background (opts.Workers ≠ 1).
+	prefetch bool
+	abuf     []uint64
 	// twoLevel: the policy is two-level, the only one that acts on LongStall.
 	twoLevel bool
 	// canArm: warps may be armed (timedWarp.armed): single issue, not two-level.
@@ -417,6 +421,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 		e.constCyc = e.lsuCyc
 	}
 	e.canArm = e.issue == 1 && !e.twoLevel
+	e.prefetch = opts.Workers != 1 && runtime.GOMAXPROCS(0) > 1
 	e.reuseMiss = cfg.SM.ReuseMissCycles
 	n := len(e.prog)
 	e.insts = make([]timedInst, n)
@@ -540,6 +545,15 @@ func (e *timer) newSM(id int) (*timedSM, error) {
 // the SMs' next cycles keyed by (cycle, index) gives the same order as scanning every SM
 // each cycle, without the scan.
 func (e *timer) run(ctx context.Context) error {
+	// A run that stops early leaves CTAs resident: give back their batches.
+	defer func() {
+		for _, s := range e.sms {
+			for _, c := range s.ctas {
+				c.release()
+			}
+			s.ctas = nil
+		}
+	}()
 	q := smQueue{}
 	for _, s := range e.sms {
 		if s.next >= 0 {
@@ -620,12 +634,16 @@ func (s *timedSM) launch(t int64) {
 	}
 	id := e.next
 	e.next++
-	warps, err := e.r.ReadCTA(e.ki, id)
+	warps, release, err := e.r.ViewCTA(e.ki, id)
 	if err != nil {
 		s.err = err
 		return
 	}
-	c := &timedCTA{}
+	if e.prefetch && e.next < e.total {
+		e.r.Prefetch(e.ki, e.next) // the next CTA's batch decodes on another core
+	}
+	c := &timedCTA{release: release}
+	s.ctas = append(s.ctas, c)
 	for _, w := range warps {
 		slot := -1
 		for i, x := range s.slots {
@@ -656,7 +674,6 @@ func (s *timedSM) launch(t int64) {
 		}
 		s.publish(tw)
 	}
-	s.ctas = append(s.ctas, c)
 	if c.live == 0 {
 		s.retire(c, t)
 	}
@@ -764,6 +781,7 @@ func (s *timedSM) retire(c *timedCTA, t int64) {
 			break
 		}
 	}
+	c.release()
 	e.done++
 	s.end = max(s.end, free)
 	if e.progress != nil {
