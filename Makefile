@@ -62,13 +62,15 @@ clean:
 # exact-class metric (global ld/st requests and sectors) misses unexplained.
 # The H200 files of issue 15's lessons (privatisation, compaction, cascading) and of
 # the constant-memory pair (conv1d_mask_global/const) add about a minute, the cutoff
-# binning file (cutoff_direct's 25 M warp-instructions) two more. The H100 lessons
+# binning file (cutoff_direct's 25 M warp-instructions) two more, the H100's integer
+# chains (issue 15 item 10) seconds. The H100 lessons
 # file (traces/hw/h100-2026-11-25-lessons.csv) is left out:
 # with its 1000² and 1024² matmuls it takes 40 minutes and 13.6 GB here; run it alone
 # with `gtrace validate --hw traces/hw/h100-2026-11-25-lessons.csv --producer all --summary`.
 HW ?= traces/hw/h200-2026-11-21.csv traces/hw/h200-2026-11-25-heldout.csv traces/hw/h100-2026-11-25-heldout.csv \
 	traces/hw/h200-2026-11-26-lessons.csv traces/hw/h200-2026-11-26-compaction.csv \
-	traces/hw/h200-2026-11-26-constant.csv traces/hw/h200-2026-11-26-binning.csv
+	traces/hw/h200-2026-11-26-constant.csv traces/hw/h200-2026-11-26-binning.csv \
+	traces/hw/h100-2026-11-26-chains.csv
 .PHONY: validate
 validate: build
 	$(BIN) validate $(foreach f,$(HW),--hw $(f)) --producer all --summary --markdown docs/VALIDATION.md \

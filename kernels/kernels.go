@@ -104,6 +104,7 @@ var registry = sync.OnceValue(func() []*Kernel {
 		lessonKernels,
 		compactionKernels,
 		binningKernels,
+		intchainKernels,
 		accessKernels,
 	} {
 		all = append(all, topic()...)

@@ -143,5 +143,13 @@ func Lessons() []string {
 		out = append(out, "cutoff_direct"+c, "cutoff_binned"+c, "cutoff_binned_shared"+c)
 	}
 	out = append(out, "bin_atoms@cap=16", "bin_atoms@n=65536,cells=64,cap=40")
+	// Integer chains on one SM: one warp with one chain (the step's dependent
+	// latency) and with eight (how far independent chains overlap), then 8 and 32
+	// warps (the issue rate).
+	for _, op := range []string{"ffma", "imad", "iadd", "mulhi", "setp", "div", "rem"} {
+		for _, at := range []string{"", "@ilp=8", "@ilp=2,warps=8", "@ilp=8,warps=32"} {
+			out = append(out, "chain_"+op+at)
+		}
+	}
 	return out
 }
