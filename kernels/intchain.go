@@ -33,8 +33,8 @@ func intchainKernels() []*Kernel {
 		{"rem", "x = x%d + c (rem.u32 by a register)", func(x, c, d uint32) uint32 { return x%d + c }},
 	}
 	var ks []*Kernel
-	for op, s := range steps {
-		step, ffma := s.step, op == 0
+	for _, s := range steps {
+		step, ffma := s.step, s.name == "ffma"
 		// c and d: 1.0 and 0.5 for the fp32 chain (exact floats, whatever the order),
 		// else an odd constant and the divisor 7.
 		c, d := uint32(0x9e3779b9), uint32(7)

@@ -301,42 +301,37 @@ func TestLayoutBurstUtilization(t *testing.T) {
 	}
 }
 
-// The counts, kernel totals and per pc, must not depend on how many goroutines run the SM
-// stage: one runs the L2 inline, more serve it on its own goroutine (l2Pipe) and decode
-// batches ahead (Reader.Prefetch).
+// engines are the two replay engines, each with the worker counts its results must not
+// depend on: the memory engine runs the SM stage on that many goroutines (one runs the
+// L2 inline, more serve it on its own goroutine, l2Pipe, and decode batches ahead,
+// Reader.Prefetch); the timing engine runs on one goroutine, and with more workers only
+// decodes the next CTA's batch ahead.
+var engines = []struct {
+	name    string
+	run     func(context.Context, *format.Reader, *arch.Config, Options) (*Report, error)
+	workers []int
+}{{"memory", Memory, []int{1, 2, 7}}, {"timing", Timing, []int{1, 2}}}
+
+// The counts, kernel totals and per pc, must not depend on how many workers an engine
+// has.
 func TestDeterministicAcrossWorkers(t *testing.T) {
 	for _, k := range []struct{ name, size string }{{"transpose_v2", "n=256"}, {"transpose_v1", "n=512"}, {"add_vectors", "n=65536"}} {
 		r := traceOf(t, k.name, k.size)
 		for _, a := range []string{"fermi", "hopper"} {
 			cfg := preset(t, a)
-			var first *KernelReport
-			for _, w := range []int{1, 2, 7} {
-				rep, err := Memory(context.Background(), r, cfg, Options{Workers: w, PerPC: true})
-				if err != nil {
-					t.Fatal(err)
-				}
-				kr := &rep.Kernels[0]
-				if first == nil {
-					first = kr
-					continue
-				}
-				if !reflect.DeepEqual(kr.Metrics, first.Metrics) || !reflect.DeepEqual(kr.PerPC, first.PerPC) {
-					t.Fatalf("%s on %s: workers=%d counts differ from workers=1", k.name, a, w)
-				}
-			}
-			// The timing engine runs on one goroutine; with more workers it only
-			// decodes the next CTA's batch ahead.
-			var one *KernelReport
-			for _, w := range []int{1, 2} {
-				rep, err := Timing(context.Background(), r, cfg, Options{Workers: w, PerPC: true})
-				if err != nil {
-					t.Fatal(err)
-				}
-				kr := &rep.Kernels[0]
-				if one == nil {
-					one = kr
-				} else if !reflect.DeepEqual(kr.Metrics, one.Metrics) || !reflect.DeepEqual(kr.PerPC, one.PerPC) {
-					t.Fatalf("%s on %s: timing with workers=%d differs from workers=1", k.name, a, w)
+			for _, eng := range engines {
+				var first *KernelReport
+				for _, w := range eng.workers {
+					rep, err := eng.run(context.Background(), r, cfg, Options{Workers: w, PerPC: true})
+					if err != nil {
+						t.Fatal(err)
+					}
+					kr := &rep.Kernels[0]
+					if first == nil {
+						first = kr
+					} else if !reflect.DeepEqual(kr.Metrics, first.Metrics) || !reflect.DeepEqual(kr.PerPC, first.PerPC) {
+						t.Fatalf("%s on %s: %s engine with workers=%d differs from workers=1", k.name, a, eng.name, w)
+					}
 				}
 			}
 		}
@@ -350,11 +345,9 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 func TestEnginesReleaseEveryView(t *testing.T) {
 	r := traceOf(t, "transpose_v1", "n=1024")
 	cfg := preset(t, "hopper")
-	engines := map[string]func(context.Context, Options) error{
-		"memory": func(ctx context.Context, o Options) error { _, err := Memory(ctx, r, cfg, o); return err },
-		"timing": func(ctx context.Context, o Options) error { _, err := Timing(ctx, r, cfg, o); return err },
-	}
-	for name, run := range engines {
+	for _, eng := range engines {
+		name := eng.name
+		run := func(ctx context.Context, o Options) error { _, err := eng.run(ctx, r, cfg, o); return err }
 		if err := run(context.Background(), Options{Workers: 1}); err != nil {
 			t.Fatal(err)
 		}

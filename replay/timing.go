@@ -548,10 +548,7 @@ func (e *timer) run(ctx context.Context) error {
 	// A run that stops early leaves CTAs resident: give back their batches.
 	defer func() {
 		for _, s := range e.sms {
-			for _, c := range s.ctas {
-				c.release()
-			}
-			s.ctas = nil
+			s.releaseCTAs()
 		}
 	}()
 	q := smQueue{}
@@ -580,6 +577,15 @@ func (e *timer) run(ctx context.Context) error {
 		return fmt.Errorf("%d of %d CTAs retired: a barrier never completed", e.done, e.total)
 	}
 	return nil
+}
+
+// releaseCTAs gives back the batches of the SM's resident CTAs, as the memory engine's
+// smState.releaseCTAs does.
+func (s *timedSM) releaseCTAs() {
+	for _, c := range s.ctas {
+		c.release()
+	}
+	s.ctas = nil
 }
 
 // smQueue is a min-heap of SMs by (next, id).

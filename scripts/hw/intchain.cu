@@ -26,9 +26,7 @@
 // Prints op,ilp,warps,blocks,iters,unroll,cycles_min,cycles_max,ms where cycles_* are
 // the least and greatest loop cycles over the warps of block 0.
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <vector>
 #include <cuda_runtime.h>
 #include "probe.h"
 // The steps themselves (chain_step), and the reference kernels built from them.
