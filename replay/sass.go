@@ -35,6 +35,9 @@ import (
 //     Special registers are S2R/S2UR, %ntid an LDC: 1. Predicate logic (and, or, xor,
 //     not .pred) folds into the ISETP that makes an operand: 0
 //     (matrixTransposeShared 0x00a0 ISETP.GE.OR; nvcc's divergence_nested 0x00d0).
+//   - A 32-bit add of a mul.hi's result that dies there is one IMAD.HI with the add's
+//     other operand as its addend: 0 (fusedAdd; the integer probe's chain_mulhi,
+//     traces/hw/h200-2026-11-26-intchain/intchain-sass.txt).
 //   - Integer divide and remainder by a register have no instruction: 17 (unsigned,
 //     reduce_v1 0x0160-0x0260) or 24 (signed, testScattered 0x0050-0x0220). Inside a
 //     loop whose body never writes the divisor, ptxas hoists the reciprocal (I2F.RP,
@@ -99,18 +102,18 @@ func sassEstimate(prog format.Program, producer, cc string, agg []bool) (count, 
 	w := make([]int, len(insts))
 	varying := divergent(insts, entry)
 	targeted := make([]bool, len(insts)+1) // a branch lands here
-	var loops [][2]int                     // [head, tail] of each backward branch
 	for pc := range insts {
 		if t, ok := insts[pc].BranchTarget(); ok {
 			targeted[t] = true
-			if t <= pc {
-				loops = append(loops, [2]int{t, pc})
-			}
 		}
 	}
+	loops := loopsIn(insts)
 	for pc := range insts {
 		in := &insts[pc]
 		w[pc] = sassOf(in, pc < entry)
+		if fusedAdd(insts, pc) {
+			w[pc] = 0
+		}
 		if agg != nil && agg[pc] {
 			w[pc] += aggregateSASS(in)
 		}
@@ -358,6 +361,53 @@ func divisorInvariant(insts []format.Inst, pc int, loops [][2]int) bool {
 		}
 	}
 	return true
+}
+
+// loopsIn lists the [head, tail] of each backward branch.
+func loopsIn(insts []format.Inst) [][2]int {
+	var loops [][2]int
+	for pc := range insts {
+		if t, ok := insts[pc].BranchTarget(); ok && t <= pc {
+			loops = append(loops, [2]int{t, pc})
+		}
+	}
+	return loops
+}
+
+// fusedAdd: the instruction at pc is a 32-bit add of the result of the mul.hi just
+// before it, which dies there (the add overwrites it or nothing else reads it):
+// ptxas makes the pair one IMAD.HI, whose addend is the add's other operand (the
+// integer probe's chain_mulhi, traces/hw/h200-2026-11-26-intchain/intchain-sass.txt).
+func fusedAdd(insts []format.Inst, pc int) bool {
+	if pc == 0 {
+		return false
+	}
+	in, prev := &insts[pc], &insts[pc-1]
+	if (in.Opcode != "add.u32" && in.Opcode != "add.s32") || !strings.HasPrefix(prev.Opcode, "mul.hi.") ||
+		!strings.HasSuffix(prev.Opcode, "32") || len(prev.RegsWritten) != 1 {
+		return false
+	}
+	r := prev.RegsWritten[0]
+	if !slices.Contains(in.RegsRead, r) {
+		return false
+	}
+	if slices.Contains(in.RegsWritten, r) {
+		return true
+	}
+	for i := range insts {
+		if i != pc && slices.Contains(insts[i].RegsRead, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// fused: ptxas merges the instruction at pc into the one that makes its operand: an
+// add into IMAD.HI (fusedAdd), predicate logic into the ISETP (sassOf).
+func fused(insts []format.Inst, pc int) bool {
+	op := insts[pc].Opcode
+	return fusedAdd(insts, pc) || (strings.HasSuffix(op, ".pred") && (strings.HasPrefix(op, "and.") ||
+		strings.HasPrefix(op, "or.") || strings.HasPrefix(op, "xor.") || strings.HasPrefix(op, "not.")))
 }
 
 func loopsOf(loops [][2]int, pc int) [][2]int {

@@ -84,6 +84,7 @@ const (
 	pALU pipe = iota
 	pSFU
 	pDP
+	pINT     // the integer pipe (sm.int32_lanes; no lanes, unused, where it is 0)
 	pNone    // memory (timed by the SM's LSU/MIO), barriers
 	numPipes = pNone
 )
@@ -93,9 +94,16 @@ type timedInst struct {
 	kind  instKind
 	pipe  pipe
 	slots int // issue slots on the pipe: more than 1 where SASS expands the instruction
-	// skip: for a branch over a block ptxas predicates, the block's SASS instructions,
-	// which a warp that takes the branch issues predicated off (on the ALU pipe).
-	skip    int
+	// An integer add or move (intFlex) is IADD3/VIADD on the integer pipe, for intN
+	// slots, or IMAD.IADD/.MOV on the FP32 pipe's half, for alt: the block scheduler
+	// (orderer.takePipe) picks one as ptxas does, and sets pipe and slots. alt is 0
+	// for every other instruction.
+	intN, alt int
+	// skip: for a branch over a block ptxas predicates, the block's SASS instructions
+	// on each pipe (memory ones on the ALU pipe), which a warp that takes the branch
+	// issues predicated off.
+	skip    [numPipes]uint16
+	skipped bool // some skip
 	three   bool // three or more register sources (not counting predicates): see sm.reuse_miss_cycles
 	lat     int64
 	why     sched.Reason
@@ -313,32 +321,6 @@ type timer struct {
 	progress func(kernel, done, total int)
 }
 
-// intDivide is what SASS makes of a PTX integer div or rem by a register (a divisor
-// known at compile time becomes a multiply and shift, left as one ALU op): ptxas's
-// sm_90 code (traces/hw/h200-2026-11-21-sass.tar.gz) has no divide instruction but a
-// Newton-Raphson sequence through the reciprocal unit. rem.u32 in reduce_v1 is 17
-// instructions (0x0160-0x0260) whose dependent chain passes I2F, MUFU.RCP and F2I
-// (three SFU-class latencies) and 11 integer ops; rem.s32 in testCoalesced adds the
-// sign handling: 24 instructions, 3 SFU-class and 16 integer ops in the chain. It
-// returns the instructions (issue slots on the ALU pipe) and the chain's latency, or
-// 0 when in is not such an instruction. 64-bit divides, a called subroutine in SASS,
-// are costed as twice the 32-bit one (not measured).
-func intDivide(in *format.Inst, l arch.Latency) (int, int64) {
-	signed, wide, ok := intDivideByRegister(in)
-	if !ok {
-		return 0, 0
-	}
-	n, alu := udivSASS, 11
-	if signed {
-		n, alu = sdivSASS, 16
-	}
-	chain := 3*int64(l.SFU) + int64(alu)*int64(l.ALU)
-	if wide {
-		n, chain = 2*n, 2*chain
-	}
-	return n, chain
-}
-
 // intDivideByRegister reports whether in is an integer div or rem whose divisor is a
 // register (an immediate divisor becomes a multiply and shift), and its kind.
 func intDivideByRegister(in *format.Inst) (signed, wide, ok bool) {
@@ -386,6 +368,26 @@ func opClass(in *format.Inst, k instKind, l arch.Latency) (pipe, int64, sched.Re
 	return pALU, int64(l.ALU), sched.Fixed
 }
 
+// blockPipes is what the block of n SASS instructions after the branch at pc, which
+// ptxas predicates, takes on each pipe: each instruction's slots on its own (memory
+// instructions on the ALU pipe, one slot per SASS instruction).
+func blockPipes(insts []timedInst, own []int, n, pc int) [numPipes]uint16 {
+	var by [numPipes]uint16
+	for i := pc + 1; i < len(insts) && n > 0; i++ {
+		k := own[i]
+		if k == 0 {
+			continue
+		}
+		n -= k
+		p, slots := insts[i].pipe, insts[i].slots
+		if p >= numPipes {
+			p, slots = pALU, k
+		}
+		by[p] += uint16(min(slots, math.MaxUint16-int(by[p])))
+	}
+	return by
+}
+
 // planLatency is the latency the block scheduler (timing_order.go) plans for the
 // instruction at pc: the engine's own for arithmetic, shared and constant reads, and
 // DRAM's for global, local and texture loads, whose latency a compiler cannot know.
@@ -428,12 +430,20 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	agg := Aggregated(l.Program, l.PTXProducer, cfg)
 	count, own := sassEstimate(l.Program, l.PTXProducer, cfg.CC, agg)
 	e.sassCount = count
+	loops := loopsIn(e.prog)
 	for pc := range e.prog {
 		in := &e.prog[pc]
 		k := classify(in)
 		p, lat, why := opClass(in, k, cfg.Latency)
-		slots := 1
-		if n, chain := intDivide(in, cfg.Latency); n > 0 {
+		ik := intNone
+		if k == ikPlain {
+			ik = intKindOf(in)
+		}
+		if ik != intNone {
+			lat = intLatency(in, ik, cfg.Latency)
+		}
+		slots, alt := 1, 0
+		if n, chain := intDivide(in, cfg.Latency, own != nil && divisorInvariant(e.prog, pc, loopsOf(loops, pc))); n > 0 {
 			// The sequence is integer ops (IMAD, ISETP, IADD3) but for its one
 			// MUFU.RCP: it issues on the ALU pipe, as a rem does, not on the SFU's,
 			// where capture's class for div (format.ClassSFU) would put it.
@@ -442,7 +452,9 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 		// With a SASS estimate (sass.go), an instruction takes its pipe for the SASS
 		// instructions it stands for (at least one: what ptxas folds away still issues
 		// here, see docs/issue-11.md), and a branch over a predicated block charges the
-		// block to the warps that take it.
+		// block to the warps that take it. An instruction ptxas fuses into the one
+		// that makes its operand (an add into IMAD.HI, predicate logic into ISETP)
+		// adds one cycle to that one's latency.
 		skip := 0
 		if own != nil {
 			if p < numPipes {
@@ -451,6 +463,12 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 			if isBranch(in) {
 				skip = count[pc] - own[pc]
 			}
+			if fused(e.prog, pc) {
+				lat = 1
+			}
+		}
+		if ik != intNone && cfg.SM.INT32Lanes > 0 && p == pALU {
+			p, slots, alt = intPipes(ik, slots, own != nil && own[pc] == 0, cfg.SM)
 		}
 		srcs := 0
 		for _, r := range in.RegsRead {
@@ -458,14 +476,23 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 				srcs++
 			}
 		}
-		e.insts[pc] = timedInst{kind: k, pipe: p, slots: slots, skip: skip, three: srcs >= 3, lat: lat, why: why, rd: in.RegsRead, wr: in.RegsWritten,
+		e.insts[pc] = timedInst{kind: k, pipe: p, slots: slots, intN: slots, alt: alt, skipped: skip > 0, three: srcs >= 3, lat: lat, why: why, rd: in.RegsRead, wr: in.RegsWritten,
 			width: max(int(in.Width), 1), memOp: in.MemOp, cacheOp: in.CacheOp, agg: agg != nil && agg[pc]}
+	}
+	for pc := range e.insts {
+		if e.insts[pc].skipped {
+			e.insts[pc].skip = blockPipes(e.insts, own, count[pc]-own[pc], pc)
+		}
 	}
 	regs := int(l.RegsPerThread)
 	if regs == 0 {
 		regs = cfg.SM.MaxRegsPerThread
 	}
 	e.ord = newOrderer(e.prog, e.insts, e.planLatency, regs)
+	if cfg.SM.INT32Lanes > 0 {
+		ns := max(cfg.SM.Schedulers, 1)
+		e.ord.balancePipes(cfg.SM.FP32Lanes/ns, cfg.SM.INT32Lanes/ns)
+	}
 	e.inst = make([]uint64, n)
 	e.thread = make([]uint64, n)
 	e.stalls = make([][numStalls]uint64, n)
@@ -517,9 +544,15 @@ func (e *timer) newSM(id int) (*timedSM, error) {
 		s.scheds[i].pipes[pALU].Lanes = max(cfg.SM.FP32Lanes/ns, 1)
 		s.scheds[i].pipes[pSFU].Lanes = max(cfg.SM.SFULanes/ns, 1)
 		s.scheds[i].pipes[pDP].Lanes = max(cfg.SM.DPLanes/ns, 1)
+		if cfg.SM.INT32Lanes > 0 {
+			s.scheds[i].pipes[pINT].Lanes = max(cfg.SM.INT32Lanes/ns, 1)
+		}
 		for p := range s.scheds[i].arm {
 			a := &s.scheds[i].arm[p]
 			a.busy, a.pipe = stMathPipeThrottle, &s.scheds[i].pipes[p]
+			if pipe(p) == pINT && cfg.SM.INT32Lanes == 0 {
+				continue // no integer pipe: nothing is armed on it
+			}
 			s.arms = append(s.arms, a)
 		}
 	}
@@ -1143,14 +1176,18 @@ func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 	w.markIssued(i)
 	sc := &s.scheds[w.sched]
 	if in.pipe < numPipes {
-		n := in.slots
+		p, n := in.pipe, in.slots
 		if in.three && sc.last != w.slot {
 			n += e.reuseMiss // operands from the banks, not the reuse cache
 		}
-		sc.pipes[in.pipe].TakeN(t, n)
+		sc.pipes[p].TakeN(t, n)
 	}
-	if in.skip > 0 && i+1 < fw.Len() && fw.PC[i+1] != pc+1 {
-		sc.pipes[pALU].TakeN(t, in.skip) // the predicated block, issued with its guard off
+	if in.skipped && i+1 < fw.Len() && fw.PC[i+1] != pc+1 {
+		for p, n := range in.skip { // the predicated block, issued with its guard off
+			if n > 0 {
+				sc.pipes[p].TakeN(t, int(n))
+			}
+		}
 	}
 	sc.last = w.slot
 	k := in.kind

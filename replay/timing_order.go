@@ -39,11 +39,15 @@ type orderer struct {
 	insts []timedInst
 	lat   func(pc int) int64 // latency the scheduler plans for
 	regs  int                // registers per thread available
-	width map[uint16]int     // 32-bit registers each register takes (absent: 1)
-	first map[uint16]int32   // lowest pc that names the register
-	last  map[uint16]int32   // highest pc that names the register
-	runs  []*run             // by entry pc
+	// slotCyc: the cycles one issue slot holds each pipe, for the pipes the scheduler
+	// keeps apart (0: not modelled). See balancePipes.
+	slotCyc [numPipes]int64
+	width   map[uint16]int   // 32-bit registers each register takes (absent: 1)
+	first   map[uint16]int32 // lowest pc that names the register
+	last    map[uint16]int32 // highest pc that names the register
+	runs    []*run           // by entry pc
 	// scratch for schedule
+	start            int // the run's first pc
 	pred             []int32
 	earliest, height []int64
 	succ             [][]int32
@@ -138,6 +142,7 @@ func (o *orderer) schedule(start, end int) []uint16 {
 	if n <= 2 {
 		return nil
 	}
+	o.start = start
 	o.dependences(start, n)
 	o.heights(start, n)
 	return o.listSchedule(n, o.regPressure(start, end))
@@ -375,6 +380,7 @@ func (o *orderer) listSchedule(n int, p *regPressure) []uint16 {
 	}
 	identity := true
 	var cyc int64
+	var busy pipeState
 	for len(out) < n {
 		best, wait := -1, int64(-1)
 		fallback := -1
@@ -385,9 +391,9 @@ func (o *orderer) listSchedule(n int, p *regPressure) []uint16 {
 			if p.defW[i] > 0 && pressure+p.net(i, left) > p.limit {
 				continue
 			}
-			if o.earliest[i] > cyc {
-				if wait < 0 || o.earliest[i] < wait {
-					wait = o.earliest[i]
+			if at := max(o.earliest[i], o.pipeFree(i, &busy)); at > cyc {
+				if wait < 0 || at < wait {
+					wait = at
 				}
 				continue
 			}
@@ -412,6 +418,7 @@ func (o *orderer) listSchedule(n int, p *regPressure) []uint16 {
 			identity = false
 		}
 		out = append(out, uint16(best))
+		o.takePipe(best, cyc, &busy)
 		pressure += p.define(best, left)
 		pressure += p.release(best, left)
 		for k, s := range o.succ[best] {
@@ -426,6 +433,60 @@ func (o *orderer) listSchedule(n int, p *regPressure) []uint16 {
 		return nil
 	}
 	return out
+}
+
+// balancePipes makes the list scheduler keep an arch's FP32 and integer pipes apart
+// (sm.int32_lanes > 0), as ptxas does for sm_90: an instruction whose pipe is busy
+// waits as one whose operands have not arrived, and an integer add or move goes to a
+// pipe that is free, the less loaded of the two so far in the block when both are
+// (the integer one on a tie: VIADD or IADD3, else IMAD.IADD or IMAD.MOV), and keeps
+// it: the engine issues it there. A run of adds and logic ops then shares the two
+// pipes (the integer probe's LOP3 + VIADD at 4 per SM and cycle, ISETP + VIADD + LOP3
+// at 3; docs/issue-15.md item 10), and the loop counter's add in an FFMA loop stays
+// off the FP32 pipe. Other archs' schedules stay latency-only.
+func (o *orderer) balancePipes(fp32PerSched, int32PerSched int) {
+	if int32PerSched <= 0 {
+		return
+	}
+	o.slotCyc[pALU] = int64(max(32/max(fp32PerSched, 1), 1))
+	o.slotCyc[pINT] = int64(max(32/int32PerSched, 1))
+}
+
+// pipeState is the list scheduler's view of the modelled pipes: when each is next
+// free, and the cycles the block has put on it so far.
+type pipeState struct {
+	busy, load [numPipes]int64
+}
+
+// pipeFree is the first cycle the pipe of the run's instruction i (or, for an add or
+// move, either of its pipes) is free: 0 when its pipe is not modelled.
+func (o *orderer) pipeFree(i int, ps *pipeState) int64 {
+	in := &o.insts[o.start+i]
+	if in.alt > 0 {
+		return min(ps.busy[pINT], ps.busy[pALU])
+	}
+	if in.pipe >= numPipes || o.slotCyc[in.pipe] == 0 {
+		return 0
+	}
+	return ps.busy[in.pipe]
+}
+
+// takePipe holds i's pipe from cyc for its slots, choosing an add's or a move's.
+func (o *orderer) takePipe(i int, cyc int64, ps *pipeState) {
+	in := &o.insts[o.start+i]
+	if in.alt > 0 {
+		in.pipe, in.slots = pINT, in.intN
+		intFree, aluFree := ps.busy[pINT] <= cyc, ps.busy[pALU] <= cyc
+		if !intFree || aluFree && ps.load[pALU] < ps.load[pINT] {
+			in.pipe, in.slots = pALU, in.alt
+		}
+	}
+	if in.pipe >= numPipes || o.slotCyc[in.pipe] == 0 {
+		return
+	}
+	c := int64(in.slots) * o.slotCyc[in.pipe]
+	ps.busy[in.pipe] = max(ps.busy[in.pipe], cyc) + c
+	ps.load[in.pipe] += c
 }
 
 func (o *orderer) w(r uint16) int {

@@ -105,27 +105,44 @@ func TestPoliciesCompleteBarriers(t *testing.T) {
 }
 
 // TestIntDivide: an integer div or rem by a register costs what ptxas's Newton-Raphson
-// sequence costs (17 or 24 issue slots, a chain of three SFU-class and 11 or 16
-// integer latencies); by an immediate, or in floating point, it stays one ALU op.
+// sequence costs (17 or 24 issue slots, a chain of three SFU-class latencies and 11 or
+// 16 integer ones, each of its class: two IMAD.HI, three IMAD, two ISETP and four or
+// nine adds and selects); an unsigned one with the divisor hoisted out of its loop, 10
+// slots and the quotient's chain alone; by an immediate, or in floating point, it stays one ALU
+// op. On an arch without integer latencies by class every link is lat.alu.
 func TestIntDivide(t *testing.T) {
 	l := preset(t, "hopper").Latency
+	hi, alu, setp, add, sfu := int64(l.IMADHi), int64(l.ALU), int64(l.SetP), int64(l.Int), int64(l.SFU)
+	if hi == alu || setp == alu || add == alu {
+		t.Fatalf("hopper's integer latencies are not by class: %+v", l)
+	}
+	quot := func(adds int64) int64 { return hi + 2*alu + 2*setp + adds*add }
+	full := func(adds int64) int64 { return quot(adds) + 3*sfu + add + alu + hi }
 	for _, c := range []struct {
 		op, ptx string
+		hoisted bool
 		n       int
 		lat     int64
 	}{
-		{"rem.u32", "rem.u32 %r9, %r3, %r5;", 17, 3*int64(l.SFU) + 11*int64(l.ALU)},
-		{"rem.s32", "rem.s32 %r10, %r9, %r1;", 24, 3*int64(l.SFU) + 16*int64(l.ALU)},
-		{"div.s32", "div.s32 %r12, %r16, %r8;", 24, 3*int64(l.SFU) + 16*int64(l.ALU)},
-		{"div.u64", "div.u64 %rd1, %rd2, %rd3;", 34, 2 * (3*int64(l.SFU) + 11*int64(l.ALU))},
-		{"rem.u32", "rem.u32 %r9, %r3, 7;", 0, 0},
-		{"div.rn.f32", "div.rn.f32 %f1, %f2, %f3;", 0, 0},
-		{"add.s32", "add.s32 %r1, %r2, %r3;", 0, 0},
+		{"rem.u32", "rem.u32 %r9, %r3, %r5;", false, 17, full(3)},
+		{"rem.s32", "rem.s32 %r10, %r9, %r1;", false, 24, full(8)},
+		{"div.s32", "div.s32 %r12, %r16, %r8;", false, 24, full(8)},
+		{"div.u32", "div.u32 %r12, %r16, %r8;", true, 10, quot(3)},
+		{"rem.s32", "rem.s32 %r10, %r9, %r1;", true, 24, full(8)}, // signed: not hoisted (see intDivide)
+		{"div.u64", "div.u64 %rd1, %rd2, %rd3;", false, 34, 2 * full(3)},
+		{"div.u64", "div.u64 %rd1, %rd2, %rd3;", true, 34, 2 * full(3)}, // a call: nothing hoisted
+		{"rem.u32", "rem.u32 %r9, %r3, 7;", false, 0, 0},
+		{"div.rn.f32", "div.rn.f32 %f1, %f2, %f3;", false, 0, 0},
+		{"add.s32", "add.s32 %r1, %r2, %r3;", false, 0, 0},
 	} {
-		n, lat := intDivide(&format.Inst{Opcode: c.op, PTX: c.ptx}, l)
+		n, lat := intDivide(&format.Inst{Opcode: c.op, PTX: c.ptx}, l, c.hoisted)
 		if n != c.n || lat != c.lat {
-			t.Errorf("%s: %d slots, latency %d; want %d, %d", c.ptx, n, lat, c.n, c.lat)
+			t.Errorf("%s (hoisted %v): %d slots, latency %d; want %d, %d", c.ptx, c.hoisted, n, lat, c.n, c.lat)
 		}
+	}
+	fl := preset(t, "fermi").Latency
+	if n, lat := intDivide(&format.Inst{Opcode: "rem.s32", PTX: "rem.s32 %r1, %r2, %r3;"}, fl, false); n != 24 || lat != 3*int64(fl.SFU)+16*int64(fl.ALU) {
+		t.Errorf("fermi rem.s32: %d slots, latency %d; want 24, 3 SFU + 16 ALU", n, lat)
 	}
 	// In a kernel: testCoalesced's "% elements" holds each warp for the chain's
 	// latency, so one warp takes longer than with the rem as a plain ALU op.

@@ -39,18 +39,7 @@ func readHW(t *testing.T) *GroundTruth {
 	return gt
 }
 
-func h200(t *testing.T) *arch.Config {
-	t.Helper()
-	gpu, err := PresetGPU("hopper", "NVIDIA H200")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := arch.Preset("hopper", gpu)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg
-}
+func h200(t *testing.T) *arch.Config { return hopperFor(t, "NVIDIA H200") }
 
 // TestValidateAgainstHardware fails when an exact-class metric regresses or a banded
 // metric leaves its band without an explanation in KnownDifferences.
@@ -294,6 +283,26 @@ func TestValidateLessons(t *testing.T) {
 	t.Logf("%d comparisons, %d exact-class misses", len(v.Comparisons), len(v.Failures()))
 }
 
+// hopperOf is the hopper preset of the GPU a ground truth was measured on.
+func hopperOf(t *testing.T, gt *GroundTruth) *arch.Config {
+	t.Helper()
+	return hopperFor(t, gt.Get("gpu"))
+}
+
+// hopperFor is the hopper preset of a GPU named as ncu names it.
+func hopperFor(t *testing.T, name string) *arch.Config {
+	t.Helper()
+	gpu, err := PresetGPU("hopper", name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := arch.Preset("hopper", gpu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
 // validateHeldOut runs launches of a held-out ground truth (checking that it is one)
 // from both corpora on the hopper preset of its GPU, and reports every exact-class miss.
 func validateHeldOut(t *testing.T, file string, launches ...string) *Validation {
@@ -305,15 +314,7 @@ func validateHeldOut(t *testing.T, file string, launches ...string) *Validation 
 	if gt.Set() != SetHeldOut {
 		t.Fatalf("%s: set %q, want %q", file, gt.Set(), SetHeldOut)
 	}
-	gpu, err := PresetGPU("hopper", gt.Get("gpu"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := arch.Preset("hopper", gpu)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := Run(context.Background(), gt, cfg, Options{Producers: []string{"clang-14", "nvcc"}, Kernels: launches})
+	v, err := Run(context.Background(), gt, hopperOf(t, gt), Options{Producers: []string{"clang-14", "nvcc"}, Kernels: launches})
 	if err != nil {
 		t.Fatal(err)
 	}

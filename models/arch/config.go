@@ -59,6 +59,12 @@ type SM struct {
 	SFULanes  int // special-function units
 	DPLanes   int // FP64 units
 	LSULanes  int // load/store units; shared-memory wavefronts take 32 / LSULanes cycles
+	// INT32Lanes, when set, splits integer work off the FP32 pipe as Hopper's SM does:
+	// logic, compare and select run on an integer pipe of INT32Lanes per SM; integer
+	// multiplies run on the FP32 pipe at INT32Lanes (a half of its lanes on Hopper),
+	// a high multiply for two passes; an add or move takes whichever is free first.
+	// 0: every integer instruction is an FP32-pipe instruction.
+	INT32Lanes int
 
 	// LaunchCycles is a kernel's fixed launch-and-drain cost in SM cycles, which ncu's
 	// sm__cycles_elapsed.avg includes and no SM spends issuing: a timing engine adds it
@@ -235,6 +241,10 @@ type DRAM struct {
 // (docs/research/hw-facts.md §8). L2HitCycles and DRAMCycles give the sums.
 type Latency struct {
 	ALU, FMA, SFU, DP int
+	// Integer latencies by SASS class, each 0 for ALU's: Int for an add, logic, shift or
+	// select (IADD3, VIADD, LOP3, SEL), IMADHi for a high multiply (IMAD.HI), SetP
+	// from a compare to the use of the predicate it writes (ISETP).
+	Int, IMADHi, SetP int
 	Shared            int
 	L1Hit             int
 	L2Hit             int // SM cycles of an L2 hit (all of it when L2HitL2Clk is 0)
@@ -420,6 +430,17 @@ func (c *Config) Validate() error {
 	pos("sm.sfu_lanes", c.SM.SFULanes)
 	pos("sm.dp_lanes", c.SM.DPLanes)
 	pos("sm.lsu_lanes", c.SM.LSULanes)
+	if c.SM.INT32Lanes < 0 || c.SM.INT32Lanes > c.SM.FP32Lanes {
+		bad("sm.int32_lanes", "must be 0 (integer work on the FP32 pipe) to sm.fp32_lanes (%d), is %d", c.SM.FP32Lanes, c.SM.INT32Lanes)
+	}
+	for _, l := range []struct {
+		key string
+		v   int
+	}{{"lat.int", c.Latency.Int}, {"lat.imad_hi", c.Latency.IMADHi}, {"lat.setp", c.Latency.SetP}} {
+		if l.v < 0 {
+			bad(l.key, "must not be negative (0: lat.alu), is %d", l.v)
+		}
+	}
 	if c.Const.AddressCycles < 0 {
 		bad("const.address_cycles", "must not be negative (0: as a shared-memory wavefront), is %d", c.Const.AddressCycles)
 	}
