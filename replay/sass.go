@@ -119,7 +119,7 @@ func sassEstimate(prog format.Program, producer, cc string, agg []bool) (count, 
 		}
 		if n, hoistable := intDivideSASS(in); n > 0 {
 			w[pc] = n
-			if divisorInvariant(insts, pc, loopsOf(loops, pc)) {
+			if hoistedDivide(insts, pc, loops) {
 				w[pc] = n - hoistable
 			}
 		}
@@ -278,8 +278,7 @@ func sassOf(in *format.Inst, inEntry bool) int {
 		return max(1, int(in.Width)/4)
 	case strings.HasPrefix(op, "call"):
 		return 2
-	case strings.HasSuffix(op, ".pred") && (strings.HasPrefix(op, "and.") || strings.HasPrefix(op, "or.") ||
-		strings.HasPrefix(op, "xor.") || strings.HasPrefix(op, "not.")):
+	case predLogic(op):
 		return 0 // folded into the ISETP that makes one of its operands
 	case strings.HasPrefix(op, "cvta.to."), strings.HasPrefix(op, "mul.wide."),
 		op == "cvt.u64.u32", op == "cvt.s64.s32", op == "cvt.u64.s32", op == "cvt.s64.u32":
@@ -335,6 +334,16 @@ func intDivideSASS(in *format.Inst) (n, hoistable int) {
 		return sdivSASS, 9
 	}
 	return udivSASS, 7
+}
+
+// hoistedDivide: the instruction at pc is an integer divide by a register whose
+// divisor no loop around it writes (loops: every loop of the program), so ptxas
+// hoists the reciprocal.
+func hoistedDivide(insts []format.Inst, pc int, loops [][2]int) bool {
+	if _, _, ok := intDivideByRegister(&insts[pc]); !ok {
+		return false
+	}
+	return divisorInvariant(insts, pc, loopsOf(loops, pc))
 }
 
 // divisorInvariant reports whether the divide at pc sits in a loop that never writes
@@ -405,9 +414,13 @@ func fusedAdd(insts []format.Inst, pc int) bool {
 // fused: ptxas merges the instruction at pc into the one that makes its operand: an
 // add into IMAD.HI (fusedAdd), predicate logic into the ISETP (sassOf).
 func fused(insts []format.Inst, pc int) bool {
-	op := insts[pc].Opcode
-	return fusedAdd(insts, pc) || (strings.HasSuffix(op, ".pred") && (strings.HasPrefix(op, "and.") ||
-		strings.HasPrefix(op, "or.") || strings.HasPrefix(op, "xor.") || strings.HasPrefix(op, "not.")))
+	return fusedAdd(insts, pc) || predLogic(insts[pc].Opcode)
+}
+
+// predLogic: and, or, xor or not of predicates.
+func predLogic(op string) bool {
+	return strings.HasSuffix(op, ".pred") && (strings.HasPrefix(op, "and.") || strings.HasPrefix(op, "or.") ||
+		strings.HasPrefix(op, "xor.") || strings.HasPrefix(op, "not."))
 }
 
 func loopsOf(loops [][2]int, pc int) [][2]int {

@@ -103,7 +103,6 @@ type timedInst struct {
 	// on each pipe (memory ones on the ALU pipe), which a warp that takes the branch
 	// issues predicated off.
 	skip    [numPipes]uint16
-	skipped bool // some skip
 	three   bool // three or more register sources (not counting predicates): see sm.reuse_miss_cycles
 	lat     int64
 	why     sched.Reason
@@ -368,9 +367,13 @@ func opClass(in *format.Inst, k instKind, l arch.Latency) (pipe, int64, sched.Re
 	return pALU, int64(l.ALU), sched.Fixed
 }
 
+// noSkip: a timedInst.skip of a branch over no predicated block.
+var noSkip [numPipes]uint16
+
 // blockPipes is what the block of n SASS instructions after the branch at pc, which
 // ptxas predicates, takes on each pipe: each instruction's slots on its own (memory
-// instructions on the ALU pipe, one slot per SASS instruction).
+// instructions on the ALU pipe, one slot per SASS instruction). The block is at most
+// ifConvertMax instructions, so the counts fit.
 func blockPipes(insts []timedInst, own []int, n, pc int) [numPipes]uint16 {
 	var by [numPipes]uint16
 	for i := pc + 1; i < len(insts) && n > 0; i++ {
@@ -383,7 +386,7 @@ func blockPipes(insts []timedInst, own []int, n, pc int) [numPipes]uint16 {
 		if p >= numPipes {
 			p, slots = pALU, k
 		}
-		by[p] += uint16(min(slots, math.MaxUint16-int(by[p])))
+		by[p] += uint16(slots)
 	}
 	return by
 }
@@ -443,7 +446,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 			lat = intLatency(in, ik, cfg.Latency)
 		}
 		slots, alt := 1, 0
-		if n, chain := intDivide(in, cfg.Latency, own != nil && divisorInvariant(e.prog, pc, loopsOf(loops, pc))); n > 0 {
+		if n, chain := intDivide(in, cfg.Latency, own != nil && hoistedDivide(e.prog, pc, loops)); n > 0 {
 			// The sequence is integer ops (IMAD, ISETP, IADD3) but for its one
 			// MUFU.RCP: it issues on the ALU pipe, as a rem does, not on the SFU's,
 			// where capture's class for div (format.ClassSFU) would put it.
@@ -455,13 +458,9 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 		// block to the warps that take it. An instruction ptxas fuses into the one
 		// that makes its operand (an add into IMAD.HI, predicate logic into ISETP)
 		// adds one cycle to that one's latency.
-		skip := 0
 		if own != nil {
 			if p < numPipes {
 				slots = max(own[pc], 1)
-			}
-			if isBranch(in) {
-				skip = count[pc] - own[pc]
 			}
 			if fused(e.prog, pc) {
 				lat = 1
@@ -476,11 +475,11 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 				srcs++
 			}
 		}
-		e.insts[pc] = timedInst{kind: k, pipe: p, slots: slots, intN: slots, alt: alt, skipped: skip > 0, three: srcs >= 3, lat: lat, why: why, rd: in.RegsRead, wr: in.RegsWritten,
+		e.insts[pc] = timedInst{kind: k, pipe: p, slots: slots, intN: slots, alt: alt, three: srcs >= 3, lat: lat, why: why, rd: in.RegsRead, wr: in.RegsWritten,
 			width: max(int(in.Width), 1), memOp: in.MemOp, cacheOp: in.CacheOp, agg: agg != nil && agg[pc]}
 	}
 	for pc := range e.insts {
-		if e.insts[pc].skipped {
+		if own != nil && isBranch(&e.prog[pc]) && count[pc] > own[pc] {
 			e.insts[pc].skip = blockPipes(e.insts, own, count[pc]-own[pc], pc)
 		}
 	}
@@ -1176,13 +1175,13 @@ func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 	w.markIssued(i)
 	sc := &s.scheds[w.sched]
 	if in.pipe < numPipes {
-		p, n := in.pipe, in.slots
+		n := in.slots
 		if in.three && sc.last != w.slot {
 			n += e.reuseMiss // operands from the banks, not the reuse cache
 		}
-		sc.pipes[p].TakeN(t, n)
+		sc.pipes[in.pipe].TakeN(t, n)
 	}
-	if in.skipped && i+1 < fw.Len() && fw.PC[i+1] != pc+1 {
+	if in.skip != noSkip && i+1 < fw.Len() && fw.PC[i+1] != pc+1 {
 		for p, n := range in.skip { // the predicated block, issued with its guard off
 			if n > 0 {
 				sc.pipes[p].TakeN(t, int(n))
