@@ -147,8 +147,7 @@ func ParseSpec(file string, data []byte, dir string) (*Spec, error) {
 		return nil, bad("archs", "give at least one arch (%s), or arch/gpu", strings.Join(arch.Archs(), ", "))
 	}
 	for i, a := range w.Archs {
-		name, gpu, _ := strings.Cut(a, "/")
-		cfg, err := arch.Preset(name, gpu)
+		cfg, err := arch.Lookup(a, "")
 		if err != nil {
 			return nil, bad(fmt.Sprintf("archs[%d]", i), "%v", err)
 		}

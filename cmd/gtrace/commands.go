@@ -85,7 +85,7 @@ func replayCommand() *cli.Command {
 // archFlags choose the arch a replay runs on: what loadArch reads.
 func archFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "arch", Usage: "fermi | kepler | ampere | hopper (or give --config)"},
+		&cli.StringFlag{Name: "arch", Usage: "fermi | kepler | ampere | hopper, ARCH/GPU, or a GPU preset alone (or give --config)"},
 		&cli.StringFlag{Name: "gpu", Usage: "GPU preset of the arch (default: the arch's default)"},
 		&cli.StringSliceFlag{Name: "set", Usage: "override a config key: KEY=VALUE"},
 		&cli.StringFlag{Name: "config", Usage: "load a whole custom arch from FILE"},
@@ -98,7 +98,7 @@ func compareCommand() *cli.Command {
 		Usage:     "replay traces on several architectures, side by side (one column per trace and arch)",
 		ArgsUsage: "FILE [FILE...]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "arch", Value: "fermi,kepler,ampere,hopper", Usage: "comma-separated archs"},
+			&cli.StringFlag{Name: "arch", Value: "fermi,kepler,ampere,hopper", Usage: "comma-separated archs (ARCH, ARCH/GPU or a GPU preset: gtrace archs lists them)"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table | json | csv"},
 			&cli.StringSliceFlag{Name: "set", Usage: "override a config key on every arch: KEY=VALUE"},
 			&cli.BoolFlag{Name: "all", Usage: "show every metric, not only the ones the lessons compare"},
@@ -130,7 +130,7 @@ func reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "sweep", Category: sweepPageFlags, Usage: "draw the results folder of `gtrace sweep` instead of replaying traces"},
 			&cli.StringFlag{Name: "x", Category: sweepPageFlags, Usage: "the swept key (or arch) along each chart's x (default: the key with the most values)"},
 			&cli.StringSliceFlag{Name: "metric", Category: sweepPageFlags, Usage: "a metric to chart, by its ncu name (repeatable; default: cycles, L1 and L2 hit rates, DRAM bytes read)"},
-			&cli.StringFlag{Name: "arch", Value: "fermi,kepler,ampere,hopper", Usage: "comma-separated archs"},
+			&cli.StringFlag{Name: "arch", Value: "fermi,kepler,ampere,hopper", Usage: "comma-separated archs (ARCH, ARCH/GPU or a GPU preset: gtrace archs lists them)"},
 			&cli.StringSliceFlag{Name: "set", Usage: "override a config key on every arch: KEY=VALUE"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "report.html", Usage: "the HTML file to write"},
 			&cli.BoolFlag{Name: "no-timing", Usage: "skip the timing engine (no cycles, time or IPC): faster on big traces"},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -176,6 +177,15 @@ func TestCaptureInspectReplay(t *testing.T) {
 	code, out, errs = gtrace(t, "compare", tr, tr, "--arch", "fermi,hopper")
 	if code != 0 || strings.Count(strings.SplitN(out, "\n", 3)[1], "@") != 4 {
 		t.Fatalf("compare: exit %d\n%s%s", code, out, errs)
+	}
+	// Two GPUs of one arch, named every way arch.Lookup takes: the columns say the GPU.
+	code, out, errs = gtrace(t, "compare", tr, tr, "--arch", "hopper,hopper/h200", "--format", "table")
+	if header := strings.Fields(strings.SplitN(out, "\n", 3)[1]); code != 0 ||
+		!slices.Equal(header[1:], []string{"t@hopper/h100", "t@hopper/h200", "t@hopper/h100", "t@hopper/h200"}) {
+		t.Fatalf("compare of two hopper GPUs: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs = gtrace(t, "replay", tr, "--arch", "h200"); code != 0 || !strings.Contains(out, " on h200 (hopper)") {
+		t.Errorf("replay --arch h200: exit %d\n%s%s", code, out, errs)
 	}
 	// The column read of the 32×32 tile is the transpose lesson's 32-way conflict: the
 	// advisor names it, its fix, and the wavefronts the pad saves (4096 → 128).

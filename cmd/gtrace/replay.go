@@ -16,15 +16,13 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// loadArch builds the configuration a replay uses: a preset (or --config FILE), then
-// every --set override in order.
+// loadArch builds the configuration a replay uses: a preset (arch.Lookup's names) or
+// --config FILE, then every --set override in order.
 func loadArch(archName, gpu, configFile string, sets []string) (*arch.Config, error) {
 	var cfg *arch.Config
 	var err error
-	if configFile == "" && archName == "" {
-		return nil, usageError("give --arch fermi|kepler|ampere|hopper, or --config FILE")
-	}
-	if configFile != "" {
+	switch {
+	case configFile != "":
 		f, err := os.Open(configFile)
 		if err != nil {
 			return nil, err
@@ -33,17 +31,15 @@ func loadArch(archName, gpu, configFile string, sets []string) (*arch.Config, er
 		if cfg, err = arch.Load(f); err != nil {
 			return nil, fmt.Errorf("%s: %w", configFile, err)
 		}
-	} else if cfg, err = arch.Preset(archName, gpu); err != nil {
-		return nil, usageError("%v", err)
+	case archName == "":
+		return nil, usageError("give --arch fermi|kepler|ampere|hopper, or --config FILE")
+	default:
+		if cfg, err = arch.Lookup(archName, gpu); err != nil {
+			return nil, usageError("%v", err)
+		}
 	}
-	for _, kv := range sets {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return nil, usageError("--set %q: want KEY=VALUE", kv)
-		}
-		if err := cfg.Set(strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
-			return nil, usageError("--set %s: %v", kv, err)
-		}
+	if err := cfg.SetPairs(sets); err != nil {
+		return nil, usageError("--set %v", err)
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -134,12 +130,6 @@ func printReport(w io.Writer, rep *replay.Report) error {
 	return nil
 }
 
-// column is one trace replayed on one arch: a column of the comparison table.
-type column struct {
-	label string
-	rep   *replay.Report
-}
-
 func compareAction(c *cli.Context) error {
 	fmtName := c.String("format")
 	if fmtName != "table" && fmtName != "json" && fmtName != "csv" {
@@ -152,7 +142,7 @@ func compareAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var cols []column
+	var cols []replay.Column
 	for _, file := range c.Args().Slice() {
 		r, err := format.Open(file)
 		if err != nil {
@@ -167,25 +157,21 @@ func compareAction(c *cli.Context) error {
 				r.Close()
 				return err
 			}
-			label := cfg.Arch + "/" + cfg.GPU
-			if c.NArg() > 1 {
-				label = strings.TrimSuffix(filepath.Base(file), ".gtrace") + "@" + cfg.Arch
-			}
-			cols = append(cols, column{label, rep})
+			cols = append(cols, replay.Column{Label: replay.ColumnLabel(file, c.NArg(), cfg, cfgs), Report: rep})
 		}
 		r.Close()
 	}
 	switch fmtName {
 	case "json":
 		for _, col := range cols {
-			if err := col.rep.WriteJSON(c.App.Writer); err != nil {
+			if err := col.Report.WriteJSON(c.App.Writer); err != nil {
 				return err
 			}
 		}
 		return nil
 	case "csv":
 		for _, col := range cols {
-			if err := col.rep.WriteCSV(c.App.Writer); err != nil {
+			if err := col.Report.WriteCSV(c.App.Writer); err != nil {
 				return err
 			}
 		}
@@ -194,78 +180,23 @@ func compareAction(c *cli.Context) error {
 	return printComparison(c.App.Writer, cols, c.Bool("all"))
 }
 
-// comparedMetrics are the rows `compare` shows by default: the ones that differ between
-// architectures for the seed lessons. --all shows every metric.
-var comparedMetrics = []string{
-	"smsp__inst_executed.sum",
-	"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-	"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-	"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-	"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-	"gtrace__global_ld_transactions.sum",
-	"gtrace__global_ld_bus_utilization.pct",
-	"gtrace__global_st_transactions.sum",
-	"gtrace__global_st_bus_utilization.pct",
-	"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-	"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-	"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-	"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-	"l1tex__t_sector_hit_rate.pct",
-	"l1tex__t_sectors_pipe_tex_mem_texture.sum",
-	"idc__requests.sum",
-	"lts__t_sectors_srcunit_tex_op_read.sum",
-	"lts__t_sectors_srcunit_tex_op_write.sum",
-	"lts__t_sector_hit_rate.pct",
-	"dram__bytes_read.sum",
-	"dram__bytes_write.sum",
-	"gtrace__dram_row_hit_rate.pct",
-	"gtrace__dram_burst_utilization.pct",
-	"gtrace__dram_channel_imbalance",
-	"gtrace__simd_efficiency.pct",
-	"gtrace__ctas_per_sm",
-}
-
-func printComparison(w io.Writer, cols []column, all bool) error {
-	nk := 0
-	for _, col := range cols {
-		nk = max(nk, len(col.rep.Kernels))
+func printComparison(w io.Writer, cols []replay.Column, all bool) error {
+	metrics := replay.ComparedMetrics
+	if all {
+		metrics = nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	for ki := range nk {
-		var names []string
-		var first *replay.KernelReport
-		for _, col := range cols {
-			if ki < len(col.rep.Kernels) {
-				k := &col.rep.Kernels[ki]
-				if first == nil {
-					first = k
-				}
-				if len(names) == 0 || names[len(names)-1] != k.Name {
-					names = append(names, k.Name)
-				}
-			}
-		}
-		fmt.Fprintf(w, "%s\n", strings.Join(names, " vs "))
+	for _, cmp := range replay.Compare(cols, metrics) {
+		fmt.Fprintf(w, "%s\n", strings.Join(cmp.Names, " vs "))
 		fmt.Fprintf(tw, "metric\t")
 		for _, col := range cols {
-			fmt.Fprintf(tw, "%s\t", col.label)
+			fmt.Fprintf(tw, "%s\t", col.Label)
 		}
 		fmt.Fprintln(tw)
-		metrics := comparedMetrics
-		if all {
-			metrics = nil
-			for _, m := range first.Metrics {
-				metrics = append(metrics, m.Name)
-			}
-		}
-		for _, name := range metrics {
-			fmt.Fprintf(tw, "%s\t", name)
-			for _, col := range cols {
-				v, ok := 0.0, false
-				if ki < len(col.rep.Kernels) {
-					v, ok = col.rep.Kernels[ki].Metric(name)
-				}
-				if ok {
+		for _, row := range cmp.Rows {
+			fmt.Fprintf(tw, "%s\t", row.Metric)
+			for i, v := range row.Values {
+				if row.Has[i] {
 					fmt.Fprintf(tw, "%s\t", fmtValue(v))
 				} else {
 					fmt.Fprintf(tw, "-\t")
@@ -291,21 +222,9 @@ func archsAction(c *cli.Context) error {
 		}
 		return tw.Flush()
 	}
-	name := c.Args().First()
-	a, gpu, _ := strings.Cut(name, "/")
-	cfg, err := loadArch(a, gpu, "", c.StringSlice("set"))
+	cfg, err := loadArch(c.Args().First(), "", "", c.StringSlice("set"))
 	if err != nil {
-		// Also accept a bare GPU preset name.
-		for _, an := range arch.Archs() {
-			for _, g := range arch.GPUs(an) {
-				if g == name {
-					cfg, err = loadArch(an, g, "", c.StringSlice("set"))
-				}
-			}
-		}
-		if err != nil {
-			return err
-		}
+		return err
 	}
 	fmt.Fprintf(c.App.Writer, "%s/%s: %s (compute capability %s)\n", cfg.Arch, cfg.GPU, cfg.Name, cfg.CC)
 	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
