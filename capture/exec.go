@@ -40,6 +40,7 @@ type warpState struct {
 	held       int                  // rec.Bytes() when the CTA last looked
 	heldCap    int                  // rec.CapBytes() when the CTA last looked
 	oobScratch [maxAccessBytes]byte // under OOBWarn, what an out-of-bounds access reads or writes
+	oobHit     bool                 // under OOBWarn, the instruction being executed had a lane out of bounds
 	nextPath   uint16
 
 	stack []stackEntry // stack mode
@@ -638,7 +639,7 @@ func (w *warpState) memInst(in *instr, pc int32, exec uint32, path uint16, fl fo
 			w.lanes[l] = addr
 			d[l] = uint64(binary.LittleEndian.Uint32(a.bytes(addr, 4, false)))
 		}
-		w.rec.AppendMem(uint32(pc), exec, path, fl, &w.lanes)
+		w.appendMem(pc, exec, path, fl)
 		return nil
 	}
 	if in.space == msShared && base != nil && in.vec == 1 && es == 4 && in.op <= opSt {
@@ -665,7 +666,7 @@ func (w *warpState) memInst(in *instr, pc int32, exec uint32, path uint16, fl fo
 		if in.op == opSt {
 			w.c.epoch++
 		}
-		w.rec.AppendMem(uint32(pc), exec, path, fl, &w.lanes)
+		w.appendMem(pc, exec, path, fl)
 		return nil
 	}
 	atomicLock := in.op >= opAtom && w.c.lockAtomics && in.space != msShared
@@ -704,8 +705,18 @@ func (w *warpState) memInst(in *instr, pc int32, exec uint32, path uint16, fl fo
 			}
 		}
 	}
-	w.rec.AppendMem(uint32(pc), exec, path, fl, &w.lanes)
+	w.appendMem(pc, exec, path, fl)
 	return nil
+}
+
+// appendMem records a memory instruction with the lanes' addresses in w.lanes, marked
+// FlagOOB when a lane was out of bounds (under OOBWarn).
+func (w *warpState) appendMem(pc int32, exec uint32, path uint16, fl format.Flags) {
+	if w.oobHit {
+		fl |= format.FlagOOB
+		w.oobHit = false
+	}
+	w.rec.AppendMem(uint32(pc), exec, path, fl, &w.lanes)
 }
 
 // atomic performs one lane's read-modify-write. Lanes are served in ascending lane

@@ -286,6 +286,7 @@ func (k *Kernel) buildLaunch() {
 		SIMT:           k.spec.SIMT,
 		SourceHash:     hex.EncodeToString(sum[:]),
 		PTXProducer:    prod,
+		OOBWarn:        k.spec.OOB == OOBWarn,
 		Program:        format.Program{Insts: k.insts, EntryInsts: uint32(k.funcs[0].end)},
 	}
 	for _, t := range k.texs {

@@ -97,6 +97,7 @@ func (w *warpState) outOfBounds(pc int32, l int, sp mspace, addr uint64, n int, 
 		a.CTA, a.Thread, a.Addr, a.Buffer = c.id, w.idx*32+l, addr, buffer()
 	}
 	a.Count++
+	w.oobHit = true
 	b := w.oobScratch[:n]
 	clear(b)
 	return b, addr, nil

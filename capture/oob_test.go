@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gtrace/gtrace/format"
 )
 
 // oobPTX reads below a buffer (Rodinia srad's J[-cols]: a[gi-8]), writes past one
@@ -165,6 +167,25 @@ func TestOOBWarn(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no record of pc %d in CTA 0 warp 0", ldPC)
+	}
+
+	// The records with lanes out of bounds, and only they, carry FlagOOB: the load's
+	// in warp 0 of CTA 0 (gi 0..7), the store a[gi+120]'s in every warp (gi >= 8), the atomic d[gi]'s where gi >= 32 (3 warps), and each shared access's
+	// in warp 1 of each CTA (tid >= 56).
+	flagged := map[int]int{}
+	for _, w := range sink1.warps {
+		for i, pc := range w.PC {
+			if w.Flags[i]&format.FlagOOB != 0 {
+				flagged[int(pc)]++
+			}
+		}
+	}
+	wantFlagged := map[int]int{res.OOB[0].PC: 1, res.OOB[1].PC: 4, res.OOB[2].PC: 3, res.OOB[3].PC: 2, res.OOB[4].PC: 2}
+	if !reflect.DeepEqual(flagged, wantFlagged) {
+		t.Errorf("records with FlagOOB by pc %v, want %v", flagged, wantFlagged)
+	}
+	if !load(t, oobSpec(OOBWarn, 1)).Launch().OOBWarn || load(t, oobSpec(OOBFault, 1)).Launch().OOBWarn {
+		t.Error("Launch.OOBWarn does not follow Spec.OOB")
 	}
 
 	sink4 := &memSink{}

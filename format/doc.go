@@ -132,7 +132,10 @@
 // FlagReconverge marks the first record after the paths rejoined. FlagSwitch marks a
 // record where the capture's scheduler moved to another path without reconverging (ITS
 // interleaving, or a stack pop to a sibling path). A timing replay serialises or
-// interleaves the paths as its architecture does.
+// interleaves the paths as its architecture does. FlagOOB, outside the divergence
+// structure, marks a memory record with lanes outside every allocation; only a launch
+// captured under --oob=warn (Launch.OOBWarn, "oob":"warn" in its metadata) may have it,
+// and the writer and reader refuse it elsewhere.
 //
 // # Batches
 //

@@ -440,6 +440,7 @@ func TestWriterRejects(t *testing.T) {
 			return w.WriteCTA(0, 0, ws)
 		}},
 		{"undefined-flag", func(w *Writer, ws []*Warp) error { ws[0].Flags[0] = 1 << 7; return w.WriteCTA(0, 0, ws) }},
+		{"oob-flag-without-oob-warn", func(w *Writer, ws []*Warp) error { ws[0].Flags[0] = FlagOOB; return w.WriteCTA(0, 0, ws) }},
 		{"wide-stride-not-stride-row", func(w *Writer, ws []*Warp) error {
 			ws[0].Stride[0] = 1 << 40
 			return w.WriteCTA(0, 0, ws)

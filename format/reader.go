@@ -495,7 +495,7 @@ func (rd *Reader) decode(d *decoder, kernel, idx int) (err error) {
 	g := rd.group[kernel]
 	d.kernel, d.cta0, d.wpc = kernel, (idx-rd.first[kernel])*g, l.WarpsPerCTA()
 	d.ctas = min(g, l.NumCTAs()-d.cta0)
-	return d.check(len(l.Program.Insts), blk.offset, idx)
+	return d.check(len(l.Program.Insts), l.OOBWarn, blk.offset, idx)
 }
 
 // maxZstdRatio bounds how many bytes a zstd frame can decode to per byte it occupies. A
@@ -598,9 +598,10 @@ func (d *decoder) narrow(sc *scratch) {
 	}
 }
 
-// check validates the decoded columns against each other and the launch, splits info into
-// mode and flags, finds each warp's rows, and undoes the base delta.
-func (d *decoder) check(progLen int, off int64, batch int) error {
+// check validates the decoded columns against each other and the launch (progLen rows
+// in its program; FlagOOB only where oobWarn), splits info into mode and flags, finds
+// each warp's rows, and undoes the base delta.
+func (d *decoder) check(progLen int, oobWarn bool, off int64, batch int) error {
 	c := &d.cols
 	n := c.rows()
 	bad := func(row int, format string, args ...any) error {
@@ -621,6 +622,10 @@ func (d *decoder) check(progLen int, off int64, batch int) error {
 	cta, warp, pcs, mask, info, base := c.cta[:n], c.warp[:n], c.pc[:n], c.mask[:n], c.info[:n], c.base[:n]
 	doff, coff := c.doff[1:n+1], c.coff[1:n+1]
 	mode, flags, stride, stride32 := d.mode[:n], d.flags[:n], d.stride[:n], c.stride[:n]
+	var refused uint8 // info bits this launch may not have
+	if !oobWarn {
+		refused = uint8(FlagOOB)
+	}
 	cur := -1
 	d0, k0 := uint32(0), uint32(0)
 	for i := range pcs {
@@ -638,6 +643,9 @@ func (d *decoder) check(progLen int, off int64, batch int) error {
 			return bad(i, "pc %d outside the program table (%d rows)", pc, progLen)
 		}
 		in := info[i]
+		if in&refused != 0 {
+			return bad(i, "out-of-bounds flag in a launch not captured under --oob=warn")
+		}
 		m := AddrMode(in >> infoModeShift)
 		mode[i], flags[i], stride[i] = m, Flags(in&infoFlagsMask), int64(stride32[i])
 		d1, k1 := doff[i], coff[i]

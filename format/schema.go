@@ -133,6 +133,7 @@ type wireLaunch struct {
 	SIMT           string        `json:"simt"`
 	SourceHash     string        `json:"source_hash"`
 	PTXProducer    string        `json:"ptx_producer"`
+	OOB            string        `json:"oob,omitempty"` // "warn" under capture --oob=warn; absent = "fault"
 	CTAsPerBatch   int           `json:"ctas_per_batch"`
 	Textures       []wireTexture `json:"textures,omitempty"`
 	Program        []wireInst    `json:"program"`
@@ -212,6 +213,9 @@ func encodeMeta(m *Meta) ([]byte, error) {
 			CTAsPerBatch: ctasPerBatch(l), Program: make([]wireInst, len(l.Program.Insts)),
 			EntryInsts: l.Program.EntryInsts,
 		}
+		if l.OOBWarn {
+			wl.OOB = "warn"
+		}
 		for _, t := range l.Textures {
 			wl.Textures = append(wl.Textures, wireTexture(t))
 		}
@@ -276,6 +280,9 @@ func decodeMeta(data []byte, v Version) (*Meta, []int, error) {
 		if !ok {
 			return nil, nil, unknown(-1, "simt", wl.SIMT)
 		}
+		if wl.OOB != "" && wl.OOB != "warn" {
+			return nil, nil, unknown(-1, "oob", wl.OOB)
+		}
 		if wl.CTAsPerBatch < 1 || wl.CTAsPerBatch > maxCTAsPerBatch {
 			return nil, nil, &MetaError{k, wl.Kernel, -1, "ctas_per_batch", strconv.Itoa(wl.CTAsPerBatch), fmt.Sprintf("outside 1..%d", maxCTAsPerBatch)}
 		}
@@ -285,7 +292,7 @@ func decodeMeta(data []byte, v Version) (*Meta, []int, error) {
 			Block:       Dim3{wl.Block[0], wl.Block[1], wl.Block[2]},
 			SharedBytes: wl.SharedBytes, DynSharedBytes: wl.DynSharedBytes, RegsPerThread: wl.RegsPerThread,
 			LocalBytes: wl.LocalBytes, SIMT: SIMTModel(simt), SourceHash: wl.SourceHash, PTXProducer: wl.PTXProducer,
-			Program: Program{Insts: make([]Inst, len(wl.Program)), EntryInsts: wl.EntryInsts},
+			OOBWarn: wl.OOB == "warn", Program: Program{Insts: make([]Inst, len(wl.Program)), EntryInsts: wl.EntryInsts},
 		}
 		for _, t := range wl.Textures {
 			l.Textures = append(l.Textures, Texture(t))

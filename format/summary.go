@@ -28,6 +28,14 @@ type KernelSummary struct {
 	ActiveLanes   uint64       // sum of active lanes over warp-instructions; /32/WarpInsts is SIMD efficiency
 	ByClass       []ClassCount // non-zero classes, in Class order
 	MemBySpace    []SpaceCount // memory warp-instructions (MemOp != none) by space, in Space order
+	OOBWarn       bool         // captured under --oob=warn (Launch.OOBWarn)
+	OOB           []PCCount    // under OOBWarn, the records with FlagOOB by pc, in pc order
+}
+
+// PCCount is a number of warp-instructions at one pc.
+type PCCount struct {
+	PC uint32
+	N  uint64
 }
 
 // ClassCount is a number of warp-instructions of one class.
@@ -49,6 +57,7 @@ func Summarize(r *Reader) (*Summary, error) {
 	type counts struct {
 		class [numClasses]uint64
 		space [numSpaces]uint64
+		oob   []uint64 // by pc, under OOBWarn
 	}
 	cs := make([]counts, len(m.Launches))
 	for k := range m.Launches {
@@ -56,7 +65,10 @@ func Summarize(r *Reader) (*Summary, error) {
 		s.Kernels[k] = KernelSummary{
 			Kernel: l.Kernel, Grid: l.Grid, Block: l.Block, SharedBytes: l.SharedBytes,
 			RegsPerThread: l.RegsPerThread, SIMT: l.SIMT, Code: l.PTXProducer, CTAs: r.NumCTAs(k),
-			Warps: uint64(r.NumCTAs(k)) * uint64(l.WarpsPerCTA()),
+			Warps: uint64(r.NumCTAs(k)) * uint64(l.WarpsPerCTA()), OOBWarn: l.OOBWarn,
+		}
+		if l.OOBWarn {
+			cs[k].oob = make([]uint64, len(l.Program.Insts))
 		}
 		s.Warps += s.Kernels[k].Warps
 	}
@@ -73,6 +85,9 @@ func Summarize(r *Reader) (*Summary, error) {
 				c.space[in.Space]++
 			}
 			ks.ActiveLanes += uint64(bits.OnesCount32(w.Mask[i]))
+			if w.Flags[i]&FlagOOB != 0 {
+				c.oob[pc]++ // only an OOBWarn launch has the flag: the reader checked
+			}
 		}
 	}
 	for k := range s.Kernels {
@@ -85,6 +100,11 @@ func Summarize(r *Reader) (*Summary, error) {
 		for sp, n := range cs[k].space {
 			if n > 0 {
 				ks.MemBySpace = append(ks.MemBySpace, SpaceCount{Space(sp), n})
+			}
+		}
+		for pc, n := range cs[k].oob {
+			if n > 0 {
+				ks.OOB = append(ks.OOB, PCCount{uint32(pc), n})
 			}
 		}
 		s.WarpInsts += ks.WarpInsts

@@ -242,8 +242,12 @@ type Launch struct {
 	SIMT           SIMTModel
 	SourceHash     string // hex SHA-256 of the PTX text
 	PTXProducer    string // compiler that produced the PTX, e.g. "clang-14", "nvcc 12.4"; SASSProducer... for a trace imported from a GPU (format/accelsim)
-	Textures       []Texture
-	Program        Program
+	// OOBWarn says the launch was captured under capture's --oob=warn: an access
+	// outside every allocation did not stop it (its reads gave zeros, its writes were
+	// dropped), and its records carry FlagOOB. Only such a launch may have them.
+	OOBWarn  bool
+	Textures []Texture
+	Program  Program
 }
 
 // WarpsPerCTA is ceil(block threads / 32).

@@ -15,6 +15,11 @@ const (
 	// FlagSwitch marks a record where the capture's scheduler moved from one path to
 	// another without reconverging (ITS interleaving, or a stack pop to a sibling path).
 	FlagSwitch
+	// FlagOOB marks a memory record with lanes that accessed outside every allocation,
+	// in a launch captured with Launch.OOBWarn: those lanes read zeros or had their
+	// writes dropped, and the record keeps their addresses as the kernel computed them.
+	// The engines replay the record like any other, as the hardware issues the access.
+	FlagOOB
 )
 
 // AddrMode says how a record's lane addresses are encoded.

@@ -140,7 +140,7 @@ func (w *Writer) WriteCTA(kernel, cta int, warps []*Warp) error {
 		case wp.Kernel != kernel || wp.CTA != cta || wp.Warp != i:
 			err = &WriteError{kernel, cta, i, -1, fmt.Sprintf("warp says kernel %d cta %d warp %d", wp.Kernel, wp.CTA, wp.Warp)}
 		default:
-			err = w.appendWarp(len(l.Program.Insts), uint8(cta%g), wp)
+			err = w.appendWarp(len(l.Program.Insts), l.OOBWarn, uint8(cta%g), wp)
 		}
 		if err != nil {
 			w.cols.truncate(mark)
@@ -168,8 +168,9 @@ func (w *Writer) WriteCTA(kernel, cta int, warps []*Warp) error {
 	return nil
 }
 
-// appendWarp checks one warp's columns against each other and appends them.
-func (w *Writer) appendWarp(progLen int, ctaOff uint8, wp *Warp) error {
+// appendWarp checks one warp's columns against each other and the launch (progLen rows
+// in its program; FlagOOB only where oobWarn) and appends them.
+func (w *Writer) appendWarp(progLen int, oobWarn bool, ctaOff uint8, wp *Warp) error {
 	n := wp.Len()
 	fail := func(row int, format string, args ...any) error {
 		return &WriteError{wp.Kernel, wp.CTA, wp.Warp, row, fmt.Sprintf(format, args...)}
@@ -187,6 +188,10 @@ func (w *Writer) appendWarp(progLen int, ctaOff uint8, wp *Warp) error {
 	nDeltas, cols := wp.deltaLen()
 	if cols > 1 {
 		return fail(-1, "deltas in more than one of Deltas, Deltas32 and Deltas16")
+	}
+	refused := ^Flags(infoFlagsMask) // flags this launch may not have
+	if !oobWarn {
+		refused |= FlagOOB
 	}
 	c := &w.cols
 	last := w.lastBase[:progLen]
@@ -208,7 +213,10 @@ func (w *Writer) appendWarp(progLen int, ctaOff uint8, wp *Warp) error {
 		if mode > AddrDeltas {
 			return fail(i, "address mode %d unknown", mode)
 		}
-		if fl&^infoFlagsMask != 0 {
+		if fl&refused != 0 {
+			if fl&FlagOOB != 0 && fl&^infoFlagsMask == 0 {
+				return fail(i, "FlagOOB in a launch without OOBWarn")
+			}
 			return fail(i, "flags %#x use undefined bits", fl)
 		}
 		d0, d1, k0, k1 := dOff[i], dOff[i+1], kOff[i], kOff[i+1]

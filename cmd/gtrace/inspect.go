@@ -80,7 +80,7 @@ func inspectAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	printSummary(c.App.Writer, c.Args().First(), s)
+	printSummary(c.App.Writer, c.Args().First(), s, r.Meta())
 	return nil
 }
 
@@ -91,7 +91,7 @@ func pct(n, of uint64) float64 {
 	return 100 * float64(n) / float64(of)
 }
 
-func printSummary(w io.Writer, name string, s *format.Summary) {
+func printSummary(w io.Writer, name string, s *format.Summary, m *format.Meta) {
 	integrity := "metadata checksum verified"
 	if !s.Version.Checked() {
 		integrity = "unchecked: written before metadata checksums, a flipped bit in its metadata can go unseen"
@@ -126,7 +126,38 @@ func printSummary(w io.Writer, name string, s *format.Summary) {
 			fmt.Fprintf(w, " %s %d", sc.Space, sc.N)
 		}
 		fmt.Fprintln(w)
+		if k.OOBWarn {
+			printOOB(w, &k, m.Launches[i].Program.Insts)
+		}
 	}
 	fmt.Fprintf(w, "\nwarps %d, warp-instructions %d\n", s.Warps, s.WarpInsts)
 	fmt.Fprintf(w, "bytes on disk %d  (%.3f bytes per warp-instruction)\n", s.FileBytes, s.BytesPerWarpInst)
+}
+
+// printOOB says that a launch was captured under --oob=warn and which of its
+// warp-instructions had lanes out of bounds, by pc.
+func printOOB(w io.Writer, k *format.KernelSummary, prog []format.Inst) {
+	var n uint64
+	for _, c := range k.OOB {
+		n += c.N
+	}
+	fmt.Fprintf(w, "  out of bounds      captured under --oob=warn: ")
+	if n == 0 {
+		fmt.Fprintf(w, "no access went out of bounds\n")
+		return
+	}
+	pcs := "pcs"
+	if len(k.OOB) == 1 {
+		pcs = "pc"
+	}
+	fmt.Fprintf(w, "%d warp-instructions at %d %s had lanes outside every buffer (their reads gave zeros, their writes were dropped)\n",
+		n, len(k.OOB), pcs)
+	for _, c := range k.OOB {
+		in := &prog[c.PC]
+		at := ""
+		if in.File != "" && in.Line > 0 {
+			at = fmt.Sprintf(" at %s:%d", in.File, in.Line)
+		}
+		fmt.Fprintf(w, "                     pc %d (%s)%s: %d\n", c.PC, in.PTX, at, c.N)
+	}
 }

@@ -117,6 +117,13 @@ ret;
 	if code != 0 || errs != want || !strings.Contains(out, "captured up: 1 CTAs") {
 		t.Errorf("--oob warn: exit %d\nstdout %q\nstderr %q\nwant    %q", code, out, errs, want)
 	}
+	// The trace says how it was captured, and which warp-instructions went out of bounds.
+	wantInspect := "  out of bounds      captured under --oob=warn: 1 warp-instructions at 1 pc had lanes outside every buffer " +
+		"(their reads gave zeros, their writes were dropped)\n" +
+		"                     pc 7 (ld.global.f32 %f1, [%rd4+-64];): 1\n"
+	if code, out, errs := gtrace(t, "inspect", tr); code != 0 || !strings.Contains(out, wantInspect) {
+		t.Errorf("inspect of the --oob=warn trace: exit %d\n%s%s\nwant it to hold\n%s", code, out, errs, wantInspect)
+	}
 	if code, out, errs := gtrace(t, "replay", tr, "--arch", "hopper", "--format", "json"); code != 0 || !strings.Contains(out, `"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": 2,`) {
 		t.Errorf("replay of the --oob=warn trace: exit %d, %s%s; want 2 load requests", code, out, errs)
 	}
@@ -136,7 +143,8 @@ func TestCaptureInspectReplay(t *testing.T) {
 	}
 	code, out, errs = gtrace(t, "inspect", tr)
 	if code != 0 || !strings.Contains(out, "matrixTransposeShared") || !strings.Contains(out, "SIMT stack") ||
-		!strings.Contains(out, "bytes per warp-instruction") || !strings.Contains(out, "gtrace format v2 (metadata checksum verified)") {
+		!strings.Contains(out, "bytes per warp-instruction") || !strings.Contains(out, "gtrace format v2 (metadata checksum verified)") ||
+		strings.Contains(out, "out of bounds") {
 		t.Fatalf("inspect: exit %d\n%s%s", code, out, errs)
 	}
 	// A trace of the first format still inspects, and says that it is unchecked.
