@@ -124,20 +124,9 @@ func (k *Kernel) mergeOOB(ctas []*cta) []OOBAccess {
 	var out []OOBAccess
 	for _, a := range byPC {
 		a.Inst = k.insts[a.PC].PTX
-		a.Source = k.sourceAt(a.PC)
+		a.Source = k.launch.Program.SourceAt(a.PC)
 		out = append(out, *a)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].PC < out[j].PC })
 	return out
-}
-
-// sourceAt is "file:line" of the nearest program-table row with a line at or above pc
-// (code under ".loc F 0" belongs to no line of its own), or "".
-func (k *Kernel) sourceAt(pc int) string {
-	for ; pc >= 0 && pc < len(k.insts); pc-- {
-		if row := &k.insts[pc]; row.File != "" && row.Line > 0 {
-			return fmt.Sprintf("%s:%d", row.File, row.Line)
-		}
-	}
-	return ""
 }

@@ -81,7 +81,7 @@ type barrier struct {
 func (k *Kernel) Run(ctx context.Context, kernelIndex int, sink Sink) (*Result, error) {
 	res, err := k.runGrid(ctx, kernelIndex, sink)
 	if f := (*Fault)(nil); errors.As(err, &f) && f.Source == "" {
-		f.Source = k.sourceAt(f.PC)
+		f.Source = k.launch.Program.SourceAt(f.PC)
 	}
 	return res, err
 }

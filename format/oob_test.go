@@ -104,3 +104,22 @@ func TestOOBPolicyName(t *testing.T) {
 		t.Errorf("oob \"warn\": %v, want it accepted and the missing batch found", err)
 	}
 }
+
+// SourceAt walks up to the nearest instruction with a line: code under ".loc F 0" has
+// none of its own.
+func TestSourceAt(t *testing.T) {
+	p := loopProgram()
+	p.Insts[2].Line = 0
+	for _, tc := range []struct {
+		pc   int
+		want string
+	}{{0, "k.cu:7"}, {2, "k.cu:7"}, {3, "k.cu:8"}, {7, "k.cu:6"}, {8, ""}, {-1, ""}} {
+		if got := p.SourceAt(tc.pc); got != tc.want {
+			t.Errorf("SourceAt(%d) = %q, want %q", tc.pc, got, tc.want)
+		}
+	}
+	p.Insts[0].File = ""
+	if got := p.SourceAt(0); got != "" {
+		t.Errorf("SourceAt(0) with no file = %q, want \"\"", got)
+	}
+}

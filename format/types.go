@@ -215,6 +215,17 @@ type Program struct {
 	EntryInsts uint32
 }
 
+// SourceAt is "file:line" of the nearest instruction with a line at or above pc (code
+// under ".loc F 0" belongs to no line of its own), or "".
+func (p *Program) SourceAt(pc int) string {
+	for ; pc >= 0 && pc < len(p.Insts); pc-- {
+		if in := &p.Insts[pc]; in.File != "" && in.Line > 0 {
+			return fmt.Sprintf("%s:%d", in.File, in.Line)
+		}
+	}
+	return ""
+}
+
 // Texture describes one 2D texture object bound for a launch.
 type Texture struct {
 	Handle    uint64 // the value the kernel receives as its texture object

@@ -127,7 +127,7 @@ func printSummary(w io.Writer, name string, s *format.Summary, m *format.Meta) {
 		}
 		fmt.Fprintln(w)
 		if k.OOBWarn {
-			printOOB(w, &k, m.Launches[i].Program.Insts)
+			printOOB(w, &k, &m.Launches[i].Program)
 		}
 	}
 	fmt.Fprintf(w, "\nwarps %d, warp-instructions %d\n", s.Warps, s.WarpInsts)
@@ -136,7 +136,7 @@ func printSummary(w io.Writer, name string, s *format.Summary, m *format.Meta) {
 
 // printOOB says that a launch was captured under --oob=warn and which of its
 // warp-instructions had lanes out of bounds, by pc.
-func printOOB(w io.Writer, k *format.KernelSummary, prog []format.Inst) {
+func printOOB(w io.Writer, k *format.KernelSummary, prog *format.Program) {
 	var n uint64
 	for _, c := range k.OOB {
 		n += c.N
@@ -153,11 +153,10 @@ func printOOB(w io.Writer, k *format.KernelSummary, prog []format.Inst) {
 	fmt.Fprintf(w, "%d warp-instructions at %d %s had lanes outside every buffer (their reads gave zeros, their writes were dropped)\n",
 		n, len(k.OOB), pcs)
 	for _, c := range k.OOB {
-		in := &prog[c.PC]
-		at := ""
-		if in.File != "" && in.Line > 0 {
-			at = fmt.Sprintf(" at %s:%d", in.File, in.Line)
+		at := prog.SourceAt(int(c.PC))
+		if at != "" {
+			at = " at " + at
 		}
-		fmt.Fprintf(w, "                     pc %d (%s)%s: %d\n", c.PC, in.PTX, at, c.N)
+		fmt.Fprintf(w, "                     pc %d (%s)%s: %d\n", c.PC, prog.Insts[c.PC].PTX, at, c.N)
 	}
 }
