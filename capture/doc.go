@@ -15,8 +15,9 @@
 //
 // # Pipeline
 //
-// lex.go → parse.go (syntax tree) → decode.go, decode_inst.go (names resolved to
-// register-file slots, opcode and type enums, memory layout) → link.go (call
+// lex.go → parse.go (syntax tree) → decode.go, decode_inst.go and op_*.go (names
+// resolved to register-file slots, opcode and type enums, memory layout; each opcode
+// family's rules in its own op_*.go, listed in opcodes.go) → link.go (call
 // parameters, arguments, immediate post-dominators) → exec.go (one instruction over
 // 32 lanes) → simt.go (stack and ITS) → run.go (CTA scheduling, workers, sink order).
 //
@@ -40,47 +41,67 @@
 // Operands: registers, special registers, immediates (decimal, 0x, 0b, octal, U suffix,
 // 0fXXXXXXXX, 0dXXXXXXXXXXXXXXXX, decimal floats), predicates with @p / @!p and !p,
 // p|q destinations, {a, b, c, d} vectors, _ sinks, [reg], [reg+imm], [reg+-imm],
-// [sym], [sym+imm], [imm], symbols as values (mov/cvta), labels, WARP_SZ.
+// [sym], [sym+imm], [imm], symbols as values (mov/cvta), labels, WARP_SZ, and
+// %dynamic_smem_size (the launch's dynamic shared bytes, Spec.DynShared).
+//
+// One row per rule of opcodes.go, generated from them (TestOpcodeTable):
 //
 //	opcode                 types / modifiers
 //	mov                    b16-b64 u s f32 f64 pred; pack {a,b}→d and unpack d→{a,b}
-//	ld ldu st              .global .shared .local .const .param generic; .v2 .v4; .nc;
-//	                       .volatile; .ca .cg .cs .lu .cv .wb .wt; .relaxed/.acquire/
-//	                       .release and scopes accepted; 8- to 64-bit and f32/f64
 //	cvta                   .global .shared .local .const, and .to.*; 64-bit
 //	cvt                    every int/float pair; .rn .rz .rm .rp; .rni .rzi .rmi .rpi;
 //	                       .sat .ftz (float→int saturates, NaN→0)
-//	add sub                int (.sat on s32), f32 f64 (.rn .ftz .sat)
-//	mul mad                .lo .hi .wide (int), f32 f64 (mad.f = fma)
-//	mul24 mad24            .lo .hi (u32 s32)
-//	div rem                int (÷0 gives all ones / a), f32 f64 (.rn .approx .full)
-//	abs neg min max        int, f32 f64 (.ftz; min/max ignore a NaN operand; .f32 min/max
-//	                       also .NaN, giving the canonical NaN, and .xorsign.abs)
-//	and or xor not cnot    b16-b64, and pred
+//	ld ldu st              .global .shared .local .const .param generic; .v2 .v4; .nc;
+//	                       .volatile; .ca .cg .cs .lu .cv .wb .wt; .relaxed/.acquire/
+//	                       .release and scopes accepted; 8- to 64-bit and f32/f64
+//	prefetch prefetchu     recorded, no effect
+//	add sub                int (.sat on s32), f32 f64 (.rn .ftz .sat); no .cc carry
+//	mul                    .lo .hi .wide (int), f32 f64 (.rn .ftz .sat)
+//	mad fma                .lo .hi .wide (int), f32 f64 (.rn .ftz .sat; mad.f = fma)
+//	mul24 mad24            mul24 .lo .hi, mad24 .lo (u32 s32)
+//	div                    int (÷0 gives all ones), f32 f64 (.rn .approx .full)
+//	rem                    int (÷0 gives a)
+//	abs neg                int, f32 f64 (.ftz)
+//	min max                int, f32 f64 (.ftz; a NaN operand is ignored); .f32 also
+//	                       .NaN, giving the canonical NaN, and .xorsign.abs
+//	copysign               f32 f64
+//	rcp sqrt rsqrt         f32 f64 (.rn .approx .ftz)
+//	sin cos ex2 lg2 tanh   f32 .approx (evaluated in float64, rounded to f32)
+//	and or xor not         b16-b64, and pred
+//	cnot                   b16-b64
 //	shl shr                b/u/s 16-64 (shr.s arithmetic; counts ≥ width clamp)
-//	popc clz brev bfe bfi  b32 b64 (popc/clz write a .u32; bfi: immediate length)
+//	popc clz               b32 b64 (writes a .u32)
+//	brev                   b32 b64
 //	bfind                  u32 s32 u64 s64, .shiftamt (writes a .u32; 0xffffffff: no bit)
-//	prmt lop3 shf          b32 (prmt default mode; shf.l/.r .wrap/.clamp)
-//	selp slct set setp     every comparison (eq ne lt le gt ge lo ls hi hs equ neu
+//	bfe                    u32 s32 u64 s64 (position and length .u32)
+//	bfi                    b32 b64, immediate length
+//	prmt                   b32, the default mode
+//	lop3                   b32, immediate LUT
+//	shf                    b32 .l .r, .wrap .clamp
+//	setp                   every comparison (eq ne lt le gt ge lo ls hi hs equ neu
 //	                       ltu leu gtu geu num nan), .and/.or/.xor with a predicate,
 //	                       p|q destinations
-//	fma rcp sqrt rsqrt     f32 f64 (.rn .approx .ftz)
-//	sin cos ex2 lg2 tanh   f32 .approx (evaluated in float64, rounded to f32)
-//	copysign               f32 f64
-//	bra (.uni) call (.uni) ret exit trap brkpt
-//	bar.sync barrier.sync  id, optional thread count; bar.warp.sync
+//	set                    every comparison, a destination and a source type,
+//	                       .and/.or/.xor with a predicate
+//	selp                   one type: d = c ? a : b
+//	slct                   a destination type and an .s32 or .f32 selector
+//	bra                    (.uni) to a label of the same function
+//	call                   (.uni) direct, with .param arguments and results; no recursion
+//	ret                    from a .func; in the kernel, as exit
+//	exit                   the thread ends
+//	trap brkpt             a trap Fault
+//	bar barrier            .sync: id, optional thread count; bar.warp.sync
 //	membar fence           recorded, no effect (capture is sequentially consistent)
+//	nanosleep pmevent      recorded, no effect
 //	atom red               .global .shared generic; add min max exch cas and or xor
 //	                       inc dec; b32 b64 u32 u64 s32 s64 f32 f64 (add/exch/min/max);
 //	                       a global or generic atom whose result no instruction reads,
 //	                       of an operation red has, is recorded as red (MemReduce), as
 //	                       ptxas emits SASS RED for it and ncu counts it under op_red
-//	shfl(.sync)            .up .down .bfly .idx .b32, optional predicate destination
-//	vote(.sync)            .all .any .uni .ballot; each lane over its own membermask
+//	shfl                   (.sync) .up .down .bfly .idx .b32, optional predicate destination
+//	vote                   (.sync) .all .any .uni .ballot; each lane over its own membermask
 //	activemask             b32
-//	tex.2d.v4              f32/s32/u32 results, f32/s32 coordinates
-//	prefetch nanosleep     recorded, no effect
-//	%dynamic_smem_size     the launch's dynamic shared bytes (Spec.DynShared)
+//	tex                    .2d.v4, f32/s32/u32 results, f32/s32 coordinates
 //
 // Not supported (a *PTXError naming the instruction, modifier or type): f16/bf16 and
 // other narrow float types, .cc carry chains, indirect calls, recursion, surfaces,

@@ -1,0 +1,41 @@
+package capture
+
+// An opFamily is one family of PTX opcodes, in the file named after it (op_*.go): the
+// rules that decode its opcodes into the compact instruction and its program-table row.
+// Adding an opcode is a rule in its family's file (and its execution in alu.go or
+// exec.go); TestOpcodeTable keeps the table in doc.go in step with the rules.
+type opFamily struct {
+	name  string
+	rules []opRule
+}
+
+// An opRule decodes the opcodes that share its operands and modifiers.
+type opRule struct {
+	names []string
+	mods  modKinds // the modifiers this rule reads as its own (parseMods)
+	// doc is the rule's row of the opcode table in doc.go: the types and modifiers
+	// capture takes, one line per "\n". Regenerate the table with
+	// go test ./capture -run TestOpcodeTable -update-opcodes.
+	doc    string
+	decode func(r *resolver) error
+}
+
+// opFamilies is every opcode capture decodes, family by family, in the order of the
+// table in doc.go.
+var opFamilies = []*opFamily{
+	&moveFamily, &memoryFamily, &arithFamily, &bitsFamily, &compareFamily,
+	&controlFamily, &syncFamily, &atomicFamily, &warpFamily, &textureFamily,
+}
+
+// opRules is the rule of each opcode's base name.
+var opRules = func() map[string]*opRule {
+	rules := map[string]*opRule{}
+	for _, f := range opFamilies {
+		for i := range f.rules {
+			for _, n := range f.rules[i].names {
+				rules[n] = &f.rules[i]
+			}
+		}
+	}
+	return rules
+}()
