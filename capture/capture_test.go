@@ -666,6 +666,29 @@ func TestPTXErrors(t *testing.T) {
 // TestCorpora loads every kernel of the reference corpora (kernels/ptx from clang-14,
 // kernels/ptx-nvcc from nvcc), so that an unsupported instruction anywhere shows here.
 func TestCorpora(t *testing.T) {
+	entries, parseErrs := corpusEntries(t)
+	for _, err := range parseErrs {
+		t.Error(err)
+	}
+	for _, e := range entries {
+		if _, err := Load(e.spec); err != nil {
+			t.Errorf("%s %s: %v", e.file, e.spec.Kernel, err)
+		}
+	}
+}
+
+// A corpusEntry is one kernel of a PTX file of the corpora, launched as one warp with
+// every parameter 1.
+type corpusEntry struct {
+	file string // DIR/NAME.ptx
+	spec Spec
+}
+
+// corpusEntries lists the kernels of kernels/ptx, kernels/ptx-nvcc and testdata, and
+// the files that do not parse.
+func corpusEntries(t testing.TB) ([]corpusEntry, []error) {
+	var entries []corpusEntry
+	var parseErrs []error
 	for _, dir := range []string{"../kernels/ptx", "../kernels/ptx-nvcc", "testdata"} {
 		files, err := os.ReadDir(dir)
 		if err != nil {
@@ -676,10 +699,11 @@ func TestCorpora(t *testing.T) {
 			if !strings.HasSuffix(f.Name(), ".ptx") {
 				continue
 			}
-			src, _ := os.ReadFile(dir + "/" + f.Name())
+			file := dir + "/" + f.Name()
+			src, _ := os.ReadFile(file)
 			mod, err := parsePTX(f.Name(), src)
 			if err != nil {
-				t.Errorf("%s/%s: %v", dir, f.Name(), err)
+				parseErrs = append(parseErrs, fmt.Errorf("%s: %v", file, err))
 				continue
 			}
 			for _, fn := range mod.funcs {
@@ -693,12 +717,11 @@ func TestCorpora(t *testing.T) {
 						args[i] = "u64:1"
 					}
 				}
-				if _, err := Load(Spec{PTX: src, PTXName: f.Name(), Kernel: fn.name, Grid: d3(1, 1, 1), Block: d3(32, 1, 1), Args: args}); err != nil {
-					t.Errorf("%s/%s %s: %v", dir, f.Name(), fn.name, err)
-				}
+				entries = append(entries, corpusEntry{file, Spec{PTX: src, PTXName: f.Name(), Kernel: fn.name, Grid: d3(1, 1, 1), Block: d3(32, 1, 1), Args: args}})
 			}
 		}
 	}
+	return entries, parseErrs
 }
 
 // A guarded instruction reads its guard predicate, so that a timing replay's scoreboard

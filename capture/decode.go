@@ -666,16 +666,8 @@ func (k *Kernel) finalize() {
 				in.s[i] = zero
 			}
 		}
-		switch in.op {
-		case opSetp, opPredLogic, opLd, opTex, opMovUnpack:
-		case opVote:
-			if in.bop == voteBallot && in.d[0] < 0 {
-				in.d[0] = scratch
-			}
-		default:
-			if in.d[0] < 0 {
-				in.d[0] = scratch
-			}
+		if in.d[0] < 0 && in.flags&fSinkOK == 0 {
+			in.d[0] = scratch
 		}
 	}
 }

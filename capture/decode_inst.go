@@ -208,9 +208,17 @@ func (r *resolver) needType() (vtype, error) {
 	return r.m.types[0], nil
 }
 
-// lanewise decodes the simple lanewise form: d, a[, b[, c]] of the one type (a shift
-// count, and bfe's position and length, are .u32; popc, clz and bfind write a .u32).
-func (r *resolver) lanewise(op opcode, nsrc int, class format.Class) error {
+// lanewise decodes the simple lanewise form d, a[, b[, c]], every operand of the
+// instruction's one type, executed one lane at a time through lane (runLanes; the
+// decoder may then pick a loop over a full warp).
+func (r *resolver) lanewise(lane laneFunc, nsrc int, class format.Class) error {
+	return r.lanewiseU32(lane, nsrc, class, false, nsrc)
+}
+
+// lanewiseU32 is lanewise with some operands .u32 whatever the instruction's type: the
+// destination if dstU32 (a count or a bit position: popc, clz, bfind), and the sources
+// from u32From on (a shift count; bfe's position and length) (PTX ISA 8.x).
+func (r *resolver) lanewiseU32(lane laneFunc, nsrc int, class format.Class, dstU32 bool, u32From int) error {
 	if err := r.unknownMods(); err != nil {
 		return err
 	}
@@ -224,20 +232,17 @@ func (r *resolver) lanewise(op opcode, nsrc int, class format.Class) error {
 	if t == tPred {
 		return r.fail("predicate type not allowed here")
 	}
-	r.in.op, r.in.t = op, t
+	r.in.op, r.in.t, r.in.run, r.in.lane = opCompute, t, runLanes, lane
 	dt := t
-	if op == opPopc || op == opClz || op == opBfind {
-		dt = tU32 // a count or a bit position: .u32 whatever the source width (PTX ISA, popc, clz, bfind)
+	if dstU32 {
+		dt = tU32
 	}
 	if err := r.dst(0, 0, dt); err != nil {
 		return err
 	}
 	for i := 0; i < nsrc; i++ {
 		st := t
-		if (op == opShl || op == opShr) && i == 1 {
-			st = tU32
-		}
-		if (op == opBfe) && i > 0 {
+		if i >= u32From {
 			st = tU32
 		}
 		if err := r.src(i, i+1, st); err != nil {

@@ -19,7 +19,8 @@
 // resolved to register-file slots, opcode and type enums, memory layout; each opcode
 // family's rules in its own op_*.go, listed in opcodes.go) → link.go (call
 // parameters, arguments, immediate post-dominators) → exec.go (one instruction over
-// 32 lanes) → simt.go (stack and ITS) → run.go (CTA scheduling, workers, sink order).
+// 32 lanes: control flow and memory itself, computing instructions through the run
+// function their op_*.go decoder chose) → simt.go (stack and ITS) → run.go (CTA scheduling, workers, sink order).
 //
 // A warp's register file is []uint64, slot-major: slot s of lane l is regs[s*32+l].
 // Slots 0..22 are the special registers (%tid.x … %gridid), then the PTX registers of

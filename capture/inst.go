@@ -4,68 +4,15 @@ package capture
 // register file (registers, special registers and immediates all live there), or
 // predicate numbers; nothing is looked up by name at execution time.
 
+// opcode is what the SIMT layer, the linker and the memory path must know of an
+// instruction; everything else is opCompute, executed by its run function.
 type opcode uint8
 
 const (
-	opNop opcode = iota // membar, fence, prefetch, nanosleep: recorded, no effect
-	opMov
-	opMovPack   // mov.b64 d, {a, b}
-	opMovUnpack // mov.b64 {a, b}, s
+	opNop     opcode = iota // membar, fence, prefetch, nanosleep: recorded, no effect
+	opCompute               // executed by instr.run (the families' op_*.go)
 	opLd
 	opSt
-	opCvta
-	opCvt
-	opSetp
-	opSelp
-	opPredLogic // and/or/xor/not/mov on .pred
-	// Lanewise arithmetic handled by alu().
-	opAdd
-	opSub
-	opMulLo
-	opMulHi
-	opMulWide
-	opMadLo
-	opMadHi
-	opMadWide
-	opMul24Lo
-	opMul24Hi
-	opMad24Lo
-	opDiv
-	opRem
-	opAbs
-	opNeg
-	opMin
-	opMax
-	opAnd
-	opOr
-	opXor
-	opNot
-	opCnot
-	opShl
-	opShr
-	opPopc
-	opClz
-	opBrev
-	opBfind
-	opBfe
-	opBfi
-	opPrmt
-	opSlct
-	opSet
-	opFma
-	opRcp
-	opSqrt
-	opRsqrt
-	opSin
-	opCos
-	opEx2
-	opLg2
-	opTanh
-	opLop3
-	opShfL
-	opShfR
-	opCopysign
-	opMulF // mul on floats
 	// Control and warp-level.
 	opBra
 	opCall
@@ -77,11 +24,18 @@ const (
 	opRed
 	opShfl
 	opVote
-	opActivemask
 	opTex
 	opTrap
-	numOpcodes
 )
+
+// A runFunc executes a computing instruction over the executing lanes (exec) of a
+// warp whose active lanes are active; its family's decoder picks it.
+type runFunc func(w *warpState, in *instr, exec, active uint32)
+
+// A laneFunc evaluates one lane of a lanewise instruction. Values are held in uint64
+// slots: integers of n bits in the low n bits (zero above), f32 as its bits in the low
+// 32, f64 as its bits; the result is returned in the same canonical form.
+type laneFunc func(in *instr, a, b, c uint64) uint64
 
 // Modifier bits.
 const (
@@ -99,6 +53,7 @@ const (
 	fNaN      // min/max.NaN: a NaN input gives the canonical NaN
 	fXorSign  // min/max.xorsign.abs: compare magnitudes, sign = xor of the inputs' signs
 	fShiftAmt // bfind.shiftamt: the left shift that brings the bit to the top, not its position
+	fSinkOK   // d[0] may stay -1 (a sink): a predicate, or execution skips sinks; others get a scratch slot
 )
 
 // Rounding modes.
@@ -212,6 +167,9 @@ type instr struct {
 	target int32 // bra: target pc; call: callee function index
 	fn     int32 // function this instruction belongs to
 	imm    uint32
+
+	run  runFunc  // opCompute: the execution
+	lane laneFunc // runLanes and the fast loops on a partial warp: one lane's value
 
 	copies  []paramCopy // call: argument copies, caller .param → callee parameter
 	rcopies []paramCopy // call: result copies at return, callee result → caller .param

@@ -1,6 +1,10 @@
 package capture
 
-import "github.com/gtrace/gtrace/format"
+import (
+	"math"
+
+	"github.com/gtrace/gtrace/format"
+)
 
 // Atomics and reductions (PTX ISA 8.x, "Parallel Synchronization and Communication
 // Instructions": atom, red).
@@ -78,4 +82,67 @@ func decodeAtomic(r *resolver) error {
 		}
 	}
 	return nil
+}
+
+// Execution: memInst (exec.go) finds each lane's bytes, then:
+
+// atomic performs one lane's read-modify-write. Lanes are served in ascending lane
+// order, warps in the CTA's round-robin order: the order is part of the capture.
+func (w *warpState) atomic(in *instr, l int, b []byte) {
+	old := loadN(b)
+	x := w.regs[int(in.s[0])*32+l]
+	t := in.t
+	var nv uint64
+	switch in.bop {
+	case atomAdd:
+		switch t {
+		case tF32:
+			nv = uint64(math.Float32bits(f32(old) + f32(x)))
+		case tF64:
+			nv = f64r(f64(old) + f64(x))
+		default:
+			nv = (old + x) & t.mask()
+		}
+	case atomMin, atomMax:
+		tmp := instr{t: t}
+		if t == tB32 {
+			tmp.t = tU32
+		} else if t == tB64 {
+			tmp.t = tU64
+		}
+		nv = minMax(&tmp, old, x, in.bop == atomMax)
+	case atomExch:
+		nv = x
+	case atomCAS:
+		nv = old
+		if old == x&t.mask() {
+			nv = w.regs[int(in.s[1])*32+l]
+		}
+	case atomAnd:
+		nv = old & x
+	case atomOr:
+		nv = old | x
+	case atomXor:
+		nv = old ^ x
+	case atomInc:
+		if uint32(old) >= uint32(x) {
+			nv = 0
+		} else {
+			nv = old + 1
+		}
+	case atomDec:
+		if uint32(old) == 0 || uint32(old) > uint32(x) {
+			nv = x
+		} else {
+			nv = old - 1
+		}
+	}
+	nv &= t.mask()
+	if nv != old {
+		storeN(b, nv)
+		w.c.epoch++
+	}
+	if in.op == opAtom && in.d[0] >= 0 {
+		w.regs[int(in.d[0])*32+l] = old
+	}
 }

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -37,7 +38,8 @@ var bitsFamily = opFamily{name: "logic, shifts and bits", rules: []opRule{
 func decodeLogic(r *resolver) error {
 	in, m, base := r.in, &r.m, r.base
 	if len(m.types) == 1 && m.types[0] == tPred {
-		in.op, in.t = opPredLogic, tPred
+		in.op, in.t, in.run = opCompute, tPred, runPredLogic
+		in.flags |= fSinkOK
 		in.bop = map[string]uint8{"and": bopAnd, "or": bopOr, "xor": bopXor, "not": bopNot}[base]
 		if base == "not" {
 			if err := r.nops(2); err != nil {
@@ -50,36 +52,54 @@ func decodeLogic(r *resolver) error {
 		}
 		return r.predLogic(2)
 	}
-	op := map[string]opcode{"and": opAnd, "or": opOr, "xor": opXor, "not": opNot}[base]
+	lane := map[string]laneFunc{"and": laneAnd, "or": laneOr, "xor": laneXor, "not": laneNot}[base]
 	n := 2
 	if base == "not" {
 		n = 1
 	}
-	return r.lanewise(op, n, format.ClassALU)
+	if err := r.lanewise(lane, n, format.ClassALU); err != nil {
+		return err
+	}
+	if base == "and" {
+		in.run = runAnd
+	}
+	return nil
 }
 
 func decodeCnot(r *resolver) error {
-	return r.lanewise(opCnot, 1, format.ClassALU)
+	return r.lanewise(laneCnot, 1, format.ClassALU)
 }
 
 func decodeShift(r *resolver) error {
-	op := opShl
-	if r.base == "shr" {
-		op = opShr
+	// The count is a .u32 whatever the shifted type (PTX ISA, shl, shr).
+	if r.base == "shl" {
+		if err := r.lanewiseU32(laneShl, 2, format.ClassALU, false, 1); err != nil {
+			return err
+		}
+		if r.in.t.size() == 4 {
+			r.in.run = runShl32
+		}
+		return nil
 	}
-	return r.lanewise(op, 2, format.ClassALU)
+	if err := r.lanewiseU32(laneShr, 2, format.ClassALU, false, 1); err != nil {
+		return err
+	}
+	if r.in.t == tU32 {
+		r.in.run = runShrU32
+	}
+	return nil
 }
 
 func decodeCount(r *resolver) error {
-	op := opPopc
+	lane := lanePopc
 	if r.base == "clz" {
-		op = opClz
+		lane = laneClz
 	}
-	return r.lanewise(op, 1, format.ClassALU)
+	return r.lanewiseU32(lane, 1, format.ClassALU, true, 1)
 }
 
 func decodeBrev(r *resolver) error {
-	return r.lanewise(opBrev, 1, format.ClassALU)
+	return r.lanewise(laneBrev, 1, format.ClassALU)
 }
 
 func decodeBfind(r *resolver) error {
@@ -96,11 +116,11 @@ func decodeBfind(r *resolver) error {
 	if len(m.types) == 1 && !slices.Contains([]vtype{tU32, tS32, tU64, tS64}, m.types[0]) {
 		return r.fail("bfind takes .u32, .s32, .u64 or .s64")
 	}
-	return r.lanewise(opBfind, 1, format.ClassALU)
+	return r.lanewiseU32(laneBfind, 1, format.ClassALU, true, 1)
 }
 
 func decodeBfe(r *resolver) error {
-	return r.lanewise(opBfe, 3, format.ClassALU)
+	return r.lanewiseU32(laneBfe, 3, format.ClassALU, false, 1) // position and length are .u32
 }
 
 // decodeBfi: bfi.b32 d, a, b, pos, len.
@@ -113,7 +133,7 @@ func decodeBfi(r *resolver) error {
 	if err != nil {
 		return err
 	}
-	in.op, in.t = opBfi, t
+	in.op, in.t, in.run, in.lane = opCompute, t, runLanes, laneBfi
 	if a.ops[4].kind != oImm {
 		return r.fail("bfi with a register length is not supported")
 	}
@@ -141,7 +161,7 @@ func decodePrmt(r *resolver) error {
 	if len(r.m.other) > 0 {
 		return r.fail("prmt modes (%s) are not supported", strings.Join(r.m.other, ""))
 	}
-	return r.lanewise(opPrmt, 3, format.ClassALU)
+	return r.lanewise(lanePrmt, 3, format.ClassALU)
 }
 
 func decodeLop3(r *resolver) error {
@@ -160,17 +180,17 @@ func decodeLop3(r *resolver) error {
 	a2 := *a
 	a2.ops = a.ops[:4]
 	r.a = &a2 // lanewise reads d, a, b, c without the LUT
-	return r.lanewise(opLop3, 3, format.ClassALU)
+	return r.lanewise(laneLop3, 3, format.ClassALU)
 }
 
 func decodeShf(r *resolver) error {
-	var op opcode
+	var lane laneFunc
 	for _, o := range r.m.other {
 		switch o {
 		case ".l":
-			op = opShfL
+			lane = laneShfL
 		case ".r":
-			op = opShfR
+			lane = laneShfR
 		case ".clamp":
 			r.in.flags |= fClampShf
 		case ".wrap":
@@ -178,9 +198,231 @@ func decodeShf(r *resolver) error {
 			return r.fail("unsupported modifier %s", o)
 		}
 	}
-	if op == 0 {
+	if lane == nil {
 		return r.fail("shf needs .l or .r")
 	}
 	r.m.other = nil
-	return r.lanewise(op, 3, format.ClassALU)
+	return r.lanewise(lane, 3, format.ClassALU)
+}
+
+// Execution: one lane function per opcode (alu.go's runLanes calls it), and loops over
+// a full warp for the commonest forms.
+
+func laneAnd(_ *instr, a, b, _ uint64) uint64  { return a & b }
+func laneOr(_ *instr, a, b, _ uint64) uint64   { return a | b }
+func laneXor(_ *instr, a, b, _ uint64) uint64  { return a ^ b }
+func laneNot(in *instr, a, _, _ uint64) uint64 { return ^a & in.t.mask() }
+
+func laneCnot(in *instr, a, _, _ uint64) uint64 {
+	if a&in.t.mask() == 0 {
+		return 1
+	}
+	return 0
+}
+
+func laneShl(in *instr, a, b, _ uint64) uint64 {
+	if uint32(b) >= uint32(in.t.bits()) {
+		return 0
+	}
+	return (a << uint32(b)) & in.t.mask()
+}
+
+func laneShr(in *instr, a, b, _ uint64) uint64 {
+	t, n := in.t, uint32(b)
+	if t.signed() {
+		if n >= uint32(t.bits()) {
+			n = uint32(t.bits()) - 1
+		}
+		return uint64(int64(t.ext(a))>>n) & t.mask()
+	}
+	if n >= uint32(t.bits()) {
+		return 0
+	}
+	return a >> n
+}
+
+func lanePopc(in *instr, a, _, _ uint64) uint64 {
+	return uint64(bits.OnesCount64(a & in.t.mask()))
+}
+
+func laneClz(in *instr, a, _, _ uint64) uint64 {
+	return uint64(bits.LeadingZeros64(a&in.t.mask()) - (64 - int(in.t.bits())))
+}
+
+// laneBfind is the most significant bit that differs from the sign (signed types: of
+// the complement of a negative value), 0xffffffff when there is none.
+func laneBfind(in *instr, a, _, _ uint64) uint64 {
+	t := in.t
+	msb := t.bits() - 1
+	x := a & t.mask()
+	if t.signed() && x>>msb&1 != 0 {
+		x = ^x & t.mask()
+	}
+	if x == 0 {
+		return 0xffffffff
+	}
+	pos := uint64(63 - bits.LeadingZeros64(x))
+	if in.flags&fShiftAmt != 0 {
+		pos = uint64(msb) - pos
+	}
+	return pos
+}
+
+func laneBrev(in *instr, a, _, _ uint64) uint64 {
+	return bits.Reverse64(a) >> (64 - in.t.bits())
+}
+
+func laneBfe(in *instr, a, b, c uint64) uint64 { return bfe(in.t, a, uint8(b), uint8(c)) }
+
+// laneBfi: bfi d, a, b, pos, len inserts a's low len bits into b at pos; c holds pos,
+// and the immediate len is in imm (decodeBfi).
+func laneBfi(in *instr, a, b, c uint64) uint64 { return bfi(in.t, a, b, uint8(c), uint8(in.imm)) }
+
+func lanePrmt(_ *instr, a, b, c uint64) uint64 { return prmt(uint32(a), uint32(b), uint32(c)) }
+
+func laneLop3(in *instr, a, b, c uint64) uint64 {
+	return uint64(lop3(uint32(a), uint32(b), uint32(c), uint8(in.imm)))
+}
+
+// shfFunnel is the 64-bit funnel b:a and shf's shift count (clamped to 32 or taken
+// modulo 32).
+func shfFunnel(in *instr, a, b, c uint64) (uint64, uint32) {
+	n := uint32(c)
+	if in.flags&fClampShf != 0 {
+		if n > 32 {
+			n = 32
+		}
+	} else {
+		n &= 31
+	}
+	return uint64(uint32(b))<<32 | uint64(uint32(a)), n
+}
+
+func laneShfL(in *instr, a, b, c uint64) uint64 {
+	v, n := shfFunnel(in, a, b, c)
+	return (v << n >> 32) & 0xffffffff
+}
+
+func laneShfR(in *instr, a, b, c uint64) uint64 {
+	v, n := shfFunnel(in, a, b, c)
+	return (v >> n) & 0xffffffff
+}
+
+func runAnd(w *warpState, in *instr, exec, active uint32) {
+	if exec != fullWarp {
+		runLanes(w, in, exec, active)
+		return
+	}
+	d, a, b := w.slot(in.d[0]), w.slot(in.s[0]), w.slot(in.s[1])
+	for l := 0; l < 32; l++ {
+		d[l] = a[l] & b[l]
+	}
+}
+
+func runShl32(w *warpState, in *instr, exec, active uint32) {
+	if exec != fullWarp {
+		runLanes(w, in, exec, active)
+		return
+	}
+	d, a, b := w.slot(in.d[0]), w.slot(in.s[0]), w.slot(in.s[1])
+	for l := 0; l < 32; l++ {
+		if uint32(b[l]) < 32 {
+			d[l] = uint64(uint32(a[l]) << uint32(b[l]))
+		} else {
+			d[l] = 0
+		}
+	}
+}
+
+func runShrU32(w *warpState, in *instr, exec, active uint32) {
+	if exec != fullWarp {
+		runLanes(w, in, exec, active)
+		return
+	}
+	d, a, b := w.slot(in.d[0]), w.slot(in.s[0]), w.slot(in.s[1])
+	for l := 0; l < 32; l++ {
+		if uint32(b[l]) < 32 {
+			d[l] = uint64(uint32(a[l]) >> uint32(b[l]))
+		} else {
+			d[l] = 0
+		}
+	}
+}
+
+func bfe(t vtype, a uint64, pos, ln uint8) uint64 {
+	n := uint8(t.bits())
+	if ln == 0 {
+		return 0
+	}
+	var sbit uint64
+	if t.signed() {
+		msb := int(pos) + int(ln) - 1
+		if msb >= int(n) {
+			msb = int(n) - 1
+		}
+		if pos >= n {
+			sbit = a >> (n - 1) & 1
+		} else {
+			sbit = a >> uint(msb) & 1
+		}
+	}
+	var r uint64
+	for i := uint8(0); i < n; i++ {
+		var bit uint64
+		if i < ln && int(pos)+int(i) < int(n) {
+			bit = a >> (pos + i) & 1
+		} else {
+			bit = sbit
+		}
+		r |= bit << i
+	}
+	return r & t.mask()
+}
+
+func bfi(t vtype, a, b uint64, pos, ln uint8) uint64 {
+	n := uint8(t.bits())
+	r := b
+	for i := uint8(0); i < ln && int(pos)+int(i) < int(n); i++ {
+		r = r&^(1<<(pos+i)) | (a>>i&1)<<(pos+i)
+	}
+	return r & t.mask()
+}
+
+func prmt(a, b, c uint32) uint64 {
+	x := uint64(b)<<32 | uint64(a)
+	var r uint32
+	for i := 0; i < 4; i++ {
+		sel := c >> (4 * i) & 0xf
+		byt := uint32(x >> ((sel & 7) * 8) & 0xff)
+		if sel&8 != 0 { // sign-replicate
+			if byt&0x80 != 0 {
+				byt = 0xff
+			} else {
+				byt = 0
+			}
+		}
+		r |= byt << (8 * i)
+	}
+	return uint64(r)
+}
+
+func lop3(a, b, c uint32, lut uint8) uint32 {
+	var r uint32
+	for i := 0; i < 8; i++ {
+		if lut>>i&1 == 0 {
+			continue
+		}
+		ma, mb, mc := a, b, c
+		if i&4 == 0 {
+			ma = ^a
+		}
+		if i&2 == 0 {
+			mb = ^b
+		}
+		if i&1 == 0 {
+			mc = ^c
+		}
+		r |= ma & mb & mc
+	}
+	return r
 }

@@ -1,5 +1,10 @@
 package capture
 
+import (
+	"math"
+	"math/bits"
+)
+
 // Comparison and selection (PTX ISA 8.x, "Comparison and Selection Instructions":
 // setp, set, selp, slct).
 var compareFamily = opFamily{name: "comparison and selection", rules: []opRule{
@@ -25,7 +30,8 @@ func decodeSetp(r *resolver) error {
 	if err != nil || m.cmp < 0 {
 		return r.fail("setp needs a comparison and a type")
 	}
-	in.op, in.t, in.t2, in.cmp, in.bop = opSetp, t, t, uint8(m.cmp), m.bop
+	in.op, in.t, in.t2, in.cmp, in.bop, in.run = opCompute, t, t, uint8(m.cmp), m.bop, runSetp
+	in.flags |= fSinkOK
 	d := a.ops[0]
 	if d.kind == oPair {
 		if err := r.predDst(0, d.elems[0]); err != nil {
@@ -67,7 +73,7 @@ func decodeSet(r *resolver) error {
 	if err := r.nops(3, 4); err != nil {
 		return err
 	}
-	in.op, in.t, in.t2, in.cmp, in.bop = opSet, m.types[0], m.types[1], uint8(m.cmp), m.bop
+	in.op, in.t, in.t2, in.cmp, in.bop, in.run = opCompute, m.types[0], m.types[1], uint8(m.cmp), m.bop, runSet
 	if err := r.dst(0, 0, in.t); err != nil {
 		return err
 	}
@@ -96,7 +102,7 @@ func decodeSelp(r *resolver) error {
 	if err != nil {
 		return err
 	}
-	in.op, in.t = opSelp, t
+	in.op, in.t, in.run = opCompute, t, runSelp
 	if err := r.dst(0, 0, t); err != nil {
 		return err
 	}
@@ -120,7 +126,7 @@ func decodeSlct(r *resolver) error {
 	if err := r.nops(4); err != nil {
 		return err
 	}
-	in.op, in.t, in.t2 = opSlct, m.types[0], m.types[1]
+	in.op, in.t, in.t2, in.run, in.lane = opCompute, m.types[0], m.types[1], runLanes, laneSlct
 	if err := r.dst(0, 0, in.t); err != nil {
 		return err
 	}
@@ -134,4 +140,284 @@ func decodeSlct(r *resolver) error {
 		}
 	}
 	return nil
+}
+
+// Execution.
+
+func runSetp(w *warpState, in *instr, exec, _ uint32) {
+	a, b := w.slot(in.s[0]), w.slot(in.s[1])
+	r, ok := setpFast(in, a, b)
+	if ok {
+		r &= exec
+	} else {
+		for m := exec; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			if compare(in.cmp, in.t, a[l], b[l]) {
+				r |= 1 << l
+			}
+		}
+	}
+	notR := exec &^ r
+	if in.flags&fCmpBool != 0 {
+		c := w.preds[in.s[2]]
+		if in.sneg&4 != 0 {
+			c = ^c
+		}
+		r = predOp(in.bop, r, c) & exec
+		notR = predOp(in.bop, notR, c) & exec
+	}
+	if in.d[0] >= 0 {
+		w.preds[in.d[0]] = w.preds[in.d[0]]&^exec | r
+	}
+	if in.dp >= 0 {
+		w.preds[in.dp] = w.preds[in.dp]&^exec | notR
+	}
+}
+
+func runSelp(w *warpState, in *instr, exec, _ uint32) {
+	d, a, b := w.slot(in.d[0]), w.slot(in.s[0]), w.slot(in.s[1])
+	p := w.preds[in.s[2]]
+	if in.sneg&4 != 0 {
+		p = ^p
+	}
+	for m := exec; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		if p>>l&1 != 0 {
+			d[l] = a[l]
+		} else {
+			d[l] = b[l]
+		}
+	}
+}
+
+// runPredLogic: and/or/xor/not/mov on predicates.
+func runPredLogic(w *warpState, in *instr, exec, _ uint32) {
+	a := w.preds[in.s[0]]
+	if in.sneg&1 != 0 {
+		a = ^a
+	}
+	var r uint32
+	switch in.bop {
+	case bopMov:
+		r = a
+	case bopNot:
+		r = ^a
+	default:
+		b := w.preds[in.s[1]]
+		if in.sneg&2 != 0 {
+			b = ^b
+		}
+		r = predOp(in.bop, a, b)
+	}
+	w.preds[in.d[0]] = w.preds[in.d[0]]&^exec | r&exec
+}
+
+func runSet(w *warpState, in *instr, exec, _ uint32) {
+	d, a, b := w.slot(in.d[0]), w.slot(in.s[0]), w.slot(in.s[1])
+	var p uint32
+	if in.flags&fCmpBool != 0 {
+		p = w.preds[in.s[2]]
+		if in.sneg&4 != 0 {
+			p = ^p
+		}
+	}
+	for m := exec; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		d[l] = laneSet(in, a[l], b[l], uint64(p>>l&1))
+	}
+}
+
+// laneSet is set's value: 1.0f or all ones where the comparison (combined with the
+// predicate in c under .and/.or/.xor) holds, 0 where not.
+func laneSet(in *instr, a, b, c uint64) uint64 {
+	r := compare(in.cmp, in.t2, a, b)
+	if in.flags&fCmpBool != 0 {
+		r = boolOp(in.bop, r, c != 0)
+	}
+	if in.t == tF32 {
+		if r {
+			return uint64(math.Float32bits(1))
+		}
+		return 0
+	}
+	if r {
+		return in.t.mask()
+	}
+	return 0
+}
+
+// laneSlct is a if c >= 0 (c of type t2), else b.
+func laneSlct(in *instr, a, b, c uint64) uint64 {
+	var neg bool
+	if in.t2 == tF32 {
+		neg = f32(c) < 0
+	} else {
+		neg = int32(c) < 0
+	}
+	if neg {
+		return b
+	}
+	return a
+}
+
+func predOp(op uint8, a, b uint32) uint32 {
+	switch op {
+	case bopAnd:
+		return a & b
+	case bopOr:
+		return a | b
+	case bopXor:
+		return a ^ b
+	}
+	return a
+}
+
+// compare evaluates a setp/set comparison of two values of type t.
+func compare(cmp uint8, t vtype, a, b uint64) bool {
+	if t.float() {
+		var x, y float64
+		if t == tF32 {
+			x, y = float64(f32(a)), float64(f32(b))
+		} else {
+			x, y = f64(a), f64(b)
+		}
+		nan := x != x || y != y
+		switch cmp {
+		case cmpEQ:
+			return !nan && x == y
+		case cmpNE:
+			return !nan && x != y
+		case cmpLT:
+			return !nan && x < y
+		case cmpLE:
+			return !nan && x <= y
+		case cmpGT:
+			return !nan && x > y
+		case cmpGE:
+			return !nan && x >= y
+		case cmpEQU:
+			return nan || x == y
+		case cmpNEU:
+			return nan || x != y
+		case cmpLTU:
+			return nan || x < y
+		case cmpLEU:
+			return nan || x <= y
+		case cmpGTU:
+			return nan || x > y
+		case cmpGEU:
+			return nan || x >= y
+		case cmpNUM:
+			return !nan
+		case cmpNAN:
+			return nan
+		}
+		return false
+	}
+	if t.signed() {
+		x, y := int64(t.ext(a)), int64(t.ext(b))
+		switch cmp {
+		case cmpEQ:
+			return x == y
+		case cmpNE:
+			return x != y
+		case cmpLT:
+			return x < y
+		case cmpLE:
+			return x <= y
+		case cmpGT:
+			return x > y
+		case cmpGE:
+			return x >= y
+		}
+	}
+	x, y := a&t.mask(), b&t.mask()
+	switch cmp {
+	case cmpEQ:
+		return x == y
+	case cmpNE:
+		return x != y
+	case cmpLT, cmpLO:
+		return x < y
+	case cmpLE, cmpLS:
+		return x <= y
+	case cmpGT, cmpHI:
+		return x > y
+	case cmpGE, cmpHS:
+		return x >= y
+	}
+	return false
+}
+
+func boolOp(op uint8, a, b bool) bool {
+	switch op {
+	case bopAnd:
+		return a && b
+	case bopOr:
+		return a || b
+	case bopXor:
+		return a != b
+	}
+	return a
+}
+
+// setpFast compares all 32 lanes for the common integer types (comparisons have no
+// side effects, so inactive lanes are computed and masked off by the caller).
+func setpFast(in *instr, a, b *[32]uint64) (uint32, bool) {
+	switch in.t {
+	case tS32:
+		return cmpLanes[int32](in.cmp, a, b)
+	case tU32, tB32:
+		return cmpLanes[uint32](in.cmp, a, b)
+	case tS64:
+		return cmpLanes[int64](in.cmp, a, b)
+	case tU64, tB64:
+		return cmpLanes[uint64](in.cmp, a, b)
+	}
+	return 0, false
+}
+
+func cmpLanes[T int32 | uint32 | int64 | uint64](cmp uint8, a, b *[32]uint64) (uint32, bool) {
+	var r uint32
+	switch cmp {
+	case cmpEQ:
+		for l := 0; l < 32; l++ {
+			if T(a[l]) == T(b[l]) {
+				r |= 1 << l
+			}
+		}
+	case cmpNE:
+		for l := 0; l < 32; l++ {
+			if T(a[l]) != T(b[l]) {
+				r |= 1 << l
+			}
+		}
+	case cmpLT, cmpLO:
+		for l := 0; l < 32; l++ {
+			if T(a[l]) < T(b[l]) {
+				r |= 1 << l
+			}
+		}
+	case cmpLE, cmpLS:
+		for l := 0; l < 32; l++ {
+			if T(a[l]) <= T(b[l]) {
+				r |= 1 << l
+			}
+		}
+	case cmpGT, cmpHI:
+		for l := 0; l < 32; l++ {
+			if T(a[l]) > T(b[l]) {
+				r |= 1 << l
+			}
+		}
+	case cmpGE, cmpHS:
+		for l := 0; l < 32; l++ {
+			if T(a[l]) >= T(b[l]) {
+				r |= 1 << l
+			}
+		}
+	default:
+		return 0, false
+	}
+	return r, true
 }

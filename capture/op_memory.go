@@ -53,6 +53,7 @@ func decodeLdSt(r *resolver) error {
 		r.row.MemOp = format.MemStore
 	} else {
 		in.op = opLd
+		in.flags |= fSinkOK
 		r.row.MemOp = format.MemLoad
 	}
 	sp, err := r.address(a.ops[ai], sp)

@@ -1,6 +1,11 @@
 package capture
 
-import "github.com/gtrace/gtrace/format"
+import (
+	"math"
+	"math/bits"
+
+	"github.com/gtrace/gtrace/format"
+)
 
 // Data movement and conversion: mov, cvta, cvt (PTX ISA 8.x, "Data Movement and
 // Conversion Instructions").
@@ -28,10 +33,12 @@ func decodeMov(r *resolver) error {
 	in.t = t
 	switch {
 	case t == tPred:
-		in.op, in.bop = opPredLogic, bopMov
+		in.op, in.bop, in.run = opCompute, bopMov, runPredLogic
+		in.flags |= fSinkOK
 		return r.predLogic(1)
 	case a.ops[0].kind == oVec:
-		in.op = opMovUnpack
+		in.op, in.run = opCompute, runMovUnpack
+		in.flags |= fSinkOK
 		n := len(a.ops[0].elems)
 		if n != 2 && n != 4 || t.size()%n != 0 {
 			return r.fail("bad unpack")
@@ -45,7 +52,7 @@ func decodeMov(r *resolver) error {
 		in.nd = uint8(n)
 		return r.src(0, 1, t)
 	case a.ops[1].kind == oVec:
-		in.op = opMovPack
+		in.op, in.run = opCompute, runMovPack
 		n := len(a.ops[1].elems)
 		if n != 2 && n != 4 || t.size()%n != 0 {
 			return r.fail("bad pack")
@@ -59,7 +66,7 @@ func decodeMov(r *resolver) error {
 		in.ns = uint8(n)
 		return r.dst(0, 0, t)
 	}
-	in.op = opMov
+	in.op, in.run = opCompute, runMov
 	if err := r.dst(0, 0, t); err != nil {
 		return err
 	}
@@ -81,7 +88,7 @@ func decodeCvta(r *resolver) error {
 	if t.size() != 8 {
 		return r.fail("only 64-bit cvta is supported")
 	}
-	in.op, in.t = opCvta, t
+	in.op, in.t, in.run = opCompute, t, runCvta
 	in.space = spaceOf(m.space)
 	if in.space == msNone || in.space == msParamK {
 		return r.fail("cvta needs .global, .shared, .local or .const")
@@ -106,7 +113,7 @@ func decodeCvt(r *resolver) error {
 	if len(m.types) != 2 || m.types[0] == tPred || m.types[1] == tPred {
 		return r.fail("cvt needs a destination and a source type")
 	}
-	in.op, in.t, in.t2 = opCvt, m.types[0], m.types[1]
+	in.op, in.t, in.t2, in.run = opCompute, m.types[0], m.types[1], runCvt
 	if m.rndInt {
 		if in.t.float() && in.t2.float() {
 			in.flags |= fRoundInt
@@ -122,4 +129,327 @@ func decodeCvt(r *resolver) error {
 		return err
 	}
 	return r.src(0, 1, in.t2)
+}
+
+// Execution.
+
+func runMov(w *warpState, in *instr, exec, _ uint32) {
+	d, a := w.slot(in.d[0]), w.slot(in.s[0])
+	if exec == 0xffffffff {
+		*d = *a
+	} else {
+		for m := exec; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			d[l] = a[l]
+		}
+	}
+}
+
+// runMovPack: mov.b64 d, {a, b}, lowest element first.
+func runMovPack(w *warpState, in *instr, exec, _ uint32) {
+	d := w.slot(in.d[0])
+	sh := uint(in.t2.bits())
+	for m := exec; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		var v uint64
+		for i := int(in.ns) - 1; i >= 0; i-- {
+			v = v<<sh | w.regs[int(in.s[i])*32+l]&in.t2.mask()
+		}
+		d[l] = v
+	}
+}
+
+// runMovUnpack: mov.b64 {a, b}, s; a sink element is skipped.
+func runMovUnpack(w *warpState, in *instr, exec, _ uint32) {
+	a := w.slot(in.s[0])
+	sh := uint(in.t2.bits())
+	for m := exec; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		v := a[l]
+		for i := 0; i < int(in.nd); i++ {
+			if in.d[i] >= 0 {
+				w.regs[int(in.d[i])*32+l] = v & in.t2.mask()
+			}
+			v >>= sh
+		}
+	}
+}
+
+// runCvta adds the window base of the instruction's space to a space address, or
+// takes it off a generic one (cvta.to).
+func runCvta(w *warpState, in *instr, exec, _ uint32) {
+	d, a := w.slot(in.d[0]), w.slot(in.s[0])
+	var win uint64
+	switch in.space {
+	case msShared:
+		win = SharedWindow
+	case msLocal:
+		win = LocalWindow
+	case msConst:
+		win = ConstWindow
+	}
+	for m := exec; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		if in.bop == 1 { // to space
+			d[l] = a[l] - win
+		} else {
+			d[l] = a[l] + win
+		}
+	}
+}
+
+func runCvt(w *warpState, in *instr, exec, _ uint32) {
+	d, a := w.slot(in.d[0]), w.slot(in.s[0])
+	for m := exec; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		d[l] = convert(in, a[l])
+	}
+}
+
+// convert implements cvt: the value v of type from, converted to type to with the
+// instruction's rounding and saturation.
+func convert(in *instr, v uint64) uint64 {
+	to, from := in.t, in.t2
+	switch {
+	case from.float() && to.float():
+		var f float64
+		if from == tF32 {
+			f = float64(ftz32(in, f32(v)))
+		} else {
+			f = f64(v)
+		}
+		if in.flags&fRoundInt != 0 {
+			f = roundInt(f, in.rnd)
+		}
+		if to == tF32 {
+			var r float32
+			if from == tF64 && in.rnd != rndN && in.rnd != rndDefault && in.flags&fRoundInt == 0 {
+				r = roundF32(f, in.rnd)
+			} else {
+				r = float32(f)
+			}
+			return f32r(in, r)
+		}
+		if in.flags&fSat != 0 {
+			f = float64(sat32(float32(f)))
+			if f > 0 && f < 1 {
+				f = f64(v)
+			}
+		}
+		return f64r(f)
+	case from.float():
+		var f float64
+		if from == tF32 {
+			f = float64(ftz32(in, f32(v)))
+		} else {
+			f = f64(v)
+		}
+		f = roundInt(f, in.rnd)
+		return floatToInt(f, to)
+	case to.float():
+		var f float64
+		var exact bool
+		if from.signed() {
+			x := int64(from.ext(v))
+			f = float64(x)
+			exact = int64(f) == x && x != math.MaxInt64
+		} else {
+			x := from.ext(v)
+			f = float64(x)
+			exact = x < 1<<53
+		}
+		if to == tF32 {
+			if in.rnd == rndN || in.rnd == rndDefault || (exact && float64(float32(f)) == f) {
+				if exact {
+					return f32r(in, float32(f))
+				}
+			}
+			return f32r(in, intToF32(from, v, in.rnd))
+		}
+		if !exact && in.rnd != rndN && in.rnd != rndDefault {
+			return f64r(intToF64Dir(from, v, in.rnd))
+		}
+		return f64r(f)
+	}
+	// integer to integer: sign- or zero-extend from the source, then saturate or wrap.
+	x := from.ext(v)
+	if in.flags&fSat != 0 {
+		return satInt(x, from, to)
+	}
+	return x & to.mask()
+}
+
+func roundInt(f float64, rnd uint8) float64 {
+	switch rnd {
+	case rndN:
+		return math.RoundToEven(f)
+	case rndM:
+		return math.Floor(f)
+	case rndP:
+		return math.Ceil(f)
+	}
+	return math.Trunc(f)
+}
+
+// floatToInt saturates to the destination range; NaN becomes 0 (PTX cvt semantics).
+func floatToInt(f float64, to vtype) uint64 {
+	if f != f {
+		return 0
+	}
+	n := to.bits()
+	if to.signed() {
+		lo, hi := -math.Ldexp(1, int(n-1)), math.Ldexp(1, int(n-1))
+		if f <= lo {
+			return uint64(int64(-1)<<(n-1)) & to.mask()
+		}
+		if f >= hi {
+			return (uint64(1)<<(n-1) - 1)
+		}
+		return uint64(int64(f)) & to.mask()
+	}
+	if f <= 0 {
+		return 0
+	}
+	if f >= math.Ldexp(1, int(n)) {
+		return to.mask()
+	}
+	if n == 64 && f >= math.Ldexp(1, 63) {
+		return uint64(f-math.Ldexp(1, 63)) + 1<<63
+	}
+	return uint64(f)
+}
+
+func satInt(x uint64, from, to vtype) uint64 {
+	n := to.bits()
+	if from.signed() {
+		v := int64(x)
+		if to.signed() {
+			lo, hi := int64(-1)<<(n-1), int64(1)<<(n-1)-1
+			if n == 64 {
+				return x
+			}
+			return uint64(clampI(v, lo, hi)) & to.mask()
+		}
+		if v < 0 {
+			return 0
+		}
+		if n < 64 && uint64(v) > to.mask() {
+			return to.mask()
+		}
+		return uint64(v)
+	}
+	if to.signed() {
+		hi := uint64(1)<<(n-1) - 1
+		if x > hi {
+			return hi
+		}
+		return x
+	}
+	if x > to.mask() {
+		return to.mask()
+	}
+	return x
+}
+
+// roundF32 rounds f to float32 in direction rnd (z, m, p).
+func roundF32(f float64, rnd uint8) float32 {
+	r := float32(f)
+	if float64(r) == f || f != f {
+		return r
+	}
+	switch rnd {
+	case rndZ:
+		if math.Abs(float64(r)) > math.Abs(f) {
+			r = math.Nextafter32(r, 0)
+		}
+	case rndM:
+		if float64(r) > f {
+			r = math.Nextafter32(r, float32(math.Inf(-1)))
+		}
+	case rndP:
+		if float64(r) < f {
+			r = math.Nextafter32(r, float32(math.Inf(1)))
+		}
+	}
+	return r
+}
+
+func intToF32(from vtype, v uint64, rnd uint8) float32 {
+	// Exact via float64 when the integer fits in 53 bits; otherwise split.
+	var f float64
+	if from.signed() {
+		f = float64(int64(from.ext(v)))
+	} else {
+		f = float64(from.ext(v))
+	}
+	if rnd == rndN || rnd == rndDefault {
+		return int64ToF32RN(from, v)
+	}
+	return roundF32(f, rnd)
+}
+
+// int64ToF32RN converts with a single rounding (Go's conversion of an integer to
+// float32 rounds once, to nearest even).
+func int64ToF32RN(from vtype, v uint64) float32 {
+	if from.signed() {
+		return float32(int64(from.ext(v)))
+	}
+	return float32(from.ext(v))
+}
+
+func intToF64Dir(from vtype, v uint64, rnd uint8) float64 {
+	var r float64
+	var neg bool
+	var mag uint64
+	if from.signed() {
+		x := int64(from.ext(v))
+		r = float64(x)
+		neg = x < 0
+		if neg {
+			mag = uint64(-x)
+		} else {
+			mag = uint64(x)
+		}
+	} else {
+		mag = from.ext(v)
+		r = float64(mag)
+	}
+	// Compare |r| with mag exactly.
+	rm := math.Abs(r)
+	var cmp int // sign of (rm - mag)
+	if rm >= math.Ldexp(1, 64) {
+		cmp = 1
+	} else {
+		u := uint64(rm)
+		switch {
+		case u > mag:
+			cmp = 1
+		case u < mag:
+			cmp = -1
+		}
+	}
+	if cmp == 0 {
+		return r
+	}
+	up := func(x float64) float64 { return math.Nextafter(x, math.Inf(1)) }
+	down := func(x float64) float64 { return math.Nextafter(x, math.Inf(-1)) }
+	over := (cmp > 0) != neg // r is above the exact value
+	switch rnd {
+	case rndZ:
+		if cmp > 0 {
+			if neg {
+				return up(r)
+			}
+			return down(r)
+		}
+	case rndM:
+		if over {
+			return down(r)
+		}
+	case rndP:
+		if !over {
+			return up(r)
+		}
+	}
+	return r
 }

@@ -1,6 +1,12 @@
 package capture
 
-import "github.com/gtrace/gtrace/format"
+import (
+	"fmt"
+	"math"
+	"math/bits"
+
+	"github.com/gtrace/gtrace/format"
+)
 
 // Texture fetches (PTX ISA 8.x, "Texture Instructions": tex) through a texture object;
 // the texel layout is in doc.go.
@@ -54,4 +60,79 @@ func decodeTex(r *resolver) error {
 	}
 	in.ns = 2
 	return nil
+}
+
+// Execution.
+
+// texInst fetches texels with point sampling and clamp addressing over unnormalised
+// coordinates; a one-channel texture returns (texel, 0, 0, 1).
+func (w *warpState) texInst(in *instr, pc int32, exec uint32, path uint16, fl format.Flags) error {
+	if exec == 0 {
+		w.rec.Append(uint32(pc), 0, path, fl)
+		return nil
+	}
+	h, xs, ys := w.slot(in.base), w.slot(in.s[0]), w.slot(in.s[1])
+	for m := exec; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		handle := h[l]
+		if handle == 0 || handle > uint64(len(w.c.k.texs)) {
+			return w.fault(FaultOutOfBounds, pc, l, handle, "", fmt.Sprintf("texture handle %#x is not a tex2d argument", handle))
+		}
+		t := w.c.k.texs[handle-1]
+		var x, y int
+		if in.t2 == tF32 {
+			fx, fy := float64(f32(xs[l])), float64(f32(ys[l]))
+			x, y = clampCoord(fx, t.w), clampCoord(fy, t.h)
+		} else {
+			x, y = clampInt(int(int32(xs[l])), t.w), clampInt(int(int32(ys[l])), t.h)
+		}
+		off := t.texOffset(x, y)
+		w.lanes[l] = t.base + off
+		w.xy[l] = [2]int32{int32(x), int32(y)}
+		v := loadN(t.data[off : off+uint64(t.elem)])
+		var r0, one uint64
+		switch in.t {
+		case tF32:
+			one = uint64(math.Float32bits(1))
+			switch t.typ {
+			case "f32":
+				r0 = v
+			case "f64":
+				r0 = uint64(math.Float32bits(float32(f64(v))))
+			default: // integer texel read as float: its value (cudaReadModeElementType)
+				r0 = uint64(math.Float32bits(float32(int64(vtypeOfArg(t.typ).ext(v)))))
+			}
+		default:
+			one = 1
+			r0 = vtypeOfArg(t.typ).ext(v) & 0xffffffff
+			if t.typ == "f32" {
+				r0 = v
+			}
+		}
+		vals := [4]uint64{r0, 0, 0, one}
+		for i := 0; i < 4; i++ {
+			if d := in.d[i]; d >= 0 {
+				w.regs[int(d)*32+l] = vals[i]
+			}
+		}
+	}
+	w.rec.AppendTex(uint32(pc), exec, path, fl, &w.lanes, &w.xy)
+	return nil
+}
+
+func clampCoord(f float64, n int) int {
+	if f != f {
+		return 0
+	}
+	return clampInt(int(math.Max(math.Min(math.Floor(f), float64(n)), -1)), n)
+}
+
+func clampInt(x, n int) int {
+	if x < 0 {
+		return 0
+	}
+	if x >= n {
+		return n - 1
+	}
+	return x
 }

@@ -1,6 +1,10 @@
 package capture
 
-import "github.com/gtrace/gtrace/format"
+import (
+	"math/bits"
+
+	"github.com/gtrace/gtrace/format"
+)
 
 // Warp-level instructions (PTX ISA 8.x: shfl.sync, vote.sync, activemask).
 var warpFamily = opFamily{name: "warp-level", rules: []opRule{
@@ -26,7 +30,7 @@ func decodeShfl(r *resolver) error {
 	if len(m.types) != 1 || m.types[0].size() != 4 {
 		return r.fail("shfl needs .b32")
 	}
-	in.op, in.bop, in.t = opShfl, mode, tB32
+	in.op, in.bop, in.t, in.run = opShfl, mode, tB32, runShfl
 	r.row.Class = format.ClassWarp
 	want := 4
 	if m.sync {
@@ -70,7 +74,10 @@ func decodeVote(r *resolver) error {
 	if !ok {
 		return r.fail("unsupported vote mode %s", m.other[0])
 	}
-	in.op, in.bop = opVote, mode
+	in.op, in.bop, in.run = opVote, mode, runVote
+	if mode != voteBallot {
+		in.flags |= fSinkOK
+	}
 	r.row.Class = format.ClassWarp
 	want := 2
 	if m.sync {
@@ -104,7 +111,98 @@ func decodeActivemask(r *resolver) error {
 	if err := r.nops(1); err != nil {
 		return err
 	}
-	r.in.op, r.in.t = opActivemask, tB32
+	r.in.op, r.in.t, r.in.run = opCompute, tB32, runActivemask
 	r.row.Class = format.ClassWarp
 	return r.dst(0, 0, tB32)
+}
+
+// Execution.
+
+// runShfl implements shfl.sync (PTX ISA, "shfl.sync": source lane j from b and c; out of
+// range keeps the lane's own value and clears the optional predicate).
+func runShfl(w *warpState, in *instr, exec, _ uint32) {
+	d, a, b, c := w.slot(in.d[0]), w.slot(in.s[0]), w.slot(in.s[1]), w.slot(in.s[2])
+	var src [32]uint64
+	copy(src[:], a[:])
+	var ok uint32
+	for m := exec; m != 0; m &= m - 1 {
+		lane := int32(bits.TrailingZeros32(m))
+		bval := int32(b[lane] & 31)
+		cval := int32(c[lane] & 31)
+		segmask := int32(c[lane] >> 8 & 31)
+		maxLane := lane&segmask | cval&^segmask
+		minLane := lane & segmask
+		var j int32
+		var pval bool
+		switch in.bop {
+		case shflUp:
+			j = lane - bval
+			pval = j >= maxLane
+		case shflDown:
+			j = lane + bval
+			pval = j <= maxLane
+		case shflBfly:
+			j = lane ^ bval
+			pval = j <= maxLane
+		case shflIdx:
+			j = minLane | bval&^segmask
+			pval = j <= maxLane
+		}
+		if !pval {
+			j = lane
+		} else {
+			ok |= 1 << lane
+		}
+		d[lane] = src[j] & 0xffffffff
+	}
+	if in.dp >= 0 {
+		w.preds[in.dp] = w.preds[in.dp]&^exec | ok
+	}
+}
+
+// runVote evaluates vote(.sync) for each lane over the lanes of its own membermask: the
+// lanes of a warp may name different masks (a tile of 8 passes its 8 lanes), and each
+// lane's result covers only the lanes its mask names (PTX ISA, vote.sync).
+func runVote(w *warpState, in *instr, exec, _ uint32) {
+	src := w.preds[in.s[0]]
+	if in.sneg&1 != 0 {
+		src = ^src
+	}
+	ms := w.slot(in.s[1])
+	var d *[32]uint64
+	if in.bop == voteBallot {
+		d = w.slot(in.d[0])
+	}
+	var truth uint32
+	for m := exec; m != 0; m &= m - 1 {
+		lane := bits.TrailingZeros32(m)
+		part := exec & uint32(ms[lane])
+		v := src & part
+		var r bool
+		switch in.bop {
+		case voteBallot:
+			d[lane] = uint64(v)
+			continue
+		case voteAll:
+			r = v == part
+		case voteAny:
+			r = v != 0
+		case voteUni:
+			r = v == 0 || v == part
+		}
+		if r {
+			truth |= 1 << lane
+		}
+	}
+	if in.bop != voteBallot && in.d[0] >= 0 {
+		w.preds[in.d[0]] = w.preds[in.d[0]]&^exec | truth
+	}
+}
+
+// runActivemask writes the warp's active lanes (whatever the guard) to every lane.
+func runActivemask(w *warpState, in *instr, exec, active uint32) {
+	d := w.slot(in.d[0])
+	for m := exec; m != 0; m &= m - 1 {
+		d[bits.TrailingZeros32(m)] = uint64(active)
+	}
 }

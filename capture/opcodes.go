@@ -1,9 +1,14 @@
 package capture
 
 // An opFamily is one family of PTX opcodes, in the file named after it (op_*.go): the
-// rules that decode its opcodes into the compact instruction and its program-table row.
-// Adding an opcode is a rule in its family's file (and its execution in alu.go or
-// exec.go); TestOpcodeTable keeps the table in doc.go in step with the rules.
+// rules that decode its opcodes into the compact instruction and its program-table row,
+// and their execution. A computing instruction (opCompute) carries its execution as
+// instr.run, picked by its decoder: a loop of its own, or runLanes over its lane
+// function. Control flow, loads, stores, atomics and texture fetches keep an opcode of
+// their own, since the SIMT layer (simt.go), the linker and the memory path (exec.go)
+// must know them; their families hold what is theirs (atomic, texInst, shfl, vote).
+// Adding an opcode is a rule and its execution in its family's file; TestOpcodeTable
+// keeps the table in doc.go in step with the rules.
 type opFamily struct {
 	name  string
 	rules []opRule

@@ -3,7 +3,10 @@ package capture
 import (
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -99,4 +102,67 @@ func TestOpRules(t *testing.T) {
 	if len(opRules) != n {
 		t.Errorf("opRules has %d opcodes, the families %d", len(opRules), n)
 	}
+}
+
+// corpusKernels loads every entry of the PTX corpora (TestCorpora checks they load).
+func corpusKernels(t *testing.T) []*Kernel {
+	var ks []*Kernel
+	entries, _ := corpusEntries(t)
+	for _, e := range entries {
+		if k, err := Load(e.spec); err == nil {
+			ks = append(ks, k)
+		}
+	}
+	return ks
+}
+
+// TestRunMatchesLanes checks every computing instruction of the corpora: it has an
+// execution, and where its decoder picked a loop over a full warp instead of
+// runLanes, that loop writes what the lane function writes, on random registers
+// (full 64-bit values, then values of 32 bits) and on a partial warp.
+func TestRunMatchesLanes(t *testing.T) {
+	generic := reflect.ValueOf(runFunc(runLanes)).Pointer()
+	rng := rand.New(rand.NewPCG(1, 2))
+	fast := map[uintptr]int{}
+	n := 0
+	for _, k := range corpusKernels(t) {
+		for pc := range k.prog {
+			in := &k.prog[pc]
+			if in.op == opCompute && in.run == nil {
+				t.Fatalf("%s pc %d (%s): a computing instruction with no run function", k.spec.Kernel, pc, k.insts[pc].Opcode)
+			}
+			if in.lane == nil {
+				continue
+			}
+			n++
+			p := reflect.ValueOf(in.run).Pointer()
+			if p == generic {
+				continue
+			}
+			fast[p]++
+			for _, width := range []uint64{^uint64(0), 0xffffffff} {
+				for _, exec := range []uint32{fullWarp, 0x5a5a0ff1} {
+					// The instruction on slots of its own: d in slot 0, sources in 1-3.
+					c := *in
+					c.d[0], c.s[0], c.s[1], c.s[2] = 0, 1, 2, 3
+					regs := make([]uint64, 4*32)
+					for i := range regs {
+						regs[i] = rng.Uint64() & width
+					}
+					want := &warpState{regs: slices.Clone(regs)}
+					got := &warpState{regs: regs}
+					runLanes(want, &c, exec, exec)
+					c.run(got, &c, exec, exec)
+					if !slices.Equal(got.regs, want.regs) {
+						t.Fatalf("%s pc %d (%s), exec %#x: its loop over the warp differs from its lane function", k.spec.Kernel, pc, k.insts[pc].Opcode, exec)
+					}
+				}
+			}
+		}
+	}
+	// 14 loops exist (op_arith.go, op_bits.go); the corpora use most of them.
+	if len(fast) < 10 || n == 0 {
+		t.Errorf("the corpora exercise %d loops over a full warp in %d lanewise instructions; want at least 10", len(fast), n)
+	}
+	t.Logf("%d lanewise instructions, %d distinct full-warp loops", n, len(fast))
 }
