@@ -43,7 +43,7 @@ func decodeAddSub(r *resolver) error {
 	if len(r.m.other) > 0 {
 		return r.fail("carry arithmetic (.cc) is not supported")
 	}
-	op, lane := r.base, laneAdd
+	op, lane := r.base, laneAdd // add or sub
 	if op == "sub" {
 		lane = laneSub
 	}

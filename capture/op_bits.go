@@ -35,32 +35,30 @@ var bitsFamily = opFamily{name: "logic, shifts and bits", rules: []opRule{
 		doc: "b32 .l .r, .wrap .clamp"},
 }}
 
+// logicOps is what and, or, xor and not are on predicates and on values.
+var logicOps = map[string]struct {
+	bop  uint8
+	lane laneFunc
+}{"and": {bopAnd, laneAnd}, "or": {bopOr, laneOr}, "xor": {bopXor, laneXor}, "not": {bopNot, laneNot}}
+
 func decodeLogic(r *resolver) error {
-	in, m, base := r.in, &r.m, r.base
-	if len(m.types) == 1 && m.types[0] == tPred {
-		in.op, in.t, in.run = opCompute, tPred, runPredLogic
+	in, op := r.in, logicOps[r.base]
+	nsrc := 2
+	if r.base == "not" {
+		nsrc = 1
+	}
+	if len(r.m.types) == 1 && r.m.types[0] == tPred {
+		in.op, in.t, in.run, in.bop = opCompute, tPred, runPredLogic, op.bop
 		in.flags |= fSinkOK
-		in.bop = map[string]uint8{"and": bopAnd, "or": bopOr, "xor": bopXor, "not": bopNot}[base]
-		if base == "not" {
-			if err := r.nops(2); err != nil {
-				return err
-			}
-			return r.predLogic(1)
-		}
-		if err := r.nops(3); err != nil {
+		if err := r.nops(nsrc + 1); err != nil {
 			return err
 		}
-		return r.predLogic(2)
+		return r.predLogic(nsrc)
 	}
-	lane := map[string]laneFunc{"and": laneAnd, "or": laneOr, "xor": laneXor, "not": laneNot}[base]
-	n := 2
-	if base == "not" {
-		n = 1
-	}
-	if err := r.lanewise(lane, n, format.ClassALU); err != nil {
+	if err := r.lanewise(op.lane, nsrc, format.ClassALU); err != nil {
 		return err
 	}
-	if base == "and" {
+	if r.base == "and" {
 		in.run = runAnd
 	}
 	return nil
@@ -71,21 +69,19 @@ func decodeCnot(r *resolver) error {
 }
 
 func decodeShift(r *resolver) error {
-	// The count is a .u32 whatever the shifted type (PTX ISA, shl, shr).
-	if r.base == "shl" {
-		if err := r.lanewiseU32(laneShl, 2, format.ClassALU, false, 1); err != nil {
-			return err
-		}
-		if r.in.t.size() == 4 {
-			r.in.run = runShl32
-		}
-		return nil
+	lane := laneShl
+	if r.base == "shr" {
+		lane = laneShr
 	}
-	if err := r.lanewiseU32(laneShr, 2, format.ClassALU, false, 1); err != nil {
+	// The count is a .u32 whatever the shifted type (PTX ISA, shl, shr).
+	if err := r.lanewiseU32(lane, 2, format.ClassALU, false, 1); err != nil {
 		return err
 	}
-	if r.in.t == tU32 {
-		r.in.run = runShrU32
+	switch in := r.in; {
+	case r.base == "shl" && in.t.size() == 4:
+		in.run = runShl32
+	case r.base == "shr" && in.t == tU32:
+		in.run = runShrU32
 	}
 	return nil
 }
