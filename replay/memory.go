@@ -14,6 +14,7 @@ import (
 	"github.com/gtrace/gtrace/models/coalesce"
 	"github.com/gtrace/gtrace/models/constcache"
 	"github.com/gtrace/gtrace/models/dram"
+	"github.com/gtrace/gtrace/models/sched"
 	"github.com/gtrace/gtrace/models/smem"
 	"github.com/gtrace/gtrace/models/texcache"
 )
@@ -877,17 +878,15 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 	}
 	l2.pcs = make([]counters, len(prog))
 
-	total := r.NumCTAs(ki)
-	next := 0
+	grid := sched.Grid{Total: r.NumCTAs(ki)}
 	resident := make([]int, nsm)
-	// Breadth-first initial placement.
-	for round := 0; round < occ.CTAsPerSM && next < total; round++ {
-		for sm := 0; sm < nsm && next < total; sm++ {
-			sms[sm].pending = append(sms[sm].pending, next)
-			resident[sm]++
-			next++
-		}
+	place := func(sm int) {
+		id, _ := grid.Take()
+		sms[sm].pending = append(sms[sm].pending, id)
+		resident[sm]++
 	}
+	// Breadth-first initial placement.
+	sched.Spread(grid.Total, nsm, occ.CTAsPerSM, place)
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -901,8 +900,7 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 	}
 	pipe := newL2Pipe(l2, workers > 1)
 	defer pipe.close()
-	done := 0
-	for done < total {
+	for grid.Retired() < grid.Total {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -931,21 +929,20 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 			if s.done > 0 {
 				progressed = true
 			}
-			done += s.done
+			grid.Retire(s.done)
 			resident[sm] -= s.done
 			s.done = 0
-			for resident[sm] < occ.CTAsPerSM && next < total {
-				s.pending = append(s.pending, next)
-				resident[sm]++
-				next++
+			for resident[sm] < occ.CTAsPerSM && grid.Left() > 0 {
+				place(sm)
 				progressed = true
 			}
 		}
 		if workers > 1 {
+			next, _ := grid.Peek()
 			r.Prefetch(ki, next) // the batch the next CTAs come from, decoded meanwhile
 		}
 		if opts.Progress != nil && progressed {
-			opts.Progress(ki, done, total)
+			opts.Progress(ki, grid.Retired(), grid.Total)
 		}
 	}
 

@@ -266,11 +266,10 @@ type timedSM struct {
 	lsu     sched.LSU // the LSU/MIO pipe and the L1's MSHRs
 	fetched []cache.Result
 
-	next       int64 // next cycle this SM has something to do; -1 = idle
-	last       int64 // cycle of the previous step
-	launches   []int64
-	launchFree int64 // first cycle the next CTA may launch (sm.cta_launch_cycles)
-	end        int64 // when its last CTA retired
+	next     int64             // next cycle this SM has something to do; -1 = idle
+	last     int64             // cycle of the previous step
+	launcher sched.CTALauncher // when the CTAs it has room for start
+	end      int64             // when its last CTA retired
 
 	// statistics
 	active, warpCycles, issueCycles int64
@@ -286,17 +285,13 @@ type timer struct {
 	l2     *timedL2
 	sms    []*timedSM
 	occ    CTAOccupancy
-	next   int // next CTA to launch
-	total  int
-	done   int
-	issue  int // dispatch per scheduler
+	grid   sched.Grid // the launch's CTAs, handed to SMs as they have room
+	issue  int        // dispatch per scheduler
 	lsuCyc int64
 	// constCyc is the memory pipe's cycles per distinct address of a constant load
 	// (const.address_cycles, or lsuCyc when 0).
 	constCyc int64
-	// ctaLaunch is sm.cta_launch_cycles: the dispatcher starts one CTA per SM at a time.
-	ctaLaunch int64
-	its       bool
+	its      bool
 	// prefetch: decode the next CTA's batch in the background (opts.Workers ≠ 1).
 	prefetch bool
 	abuf     []uint64
@@ -419,9 +414,9 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	if _, err := sched.New(cfg.SM.Scheduler); err != nil {
 		return nil, err
 	}
-	e := &timer{cfg: cfg, r: r, ki: ki, prog: l.Program.Insts, occ: occ, total: r.NumCTAs(ki),
+	e := &timer{cfg: cfg, r: r, ki: ki, prog: l.Program.Insts, occ: occ, grid: sched.Grid{Total: r.NumCTAs(ki)},
 		issue: max(cfg.SM.DispatchPerScheduler, 1), lat: cfg.Latency,
-		lsuCyc: int64(max(32/max(cfg.SM.LSULanes, 1), 1)), constCyc: int64(cfg.Const.AddressCycles), ctaLaunch: int64(cfg.SM.CTALaunchCycles), twoLevel: cfg.SM.Scheduler == "two-level", its: cfg.SM.SIMT == "its", progress: opts.Progress, abuf: make([]uint64, 0, 32)}
+		lsuCyc: int64(max(32/max(cfg.SM.LSULanes, 1), 1)), constCyc: int64(cfg.Const.AddressCycles), twoLevel: cfg.SM.Scheduler == "two-level", its: cfg.SM.SIMT == "its", progress: opts.Progress, abuf: make([]uint64, 0, 32)}
 	if e.constCyc == 0 {
 		e.constCyc = e.lsuCyc
 	}
@@ -504,18 +499,12 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 			return nil, err
 		}
 	}
-	// Breadth-first initial placement, as the memory engine.
-	placed := 0
-	for round := 0; round < occ.CTAsPerSM && placed < e.total; round++ {
-		for _, s := range e.sms {
-			if placed >= e.total {
-				break
-			}
-			s.launches = append(s.launches, 0)
-			s.next = 0
-			placed++
-		}
-	}
+	// Breadth-first initial placement, as the memory engine; each SM's launcher starts
+	// the CTAs it has room for at sm.cta_launch_cycles apart.
+	sched.Spread(e.grid.Total, len(e.sms), occ.CTAsPerSM, func(sm int) {
+		e.sms[sm].launcher.Vacate(0)
+		e.sms[sm].next = 0
+	})
 	if err := e.run(ctx); err != nil {
 		return nil, err
 	}
@@ -525,7 +514,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 func (e *timer) newSM(id int) (*timedSM, error) {
 	cfg := e.cfg
 	// Nothing waits for a fill that landed 4 DRAM latencies before the latest.
-	s := &timedSM{e: e, id: id, fill: cache.NewInFlight(1<<14, 4*int64(e.lat.DRAM)), next: -1,
+	s := &timedSM{e: e, id: id, launcher: sched.CTALauncher{Cycles: int64(cfg.SM.CTALaunchCycles)}, fill: cache.NewInFlight(1<<14, 4*int64(e.lat.DRAM)), next: -1,
 		lsu: sched.LSU{Queue: mioQueue, MSHRs: max(cfg.L1.MSHRs, 1)}}
 	var err error
 	// Fills land at once in the functional caches; s.fill holds their time.
@@ -605,8 +594,8 @@ func (e *timer) run(ctx context.Context) error {
 			}
 		}
 	}
-	if e.done != e.total {
-		return fmt.Errorf("%d of %d CTAs retired: a barrier never completed", e.done, e.total)
+	if done := e.grid.Retired(); done != e.grid.Total {
+		return fmt.Errorf("%d of %d CTAs retired: a barrier never completed", done, e.grid.Total)
 	}
 	return nil
 }
@@ -667,18 +656,17 @@ func (q *smQueue) pop() *timedSM {
 // launch loads the next CTA of the grid into free warp slots.
 func (s *timedSM) launch(t int64) {
 	e := s.e
-	if e.next >= e.total {
+	id, ok := e.grid.Take()
+	if !ok {
 		return
 	}
-	id := e.next
-	e.next++
 	warps, release, err := e.r.ViewCTA(e.ki, id)
 	if err != nil {
 		s.err = err
 		return
 	}
-	if e.prefetch && e.next < e.total {
-		e.r.Prefetch(e.ki, e.next) // the next CTA's batch decodes on another core
+	if next, ok := e.grid.Peek(); ok && e.prefetch {
+		e.r.Prefetch(e.ki, next) // the next CTA's batch decodes on another core
 	}
 	c := &timedCTA{release: release}
 	s.ctas = append(s.ctas, c)
@@ -820,13 +808,13 @@ func (s *timedSM) retire(c *timedCTA, t int64) {
 		}
 	}
 	c.release()
-	e.done++
+	done := e.grid.Retire(1)
 	s.end = max(s.end, free)
 	if e.progress != nil {
-		e.progress(e.ki, e.done, e.total)
+		e.progress(e.ki, done, e.grid.Total)
 	}
-	if e.next < e.total {
-		s.launches = append(s.launches, free)
+	if e.grid.Left() > 0 {
+		s.launcher.Vacate(free)
 	}
 }
 
@@ -1055,19 +1043,9 @@ func (s *timedSM) countCycles(t int64) {
 
 // launchDue launches the CTAs due by t, one per sm.cta_launch_cycles.
 func (s *timedSM) launchDue(t int64) {
-	kept := s.launches[:0]
-	for _, at := range s.launches {
-		if at <= t && s.launchFree <= t {
-			s.launch(t)
-			if s.err != nil {
-				return
-			}
-			s.launchFree = t + s.e.ctaLaunch
-		} else {
-			kept = append(kept, at)
-		}
+	for s.err == nil && s.launcher.Launch(t) {
+		s.launch(t)
 	}
-	s.launches = kept
 }
 
 // issueAll lets each scheduler pick a ready warp and issue up to sm.dispatch
@@ -1155,11 +1133,8 @@ func (s *timedSM) nextCycle(t int64, issued bool) int64 {
 			}
 		}
 	}
-	for _, at := range s.launches {
-		at = max(at, s.launchFree, t+1)
-		if next < 0 || at < next {
-			next = at
-		}
+	if at := s.launcher.Next(t); at >= 0 && (next < 0 || at < next) {
+		next = at
 	}
 	return next
 }
