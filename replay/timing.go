@@ -134,7 +134,6 @@ type timedWarp struct {
 	ready    bool
 	atBar    bool
 	finished bool
-	its      bool // issue by path (divergent warp on an ITS arch)
 	state    stall
 	atPC     uint32
 	next     int // record to issue when ready
@@ -167,11 +166,7 @@ type timedWarp struct {
 	slot  int
 	sched int
 
-	lo     int     // oldest unissued record (in issue order)
-	ord    []int32 // issue order: ord[k] is the record issued k-th (nil: trace order)
-	dep    []int32
-	done   []bool
-	nIssue int
+	order sched.WarpOrder // which records may issue next
 
 	sb sched.Scoreboard
 }
@@ -683,11 +678,10 @@ func (s *timedSM) launch(t int64) {
 			return
 		}
 		tw := &timedWarp{w: w, cta: c, slot: slot, sched: slot % len(s.scheds), finished: w.Len() == 0, since: t, okRec: -1}
-		if e.its {
-			tw.prepareITS()
-		}
-		if !tw.its {
-			tw.ord = e.ord.warpOrder(w, nil)
+		if e.its && diverged(w) {
+			tw.order = sched.Divergent(w.Path, w.Flags, format.FlagSplit, format.FlagReconverge, itsWindow)
+		} else {
+			tw.order = sched.InOrder(w.Len(), e.ord.warpOrder(w, nil))
 		}
 		s.slots[slot] = tw
 		c.warps = append(c.warps, tw)
@@ -705,89 +699,20 @@ func (s *timedSM) launch(t int64) {
 	}
 }
 
-// prepareITS gives each record of a divergent warp the record it must follow: the
-// previous record of its path, or for a path's first record the split that opened it.
-// A reconvergence record follows every earlier record.
-func (w *timedWarp) prepareITS() {
-	fw := w.w
-	split := false
-	for _, f := range fw.Flags {
+// diverged reports whether w's threads ever went more than one way.
+func diverged(w *format.Warp) bool {
+	for _, f := range w.Flags {
 		if f&format.FlagSplit != 0 {
-			split = true
-			break
+			return true
 		}
 	}
-	if !split {
-		return
-	}
-	n := fw.Len()
-	w.its = true
-	w.dep = make([]int32, n)
-	w.done = make([]bool, n)
-	last := map[uint16]int32{}
-	lastSplit := int32(-1)
-	for i := range n {
-		p := fw.Path[i]
-		switch prev, seen := last[p]; {
-		case fw.Flags[i]&format.FlagReconverge != 0 || i == 0:
-			w.dep[i] = int32(i) - 1
-		case seen:
-			w.dep[i] = prev
-		case lastSplit >= 0:
-			w.dep[i] = lastSplit
-		default:
-			w.dep[i] = int32(i) - 1
-		}
-		last[p] = int32(i)
-		if fw.Flags[i]&format.FlagSplit != 0 {
-			lastSplit = int32(i)
-		}
-	}
+	return false
 }
 
-// candidates calls fn with the records warp w may issue next, oldest first, until fn
-// returns true.
-func (w *timedWarp) candidates(fn func(i int) bool) {
-	if !w.its {
-		fn(w.lo)
-		return
-	}
-	end := min(w.lo+itsWindow, len(w.done))
-	for i := w.lo; i < end; i++ {
-		if w.done[i] {
-			continue
-		}
-		if d := w.dep[i]; d >= 0 && !w.done[d] {
-			continue
-		}
-		if i != w.lo && w.w.Flags[i]&format.FlagReconverge != 0 {
-			continue
-		}
-		if fn(i) {
-			return
-		}
-	}
-}
-
-// record is the record w issues k-th.
-func (w *timedWarp) record(k int) int {
-	if w.ord == nil {
-		return k
-	}
-	return int(w.ord[k])
-}
-
+// markIssued records that w issued record i.
 func (w *timedWarp) markIssued(i int) {
-	w.nIssue++
 	w.okRec = -1
-	if !w.its {
-		w.lo++
-		return
-	}
-	w.done[i] = true
-	for w.lo < len(w.done) && w.done[w.lo] {
-		w.lo++
-	}
+	w.order.Issued(i)
 }
 
 // retire frees a finished CTA's slots at t and launches the next CTA when its last
@@ -942,14 +867,14 @@ func (s *timedSM) warpReady(w *timedWarp, t int64) {
 		return
 	case w.atBar:
 		w.state = stBarrier
-		w.atPC = w.w.PC[w.record(max(w.lo-1, 0))]
+		w.atPC = w.w.PC[w.order.Latest()]
 		return
 	}
-	if !w.its {
+	if !w.order.IsDivergent() {
 		// One candidate: canIssue sets the stall state and wake itself, and atPC.
 		i := w.okRec
 		if i < 0 {
-			i = w.record(w.lo)
+			i = w.order.Next()
 		}
 		ok := s.canIssue(w, i, t)
 		if ok {
@@ -975,7 +900,7 @@ func (s *timedSM) warpReady(w *timedWarp, t int64) {
 		return
 	}
 	st, wake, pc := stall(0), int64(-1), uint32(0)
-	w.candidates(func(i int) bool {
+	w.order.Candidates(func(i int) bool {
 		if s.canIssue(w, i, t) {
 			w.ready, w.next = true, i
 			return true
@@ -1100,19 +1025,32 @@ func (s *timedSM) nextCycle(t int64, issued bool) int64 {
 	if issued {
 		next = t + 1
 	}
-	// Long waits demote a warp in the two-level policy (the others ignore them); after a
-	// cycle without issue the SM sleeps until the earliest wake.
-	if !issued && !e.twoLevel {
+	switch {
+	case e.twoLevel:
+		next = s.twoLevelNext(t, issued, next)
+	case !issued:
+		// After a cycle without issue the SM sleeps until the earliest wake.
 		for i := range s.hot {
-			if d := s.hot[i].due; d > t && d != math.MaxInt64 && (next < 0 || d < next) {
-				next = d
+			if d := s.hot[i].due; d > t && d != math.MaxInt64 {
+				next = earlier(next, d)
 			}
 		}
 	}
-	for _, w := range s.slots {
-		if !e.twoLevel {
-			break
+	if !issued && e.canArm {
+		for _, a := range s.arms {
+			if a.n > 0 && !a.free {
+				next = earlier(next, a.at)
+			}
 		}
+	}
+	return earlier(next, s.launcher.Next(t))
+}
+
+// twoLevelNext is nextCycle's look at the warps under the two-level policy, given next
+// so far: long waits demote a warp from the active set (the other policies ignore
+// them), and without issue at t the SM sleeps until the earliest wake.
+func (s *timedSM) twoLevelNext(t int64, issued bool, next int64) int64 {
+	for _, w := range s.slots {
 		if w == nil {
 			continue
 		}
@@ -1122,21 +1060,19 @@ func (s *timedSM) nextCycle(t int64, issued bool) int64 {
 			s.scheds[w.sched].pol.LongStall(w.slot) && next < 0 {
 			next = t + 1 // a pending warp entered the active set: look again next cycle
 		}
-		if !issued && w.wake > t && !w.armed && (next < 0 || w.wake < next) {
-			next = w.wake
+		if !issued && w.wake > t && !w.armed {
+			next = earlier(next, w.wake)
 		}
-	}
-	if !issued && e.canArm {
-		for _, a := range s.arms {
-			if a.n > 0 && !a.free && (next < 0 || a.at < next) {
-				next = a.at
-			}
-		}
-	}
-	if at := s.launcher.Next(t); at >= 0 && (next < 0 || at < next) {
-		next = at
 	}
 	return next
+}
+
+// earlier is the earlier of two cycles, where -1 stands for none.
+func earlier(a, b int64) int64 {
+	if a < 0 || (b >= 0 && b < a) {
+		return b
+	}
+	return a
 }
 
 func (s *timedSM) issue(w *timedWarp, i int, t int64) {
@@ -1196,7 +1132,7 @@ func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 		}
 		w.sb.Add(t, in.wr, done, why)
 	}
-	if w.lo >= fw.Len() {
+	if w.order.Finished() {
 		w.finished = true
 		s.live--
 		s.scheds[w.sched].pol.Remove(w.slot)

@@ -1,0 +1,117 @@
+package sched
+
+// WarpOrder is the order in which one warp's trace records may issue: a warp's issue
+// state between the trace and the scheduler.
+//
+// A warp that never diverged, or that runs under a SIMT stack, issues its records one
+// after another: in trace order, or in the order the in-block scheduler chose (the
+// records of one basic block reordered as ptxas would). A divergent warp under
+// Independent Thread Scheduling (Volta and later) may issue from any of its paths: each
+// record follows the previous record of its path, a path's first record follows the
+// latest split before it (the one that opened it, or a later, nested one: an order
+// that is never too loose), and a reconvergence record follows every earlier record.
+// It looks at most window records past the oldest it has not issued.
+type WarpOrder struct {
+	n      int
+	lo     int     // in order: records issued; divergent: the oldest unissued record
+	ord    []int32 // in order: ord[k] is the record issued k-th (nil: trace order)
+	window int
+	// dep[i] is the record i follows (-1: none), or reconverge: every earlier one.
+	dep  []int32
+	done []bool
+}
+
+// reconverge in WarpOrder.dep marks a record that follows every earlier record.
+const reconverge = -2
+
+// InOrder is the order of a warp of n records that issues them one after another:
+// record ord[k] k-th, or record k where ord is nil.
+func InOrder(n int, ord []int32) WarpOrder { return WarpOrder{n: n, ord: ord} }
+
+// Divergent is the order of a divergent warp under Independent Thread Scheduling:
+// paths[i] is record i's path, flags[i] its flags, in which split marks a record
+// whose branch opened paths and rejoin the first record after they rejoined. A
+// record may issue at most window records past the oldest unissued one.
+func Divergent[F ~uint8](paths []uint16, flags []F, split, rejoin F, window int) WarpOrder {
+	n := len(paths)
+	o := WarpOrder{n: n, window: window, dep: make([]int32, n), done: make([]bool, n)}
+	last := map[uint16]int32{}
+	lastSplit := int32(-1)
+	for i := range n {
+		p := paths[i]
+		switch prev, seen := last[p]; {
+		case i == 0:
+			o.dep[i] = -1
+		case flags[i]&rejoin != 0:
+			o.dep[i] = reconverge
+		case seen:
+			o.dep[i] = prev
+		case lastSplit >= 0:
+			o.dep[i] = lastSplit
+		default:
+			o.dep[i] = int32(i) - 1
+		}
+		last[p] = int32(i)
+		if flags[i]&split != 0 {
+			lastSplit = int32(i)
+		}
+	}
+	return o
+}
+
+// IsDivergent reports whether the warp may issue from several paths.
+func (o *WarpOrder) IsDivergent() bool { return o.dep != nil }
+
+// Next is the record an in-order warp issues next (the only candidate).
+func (o *WarpOrder) Next() int { return o.record(o.lo) }
+
+// Latest is the record issued last, for an in-order warp; for a divergent one, the
+// record before the oldest unissued one (record 0 before any issued).
+func (o *WarpOrder) Latest() int { return o.record(max(o.lo-1, 0)) }
+
+func (o *WarpOrder) record(k int) int {
+	if o.ord == nil {
+		return k
+	}
+	return int(o.ord[k])
+}
+
+// Candidates calls fn with the records the warp may issue next, oldest first, until
+// fn returns true: the next record of an in-order warp; of a divergent warp, each
+// unissued record within the window whose predecessor has issued.
+func (o *WarpOrder) Candidates(fn func(i int) bool) {
+	if o.dep == nil {
+		fn(o.Next())
+		return
+	}
+	end := min(o.lo+o.window, o.n)
+	for i := o.lo; i < end; i++ {
+		if o.done[i] {
+			continue
+		}
+		switch d := o.dep[i]; {
+		case d == reconverge && i != o.lo:
+			continue
+		case d >= 0 && !o.done[d]:
+			continue
+		}
+		if fn(i) {
+			return
+		}
+	}
+}
+
+// Issued records that record i issued. i must be a candidate.
+func (o *WarpOrder) Issued(i int) {
+	if o.dep == nil {
+		o.lo++
+		return
+	}
+	o.done[i] = true
+	for o.lo < o.n && o.done[o.lo] {
+		o.lo++
+	}
+}
+
+// Finished reports whether every record has issued.
+func (o *WarpOrder) Finished() bool { return o.lo >= o.n }
