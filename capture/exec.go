@@ -310,6 +310,54 @@ func (w *warpState) memInst(in *instr, pc int32, exec uint32, path uint16, fl fo
 		w.appendMem(pc, exec, path, fl)
 		return nil
 	}
+	if in.op == opSt && base != nil && in.space == msGlobal && in.vec == 1 && es == 4 {
+		// A scalar 32-bit global store, as the load above. The CTA's write epoch (the
+		// livelock detector's clock) only needs to move: once per instruction.
+		src := w.slot(in.s[0])
+		for m := exec; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			addr := base[l] + off
+			a := w.cache
+			if a == nil || addr < a.base || addr+4 > a.end() || addr&3 != 0 {
+				b, rec, err := w.access(in, pc, l, msGlobal, addr, 4, true)
+				if err != nil {
+					return err
+				}
+				w.lanes[l] = rec
+				binary.LittleEndian.PutUint32(b, uint32(src[l]))
+				continue
+			}
+			w.lanes[l] = addr
+			binary.LittleEndian.PutUint32(a.bytes(addr, 4, true), uint32(src[l]))
+		}
+		w.c.epoch++
+		w.appendMem(pc, exec, path, fl)
+		return nil
+	}
+	if base == nil && in.op == opLd && in.vec == 1 && (in.space == msParamK || in.space == msConst) {
+		// A kernel parameter or a constant at a fixed address: every lane reads the same
+		// bytes, so one lookup serves the warp (each lane looks again once one was out of
+		// bounds under --oob=warn, which counts lanes).
+		var b []byte
+		var rec, v uint64
+		d := in.d[0]
+		for m := exec; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			if b == nil || w.oobHit {
+				var err error
+				if b, rec, err = w.access(in, pc, l, in.space, off, n, false); err != nil {
+					return err
+				}
+				v = in.t.ext(loadN(b[:es])) & maskFor(in.t2)
+			}
+			w.lanes[l] = rec
+			if d >= 0 {
+				w.regs[int(d)*32+l] = v
+			}
+		}
+		w.appendMem(pc, exec, path, fl)
+		return nil
+	}
 	if in.space == msShared && base != nil && in.vec == 1 && es == 4 && in.op <= opSt {
 		// The other hot path: scalar 32-bit shared loads and stores.
 		sh := w.c.shared

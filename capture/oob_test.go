@@ -225,3 +225,47 @@ func TestParseOOBPolicy(t *testing.T) {
 		t.Errorf("ParseOOBPolicy(ignore): %v, want an error naming it", err)
 	}
 }
+
+// A load at a fixed address past the constant bank reads the same bytes in every lane,
+// which capture looks up once per warp: under OOBWarn it still counts every lane and
+// reads zeros; by default it stops at the first lane.
+func TestOOBWarnUniformLoad(t *testing.T) {
+	const ptx = `.version 7.0
+.target sm_80
+.address_size 64
+.const .align 4 .b8 cb[16] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0};
+.visible .entry k(.param .u64 pa)
+{
+.reg .b32 %r<8>;
+.reg .b64 %rd<8>;
+ld.param.u64 %rd1, [pa];
+cvta.to.global.u64 %rd1, %rd1;
+mov.u32 %r1, %tid.x;
+mul.wide.u32 %rd2, %r1, 8;
+add.s64 %rd3, %rd1, %rd2;
+ld.const.u32 %r2, [cb+12];
+ld.const.u32 %r3, [cb+65536];
+st.global.v2.u32 [%rd3], {%r2, %r3};
+ret;
+}
+`
+	spec := func(p OOBPolicy) Spec {
+		return Spec{PTX: []byte(ptx), PTXName: "u.ptx", Kernel: "k", Grid: d3(1, 1, 1), Block: d3(48, 1, 1),
+			Args: []string{"buf:u32:96"}, OOB: p, Workers: 1}
+	}
+	_, err := load(t, spec(OOBFault)).Run(context.Background(), 0, nil)
+	var f *Fault
+	if !errors.As(err, &f) || f.Kind != FaultOutOfBounds || f.Thread != 0 {
+		t.Fatalf("ld.const past the bank: %v, want an out-of-bounds fault of thread 0", err)
+	}
+	res := run(t, spec(OOBWarn), &memSink{})
+	if len(res.OOB) != 1 || res.OOB[0].Count != 48 || res.OOB[0].Space != "const" || res.OOB[0].Write {
+		t.Fatalf("reports %+v, want one const read counted for each of 48 lanes", res.OOB)
+	}
+	out := i32s(res.Buffers[0].Final)
+	for l := range 48 {
+		if out[2*l] != 4 || out[2*l+1] != 0 {
+			t.Fatalf("lane %d stored %d, %d; want 4 (cb[3]) and 0 (the zeros of an out-of-bounds read)", l, out[2*l], out[2*l+1])
+		}
+	}
+}
