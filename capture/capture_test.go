@@ -648,6 +648,11 @@ func TestPTXErrors(t *testing.T) {
 		{"cvt.s32.f32 %r1, %r2;\nret;\n}", 7, ".rzi"},
 		{"add.cc.u32 %r1, %r2, 1;\nret;\n}", 7, ".cc"},
 		{".maxntid 1;\n}", 7, "unsupported directive"},
+		{"shfl.sync.b32 %r1, %r2, 1, 31, -1;\nret;\n}", 7, "shfl needs one of .up .down .bfly .idx"},
+		{"shfl.sync.rot.b32 %r1, %r2, 1, 31, -1;\nret;\n}", 7, "unsupported shfl mode .rot"},
+		{"vote.sync.b32 %r1, 1, -1;\nret;\n}", 7, "vote needs one of .all .any .uni .ballot"},
+		{"mov.b32 %r1, {%r2, %r3, %r1};\nret;\n}", 7, "bad pack"},
+		{"mov.b32 {%r1, %r2, %r3}, %r2;\nret;\n}", 7, "bad unpack"},
 	} {
 		_, err := Load(Spec{PTX: []byte(head + tc.body), PTXName: "t.ptx", Kernel: "k", Grid: d3(1, 1, 1), Block: d3(1, 1, 1), Args: []string{"buf:f32:1"}})
 		if tc.msg == "" {

@@ -288,49 +288,40 @@ func (w *warpState) memInst(in *instr, pc int32, exec uint32, path uint16, fl fo
 	es := in.t.size()
 	n := int(in.width)
 	off := uint64(in.off)
-	if in.op == opLd && base != nil && in.space == msGlobal && in.vec == 1 && es == 4 {
-		// The hot path: a scalar 32-bit global load.
-		d := w.slot(in.d[0])
+	if in.space == msGlobal && base != nil && in.vec == 1 && es == 4 && in.op <= opSt {
+		// The hot path: scalar 32-bit global loads and stores, through the allocation
+		// the warp used last. The CTA's write epoch (the livelock detector's clock) only
+		// needs to move: once per store instruction.
+		write := in.op == opSt
+		r := in.d[0] // the register loaded, or stored
+		if write {
+			r = in.s[0]
+		}
+		reg := w.slot(r)
 		for m := exec; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
 			addr := base[l] + off
-			a := w.cache
-			if a == nil || addr < a.base || addr+4 > a.end() || addr&3 != 0 {
-				b, rec, err := w.access(in, pc, l, msGlobal, addr, 4, false)
-				if err != nil {
+			var b []byte
+			if a := w.cache; a == nil || addr < a.base || addr+4 > a.end() || addr&3 != 0 {
+				var rec uint64
+				var err error
+				if b, rec, err = w.access(in, pc, l, msGlobal, addr, 4, write); err != nil {
 					return err
 				}
 				w.lanes[l] = rec
-				d[l] = uint64(binary.LittleEndian.Uint32(b))
-				continue
+			} else {
+				w.lanes[l] = addr
+				b = a.bytes(addr, 4, write)
 			}
-			w.lanes[l] = addr
-			d[l] = uint64(binary.LittleEndian.Uint32(a.bytes(addr, 4, false)))
-		}
-		w.appendMem(pc, exec, path, fl)
-		return nil
-	}
-	if in.op == opSt && base != nil && in.space == msGlobal && in.vec == 1 && es == 4 {
-		// A scalar 32-bit global store, as the load above. The CTA's write epoch (the
-		// livelock detector's clock) only needs to move: once per instruction.
-		src := w.slot(in.s[0])
-		for m := exec; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros32(m)
-			addr := base[l] + off
-			a := w.cache
-			if a == nil || addr < a.base || addr+4 > a.end() || addr&3 != 0 {
-				b, rec, err := w.access(in, pc, l, msGlobal, addr, 4, true)
-				if err != nil {
-					return err
-				}
-				w.lanes[l] = rec
-				binary.LittleEndian.PutUint32(b, uint32(src[l]))
-				continue
+			if write {
+				binary.LittleEndian.PutUint32(b, uint32(reg[l]))
+			} else {
+				reg[l] = uint64(binary.LittleEndian.Uint32(b))
 			}
-			w.lanes[l] = addr
-			binary.LittleEndian.PutUint32(a.bytes(addr, 4, true), uint32(src[l]))
 		}
-		w.c.epoch++
+		if write {
+			w.c.epoch++
+		}
 		w.appendMem(pc, exec, path, fl)
 		return nil
 	}

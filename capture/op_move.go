@@ -39,29 +39,17 @@ func decodeMov(r *resolver) error {
 	case a.ops[0].kind == oVec:
 		in.op, in.run = opCompute, runMovUnpack
 		in.flags |= fSinkOK
-		n := len(a.ops[0].elems)
-		if n != 2 && n != 4 || t.size()%n != 0 {
-			return r.fail("bad unpack")
-		}
-		in.t2 = sizeType(t.size() / n)
-		for i, e := range a.ops[0].elems {
-			if err := r.dstOp(i, e, in.t2); err != nil {
-				return err
-			}
+		n, err := r.movParts(0, t, "unpack", r.dstOp)
+		if err != nil {
+			return err
 		}
 		in.nd = uint8(n)
 		return r.src(0, 1, t)
 	case a.ops[1].kind == oVec:
 		in.op, in.run = opCompute, runMovPack
-		n := len(a.ops[1].elems)
-		if n != 2 && n != 4 || t.size()%n != 0 {
-			return r.fail("bad pack")
-		}
-		in.t2 = sizeType(t.size() / n)
-		for i, e := range a.ops[1].elems {
-			if err := r.srcOp(i, e, in.t2); err != nil {
-				return err
-			}
+		n, err := r.movParts(1, t, "pack", r.srcOp)
+		if err != nil {
+			return err
 		}
 		in.ns = uint8(n)
 		return r.dst(0, 0, t)
@@ -71,6 +59,24 @@ func decodeMov(r *resolver) error {
 		return err
 	}
 	return r.src(0, 1, t)
+}
+
+// movParts checks mov's vector operand k ({a, b} or {a, b, c, d}, splitting a t into
+// equal parts), sets in.t2 to the parts' type, resolves each part with each (dstOp or
+// srcOp) and returns how many there are.
+func (r *resolver) movParts(k int, t vtype, what string, each func(int, operand, vtype) error) (int, error) {
+	elems := r.a.ops[k].elems
+	n := len(elems)
+	if n != 2 && n != 4 || t.size()%n != 0 {
+		return 0, r.fail("bad %s", what)
+	}
+	r.in.t2 = sizeType(t.size() / n)
+	for i, e := range elems {
+		if err := each(i, e, r.in.t2); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
 }
 
 func decodeCvta(r *resolver) error {

@@ -16,16 +16,30 @@ var warpFamily = opFamily{name: "warp-level", rules: []opRule{
 		doc: "b32"},
 }}
 
+// shflModes and voteModes are the modes of shfl and vote, each named by its modifier.
+var (
+	shflModes = map[string]uint8{".up": shflUp, ".down": shflDown, ".bfly": shflBfly, ".idx": shflIdx}
+	voteModes = map[string]uint8{".all": voteAll, ".any": voteAny, ".uni": voteUni, ".ballot": voteBallot}
+)
+
+// mode is the one mode modifier an instruction needs (all lists the choices).
+func (r *resolver) mode(modes map[string]uint8, all string) (uint8, error) {
+	if len(r.m.other) != 1 {
+		return 0, r.fail("%s needs one of %s", r.base, all)
+	}
+	mode, ok := modes[r.m.other[0]]
+	if !ok {
+		return 0, r.fail("unsupported %s mode %s", r.base, r.m.other[0])
+	}
+	return mode, nil
+}
+
 func decodeShfl(r *resolver) error {
 	m := &r.m
 	in, a := r.in, r.a
-	modes := map[string]uint8{".up": shflUp, ".down": shflDown, ".bfly": shflBfly, ".idx": shflIdx}
-	if len(m.other) != 1 {
-		return r.fail("shfl needs one of .up .down .bfly .idx")
-	}
-	mode, ok := modes[m.other[0]]
-	if !ok {
-		return r.fail("unsupported shfl mode %s", m.other[0])
+	mode, err := r.mode(shflModes, ".up .down .bfly .idx")
+	if err != nil {
+		return err
 	}
 	if len(m.types) != 1 || m.types[0].size() != 4 {
 		return r.fail("shfl needs .b32")
@@ -66,13 +80,9 @@ func decodeShfl(r *resolver) error {
 func decodeVote(r *resolver) error {
 	m := &r.m
 	in, a := r.in, r.a
-	modes := map[string]uint8{".all": voteAll, ".any": voteAny, ".uni": voteUni, ".ballot": voteBallot}
-	if len(m.other) != 1 {
-		return r.fail("vote needs one of .all .any .uni .ballot")
-	}
-	mode, ok := modes[m.other[0]]
-	if !ok {
-		return r.fail("unsupported vote mode %s", m.other[0])
+	mode, err := r.mode(voteModes, ".all .any .uni .ballot")
+	if err != nil {
+		return err
 	}
 	in.op, in.bop, in.run = opVote, mode, runVote
 	if mode != voteBallot {

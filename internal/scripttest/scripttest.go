@@ -64,3 +64,18 @@ func Read(path string) ([]Line, error) {
 	}
 	return lines, sc.Err()
 }
+
+// KeyValues reads a line's key=value fields; a field with no "=" (an address, a cycle)
+// is left out. A key given twice is an error.
+func KeyValues(fields []string) (map[string]string, error) {
+	kv := map[string]string{}
+	for _, f := range fields {
+		if k, v, ok := strings.Cut(f, "="); ok {
+			if _, dup := kv[k]; dup {
+				return nil, fmt.Errorf("%s given twice", k)
+			}
+			kv[k] = v
+		}
+	}
+	return kv, nil
+}

@@ -29,3 +29,13 @@ func TestRead(t *testing.T) {
 		t.Error("a missing script read without error")
 	}
 }
+
+func TestKeyValues(t *testing.T) {
+	got, err := KeyValues([]string{"0x20", "at=3", "window=", "n=4"})
+	if want := map[string]string{"at": "3", "window": "", "n": "4"}; err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("KeyValues = %v, %v; want %v (the address left out)", got, err, want)
+	}
+	if _, err := KeyValues([]string{"at=3", "at=4"}); err == nil {
+		t.Error("a key given twice accepted")
+	}
+}

@@ -31,7 +31,7 @@ func TestChannelScripts(t *testing.T) {
 func runChannelLine(t *testing.T, c *Channels, l scripttest.Line) *Channels {
 	t.Helper()
 	pos, fields := l.Pos, l.Fields
-	args, err := keyValues(fields[1:])
+	args, err := scripttest.KeyValues(fields[1:])
 	if err != nil {
 		t.Fatalf("%s: %v", pos, err)
 	}
@@ -62,20 +62,6 @@ func runChannelLine(t *testing.T, c *Channels, l scripttest.Line) *Channels {
 		t.Fatalf("%s: unknown command %q", pos, fields[0])
 	}
 	return c
-}
-
-// keyValues reads key=value fields; a field with no "=" (an address) is left out.
-func keyValues(fields []string) (map[string]string, error) {
-	kv := map[string]string{}
-	for _, f := range fields {
-		if k, v, ok := strings.Cut(f, "="); ok {
-			if _, dup := kv[k]; dup {
-				return nil, fmt.Errorf("%s given twice", k)
-			}
-			kv[k] = v
-		}
-	}
-	return kv, nil
 }
 
 func channelsOf(args map[string]string) (*Channels, error) {

@@ -153,13 +153,9 @@ func (s *script) order() *WarpOrder {
 // newOrder builds the WarpOrder of an inorder or divergent line.
 func (s *script) newOrder() *WarpOrder {
 	s.t.Helper()
-	kv := map[string]string{}
-	for _, f := range s.line.Fields[1:] {
-		k, v, ok := strings.Cut(f, "=")
-		if !ok {
-			s.t.Fatalf("%s: want KEY=VALUE, not %q", s.line.Pos, f)
-		}
-		kv[k] = v
+	kv, err := scripttest.KeyValues(s.line.Fields[1:])
+	if err != nil {
+		s.t.Fatalf("%s: %v", s.line.Pos, err)
 	}
 	ints := func(key string) []int32 {
 		if kv[key] == "" {
