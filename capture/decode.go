@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -280,9 +281,22 @@ func (k *Kernel) layoutModule() error {
 	// buf arguments first, in argument order, so their addresses do not depend on the
 	// module's globals.
 	k.bufs = make([]*alloc, len(k.args))
+	for i, data := range k.spec.Data {
+		if i < 0 || i >= len(k.args) || k.args[i].Kind != ArgBuf {
+			return fmt.Errorf("Spec.Data has contents for argument %d, which is not a buf: argument", i)
+		}
+		if a := k.args[i]; len(data) != a.Count*a.ElemBytes() {
+			return fmt.Errorf("Spec.Data has %d bytes for argument %d (%s), which holds %d", len(data), i, a.Source, a.Count*a.ElemBytes())
+		}
+	}
 	for i, a := range k.args {
 		if a.Kind == ArgBuf {
-			init := a.InitBytes()
+			init, ok := k.spec.Data[i]
+			if ok {
+				init = bytes.Clone(init)
+			} else {
+				init = a.InitBytes()
+			}
 			k.bufs[i] = k.gmemInit.add(fmt.Sprintf("arg %d (%s)", i, a.Source), i, uint64(a.Count*a.ElemBytes()), init)
 			k.bufs[i].init = init
 		}

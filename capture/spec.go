@@ -20,8 +20,12 @@ type Spec struct {
 	DynShared uint32   // dynamic shared bytes (--shared)
 	Args      []string // one SPEC per kernel parameter, in order (see ParseArg)
 	Consts    []string // NAME=TYPE:COUNT[:INIT]: overwrite a .const variable from the launch
-	SIMT      format.SIMTModel
-	MaxInst   uint64 // per-warp instruction budget; 0 = DefaultMaxInst
+	// Data gives buf arguments their initial contents by argument index, in place of
+	// their INIT (a program's real data, or a test's chosen inputs); each must be
+	// exactly the buffer's COUNT times its element size in bytes.
+	Data    map[int][]byte
+	SIMT    format.SIMTModel
+	MaxInst uint64 // per-warp instruction budget; 0 = DefaultMaxInst
 	// MaxCTATrace bounds the bytes of trace one CTA holds in memory before it ends
 	// (format.Warp.Bytes summed over its warps); 0 = DefaultMaxCTATrace.
 	MaxCTATrace uint64

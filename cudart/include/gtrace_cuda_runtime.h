@@ -8,9 +8,10 @@
 // Everything here compiles to PTX that `gtrace capture` runs: each function is one
 // PTX instruction or a short sequence of them, through the NVVM builtins of clang-14
 // (the same builtins clang's own CUDA headers use) or a line of inline PTX. Nothing
-// calls libdevice (__nv_*), which the emulator does not have. The precise math
-// library (expf, logf, powf, tanhf, ...) is not here yet: a call to one is a compile
-// error naming it, never a silently different result.
+// calls libdevice (__nv_*), which the emulator does not have: the precise math library
+// (expf, logf, powf, sinf, tanhf, erff, ...) is gtrace_math.h, written from published
+// algorithms. Its double forms (exp, log, pow, ...) are not here yet: a call to one is
+// a compile error naming it, never a silently different result.
 //
 // The host side holds declarations only: a device-only compile parses a program's
 // host code (cudaMalloc, cudaMemcpy, kernel<<<grid, block>>>(...)) but never emits
@@ -441,26 +442,53 @@ GTRACE_D double fmax(double a, double b) { return __nvvm_fmax_d(a, b); }
 GTRACE_D float floorf(float x) { return __nvvm_floor_f(x); }
 GTRACE_D float ceilf(float x) { return __nvvm_ceil_f(x); }
 GTRACE_D float truncf(float x) { return __nvvm_trunc_f(x); }
-GTRACE_D float rintf(float x) { return __nvvm_round_f(x); }
-GTRACE_D float nearbyintf(float x) { return __nvvm_round_f(x); }
+// rintf: cvt.rni (to nearest, ties to even); clang-14's __nvvm_round_f is roundf's
+// ties away from zero.
+GTRACE_D float rintf(float x) { return __builtin_rintf(x); }
+GTRACE_D float nearbyintf(float x) { return __builtin_rintf(x); }
+GTRACE_D float roundf(float x) { return __nvvm_round_f(x); }
 GTRACE_D double floor(double x) { return __nvvm_floor_d(x); }
 GTRACE_D double ceil(double x) { return __nvvm_ceil_d(x); }
 GTRACE_D double trunc(double x) { return __nvvm_trunc_d(x); }
-GTRACE_D double rint(double x) { return __nvvm_round_d(x); }
+GTRACE_D double rint(double x) { return __builtin_rint(x); }
+GTRACE_D double round(double x) { return __nvvm_round_d(x); }
 GTRACE_D float fmaf(float a, float b, float c) { return __nvvm_fma_rn_f(a, b, c); }
 GTRACE_D double fma(double a, double b, double c) { return __nvvm_fma_rn_d(a, b, c); }
 GTRACE_D float copysignf(float a, float b) { return __builtin_copysignf(a, b); }
 GTRACE_D double copysign(double a, double b) { return __builtin_copysign(a, b); }
-GTRACE_D float __fadd_rn(float a, float b) { return __nvvm_add_rn_f(a, b); }
+// __fadd_rn, __fmul_rn and the double forms are never merged into an fma (CUDA Math
+// API). clang-14 folds __nvvm_add_rn_f/__nvvm_mul_rn_f into plain fadd/fmul, which it then
+// contracts, so these are inline PTX.
+GTRACE_D float __fadd_rn(float a, float b)
+{
+	float r;
+	asm("add.rn.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+	return r;
+}
 GTRACE_D float __fadd_rz(float a, float b) { return __nvvm_add_rz_f(a, b); }
-GTRACE_D float __fmul_rn(float a, float b) { return __nvvm_mul_rn_f(a, b); }
+GTRACE_D float __fmul_rn(float a, float b)
+{
+	float r;
+	asm("mul.rn.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+	return r;
+}
 GTRACE_D float __fmul_rz(float a, float b) { return __nvvm_mul_rz_f(a, b); }
 GTRACE_D float __fmaf_rn(float a, float b, float c) { return __nvvm_fma_rn_f(a, b, c); }
 GTRACE_D float __fdiv_rn(float a, float b) { return __nvvm_div_rn_f(a, b); }
 GTRACE_D float __frcp_rn(float x) { return __nvvm_rcp_rn_f(x); }
 GTRACE_D float __fsqrt_rn(float x) { return __nvvm_sqrt_rn_f(x); }
-GTRACE_D double __dadd_rn(double a, double b) { return __nvvm_add_rn_d(a, b); }
-GTRACE_D double __dmul_rn(double a, double b) { return __nvvm_mul_rn_d(a, b); }
+GTRACE_D double __dadd_rn(double a, double b)
+{
+	double r;
+	asm("add.rn.f64 %0, %1, %2;" : "=d"(r) : "d"(a), "d"(b));
+	return r;
+}
+GTRACE_D double __dmul_rn(double a, double b)
+{
+	double r;
+	asm("mul.rn.f64 %0, %1, %2;" : "=d"(r) : "d"(a), "d"(b));
+	return r;
+}
 GTRACE_D double __fma_rn(double a, double b, double c) { return __nvvm_fma_rn_d(a, b, c); }
 GTRACE_D double __dsqrt_rn(double x) { return __nvvm_sqrt_rn_d(x); }
 GTRACE_D float __saturatef(float x) { return __nvvm_saturate_f(x); }
@@ -483,6 +511,8 @@ GTRACE_D void __sincosf(float x, float *s, float *c)
 	*c = __nvvm_cos_approx_ftz_f(x);
 }
 GTRACE_D float __powf(float a, float b) { return __nvvm_ex2_approx_ftz_f(b * __nvvm_lg2_approx_ftz_f(a)); }
+
+#include "gtrace_math.h"
 
 // ---- Host side: declarations only (a device-only compile parses host code) -------
 typedef enum cudaError { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2 } cudaError_t;

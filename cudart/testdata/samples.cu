@@ -231,6 +231,52 @@ extern "C" __global__ void cg_tiles(const int *in, int *out)
 	}
 }
 
+// The precise math library (gtrace_math.h): one call per thread, as
+// scripts/hw/mathfn.cu runs CUDA's on a GPU; math_test.go compares the two.
+#define PRECISE(NAME, EXPR)                                                                   \
+	extern "C" __global__ void m_##NAME(const float *x, const float *y, float *r, int n)  \
+	{                                                                                     \
+		int i = blockIdx.x * blockDim.x + threadIdx.x;                                \
+		if (i < n) {                                                                  \
+			float a = x[i], b = y[i];                                             \
+			r[i] = (EXPR);                                                        \
+		}                                                                             \
+	}
+PRECISE(copy, a)
+PRECISE(expf, expf(a))
+PRECISE(exp2f, exp2f(a))
+PRECISE(exp10f, exp10f(a))
+PRECISE(expm1f, expm1f(a))
+PRECISE(logf, logf(a))
+PRECISE(log2f, log2f(a))
+PRECISE(log10f, log10f(a))
+PRECISE(log1pf, log1pf(a))
+PRECISE(powf, powf(a, b))
+PRECISE(sinf, sinf(a))
+PRECISE(cosf, cosf(a))
+PRECISE(tanf, tanf(a))
+PRECISE(tanhf, tanhf(a))
+PRECISE(sinhf, sinhf(a))
+PRECISE(coshf, coshf(a))
+PRECISE(erff, erff(a))
+PRECISE(atanf, atanf(a))
+PRECISE(atan2f, atan2f(a, b))
+PRECISE(asinf, asinf(a))
+PRECISE(acosf, acosf(a))
+PRECISE(hypotf, hypotf(a, b))
+PRECISE(rintf, rintf(a))
+PRECISE(roundf, roundf(a))
+PRECISE(fmul_rn, __fadd_rn(__fmul_rn(a, b), b))
+// A rounded product less itself: 0, where an fma would leave the product's rounding error.
+PRECISE(dmul_rn, (float)(__dadd_rn(__dmul_rn(a / 3.0, b / 7.0), -__dmul_rn(a / 3.0, b / 7.0)) * 0x1p60))
+// sincosf's two results: the sine, and the cosine in y's place.
+extern "C" __global__ void m_sincosf(float *x, float *y, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		sincosf(x[i], &x[i], &y[i]);
+}
+
 // Host code parses (its calls are declarations only): a whole .cu file compiles.
 int main()
 {

@@ -1,0 +1,618 @@
+// gtrace_math.h: CUDA's precise single-precision math library (expf, logf, powf, sinf,
+// tanhf, erff, ...) for compiling without a CUDA SDK. gtrace_cuda_runtime.h includes it;
+// it needs that file's one-instruction functions (fmaf, rintf, fabsf, sqrtf, bit casts).
+//
+// libdevice, where CUDA's own versions live, is NVIDIA's and not ours to copy, so each
+// function here is written from its published algorithm: the argument reductions of
+// Cody and Waite ("Software Manual for the Elementary Functions", 1980) and of Payne
+// and Hanek (SIGNUM Newsletter 18(1), 1983), and the log1p kernel of fdlibm (Sun, 1993:
+// log(1+f) = f - hfsq + s*(hfsq+R) with s = f/(2+f)). The polynomials are Taylor series
+// where those converge within a few terms of float precision, and Chebyshev
+// interpolations (cudart/mathfit_test.go makes them; TestMathFits checks them) where
+// they do not.
+//
+// What a trace of these shows (docs/issue-19.md, "precise math"):
+// - Values: within the error bounds that the CUDA Programming Guide's "Mathematical
+//   Functions" appendix gives for each function, checked by TestPreciseMath against Go's
+//   math in float64 and against CUDA's own results measured on an H100
+//   (traces/hw/h100-2026-11-26-mathfn/); not always the same bits as CUDA's.
+// - Instructions: this code's, not libdevice's. TestPreciseMathCost compares the
+//   warp-instructions per call with libdevice's measured by ncu on the same H100.
+//   powf works in double precision (libdevice's works in pairs of floats), so its
+//   instructions go to the FP64 pipe.
+#ifndef GTRACE_MATH_H
+#define GTRACE_MATH_H
+
+// 2^n as a float, for n in [-126, 127].
+GTRACE_D float __gt_pow2i(int n) { return __int_as_float((n + 127) << 23); }
+
+// y * 2^n for y near 1 and n in [-252, 254]: two exact steps, so that a subnormal result
+// is rounded once.
+GTRACE_D float __gt_scale(float y, int n)
+{
+	int h = n >> 1;
+	return y * __gt_pow2i(h) * __gt_pow2i(n - h);
+}
+
+// The SFU's approximations, as libdevice uses them (MUFU.EX2, MUFU.RCP in SASS).
+GTRACE_D float __gt_ex2(float x) { return __nvvm_ex2_approx_ftz_f(x); }
+GTRACE_D float __gt_rcp(float x)
+{
+	float r;
+	asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+	return r;
+}
+
+// e^r - 1 for |r| <= 0.7: Taylor to r^10 (the first term left out is below 6e-10 of
+// the result).
+GTRACE_D float __gt_expm1_poly(float r)
+{
+	float p = 1.f / 3628800;
+	p = fmaf(p, r, 1.f / 362880);
+	p = fmaf(p, r, 1.f / 40320);
+	p = fmaf(p, r, 1.f / 5040);
+	p = fmaf(p, r, 1.f / 720);
+	p = fmaf(p, r, 1.f / 120);
+	p = fmaf(p, r, 1.f / 24);
+	p = fmaf(p, r, 1.f / 6);
+	p = fmaf(p, r, 0.5f);
+	return fmaf(r, r * p, r);
+}
+
+#define GTRACE_INFF __int_as_float(0x7f800000)
+
+// e^x * 2^k without overflow in between: j = round(x / ln2), r = x - j ln2 in two
+// parts (Cody-Waite; ln2's high part has 16 bits, so j * it is exact), e^r = 2^(r/ln2)
+// on the SFU (its argument within +-1/2), then scaled by 2^(j+k).
+GTRACE_D float __gt_expk(float x, int k)
+{
+	float j = rintf(x * 1.44269502f);
+	float r = fmaf(j, -0.693145752f, x);
+	r = fmaf(j, -1.42860677e-06f, r);
+	return __gt_scale(__gt_ex2(r * 1.44269502f), (int)j + k);
+}
+
+GTRACE_D float expf(float x)
+{
+	if (!(fabsf(x) < 104.f)) // overflow, underflow to 0, or NaN
+		return x != x ? x + x : (x > 0 ? GTRACE_INFF : 0.f);
+	return __gt_expk(x, 0);
+}
+
+// exp2f is the SFU's ex2, which flushes subnormal results: below -126 it works on x+24.
+GTRACE_D float exp2f(float x)
+{
+	if (x < -126.f)
+		return __gt_ex2(x + 24.f) * 5.96046448e-08f; // 2^-24
+	return __gt_ex2(x);
+}
+
+GTRACE_D float exp10f(float x)
+{
+	if (!(fabsf(x) < 46.f))
+		return x != x ? x + x : (x > 0 ? GTRACE_INFF : 0.f);
+	float j = rintf(x * 3.32192802f);
+	float r = fmaf(j, -0.301029205f, x); // log10(2) in two parts
+	r = fmaf(j, -7.90341687e-07f, r);
+	return __gt_scale(__gt_ex2(fmaf(r, 3.32192802f, r * 7.05953696e-08f)), (int)j); // log2(10) in two parts
+}
+
+GTRACE_D float expm1f(float x)
+{
+	float ax = fabsf(x);
+	if (x == 0.f)
+		return x; // keeps -0
+	if (ax <= 0.7f) // directly: reduced, 2^1 e^r - 1 would lose to cancellation
+		return __gt_expm1_poly(x);
+	if (!(x < 89.f))
+		return x != x ? x : GTRACE_INFF;
+	if (x < -17.5f)
+		return -1.f; // e^x is below half an ulp of 1
+	float j = rintf(x * 1.44269502f);
+	float r = fmaf(j, -0.693145752f, x);
+	r = fmaf(j, -1.42860677e-06f, r);
+	float e = __gt_expm1_poly(r);
+	int n = (int)j;
+	// e^x - 1 = 2^n (e + 1) - 1: 2^n - 1 is exact for |n| <= 24.
+	if (n >= -24 && n <= 24) {
+		float s = __gt_pow2i(n);
+		return fmaf(s, e, s - 1.f);
+	}
+	if (n < 0) // -1 + a little: one more rounding, below half an ulp of the result
+		return fmaf(__gt_pow2i(n), e, __gt_pow2i(n)) - 1.f;
+	// 2^n (e + 1 - 2^-n) with 2^-n folded into e: one rounding in the fma.
+	float s = __gt_pow2i(n > 127 ? 127 : n);
+	float y = fmaf(s, e - __gt_pow2i(n > 100 ? -100 : -n), s);
+	return n > 127 ? y * 2.f : y;
+}
+
+// log(1+f) for f in [sqrt(1/2)-1, sqrt(2)-1], as hi + lo (fdlibm's kernel, with
+// R = 2z/3 + 2z^2/5 + ... + 2z^5/11 the atanh series past its first term; s only scales
+// the small term, so its approximate division costs nothing in accuracy).
+GTRACE_D float __gt_log1p_kernel(float f, float *lo)
+{
+	float s = __nvvm_div_approx_f(f, 2.f + f);
+	float z = s * s;
+	float r = 2.f / 11;
+	r = fmaf(r, z, 2.f / 9);
+	r = fmaf(r, z, 2.f / 7);
+	r = fmaf(r, z, 2.f / 5);
+	r = fmaf(r, z, 2.f / 3);
+	r *= z;
+	float hfsq = __fmul_rn(0.5f * f, f);
+	float he = fmaf(0.5f * f, f, -hfsq); // hfsq's rounding error, which the identity
+	float hi = f - hfsq;                  // would otherwise carry into the result
+	*lo = ((f - hi) - hfsq) + fmaf(s, hfsq + r, -he);
+	return hi;
+}
+
+// Splits x > 0 (finite, not zero) as 2^e (1 + f) with 1+f in [sqrt(1/2), sqrt(2)).
+GTRACE_D float __gt_log_split(float x, int *e)
+{
+	int k = 0;
+	if (x < 1.17549435e-38f) { // subnormal: scale to normal first
+		x *= 16777216.f;
+		k = -24;
+	}
+	int ix = __float_as_int(x) - 0x3f3504f3; // sqrt(1/2)'s bits
+	*e = (ix >> 23) + k;
+	return __int_as_float((ix & 0x007fffff) + 0x3f3504f3) - 1.f;
+}
+
+// log_b(x) = e log_b(2) + log(1+f) / ln(b), with log_b(2) = eh + el and 1/ln(b) = kh + kl
+// split so that e*eh is exact, summed with the rounding error of each step carried
+// (fma gives a product's, TwoSum a sum's), so that one rounding dominates. The products
+// whose error is carried are __fmul_rn, which clang does not contract into the next
+// addition (it contracts a*b+c into fma by default for CUDA, which would break the
+// error-free transformations here).
+GTRACE_D float __gt_log_base(float x, float eh, float el, float kh, float kl)
+{
+	if (!(x > 0.f) || x == GTRACE_INFF) { // NaN, negative, zero, +inf
+		if (x == 0.f)
+			return -GTRACE_INFF;
+		return x < 0.f ? __int_as_float(0x7fffffff) : x + x;
+	}
+	int e;
+	float f = __gt_log_split(x, &e), lo;
+	float hi = __gt_log1p_kernel(f, &lo);
+	float p = __fmul_rn(hi, kh);
+	float q = fmaf(hi, kh, -p) + fmaf(lo, kh, (hi + lo) * kl);
+	float a = __fmul_rn((float)e, eh);          // exact
+	float s = a + p;                            // TwoSum(a, p)
+	float bb = s - a;
+	float t = (a - (s - bb)) + (p - bb);
+	return s + (t + fmaf((float)e, el, q));
+}
+
+GTRACE_D float logf(float x) { return __gt_log_base(x, 0.693145752f, 1.42860677e-06f, 1.f, 0.f); }
+GTRACE_D float log2f(float x) { return __gt_log_base(x, 1.f, 0.f, 1.44269502f, 1.92596303e-08f); }
+GTRACE_D float log10f(float x) { return __gt_log_base(x, 0.301029205f, 7.90341687e-07f, 0.434294492f, -1.010305e-08f); }
+
+GTRACE_D float log1pf(float x)
+{
+	if (x > -0.292893219f && x < 0.414213562f) { // 1+x is in the kernel's range
+		if (x == 0.f)
+			return x; // keeps -0
+		float lo;
+		float hi = __gt_log1p_kernel(x, &lo);
+		return hi + lo;
+	}
+	if (!(x > -1.f) || x == GTRACE_INFF) // NaN, -1, below, +inf
+		return x == -1.f ? -GTRACE_INFF : (x < -1.f ? __int_as_float(0x7fffffff) : x + x);
+	// log(1+x) = log(u) + log(1 + c/u), u = 1+x rounded and c its rounding error
+	// (TwoSum), so log(1 + c/u) = c/u to float precision.
+	float u = 1.f + x;
+	float bb = u - 1.f;
+	float c = (1.f - (u - bb)) + (x - bb);
+	int e;
+	float f = __gt_log_split(u, &e), lo;
+	float hi = __gt_log1p_kernel(f, &lo);
+	float a = __fmul_rn((float)e, 0.693145752f);
+	float s = a + hi;
+	bb = s - a;
+	float t = (a - (s - bb)) + (hi - bb);
+	return s + (t + (lo + fmaf((float)e, 1.42860677e-06f, __nvvm_div_approx_f(c, u))));
+}
+
+// ---- Trigonometric functions: x = q pi/2 + r with |r| <= pi/4 ----------------------
+
+// The bits of 2/pi after the binary point, 32 at a time (as computed by
+// cudart/math_test.go's TestTwoOverPi).
+#define GTRACE_2_OVER_PI_WORDS 0xa2f9836eu, 0x4e441529u, 0xfc2757d1u, 0xf534ddc0u, 0xdb629599u, 0x3c439041u, 0xfe5163abu, 0xdebbc561u
+
+// __gt_reduce_pio2 returns q mod 4 and sets r for ax = |x| >= 0 (NaN and inf give a NaN
+// r). Up to 105615 (where q * pi/2's three float parts stay exact enough, as in
+// libdevice), Cody-Waite with fma: the first step is exact, since ax and q*C1 are
+// multiples of 2^-23 within 2 of each other. Beyond, Payne-Hanek: ax = m 2^e with m an
+// integer of 24 bits; m times 128 bits of 2/pi, from the first bit whose product with m
+// is not a multiple of 4, gives q and r's fraction to 2^-62 (the nearest float to a
+// multiple of pi/2 is about 2^-30 away from it).
+GTRACE_D int __gt_reduce_pio2(float ax, float *r)
+{
+	if (ax <= 105615.f) {
+		float j = rintf(ax * 0.636619747f);
+		float t = fmaf(j, -1.57079637f, ax);
+		t = fmaf(j, 4.37113883e-08f, t);
+		*r = fmaf(j, 1.71512451e-15f, t);
+		return (int)j & 3;
+	}
+	unsigned ix = __float_as_uint(ax);
+	if (ix >= 0x7f800000u) {
+		*r = ax - ax; // NaN
+		return 0;
+	}
+	const unsigned w[8] = {GTRACE_2_OVER_PI_WORDS};
+	int e = (int)(ix >> 23) - 150; // ax = m 2^e, e >= -7 here
+	unsigned long long m = (ix & 0x7fffffu) | 0x800000u;
+	int k0 = e > 2 ? (e - 2) >> 5 : 0; // words before k0 add multiples of 4
+	int s = e - 32 * k0;               // in [-7, 33]
+	unsigned long long p0 = m * w[k0 + 3], p1 = m * w[k0 + 2], p2 = m * w[k0 + 1], p3 = m * w[k0];
+	// W = m * (w[k0] .. w[k0+3]) as five 32-bit words; ax * 2/pi mod 4 = W 2^(s-128).
+	unsigned long long c = (p0 >> 32) + (unsigned)p1;
+	unsigned w1 = (unsigned)c;
+	c = (c >> 32) + (p1 >> 32) + (unsigned)p2;
+	unsigned w2 = (unsigned)c;
+	c = (c >> 32) + (p2 >> 32) + (unsigned)p3;
+	unsigned w3 = (unsigned)c;
+	unsigned w4 = (unsigned)((c >> 32) + (p3 >> 32));
+	// Q = floor(ax * 2/pi * 2^62) mod 2^64 = W >> (66 - s), an offset of 33 to 73 bits.
+	int off = 66 - s, b = off & 31;
+	unsigned long long hi, lo;
+	if (off < 64) {
+		hi = (unsigned long long)w3 << 32 | w2;
+		lo = w1;
+	} else {
+		hi = (unsigned long long)w4 << 32 | w3;
+		lo = w2;
+	}
+	unsigned long long q = (hi << (32 - b)) | (lo >> b);
+	unsigned long long qi = (q + (1ull << 61)) >> 62; // the nearest multiple of pi/2, mod 4
+	long long f = (long long)(q - (qi << 62));      // r / (pi/2) * 2^62
+	*r = (float)((double)f * 3.4061215800865545e-19); // pi/2 * 2^-62
+	return (int)qi;
+}
+
+// sin(r) and cos(r) for |r| <= pi/4: Taylor to r^9 and r^10 (the first term left out is
+// below 3e-9 of the result).
+GTRACE_D float __gt_sin_poly(float r)
+{
+	float z = r * r;
+	float p = 1.f / 362880;
+	p = fmaf(p, z, -1.f / 5040);
+	p = fmaf(p, z, 1.f / 120);
+	p = fmaf(p, z, -1.f / 6);
+	return fmaf(r * z, p, r);
+}
+
+GTRACE_D float __gt_cos_poly(float r)
+{
+	float z = r * r;
+	float p = -1.f / 3628800;
+	p = fmaf(p, z, 1.f / 40320);
+	p = fmaf(p, z, -1.f / 720);
+	p = fmaf(p, z, 1.f / 24);
+	p = fmaf(p, z, -0.5f);
+	return fmaf(z, p, 1.f);
+}
+
+GTRACE_D float sinf(float x)
+{
+	float r;
+	int q = __gt_reduce_pio2(fabsf(x), &r);
+	float v = (q & 1) ? __gt_cos_poly(r) : __gt_sin_poly(r);
+	v = (q & 2) ? -v : v;
+	return __float_as_int(x) < 0 ? -v : v; // sin is odd
+}
+
+GTRACE_D float cosf(float x)
+{
+	float r;
+	int q = __gt_reduce_pio2(fabsf(x), &r);
+	float v = (q & 1) ? __gt_sin_poly(r) : __gt_cos_poly(r);
+	return ((q + 1) & 2) ? -v : v;
+}
+
+GTRACE_D void sincosf(float x, float *s, float *c)
+{
+	float r;
+	int q = __gt_reduce_pio2(fabsf(x), &r);
+	float sr = __gt_sin_poly(r), cr = __gt_cos_poly(r);
+	float sv = (q & 1) ? cr : sr, cv = (q & 1) ? sr : cr;
+	sv = (q & 2) ? -sv : sv;
+	*s = __float_as_int(x) < 0 ? -sv : sv;
+	*c = ((q + 1) & 2) ? -cv : cv;
+}
+
+GTRACE_D float tanf(float x)
+{
+	float r;
+	int q = __gt_reduce_pio2(fabsf(x), &r);
+	float sr = __gt_sin_poly(r), cr = __gt_cos_poly(r);
+	float v = (q & 1) ? -cr / sr : sr / cr;
+	return __float_as_int(x) < 0 ? -v : v;
+}
+
+// ---- Hyperbolic functions ------------------------------------------------------------
+
+GTRACE_D float sinhf(float x)
+{
+	float ax = fabsf(x), v;
+	if (ax < 1.f) { // Taylor to x^13
+		float z = ax * ax;
+		float p = 1.f / 6227020800.f;
+		p = fmaf(p, z, 1.f / 39916800);
+		p = fmaf(p, z, 1.f / 362880);
+		p = fmaf(p, z, 1.f / 5040);
+		p = fmaf(p, z, 1.f / 120);
+		p = fmaf(p, z, 1.f / 6);
+		v = fmaf(ax * z, p, ax);
+	} else if (!(ax < 90.f)) {
+		v = ax + GTRACE_INFF; // NaN stays NaN
+	} else { // e^x/2 - e^-x/2, with e^x/2 scaled so that it overflows only when sinh does
+		float e = __gt_expk(ax, -1);
+		v = fmaf(-0.25f, __gt_rcp(e), e);
+	}
+	return __float_as_int(x) < 0 ? -v : v;
+}
+
+GTRACE_D float coshf(float x)
+{
+	float ax = fabsf(x);
+	if (!(ax < 90.f))
+		return ax + GTRACE_INFF;
+	float e = __gt_expk(ax, -1); // e^x/2
+	return fmaf(0.25f, __gt_rcp(e), e);
+}
+
+GTRACE_D float tanhf(float x)
+{
+	float ax = fabsf(x), v;
+	if (ax < 0.55f) { // Taylor to x^19 (its terms fall by 0.12 at 0.55)
+		float z = ax * ax;
+		float p = -0.000242380518f; // -443861162/1856156927625
+		p = fmaf(p, z, 0.000590027440f);  // 6404582/10854718875
+		p = fmaf(p, z, -0.00145583438f);  // -929569/638512875
+		p = fmaf(p, z, 0.00359212803f);   // 21844/6081075
+		p = fmaf(p, z, -0.00886323552f);  // -1382/155925
+		p = fmaf(p, z, 0.0218694885f);    // 62/2835
+		p = fmaf(p, z, -0.0539682540f);   // -17/315
+		p = fmaf(p, z, 0.133333333f);     // 2/15
+		p = fmaf(p, z, -1.f / 3);
+		v = fmaf(ax * z, p, ax);
+	} else if (!(ax < 9.1f)) {
+		v = ax != ax ? ax : 1.f; // tanh is 1 in float beyond 9.01
+	} else { // tanh = 1 - 2 / (e^2x + 1)
+		v = fmaf(-2.f, __gt_rcp(__gt_expk(2.f * ax, 0) + 1.f), 1.f);
+	}
+	return __float_as_int(x) < 0 ? -v : v;
+}
+
+// ---- Inverse trigonometric functions -------------------------------------------------
+
+// atan(t) for t in [0, tan(pi/8)].
+GTRACE_D float __gt_atan_poly(float t)
+{
+	float z = t * t;
+	// fit atan: cudart/mathfit_test.go
+	float p = 0.0504782088f;
+	p = fmaf(p, z, -0.0862455294f);
+	p = fmaf(p, z, 0.110713482f);
+	p = fmaf(p, z, -0.142841503f);
+	p = fmaf(p, z, 0.199999779f);
+	p = fmaf(p, z, -0.333333343f);
+
+	return fmaf(t * z, p, t);
+}
+
+// atan(t) for t >= 0 (or NaN): t > tan(3pi/8) as pi/2 - atan(1/t), t > tan(pi/8) as
+// pi/4 + atan((t-1)/(t+1)); pi/2 and pi/4 in two parts.
+GTRACE_D float __gt_atan_pos(float t)
+{
+	if (t > 2.41421356f)
+		return 1.57079637f + (-4.37113883e-08f - __gt_atan_poly(1.f / t));
+	if (t > 0.414213562f)
+		return 0.785398185f + (-2.18556941e-08f + __gt_atan_poly((t - 1.f) / (t + 1.f)));
+	return __gt_atan_poly(t);
+}
+
+GTRACE_D float atanf(float x)
+{
+	float v = __gt_atan_pos(fabsf(x));
+	return __float_as_int(x) < 0 ? -v : v;
+}
+
+GTRACE_D float atan2f(float y, float x)
+{
+	if (x != x || y != y)
+		return x + y;
+	float ax = fabsf(x), ay = fabsf(y), v;
+	if (ax == GTRACE_INFF && ay == GTRACE_INFF)
+		v = x > 0 ? 0.785398185f : 2.35619450f; // pi/4, 3pi/4
+	else if (ay == 0.f)
+		v = (__float_as_int(x) < 0) ? 3.14159274f : 0.f; // x = -0 counts as negative
+	else {
+		// atan(ay/ax) from the smaller over the larger, then folded into its octant.
+		float t = ay > ax ? ax / ay : ay / ax;
+		v = __gt_atan_pos(t);
+		if (ay > ax)
+			v = 1.57079637f + (-4.37113883e-08f - v);
+		if (__float_as_int(x) < 0)
+			v = 3.14159274f + (-8.74227766e-08f - v);
+	}
+	return __float_as_int(y) < 0 ? -v : v;
+}
+
+// P(z) of asin(t) = t + t z P(z), z = t^2, for t in [0, 1/2].
+GTRACE_D float __gt_asin_p(float z)
+{
+	// fit asin: cudart/mathfit_test.go
+	float p = 0.0309745297f;
+	p = fmaf(p, z, 0.0105744256f);
+	p = fmaf(p, z, 0.0236118138f);
+	p = fmaf(p, z, 0.0302691385f);
+	p = fmaf(p, z, 0.0446476638f);
+	p = fmaf(p, z, 0.074999921f);
+	p = fmaf(p, z, 0.166666672f);
+
+	return p;
+}
+
+// 2 asin(sqrt(z)) = hi + lo for z in [0, 1/4] (fdlibm's reduction of asin and acos near
+// 1): hi = 2s with s = sqrt(z) rounded, lo = 2 (the rest of asin(s)) plus twice the
+// correction for s's rounding, (z - s^2) / 2s, its residual exact by fma.
+GTRACE_D float __gt_asin2_hi(float z, float *lo)
+{
+	float s = sqrtf(z);
+	float c = z > 0.f ? fmaf(-s, s, z) * __gt_rcp(s) * 0.5f : 0.f;
+	*lo = 2.f * fmaf(s * z, __gt_asin_p(z), c);
+	return 2.f * s;
+}
+
+GTRACE_D float asinf(float x)
+{
+	float ax = fabsf(x), v;
+	if (ax <= 0.5f) {
+		v = fmaf(ax * (ax * ax), __gt_asin_p(ax * ax), ax);
+	} else if (ax <= 1.f) { // asin(x) = pi/2 - 2 asin(sqrt((1-x)/2)), (1-x)/2 exact
+		float lo, hi = __gt_asin2_hi(fmaf(-0.5f, ax, 0.5f), &lo);
+		v = (1.57079637f - hi) + (-4.37113883e-08f - lo);
+	} else {
+		v = ax != ax ? ax : __int_as_float(0x7fffffff);
+	}
+	return __float_as_int(x) < 0 ? -v : v;
+}
+
+GTRACE_D float acosf(float x)
+{
+	float ax = fabsf(x);
+	if (!(ax <= 1.f))
+		return ax != ax ? x : __int_as_float(0x7fffffff);
+	if (ax <= 0.5f) { // acos(x) = pi/2 - asin(x)
+		float s = fmaf(ax * (ax * ax), __gt_asin_p(ax * ax), ax);
+		return 1.57079637f + (-4.37113883e-08f - (x < 0 ? -s : s));
+	}
+	float lo, hi = __gt_asin2_hi(fmaf(-0.5f, ax, 0.5f), &lo); // acos(|x|) = hi + lo
+	if (x > 0)
+		return hi + lo;
+	return (3.14159274f - hi) + (-8.74227766e-08f - lo);
+}
+
+// ---- Error function -----------------------------------------------------------------
+
+GTRACE_D float erff(float x)
+{
+	float ax = fabsf(x), v;
+	if (ax < 1.f) { // erf(t) = t + t P(t^2)
+		float z = ax * ax;
+		// fit erf: cudart/mathfit_test.go
+		float p = 7.87587487e-05f;
+		p = fmaf(p, z, -0.00080168643f);
+		p = fmaf(p, z, 0.00518908724f);
+		p = fmaf(p, z, -0.0268542115f);
+		p = fmaf(p, z, 0.112835944f);
+		p = fmaf(p, z, -0.37612626f);
+		p = fmaf(p, z, 0.128379166f);
+
+		v = fmaf(ax, p, ax);
+	} else if (ax < 3.92f) { // erf = 1 - e^P(t)
+		float z = ax;
+		// fit logerfc: cudart/mathfit_test.go
+		float p = 1.67043277e-06f;
+		p = fmaf(p, z, -4.66877937e-05f);
+		p = fmaf(p, z, 0.00060188194f);
+		p = fmaf(p, z, -0.00478232326f);
+		p = fmaf(p, z, 0.026482841f);
+		p = fmaf(p, z, -0.110183962f);
+		p = fmaf(p, z, -0.631720304f);
+		p = fmaf(p, z, -1.13029289f);
+		p = fmaf(p, z, 0.000334305339f);
+
+		v = 1.f - expf(p);
+	} else {
+		v = ax != ax ? ax : 1.f;
+	}
+	return __float_as_int(x) < 0 ? -v : v;
+}
+
+// ---- Power and hypotenuse ------------------------------------------------------------
+
+// log2(x) for a positive finite double from a float (so normal), to about 2^-50: the
+// log1p kernel in double with the atanh series to z^7.
+GTRACE_D double __gt_log2_d(double x)
+{
+	long long ix = __double_as_longlong(x) - 0x3fe6a09e667f3bcdll; // sqrt(1/2)'s bits
+	int e = (int)(ix >> 52);
+	double f = __longlong_as_double((ix & 0x000fffffffffffffll) + 0x3fe6a09e667f3bcdll) - 1.0;
+	double s = f / (2.0 + f), z = s * s;
+	double r = 2.0 / 15;
+	r = fma(r, z, 2.0 / 13);
+	r = fma(r, z, 2.0 / 11);
+	r = fma(r, z, 2.0 / 9);
+	r = fma(r, z, 2.0 / 7);
+	r = fma(r, z, 2.0 / 5);
+	r = fma(r, z, 2.0 / 3);
+	r *= z;
+	double hfsq = 0.5 * f * f;
+	return (double)e + (f - (hfsq - s * (hfsq + r))) * 1.4426950408889634;
+}
+
+// 2^t for |t| < 200, to about 2^-37 relative: Taylor of e^(r ln2) to r^9.
+GTRACE_D double __gt_exp2_d(double t)
+{
+	double j = rint(t), u = (t - j) * 0.6931471805599453;
+	double p = 1.0 / 362880;
+	p = fma(p, u, 1.0 / 40320);
+	p = fma(p, u, 1.0 / 5040);
+	p = fma(p, u, 1.0 / 720);
+	p = fma(p, u, 1.0 / 120);
+	p = fma(p, u, 1.0 / 24);
+	p = fma(p, u, 1.0 / 6);
+	p = fma(p, u, 0.5);
+	p = fma(p, u, 1.0);
+	p = fma(p, u, 1.0);
+	return p * __longlong_as_double((long long)((int)j + 1023) << 52);
+}
+
+// powf = 2^(y log2|x|) in double (one rounding at the end), with C99's special cases
+// (Annex F.9.4.4).
+GTRACE_D float powf(float x, float y)
+{
+	float ax = fabsf(x), ay = fabsf(y);
+	if (y == 0.f || x == 1.f)
+		return 1.f;
+	if (x != x || y != y)
+		return x + y;
+	bool yint = truncf(y) == y, yodd = yint && ay < 16777216.f && truncf(y * 0.5f) != y * 0.5f;
+	if (ax == 1.f && ay == GTRACE_INFF)
+		return 1.f; // (-1)^inf
+	if (__float_as_int(x) < 0 && !yint && ax != 0.f && ay != GTRACE_INFF && ax != GTRACE_INFF)
+		return __int_as_float(0x7fffffff); // negative base, fractional power
+	float v;
+	if (ax == 0.f)
+		v = y < 0 ? GTRACE_INFF : 0.f;
+	else if (ax == GTRACE_INFF)
+		v = y < 0 ? 0.f : GTRACE_INFF;
+	else if (ay == GTRACE_INFF)
+		v = (ax < 1.f) == (y < 0) ? GTRACE_INFF : 0.f;
+	else {
+		double t = (double)y * __gt_log2_d((double)ax);
+		v = t >= 128.0 ? GTRACE_INFF : (t <= -151.0 ? 0.f : (float)__gt_exp2_d(t));
+	}
+	return (yodd && __float_as_int(x) < 0) ? -v : v;
+}
+
+GTRACE_D float hypotf(float x, float y)
+{
+	float a = fmaxf(fabsf(x), fabsf(y)), b = fminf(fabsf(x), fabsf(y));
+	if (a == GTRACE_INFF)
+		return a; // even with a NaN: C99 F.9.4.3
+	if (x != x || y != y)
+		return x + y;
+	if (a == 0.f)
+		return 0.f;
+	float r = b / a;
+	return a * sqrtf(fmaf(r, r, 1.f));
+}
+
+#undef GTRACE_INFF
+#endif

@@ -1,0 +1,132 @@
+// mathfn.cu: what CUDA's math library computes and how many instructions a call costs,
+// per function (issue 19, the header's precise math). For each function it fills N
+// inputs from a fixed generator over the function's usual range (plus a few special
+// values), runs one call per thread, and writes the inputs and CUDA's results, so that
+// gtrace's header can be compared value by value; scripts/hw/mathfn.sh runs each kernel
+// under ncu (smsp__inst_executed.sum) so that warp-instructions per call are measured
+// against the copy kernel, which does the same loads and stores and no call.
+//
+//   mathfn OUTDIR [once]
+//
+// writes OUTDIR/values/NAME.bin: N records of (x, y, result) in the function's type
+// (float or double; y is 0 for one-argument functions), little-endian, and prints
+// name,type,n,ms (ms: the launch timed with CUDA events, median of three).
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+#include <cuda_runtime.h>
+#include "probe.h"
+
+#define N 8192
+
+template <typename T, typename F>
+__global__ void apply(const T *x, const T *y, T *r, F f)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < N)
+		r[i] = f(x[i], y[i]);
+}
+
+// A 64-bit LCG (Knuth's MMIX constants), for inputs that do not depend on the host's libc.
+static unsigned long long seed = 0x9e3779b97f4a7c15ull;
+static double uniform(double lo, double hi)
+{
+	seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+	return lo + (hi - lo) * (double)(seed >> 11) / 9007199254740992.0;
+}
+
+struct Range {
+	double lo, hi;  // x
+	double ylo, yhi; // y, for two-argument functions
+	bool logscale;  // x = sign * 2^uniform(lo, hi)
+};
+
+template <typename T, typename F>
+static void run(const char *name, const char *outdir, bool once, Range rg, F f)
+{
+	std::vector<T> x(N), y(N), r(N);
+	const double special[] = {0.0, -0.0, 1.0, -1.0, 0.5, 2.0, INFINITY, -INFINITY, NAN, 1e-30, 1e30, 3.14159265358979};
+	for (int i = 0; i < N; i++) {
+		double v = uniform(rg.lo, rg.hi);
+		if (rg.logscale)
+			v = (uniform(0, 1) < 0.5 ? -1 : 1) * std::exp2(v);
+		x[i] = (T)v;
+		y[i] = (T)uniform(rg.ylo, rg.yhi);
+	}
+	for (int i = 0; i < (int)(sizeof special / sizeof special[0]); i++)
+		x[N - 1 - i] = (T)special[i];
+	T *dx, *dy, *dr;
+	CK(cudaMalloc(&dx, N * sizeof(T)));
+	CK(cudaMalloc(&dy, N * sizeof(T)));
+	CK(cudaMalloc(&dr, N * sizeof(T)));
+	CK(cudaMemcpy(dx, x.data(), N * sizeof(T), cudaMemcpyHostToDevice));
+	CK(cudaMemcpy(dy, y.data(), N * sizeof(T), cudaMemcpyHostToDevice));
+	float ms = timeLaunch(once, [&] { apply<T><<<N / 256, 256>>>(dx, dy, dr, f); }, [] {});
+	CK(cudaMemcpy(r.data(), dr, N * sizeof(T), cudaMemcpyDeviceToHost));
+	printf("%s,%s,%d,%.4f\n", name, sizeof(T) == 4 ? "f32" : "f64", N, ms);
+	std::string path = std::string(outdir) + "/values/" + name + ".bin";
+	FILE *fp = fopen(path.c_str(), "wb");
+	if (!fp) {
+		perror(path.c_str());
+		exit(1);
+	}
+	for (int i = 0; i < N; i++) {
+		fwrite(&x[i], sizeof(T), 1, fp);
+		fwrite(&y[i], sizeof(T), 1, fp);
+		fwrite(&r[i], sizeof(T), 1, fp);
+	}
+	fclose(fp);
+	CK(cudaFree(dx));
+	CK(cudaFree(dy));
+	CK(cudaFree(dr));
+}
+
+#define F1(T, NAME, EXPR, ...) \
+	run<T>(NAME, outdir, once, Range{__VA_ARGS__}, [] __device__(T x, T y) { return (T)(EXPR); })
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: mathfn OUTDIR [once]\n");
+		return 2;
+	}
+	const char *outdir = argv[1];
+	bool once = argc > 2 && !strcmp(argv[2], "once");
+	printf("name,type,n,ms\n");
+	F1(float, "copy_f32", x, -10, 10, 0, 0);
+	F1(float, "expf", expf(x), -90, 90, 0, 0);
+	F1(float, "exp2f", exp2f(x), -130, 130, 0, 0);
+	F1(float, "exp10f", exp10f(x), -40, 40, 0, 0);
+	F1(float, "expm1f", expm1f(x), -20, 20, 0, 0);
+	F1(float, "logf", logf(x), -130, 128, 0, 0, true);
+	F1(float, "log2f", log2f(x), -130, 128, 0, 0, true);
+	F1(float, "log10f", log10f(x), -130, 128, 0, 0, true);
+	F1(float, "log1pf", log1pf(x), -1, 1, 0, 0);
+	F1(float, "powf", powf(x, y), 0, 16, -8, 8);
+	F1(float, "sinf", sinf(x), -100, 100, 0, 0);
+	F1(float, "cosf", cosf(x), -100, 100, 0, 0);
+	F1(float, "tanf", tanf(x), -10, 10, 0, 0);
+	F1(float, "sinf_huge", sinf(x), 10, 100, 0, 0, true);
+	F1(float, "tanhf", tanhf(x), -10, 10, 0, 0);
+	F1(float, "sinhf", sinhf(x), -20, 20, 0, 0);
+	F1(float, "coshf", coshf(x), -20, 20, 0, 0);
+	F1(float, "erff", erff(x), -5, 5, 0, 0);
+	F1(float, "erfcf", erfcf(x), -5, 12, 0, 0);
+	F1(float, "atanf", atanf(x), -20, 20, 0, 0);
+	F1(float, "atan2f", atan2f(x, y), -10, 10, -10, 10);
+	F1(float, "asinf", asinf(x), -1, 1, 0, 0);
+	F1(float, "acosf", acosf(x), -1, 1, 0, 0);
+	F1(float, "cbrtf", cbrtf(x), -1000, 1000, 0, 0);
+	F1(float, "hypotf", hypotf(x, y), -100, 100, -100, 100);
+	F1(double, "copy_f64", x, -10, 10, 0, 0);
+	F1(double, "exp", exp(x), -700, 700, 0, 0);
+	F1(double, "log", log(x), -1000, 1000, 0, 0, true);
+	F1(double, "pow", pow(x, y), 0, 16, -8, 8);
+	F1(double, "sin", sin(x), -100, 100, 0, 0);
+	F1(double, "cos", cos(x), -100, 100, 0, 0);
+	F1(double, "tanh", tanh(x), -10, 10, 0, 0);
+	F1(double, "erf", erf(x), -5, 5, 0, 0);
+	return 0;
+}
