@@ -138,6 +138,42 @@ func TestVecAdd(t *testing.T) {
 	}
 }
 
+// Spec.Data gives buf arguments their contents in place of INIT (kept apart from the
+// caller's slice), and names the argument when it cannot.
+func TestSpecData(t *testing.T) {
+	a, b := make([]byte, 4000), make([]byte, 4000)
+	for i := range 1000 {
+		binary.LittleEndian.PutUint32(a[4*i:], math.Float32bits(float32(i)*0.5))
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(float32(-i)))
+	}
+	spec := Spec{Kernel: "vecadd", Grid: d3(4, 1, 1), Block: d3(256, 1, 1),
+		Args: []string{"buf:f32:1000", "buf:f32:1000:rand:7", "buf:f32:1000:iota", "i32:1000"},
+		Data: map[int][]byte{1: a, 2: b}}
+	res := run(t, spec, nil)
+	for i, c := range f32s(res.Buffers[0].Final) {
+		if want := float32(i)*0.5 - float32(i); c != want {
+			t.Fatalf("c[%d] = %v, want %v from Spec.Data", i, c, want)
+		}
+	}
+	if !bytes.Equal(res.Buffers[1].Init, a) || &res.Buffers[1].Init[0] == &a[0] {
+		t.Error("Buffers[1].Init is not a copy of Spec.Data[1]")
+	}
+	for _, c := range []struct {
+		data map[int][]byte
+		want string
+	}{
+		{map[int][]byte{1: a[:3996]}, "Spec.Data has 3996 bytes for argument 1 (buf:f32:1000:rand:7), which holds 4000"},
+		{map[int][]byte{3: a}, "Spec.Data has contents for argument 3, which is not a buf: argument"},
+		{map[int][]byte{4: a}, "Spec.Data has contents for argument 4, which is not a buf: argument"},
+	} {
+		spec.Data = c.data
+		spec.PTX, spec.PTXName = testPTX, "testdata/kernels.ptx"
+		if _, err := Load(spec); err == nil || err.Error() != c.want {
+			t.Errorf("Load with Data %v: %v; want %q", len(c.data), err, c.want)
+		}
+	}
+}
+
 // Capture writes a whole trace file that reads back with the run's warp-instructions.
 func TestCaptureWritesAFile(t *testing.T) {
 	k := load(t, Spec{Kernel: "vecadd", Grid: d3(4, 1, 1), Block: d3(256, 1, 1),

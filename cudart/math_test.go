@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gtrace/gtrace/capture"
@@ -59,6 +60,8 @@ var preciseFns = []preciseFn{
 	{"asinf", 2, func(x, _ float64) float64 { return math.Asin(x) }},
 	{"acosf", 2, func(x, _ float64) float64 { return math.Acos(x) }},
 	{"hypotf", 3, math.Hypot},
+	{"erfcf", 4, func(x, _ float64) float64 { return math.Erfc(x) }},
+	{"cbrtf", 1, func(x, _ float64) float64 { return math.Cbrt(x) }},
 }
 
 // gpuValues reads one function's (x, y, CUDA's result) records from the H100 run.
@@ -75,22 +78,9 @@ func gpuValues(t *testing.T, name string) (x, y, r []float32) {
 	return x, y, r
 }
 
-// runPrecise captures m_NAME over x and y and returns its results and warp-instructions.
-func runPrecise(t *testing.T, kernel string, x, y []float32) ([]float32, uint64) {
+// runKernel captures kernel over n threads (blocks of 256) and returns its result.
+func runKernel(t *testing.T, kernel string, n int, args []string, data map[int][]byte) *capture.Result {
 	t.Helper()
-	n := len(x)
-	bs := func(v []float32) []byte {
-		b := make([]byte, 4*len(v))
-		for i, f := range v {
-			binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
-		}
-		return b
-	}
-	buf := fmt.Sprintf("buf:f32:%d", n)
-	args, data := []string{buf, buf, buf, fmt.Sprintf("i32:%d", n)}, map[int][]byte{0: bs(x), 1: bs(y)}
-	if kernel == "m_sincosf" {
-		args = []string{buf, buf, fmt.Sprintf("i32:%d", n)}
-	}
 	k, err := capture.Load(capture.Spec{PTX: samples(t), PTXName: "samples.ptx", Kernel: kernel,
 		Grid: format.Dim3{X: uint32((n + 255) / 256), Y: 1, Z: 1}, Block: format.Dim3{X: 256, Y: 1, Z: 1},
 		Args: args, Data: data})
@@ -101,10 +91,48 @@ func runPrecise(t *testing.T, kernel string, x, y []float32) ([]float32, uint64)
 	if err != nil {
 		t.Fatalf("%s: %v", kernel, err)
 	}
+	return res
+}
+
+func f32bytes(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+	}
+	return b
+}
+
+// runPrecise captures m_NAME over x and y and returns its results and warp-instructions.
+func runPrecise(t *testing.T, kernel string, x, y []float32) ([]float32, uint64) {
+	t.Helper()
+	n := len(x)
+	buf := fmt.Sprintf("buf:f32:%d", n)
 	if kernel == "m_sincosf" {
+		res := runKernel(t, kernel, n, []string{buf, buf, fmt.Sprintf("i32:%d", n)}, map[int][]byte{0: f32bytes(x), 1: f32bytes(y)})
 		return append(f32s(res.Buffers[0].Final), f32s(res.Buffers[1].Final)...), res.WarpInsts
 	}
+	res := runKernel(t, kernel, n, []string{buf, buf, buf, fmt.Sprintf("i32:%d", n)}, map[int][]byte{0: f32bytes(x), 1: f32bytes(y)})
 	return f32s(res.Buffers[2].Final), res.WarpInsts
+}
+
+// runPreciseD is runPrecise for a double kernel.
+func runPreciseD(t *testing.T, kernel string, x, y []float64) ([]float64, uint64) {
+	t.Helper()
+	n := len(x)
+	bs := func(v []float64) []byte {
+		b := make([]byte, 8*len(v))
+		for i, f := range v {
+			binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(f))
+		}
+		return b
+	}
+	buf := fmt.Sprintf("buf:f64:%d", n)
+	res := runKernel(t, kernel, n, []string{buf, buf, buf, fmt.Sprintf("i32:%d", n)}, map[int][]byte{0: bs(x), 1: bs(y)})
+	out := make([]float64, n)
+	for i, u := range u64s(res.Buffers[2].Final) {
+		out[i] = math.Float64frombits(u)
+	}
+	return out, res.WarpInsts
 }
 
 // ulpErr is got's distance from the exact value want in ulps of want's binade (float32,
@@ -224,13 +252,12 @@ func TestPreciseMathHugeArguments(t *testing.T) {
 	}
 }
 
-// The header's table of 2/pi's bits is 2/pi: computed here from Machin's formula.
-func TestTwoOverPi(t *testing.T) {
-	const prec = 400
+// bigPi is pi to prec bits, by Machin's formula.
+func bigPi(prec uint) *big.Float {
 	atanInv := func(n int64) *big.Float { // arctan(1/n) by its series
 		sum, term := new(big.Float).SetPrec(prec), new(big.Float).SetPrec(prec).Quo(big.NewFloat(1).SetPrec(prec), new(big.Float).SetInt64(n))
 		n2 := new(big.Float).SetInt64(n * n)
-		for k := int64(0); k < 200; k++ {
+		for k := int64(0); term.MantExp(nil) > -int(prec)-8; k++ {
 			q := new(big.Float).SetPrec(prec).Quo(term, new(big.Float).SetInt64(2*k+1))
 			if k%2 == 0 {
 				sum.Add(sum, q)
@@ -241,10 +268,15 @@ func TestTwoOverPi(t *testing.T) {
 		}
 		return sum
 	}
-	pi := new(big.Float).SetPrec(prec).Sub(new(big.Float).Mul(big.NewFloat(16), atanInv(5)), new(big.Float).Mul(big.NewFloat(4), atanInv(239)))
-	frac := new(big.Float).SetPrec(prec).Quo(big.NewFloat(2), pi)
+	return new(big.Float).SetPrec(prec).Sub(new(big.Float).Mul(big.NewFloat(16), atanInv(5)), new(big.Float).Mul(big.NewFloat(4), atanInv(239)))
+}
+
+// The header's table of 2/pi's bits is 2/pi.
+func TestTwoOverPi(t *testing.T) {
+	const prec = 1400 // 40 words of 32 bits, and a margin
+	frac := new(big.Float).SetPrec(prec).Quo(big.NewFloat(2), bigPi(prec))
 	var want []string
-	for range 8 {
+	for range 40 {
 		frac.Mul(frac, big.NewFloat(1<<32))
 		w, _ := frac.Uint64()
 		frac.Sub(frac, new(big.Float).SetUint64(w))
@@ -255,6 +287,47 @@ func TestTwoOverPi(t *testing.T) {
 	if m == nil || string(m[1]) != strings.Join(want, ", ") {
 		t.Errorf("GTRACE_2_OVER_PI_WORDS is %q; want %s", m, strings.Join(want, ", "))
 	}
+}
+
+var (
+	pi1400     *big.Float
+	pi1400Once sync.Once
+)
+
+// refSinCos is sin and cos of x to within an ulp: Go's math for |x| < 2^29; beyond,
+// where Go's reduction keeps 64 bits of the fraction (2.6788525030039368e+29 loses 70
+// ulp), x reduced by pi/2 in 1400-bit arithmetic first.
+func refSinCos(x float64) (s, c float64) {
+	if math.Abs(x) < 1<<29 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return math.Sin(x), math.Cos(x)
+	}
+	pi1400Once.Do(func() { pi1400 = bigPi(1400) })
+	half := new(big.Float).SetPrec(1400).Quo(pi1400, big.NewFloat(2))
+	q := new(big.Float).SetPrec(1400).Quo(new(big.Float).SetFloat64(x), half)
+	n, _ := new(big.Float).SetPrec(1400).Add(q, big.NewFloat(0.5)).Int(nil) // floor(q + 1/2)
+	if q.Sign() < 0 && new(big.Float).SetInt(n).Cmp(new(big.Float).Add(q, big.NewFloat(0.5))) > 0 {
+		n.Sub(n, big.NewInt(1))
+	}
+	r, _ := new(big.Float).SetPrec(1400).Sub(new(big.Float).SetFloat64(x), new(big.Float).Mul(new(big.Float).SetInt(n), half)).Float64()
+	sr, cr := math.Sin(r), math.Cos(r)
+	switch new(big.Int).And(n, big.NewInt(3)).Int64() {
+	case 0:
+		return sr, cr
+	case 1:
+		return cr, -sr
+	case 2:
+		return -sr, -cr
+	}
+	return -cr, sr
+}
+
+// refLog is log(x) to within an ulp: Go's math.Log on amd64 is wrong for subnormals
+// (log(1.1560562456566313e-308) = -708.67; it is -709.05), so those are scaled first.
+func refLog(x float64) float64 {
+	if x > 0 && x < 0x1p-1022 {
+		return math.Log(x*0x1p54) - 54*math.Ln2
+	}
+	return math.Log(x)
 }
 
 // libdeviceCost reads the H100 run's warp-instructions per call: each launch's
@@ -328,6 +401,17 @@ func TestPreciseMathCost(t *testing.T) {
 			t.Errorf("%s: %.1f warp-instructions per call; libdevice's take %.1f on the H100", fn.name, ours, want)
 		}
 	}
+	dx, dy, _ := gpuValuesD(t, "copy_f64")
+	_, dbase := runPreciseD(t, "m_copy_f64", dx, dy)
+	for _, name := range []string{"exp", "log", "sin", "cos"} {
+		x, y, _ := gpuValuesD(t, name)
+		_, n := runPreciseD(t, "m_"+name, x, y)
+		ours, want := float64(n-dbase)/warps, lib[name]
+		table = append(table, fmt.Sprintf("%s %.1f/%.1f", name, ours, want))
+		if ours > 3*want || ours < want/3 {
+			t.Errorf("%s: %.1f warp-instructions per call; libdevice's take %.1f on the H100", name, ours, want)
+		}
+	}
 	t.Logf("per call, gtrace/libdevice: %s", strings.Join(table, ", "))
 }
 
@@ -375,5 +459,122 @@ func TestRoundedSteps(t *testing.T) {
 	}
 	if fused == 0 {
 		t.Fatal("no input tells a fused multiply-add from two roundings")
+	}
+}
+
+// gpuValuesD reads a double function's (x, y, CUDA's result) records from the H100 run.
+func gpuValuesD(t *testing.T, name string) (x, y, r []float64) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(mathRun, "values", name+".bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+24 <= len(b); i += 24 {
+		f := func(o int) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(b[i+o:])) }
+		x, y, r = append(x, f(0)), append(y, f(8)), append(r, f(16))
+	}
+	return x, y, r
+}
+
+// ulpErrD is ulpErr for doubles.
+func ulpErrD(got, want float64) float64 {
+	switch {
+	case math.IsNaN(want) || math.IsNaN(got):
+		if math.IsNaN(want) && math.IsNaN(got) {
+			return 0
+		}
+		return math.Inf(1)
+	case math.IsInf(want, 0) || math.IsInf(got, 0):
+		if want == got {
+			return 0
+		}
+		return math.Inf(1)
+	}
+	_, e := math.Frexp(want)
+	ulp := math.Max(math.Ldexp(1, e-53), math.Ldexp(1, -1074))
+	return math.Abs(got-want) / ulp
+}
+
+// The double forms written so far against CUDA's bounds (Programming Guide's
+// double-precision table) plus 1 ulp, since the reference (Go's float64 math, refSinCos,
+// refLog) is itself within 1 ulp; on CUDA's inputs, 3072 random bit patterns and 3072 in the range of
+// CUDA's, with huge arguments for sin and cos (Payne-Hanek). Against the H100: the same
+// NaN, infinity and signed zero wherever CUDA returns one.
+func TestPreciseMathDouble(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 64))
+	for _, fn := range []struct {
+		name  string
+		bound float64
+		ref   func(float64) float64
+	}{{"exp", 1, math.Exp}, {"log", 1, refLog},
+		{"sin", 2, func(x float64) float64 { s, _ := refSinCos(x); return s }},
+		{"cos", 2, func(x float64) float64 { _, c := refSinCos(x); return c }}} {
+		t.Run(fn.name, func(t *testing.T) {
+			gx, _, gr := gpuValuesD(t, fn.name)
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, v := range gx {
+				if math.Abs(v) < 1e300 {
+					lo, hi = min(lo, v), max(hi, v)
+				}
+			}
+			x := append([]float64(nil), gx...)
+			for i := range 6144 {
+				if i%2 == 0 {
+					x = append(x, math.Float64frombits(rng.Uint64()&^(0x7ff<<52)|uint64(rng.IntN(0x7ff))<<52))
+				} else {
+					x = append(x, lo+(hi-lo)*rng.Float64())
+				}
+			}
+			for e := 30; e <= 1023; e += 7 {
+				x = append(x, math.Ldexp(1+rng.Float64(), e), -math.Ldexp(1+rng.Float64(), e))
+			}
+			got, _ := runPreciseD(t, "m_"+fn.name, x, make([]float64, len(x)))
+			worst, at := 0.0, 0
+			for i, v := range x {
+				if e := ulpErrD(got[i], fn.ref(v)); e > worst {
+					worst, at = e, i
+				}
+			}
+			if worst > fn.bound+1 {
+				t.Errorf("%s(%v) = %v, %.2f ulp from Go's %v; CUDA's bound is %v", fn.name, x[at], got[at], worst, fn.ref(x[at]), fn.bound)
+			}
+			same, far := 0, 0.0
+			for i, c := range gr {
+				special := math.IsNaN(c) || math.IsInf(c, 0) || c == 0
+				if special && !(math.IsNaN(c) && math.IsNaN(got[i])) && math.Float64bits(c) != math.Float64bits(got[i]) {
+					t.Errorf("%s(%v) = %v; CUDA gives %v", fn.name, gx[i], got[i], c)
+				}
+				if math.Float64bits(c) == math.Float64bits(got[i]) || math.IsNaN(c) && math.IsNaN(got[i]) {
+					same++
+				} else if !special {
+					far = math.Max(far, ulpErrD(got[i], c))
+				}
+			}
+			t.Logf("%-4s max %.2f ulp from Go's (CUDA's bound %v) over %d inputs; CUDA's bits on %d of %d, at most %.0f ulp from CUDA's",
+				fn.name, worst, fn.bound, len(x), same, len(gr), far)
+		})
+	}
+}
+
+// exp(float) and friends are the float functions (C++'s overloads), bit for bit; a
+// double form not written yet is a compile error naming it.
+func TestMathOverloads(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	x, y := make([]float32, 1024), make([]float32, 1024)
+	for i := range x {
+		x[i], y[i] = 0.01+4*rng.Float32(), 4*rng.Float32()-2
+	}
+	got, _ := runPrecise(t, "m_overloads", x, y)
+	want, _ := runPrecise(t, "m_overloads_f", x, y)
+	for i := range x {
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+			t.Fatalf("overloads(%v, %v) = %v; the f functions give %v", x[i], y[i], got[i], want[i])
+		}
+	}
+	cu := filepath.Join(t.TempDir(), "tanh.cu")
+	os.WriteFile(cu, []byte("__global__ void k(double *p) { p[0] = tanh(p[0]); }\n"), 0o644)
+	_, err := compile(t, cu)
+	if err == nil || !strings.Contains(err.Error(), "deleted function 'tanh'") {
+		t.Errorf("compiling tanh(double): %v; want an error naming the deleted function tanh", err)
 	}
 }

@@ -15,12 +15,13 @@ import (
 // ch. 16), solved in float64 and rounded to float32. TestMathFits recomputes each
 // and fails when the header's block differs, printing the block to paste.
 
-// mathFit is one polynomial P(z) on [A, B] approximating G with N+1 coefficients.
+// mathFit is one polynomial P(z - C) for z in [A, B] approximating G(z), with N+1
+// coefficients (C centres the variable, so that the coefficients do not cancel).
 type mathFit struct {
-	Name string
-	G    func(z float64) float64
-	A, B float64
-	N    int
+	Name    string
+	G       func(z float64) float64
+	A, B, C float64
+	N       int
 }
 
 // series evaluates a power series in z (for the small-z end of the cube fits, where
@@ -42,7 +43,7 @@ var mathFits = []mathFit{
 		}
 		t := math.Sqrt(z)
 		return (math.Atan(t) - t) / (t * z)
-	}, 0, 0.1716, 5},
+	}, 0, 0.1716, 0, 5},
 	// asin(t) = t + t^3 P(t^2) for t in [0, 1/2].
 	{"asin", func(z float64) float64 {
 		if z < 1e-3 {
@@ -50,7 +51,7 @@ var mathFits = []mathFit{
 		}
 		t := math.Sqrt(z)
 		return (math.Asin(t) - t) / (t * z)
-	}, 0, 0.25, 6},
+	}, 0, 0.25, 0, 6},
 	// erf(t) = t + t P(t^2) for t in [0, 1].
 	{"erf", func(z float64) float64 {
 		if z < 1e-6 {
@@ -58,20 +59,25 @@ var mathFits = []mathFit{
 		}
 		t := math.Sqrt(z)
 		return math.Erf(t)/t - 1
-	}, 0, 1, 6},
+	}, 0, 1, 0, 6},
 	// erfc(x) = exp(P(x)) for x in [1, 3.92] (erf is 1 in float beyond).
-	{"logerfc", func(x float64) float64 { return math.Log(math.Erfc(x)) }, 1, 3.92, 8},
+	{"logerfc", func(x float64) float64 { return math.Log(math.Erfc(x)) }, 1, 3.92, 0, 8},
+	// erfc(x) = e^(-x^2) P(x - 1.25) for x in [1/2, 2].
+	{"erfcnear", func(x float64) float64 { return math.Erfc(x) * math.Exp(x*x) }, 0.5, 2, 1.25, 10},
+	// erfc(x) = e^(-x^2) t P(t) with t = 1/x, for x in [2, 10.06] (erfc is 0 in float beyond).
+	{"erfcfar", func(t float64) float64 { x := 1 / t; return math.Erfc(x) * math.Exp(x*x) * x }, 1 / 10.06, 0.5, 0, 8},
 }
 
 // coefficients interpolates f at its N+1 Chebyshev nodes and returns P's coefficients,
 // constant first, rounded to float32.
 func (f mathFit) coefficients() []float32 {
 	m := f.N + 1
+	h := math.Max(math.Abs(f.A-f.C), math.Abs(f.B-f.C)) // (z - C) / h is within [-1, 1]
 	a := make([][]float64, m)
 	for i := range a {
 		z := (f.A+f.B)/2 + (f.B-f.A)/2*math.Cos(math.Pi*(float64(i)+0.5)/float64(m))
 		row := make([]float64, m+1)
-		for k, p := 0, 1.0; k < m; k, p = k+1, p*z/f.B {
+		for k, p := 0, 1.0; k < m; k, p = k+1, p*(z-f.C)/h {
 			row[k] = p
 		}
 		row[m] = f.G(z)
@@ -96,7 +102,7 @@ func (f mathFit) coefficients() []float32 {
 	}
 	out := make([]float32, m)
 	for k := range out {
-		out[k] = float32(a[k][m] / a[k][k] / math.Pow(f.B, float64(k)))
+		out[k] = float32(a[k][m] / a[k][k] / math.Pow(h, float64(k)))
 	}
 	return out
 }

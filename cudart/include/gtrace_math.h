@@ -1,5 +1,5 @@
-// gtrace_math.h: CUDA's precise single-precision math library (expf, logf, powf, sinf,
-// tanhf, erff, ...) for compiling without a CUDA SDK. gtrace_cuda_runtime.h includes it;
+// gtrace_math.h: CUDA's precise math library (expf, logf, powf, sinf, tanhf, erff, ...,
+// exp, log, sin, cos, and C++'s float overloads) for compiling without a CUDA SDK. gtrace_cuda_runtime.h includes it;
 // it needs that file's one-instruction functions (fmaf, rintf, fabsf, sqrtf, bit casts).
 //
 // libdevice, where CUDA's own versions live, is NVIDIA's and not ours to copy, so each
@@ -216,9 +216,9 @@ GTRACE_D float log1pf(float x)
 
 // ---- Trigonometric functions: x = q pi/2 + r with |r| <= pi/4 ----------------------
 
-// The bits of 2/pi after the binary point, 32 at a time (as computed by
-// cudart/math_test.go's TestTwoOverPi).
-#define GTRACE_2_OVER_PI_WORDS 0xa2f9836eu, 0x4e441529u, 0xfc2757d1u, 0xf534ddc0u, 0xdb629599u, 0x3c439041u, 0xfe5163abu, 0xdebbc561u
+// The bits of 2/pi after the binary point, 32 at a time, enough for a double of any
+// exponent (as computed by cudart/math_test.go's TestTwoOverPi).
+#define GTRACE_2_OVER_PI_WORDS 0xa2f9836eu, 0x4e441529u, 0xfc2757d1u, 0xf534ddc0u, 0xdb629599u, 0x3c439041u, 0xfe5163abu, 0xdebbc561u, 0xb7246e3au, 0x424dd2e0u, 0x06492eeau, 0x09d1921cu, 0xfe1deb1cu, 0xb129a73eu, 0xe88235f5u, 0x2ebb4484u, 0xe99c7026u, 0xb45f7e41u, 0x3991d639u, 0x835339f4u, 0x9c845f8bu, 0xbdf9283bu, 0x1ff897ffu, 0xde05980fu, 0xef2f118bu, 0x5a0a6d1fu, 0x6d367ecfu, 0x27cb09b7u, 0x4f463f66u, 0x9e5fea2du, 0x7527bac7u, 0xebe5f17bu, 0x3d0739f7u, 0x8a5292eau, 0x6bfb5fb1u, 0x1f8d5d08u, 0x56033046u, 0xfc7b6babu, 0xf0cfbc20u, 0x9af4361du
 
 // __gt_reduce_pio2 returns q mod 4 and sets r for ax = |x| >= 0 (NaN and inf give a NaN
 // r). Up to 105615 (where q * pi/2's three float parts stay exact enough, as in
@@ -241,7 +241,7 @@ GTRACE_D int __gt_reduce_pio2(float ax, float *r)
 		*r = ax - ax; // NaN
 		return 0;
 	}
-	const unsigned w[8] = {GTRACE_2_OVER_PI_WORDS};
+	const unsigned w[40] = {GTRACE_2_OVER_PI_WORDS};
 	int e = (int)(ix >> 23) - 150; // ax = m 2^e, e >= -7 here
 	unsigned long long m = (ix & 0x7fffffu) | 0x800000u;
 	int k0 = e > 2 ? (e - 2) >> 5 : 0; // words before k0 add multiples of 4
@@ -534,6 +534,67 @@ GTRACE_D float erff(float x)
 	return __float_as_int(x) < 0 ? -v : v;
 }
 
+// e^(-x^2) for x >= 0, with x^2 = h + l exact (fma) so that its rounding costs nothing.
+GTRACE_D float __gt_expmsq(float x)
+{
+	float h = __fmul_rn(x, x), l = fmaf(x, x, -h);
+	float e = expf(-h);
+	return fmaf(-l, e, e);
+}
+
+GTRACE_D float erfcf(float x)
+{
+	if (!(x >= 0.5f)) // NaN, and below 1/2: 1 - erf loses nothing there
+		return x != x ? x : 1.f - erff(x);
+	if (x < 2.f) {
+		float z = x - 1.25f;
+		// fit erfcnear: cudart/mathfit_test.go
+		float p = 6.3180436e-05f;
+		p = fmaf(p, z, -0.000192450112f);
+		p = fmaf(p, z, 0.000468691287f);
+		p = fmaf(p, z, -0.00130869774f);
+		p = fmaf(p, z, 0.0035544259f);
+		p = fmaf(p, z, -0.00908588991f);
+		p = fmaf(p, z, 0.0220112316f);
+		p = fmaf(p, z, -0.0502178445f);
+		p = fmaf(p, z, 0.106795572f);
+		p = fmaf(p, z, -0.208821893f);
+		p = fmaf(p, z, 0.367822915f);
+
+		return __gt_expmsq(x) * p;
+	}
+	if (x < 10.06f) {
+		float z = 1.f / x;
+		// fit erfcfar: cudart/mathfit_test.go
+		float p = -0.282809645f;
+		p = fmaf(p, z, 0.491657972f);
+		p = fmaf(p, z, 0.0245534368f);
+		p = fmaf(p, z, -0.706657469f);
+		p = fmaf(p, z, 0.640995324f);
+		p = fmaf(p, z, -0.03926282f);
+		p = fmaf(p, z, -0.277887017f);
+		p = fmaf(p, z, -0.000247915072f);
+		p = fmaf(p, z, 0.564195752f);
+
+		return __gt_expmsq(x) * (z * p);
+	}
+	return 0.f;
+}
+
+// cbrtf: 2^(log2|x| / 3) on the SFU, then one Newton step in double (y - (y^3 - x) /
+// 3y^2), rounded once.
+GTRACE_D float cbrtf(float x)
+{
+	float ax = fabsf(x);
+	if (ax == 0.f || !(ax < GTRACE_INFF))
+		return x + x; // zeros, infinities and NaN are their own cube roots
+	float y = __nvvm_ex2_approx_ftz_f(__nvvm_lg2_approx_f(ax) * (1.f / 3));
+	double yd = y, y2 = yd * yd;
+	yd = fma(-(y2 * yd - (double)ax), 1.0 / 3 / y2, yd);
+	float v = (float)yd;
+	return __float_as_int(x) < 0 ? -v : v;
+}
+
 // ---- Power and hypotenuse ------------------------------------------------------------
 
 // log2(x) for a positive finite double from a float (so normal), to about 2^-50: the
@@ -613,6 +674,271 @@ GTRACE_D float hypotf(float x, float y)
 	float r = b / a;
 	return a * sqrtf(fmaf(r, r, 1.f));
 }
+
+// ---- Double precision: exp, log, sin, cos ----------------------------------------------
+
+#define GTRACE_INF __longlong_as_double(0x7ff0000000000000ll)
+
+// 2^n as a double, for n in [-1022, 1023].
+GTRACE_D double __gt_pow2i_d(int n) { return __longlong_as_double((long long)(n + 1023) << 52); }
+
+GTRACE_D double exp(double x)
+{
+	if (!(fabs(x) < 746.0))
+		return x != x ? x + x : (x > 0 ? GTRACE_INF : 0.0);
+	double j = rint(x * 1.4426950408889634);
+	double r = fma(j, -0.6931471803691238, x); // ln2 in two parts, the first of 32 bits
+	r = fma(j, -1.9082149292705877e-10, r);
+	// e^r for |r| <= ln2/2: Taylor to r^13 (the first term left out is below 5e-18).
+	double p = 1.0 / 6227020800;
+	p = fma(p, r, 1.0 / 479001600);
+	p = fma(p, r, 1.0 / 39916800);
+	p = fma(p, r, 1.0 / 3628800);
+	p = fma(p, r, 1.0 / 362880);
+	p = fma(p, r, 1.0 / 40320);
+	p = fma(p, r, 1.0 / 5040);
+	p = fma(p, r, 1.0 / 720);
+	p = fma(p, r, 1.0 / 120);
+	p = fma(p, r, 1.0 / 24);
+	p = fma(p, r, 1.0 / 6);
+	p = fma(p, r, 0.5);
+	p = fma(p, r, 1.0);
+	p = fma(p, r, 1.0);
+	int n = (int)j, h = n >> 1;
+	return p * __gt_pow2i_d(h) * __gt_pow2i_d(n - h);
+}
+
+// log: fdlibm's kernel in double, the atanh series to z^11.
+GTRACE_D double log(double x)
+{
+	if (!(x > 0.0) || x == GTRACE_INF) {
+		if (x == 0.0)
+			return -GTRACE_INF;
+		return x < 0.0 ? __longlong_as_double(0x7fffffffffffffffll) : x + x;
+	}
+	int k = 0;
+	if (x < 2.2250738585072014e-308) { // subnormal
+		x *= 18014398509481984.0; // 2^54
+		k = -54;
+	}
+	long long ix = __double_as_longlong(x) - 0x3fe6a09e667f3bcdll; // sqrt(1/2)'s bits
+	double e = (double)((int)(ix >> 52) + k);
+	double f = __longlong_as_double((ix & 0x000fffffffffffffll) + 0x3fe6a09e667f3bcdll) - 1.0;
+	double s = f / (2.0 + f), z = s * s;
+	double r = 2.0 / 23;
+	r = fma(r, z, 2.0 / 21);
+	r = fma(r, z, 2.0 / 19);
+	r = fma(r, z, 2.0 / 17);
+	r = fma(r, z, 2.0 / 15);
+	r = fma(r, z, 2.0 / 13);
+	r = fma(r, z, 2.0 / 11);
+	r = fma(r, z, 2.0 / 9);
+	r = fma(r, z, 2.0 / 7);
+	r = fma(r, z, 2.0 / 5);
+	r = fma(r, z, 2.0 / 3);
+	r *= z;
+	double hfsq = __dmul_rn(0.5 * f, f);
+	return e * 0.6931471803691238 - ((hfsq - fma(s, hfsq + r, e * 1.9082149292705877e-10)) - f);
+}
+
+// 64 bits of W (eight 32-bit words, least significant first) from bit o on.
+GTRACE_D unsigned long long __gt_bits64(const unsigned *w, int o)
+{
+	int i = o >> 5, b = o & 31;
+	unsigned long long lo = ((unsigned long long)w[i + 1] << 32) | w[i];
+	if (b == 0)
+		return lo;
+	return (lo >> b) | ((unsigned long long)w[i + 2] << (64 - b));
+}
+
+// Payne-Hanek for a double ax >= 2^30 (finite): ax = m 2^e with m of 53 bits; m times
+// 192 bits of 2/pi from the first word whose product is not a multiple of 4 gives q and
+// r / (pi/2) to 2^-126, enough for the nearest double to a multiple of pi/2 (about 2^-61
+// away from it).
+GTRACE_D int __gt_reduce_pio2_huge_d(double ax, double *r)
+{
+	const unsigned w[40] = {GTRACE_2_OVER_PI_WORDS};
+	unsigned long long ix = __double_as_longlong(ax);
+	int e = (int)(ix >> 52) - 1075; // >= -22
+	unsigned long long m = (ix & 0x000fffffffffffffull) | 0x0010000000000000ull;
+	int k0 = e > 2 ? (e - 2) >> 5 : 0;
+	int s = e - 32 * k0; // in [-22, 33]
+	unsigned long long ml = (unsigned)m, mh = m >> 32;
+	unsigned W[8];
+	unsigned long long c = 0;
+#pragma unroll
+	for (int i = 0; i < 8; i++) { // W = m * (w[k0] .. w[k0+5]), b_j = w[k0+5-j]
+		if (i <= 5)
+			c += (unsigned)(ml * w[k0 + 5 - i]);
+		if (i >= 1 && i <= 6) {
+			c += (ml * w[k0 + 6 - i]) >> 32;
+			c += (unsigned)(mh * w[k0 + 6 - i]);
+		}
+		if (i >= 2)
+			c += (mh * w[k0 + 7 - i]) >> 32;
+		W[i] = (unsigned)c;
+		c >>= 32;
+	}
+	// ax 2/pi mod 4 = W 2^(s-192): its top 64 bits from 2^1 down, then 64 more.
+	unsigned long long q = __gt_bits64(W, 130 - s), q2 = __gt_bits64(W, 66 - s);
+	unsigned long long qi = (q + (1ull << 61)) >> 62;
+	long long f = (long long)(q - (qi << 62)); // with q2 below: r / (pi/2) 2^126
+	bool neg = f < 0;
+	unsigned long long hi = f, lo = q2;
+	if (neg) { // two's complement of the 128-bit hi:lo
+		hi = ~hi;
+		lo = ~lo + 1;
+		hi += lo == 0;
+	}
+	int lz = hi ? __builtin_clzll(hi) : 64 + __builtin_clzll(lo | 1);
+	unsigned long long t = lz == 0 ? hi : (lz < 64 ? (hi << lz) | (lo >> (64 - lz)) : lo << (lz - 64));
+	double v = (double)t * __gt_pow2i_d(-62 - lz); // r / (pi/2)
+	double rr = fma(v, 1.5707963267948966, v * 6.123233995736766e-17);
+	*r = neg ? -rr : rr;
+	return (int)qi;
+}
+
+// x = q pi/2 + r for ax = |x|: up to 2^30 Cody-Waite with pi/2 in three parts and fma
+// (the first step exact, as for float), beyond Payne-Hanek.
+GTRACE_D int __gt_reduce_pio2_d(double ax, double *r)
+{
+	if (ax <= 1073741824.0) {
+		double j = rint(ax * 0.6366197723675814);
+		double t = fma(j, -1.5707963267948966, ax);
+		t = fma(j, -6.123233995736766e-17, t);
+		*r = fma(j, 1.4973849048591698e-33, t);
+		return (int)j & 3;
+	}
+	if (!(ax < GTRACE_INF)) {
+		*r = ax - ax; // NaN
+		return 0;
+	}
+	return __gt_reduce_pio2_huge_d(ax, r);
+}
+
+// sin(r), cos(r) for |r| <= pi/4: Taylor to r^17 and r^18.
+GTRACE_D double __gt_sin_poly_d(double r)
+{
+	double z = r * r;
+	double p = 1.0 / 355687428096000;
+	p = fma(p, z, -1.0 / 1307674368000);
+	p = fma(p, z, 1.0 / 6227020800);
+	p = fma(p, z, -1.0 / 39916800);
+	p = fma(p, z, 1.0 / 362880);
+	p = fma(p, z, -1.0 / 5040);
+	p = fma(p, z, 1.0 / 120);
+	p = fma(p, z, -1.0 / 6);
+	return fma(r * z, p, r);
+}
+
+GTRACE_D double __gt_cos_poly_d(double r)
+{
+	double z = r * r;
+	double p = 1.0 / 6402373705728000;
+	p = fma(p, z, -1.0 / 20922789888000);
+	p = fma(p, z, 1.0 / 87178291200);
+	p = fma(p, z, -1.0 / 479001600);
+	p = fma(p, z, 1.0 / 3628800);
+	p = fma(p, z, -1.0 / 40320);
+	p = fma(p, z, 1.0 / 720);
+	p = fma(p, z, -1.0 / 24);
+	p = fma(p, z, 0.5);
+	return fma(z, -p, 1.0);
+}
+
+GTRACE_D double sin(double x)
+{
+	double r;
+	int q = __gt_reduce_pio2_d(fabs(x), &r);
+	double v = (q & 1) ? __gt_cos_poly_d(r) : __gt_sin_poly_d(r);
+	v = (q & 2) ? -v : v;
+	return __double_as_longlong(x) < 0 ? -v : v;
+}
+
+GTRACE_D double cos(double x)
+{
+	double r;
+	int q = __gt_reduce_pio2_d(fabs(x), &r);
+	double v = (q & 1) ? __gt_sin_poly_d(r) : __gt_cos_poly_d(r);
+	return ((q + 1) & 2) ? -v : v;
+}
+
+GTRACE_D void sincos(double x, double *s, double *c)
+{
+	*s = sin(x);
+	*c = cos(x);
+}
+
+#undef GTRACE_INF
+
+// ---- C++'s overloads --------------------------------------------------------------------
+// <cmath> and CUDA's headers give the float forms under the double names: exp(float) is
+// expf. The double forms not written yet are deleted, so that a call with a double is a
+// compile error naming the function, never the float overload on a narrowed argument.
+#define GTRACE_F1(NAME) \
+	GTRACE_D float NAME(float x) { return NAME##f(x); }
+#define GTRACE_F2(NAME) \
+	GTRACE_D float NAME(float x, float y) { return NAME##f(x, y); }
+#define GTRACE_DELETED1(NAME) GTRACE_D double NAME(double) = delete;
+#define GTRACE_DELETED2(NAME) GTRACE_D double NAME(double, double) = delete;
+GTRACE_F1(exp)
+GTRACE_F1(exp2)
+GTRACE_F1(exp10)
+GTRACE_F1(expm1)
+GTRACE_F1(log)
+GTRACE_F1(log2)
+GTRACE_F1(log10)
+GTRACE_F1(log1p)
+GTRACE_F2(pow)
+GTRACE_F1(sin)
+GTRACE_F1(cos)
+GTRACE_F1(tan)
+GTRACE_F1(sinh)
+GTRACE_F1(cosh)
+GTRACE_F1(tanh)
+GTRACE_F1(atan)
+GTRACE_F2(atan2)
+GTRACE_F1(asin)
+GTRACE_F1(acos)
+GTRACE_F1(erf)
+GTRACE_F1(erfc)
+GTRACE_F1(cbrt)
+GTRACE_F2(hypot)
+GTRACE_F1(sqrt)
+GTRACE_F1(fabs)
+GTRACE_F1(floor)
+GTRACE_F1(ceil)
+GTRACE_F1(trunc)
+GTRACE_F1(rint)
+GTRACE_F1(round)
+GTRACE_F2(fmin)
+GTRACE_F2(fmax)
+GTRACE_F2(copysign)
+GTRACE_D float fma(float a, float b, float c) { return fmaf(a, b, c); }
+GTRACE_D void sincos(float x, float *s, float *c) { sincosf(x, s, c); }
+GTRACE_DELETED1(exp2)
+GTRACE_DELETED1(exp10)
+GTRACE_DELETED1(expm1)
+GTRACE_DELETED1(log2)
+GTRACE_DELETED1(log10)
+GTRACE_DELETED1(log1p)
+GTRACE_DELETED2(pow)
+GTRACE_DELETED1(tan)
+GTRACE_DELETED1(sinh)
+GTRACE_DELETED1(cosh)
+GTRACE_DELETED1(tanh)
+GTRACE_DELETED1(atan)
+GTRACE_DELETED2(atan2)
+GTRACE_DELETED1(asin)
+GTRACE_DELETED1(acos)
+GTRACE_DELETED1(erf)
+GTRACE_DELETED1(erfc)
+GTRACE_DELETED1(cbrt)
+GTRACE_DELETED2(hypot)
+#undef GTRACE_F1
+#undef GTRACE_F2
+#undef GTRACE_DELETED1
+#undef GTRACE_DELETED2
 
 #undef GTRACE_INFF
 #endif

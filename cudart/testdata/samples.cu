@@ -264,11 +264,35 @@ PRECISE(atan2f, atan2f(a, b))
 PRECISE(asinf, asinf(a))
 PRECISE(acosf, acosf(a))
 PRECISE(hypotf, hypotf(a, b))
+PRECISE(erfcf, erfcf(a))
+PRECISE(cbrtf, cbrtf(a))
 PRECISE(rintf, rintf(a))
 PRECISE(roundf, roundf(a))
 PRECISE(fmul_rn, __fadd_rn(__fmul_rn(a, b), b))
 // A rounded product less itself: 0, where an fma would leave the product's rounding error.
 PRECISE(dmul_rn, (float)(__dadd_rn(__dmul_rn(a / 3.0, b / 7.0), -__dmul_rn(a / 3.0, b / 7.0)) * 0x1p60))
+// C++'s float overloads are the float functions: the same bits as their f names.
+PRECISE(overloads, exp(a) + log(a) + pow(a, b) + sin(a) + tanh(a) + erfc(a) + sqrt(a) + fabs(b) + floor(a) +
+			   fmin(a, b) + fma(a, b, a) + hypot(a, b) + atan2(a, b) + cbrt(a))
+PRECISE(overloads_f, expf(a) + logf(a) + powf(a, b) + sinf(a) + tanhf(a) + erfcf(a) + sqrtf(a) + fabsf(b) +
+			     floorf(a) + fminf(a, b) + fmaf(a, b, a) + hypotf(a, b) + atan2f(a, b) + cbrtf(a))
+
+// The double forms, as PRECISE.
+#define PRECISE_D(NAME, EXPR)                                                                    \
+	extern "C" __global__ void m_##NAME(const double *x, const double *y, double *r, int n)  \
+	{                                                                                        \
+		int i = blockIdx.x * blockDim.x + threadIdx.x;                                   \
+		if (i < n) {                                                                     \
+			double a = x[i], b = y[i];                                               \
+			r[i] = (EXPR);                                                           \
+		}                                                                                \
+	}
+PRECISE_D(copy_f64, a)
+PRECISE_D(exp, exp(a))
+PRECISE_D(log, log(a))
+PRECISE_D(sin, sin(a))
+PRECISE_D(cos, cos(a))
+
 // sincosf's two results: the sine, and the cosine in y's place.
 extern "C" __global__ void m_sincosf(float *x, float *y, int n)
 {
