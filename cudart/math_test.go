@@ -67,13 +67,24 @@ var preciseFns = []preciseFn{
 // gpuValues reads one function's (x, y, CUDA's result) records from the H100 run.
 func gpuValues(t *testing.T, name string) (x, y, r []float32) {
 	t.Helper()
+	return gpuRecords(t, name, 4, func(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) })
+}
+
+// gpuValuesD is gpuValues for a double function.
+func gpuValuesD(t *testing.T, name string) (x, y, r []float64) {
+	t.Helper()
+	return gpuRecords(t, name, 8, func(b []byte) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(b)) })
+}
+
+// gpuRecords reads values/NAME.bin as (x, y, result) records of size-byte values.
+func gpuRecords[T any](t *testing.T, name string, size int, val func([]byte) T) (x, y, r []T) {
+	t.Helper()
 	b, err := os.ReadFile(filepath.Join(mathRun, "values", name+".bin"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i+12 <= len(b); i += 12 {
-		f := func(o int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b[i+o:])) }
-		x, y, r = append(x, f(0)), append(y, f(4)), append(r, f(8))
+	for i := 0; i+3*size <= len(b); i += 3 * size {
+		x, y, r = append(x, val(b[i:])), append(y, val(b[i+size:])), append(r, val(b[i+2*size:]))
 	}
 	return x, y, r
 }
@@ -460,20 +471,6 @@ func TestRoundedSteps(t *testing.T) {
 	if fused == 0 {
 		t.Fatal("no input tells a fused multiply-add from two roundings")
 	}
-}
-
-// gpuValuesD reads a double function's (x, y, CUDA's result) records from the H100 run.
-func gpuValuesD(t *testing.T, name string) (x, y, r []float64) {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(mathRun, "values", name+".bin"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i+24 <= len(b); i += 24 {
-		f := func(o int) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(b[i+o:])) }
-		x, y, r = append(x, f(0)), append(y, f(8)), append(r, f(16))
-	}
-	return x, y, r
 }
 
 // ulpErrD is ulpErr for doubles.

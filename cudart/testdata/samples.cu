@@ -233,15 +233,17 @@ extern "C" __global__ void cg_tiles(const int *in, int *out)
 
 // The precise math library (gtrace_math.h): one call per thread, as
 // scripts/hw/mathfn.cu runs CUDA's on a GPU; math_test.go compares the two.
-#define PRECISE(NAME, EXPR)                                                                   \
-	extern "C" __global__ void m_##NAME(const float *x, const float *y, float *r, int n)  \
-	{                                                                                     \
-		int i = blockIdx.x * blockDim.x + threadIdx.x;                                \
-		if (i < n) {                                                                  \
-			float a = x[i], b = y[i];                                             \
-			r[i] = (EXPR);                                                        \
-		}                                                                             \
+#define PRECISE_T(T, NAME, EXPR)                                                      \
+	extern "C" __global__ void m_##NAME(const T *x, const T *y, T *r, int n)       \
+	{                                                                               \
+		int i = blockIdx.x * blockDim.x + threadIdx.x;                          \
+		if (i < n) {                                                            \
+			T a = x[i], b = y[i];                                           \
+			r[i] = (EXPR);                                                  \
+		}                                                                       \
 	}
+#define PRECISE(NAME, EXPR) PRECISE_T(float, NAME, EXPR)
+#define PRECISE_D(NAME, EXPR) PRECISE_T(double, NAME, EXPR)
 PRECISE(copy, a)
 PRECISE(expf, expf(a))
 PRECISE(exp2f, exp2f(a))
@@ -277,16 +279,7 @@ PRECISE(overloads, exp(a) + log(a) + pow(a, b) + sin(a) + tanh(a) + erfc(a) + sq
 PRECISE(overloads_f, expf(a) + logf(a) + powf(a, b) + sinf(a) + tanhf(a) + erfcf(a) + sqrtf(a) + fabsf(b) +
 			     floorf(a) + fminf(a, b) + fmaf(a, b, a) + hypotf(a, b) + atan2f(a, b) + cbrtf(a))
 
-// The double forms, as PRECISE.
-#define PRECISE_D(NAME, EXPR)                                                                    \
-	extern "C" __global__ void m_##NAME(const double *x, const double *y, double *r, int n)  \
-	{                                                                                        \
-		int i = blockIdx.x * blockDim.x + threadIdx.x;                                   \
-		if (i < n) {                                                                     \
-			double a = x[i], b = y[i];                                               \
-			r[i] = (EXPR);                                                           \
-		}                                                                                \
-	}
+// The double forms.
 PRECISE_D(copy_f64, a)
 PRECISE_D(exp, exp(a))
 PRECISE_D(log, log(a))
