@@ -1,6 +1,7 @@
 package cudart
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/csv"
@@ -16,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/gtrace/gtrace/capture"
 	"github.com/gtrace/gtrace/format"
@@ -64,27 +66,34 @@ var preciseFns = []preciseFn{
 	{"cbrtf", 1, func(x, _ float64) float64 { return math.Cbrt(x) }},
 }
 
+// float is the two types the math library's tests run: float32 and float64.
+type float interface{ float32 | float64 }
+
+// bitsOf is the IEEE width of T: 32 or 64.
+func bitsOf[T float]() int { return 8 * int(unsafe.Sizeof(T(0))) }
+
+func toBytes[T float](v []T) []byte {
+	var b bytes.Buffer
+	binary.Write(&b, binary.LittleEndian, v)
+	return b.Bytes()
+}
+
+func fromBytes[T float](b []byte) []T {
+	v := make([]T, len(b)/(bitsOf[T]()/8))
+	binary.Read(bytes.NewReader(b), binary.LittleEndian, v)
+	return v
+}
+
 // gpuValues reads one function's (x, y, CUDA's result) records from the H100 run.
-func gpuValues(t *testing.T, name string) (x, y, r []float32) {
-	t.Helper()
-	return gpuRecords(t, name, 4, func(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) })
-}
-
-// gpuValuesD is gpuValues for a double function.
-func gpuValuesD(t *testing.T, name string) (x, y, r []float64) {
-	t.Helper()
-	return gpuRecords(t, name, 8, func(b []byte) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(b)) })
-}
-
-// gpuRecords reads values/NAME.bin as (x, y, result) records of size-byte values.
-func gpuRecords[T any](t *testing.T, name string, size int, val func([]byte) T) (x, y, r []T) {
+func gpuValues[T float](t *testing.T, name string) (x, y, r []T) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(mathRun, "values", name+".bin"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i+3*size <= len(b); i += 3 * size {
-		x, y, r = append(x, val(b[i:])), append(y, val(b[i+size:])), append(r, val(b[i+2*size:]))
+	v := fromBytes[T](b)
+	for i := 0; i+3 <= len(v); i += 3 {
+		x, y, r = append(x, v[i]), append(y, v[i+1]), append(r, v[i+2])
 	}
 	return x, y, r
 }
@@ -105,52 +114,27 @@ func runKernel(t *testing.T, kernel string, n int, args []string, data map[int][
 	return res
 }
 
-func f32bytes(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, f := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
-	}
-	return b
-}
-
-// runPrecise captures m_NAME over x and y and returns its results and warp-instructions.
-func runPrecise(t *testing.T, kernel string, x, y []float32) ([]float32, uint64) {
+// runPreciseRes captures a kernel of the form m_NAME(const T *x, const T *y, T *r, int n)
+// over x and y.
+func runPreciseRes[T float](t *testing.T, kernel string, x, y []T) *capture.Result {
 	t.Helper()
 	n := len(x)
-	buf := fmt.Sprintf("buf:f32:%d", n)
-	if kernel == "m_sincosf" {
-		res := runKernel(t, kernel, n, []string{buf, buf, fmt.Sprintf("i32:%d", n)}, map[int][]byte{0: f32bytes(x), 1: f32bytes(y)})
-		return append(f32s(res.Buffers[0].Final), f32s(res.Buffers[1].Final)...), res.WarpInsts
-	}
-	res := runKernel(t, kernel, n, []string{buf, buf, buf, fmt.Sprintf("i32:%d", n)}, map[int][]byte{0: f32bytes(x), 1: f32bytes(y)})
-	return f32s(res.Buffers[2].Final), res.WarpInsts
+	buf := fmt.Sprintf("buf:f%d:%d", bitsOf[T](), n)
+	return runKernel(t, kernel, n, []string{buf, buf, buf, fmt.Sprintf("i32:%d", n)}, map[int][]byte{0: toBytes(x), 1: toBytes(y)})
 }
 
-// runPreciseD is runPrecise for a double kernel.
-func runPreciseD(t *testing.T, kernel string, x, y []float64) ([]float64, uint64) {
+// runPrecise captures m_NAME over x and y and returns r and the warp-instructions.
+func runPrecise[T float](t *testing.T, kernel string, x, y []T) ([]T, uint64) {
 	t.Helper()
-	n := len(x)
-	bs := func(v []float64) []byte {
-		b := make([]byte, 8*len(v))
-		for i, f := range v {
-			binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(f))
-		}
-		return b
-	}
-	buf := fmt.Sprintf("buf:f64:%d", n)
-	res := runKernel(t, kernel, n, []string{buf, buf, buf, fmt.Sprintf("i32:%d", n)}, map[int][]byte{0: bs(x), 1: bs(y)})
-	out := make([]float64, n)
-	for i, u := range u64s(res.Buffers[2].Final) {
-		out[i] = math.Float64frombits(u)
-	}
-	return out, res.WarpInsts
+	res := runPreciseRes(t, kernel, x, y)
+	return fromBytes[T](res.Buffers[2].Final), res.WarpInsts
 }
 
-// ulpErr is got's distance from the exact value want in ulps of want's binade (float32,
-// subnormals' spacing below), or 0 when both are the same NaN, infinity or zero, and +Inf
-// when one is not finite and the other differs.
-func ulpErr(got float32, want float64) float64 {
-	w := float32(want) // the correctly rounded result (overflow rounds to Inf)
+// ulpErr is got's distance from the exact value want in ulps of want's binade in T
+// (subnormals' spacing below), or 0 when both are the same NaN, infinity or zero, and
+// +Inf when one is not finite and the other differs.
+func ulpErr[T float](got T, want float64) float64 {
+	w := float64(T(want)) // the correctly rounded result (overflow rounds to Inf)
 	g := float64(got)
 	switch {
 	case math.IsNaN(want) || math.IsNaN(g):
@@ -158,15 +142,39 @@ func ulpErr(got float32, want float64) float64 {
 			return 0
 		}
 		return math.Inf(1)
-	case math.IsInf(float64(w), 0) || math.IsInf(g, 0):
-		if float64(w) == g {
+	case math.IsInf(w, 0) || math.IsInf(g, 0):
+		if w == g {
 			return 0
 		}
 		return math.Inf(1)
 	}
+	prec, least := 24, -149
+	if bitsOf[T]() == 64 {
+		prec, least = 53, -1074
+	}
 	_, e := math.Frexp(want)
-	ulp := math.Max(math.Ldexp(1, e-24), math.Ldexp(1, -149))
+	ulp := math.Max(math.Ldexp(1, e-prec), math.Ldexp(1, least))
 	return math.Abs(g-want) / ulp
+}
+
+// gpuAgreement compares results with CUDA's on the same inputs: it fails where CUDA
+// gives a NaN, an infinity or a signed zero and got differs (call(i) names the call),
+// and returns how many results are CUDA's bits and the farthest of the others in ulps.
+func gpuAgreement[T float](t *testing.T, call func(i int) string, got, gr []T) (same int, far float64) {
+	t.Helper()
+	for i, c := range gr {
+		cf, gf := float64(c), float64(got[i]) // exact: float64 keeps a float32's bits apart
+		special := math.IsNaN(cf) || math.IsInf(cf, 0) || c == 0
+		if special && !(math.IsNaN(cf) && math.IsNaN(gf)) && math.Float64bits(cf) != math.Float64bits(gf) {
+			t.Errorf("%s = %v; CUDA gives %v", call(i), got[i], c)
+		}
+		if math.Float64bits(cf) == math.Float64bits(gf) || math.IsNaN(cf) && math.IsNaN(gf) {
+			same++
+		} else if !special {
+			far = math.Max(far, ulpErr(got[i], cf))
+		}
+	}
+	return same, far
 }
 
 // moreInputs adds n inputs to a function's: half any float (random bits, so every
@@ -197,7 +205,7 @@ func TestPreciseMath(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 26))
 	for _, fn := range preciseFns {
 		t.Run(fn.name, func(t *testing.T) {
-			gx, gy, gr := gpuValues(t, fn.name)
+			gx, gy, gr := gpuValues[float32](t, fn.name)
 			x, y := moreInputs(rng, gx, *mathInputs), moreInputs(rng, gy, *mathInputs)
 			got, _ := runPrecise(t, "m_"+fn.name, x, y)
 			worst, at := 0.0, 0
@@ -210,29 +218,18 @@ func TestPreciseMath(t *testing.T) {
 				t.Errorf("%s(%v, %v) = %v, %.2f ulp from %v; CUDA's bound is %v", fn.name, x[at], y[at], got[at],
 					worst, fn.ref(float64(x[at]), float64(y[at])), fn.bound)
 			}
-			same, far := 0, 0.0
-			for i, c := range gr {
-				cf, gf := float64(c), float64(got[i])
-				special := math.IsNaN(cf) || math.IsInf(cf, 0) || c == 0
-				if special && !(math.IsNaN(cf) && math.IsNaN(gf)) && math.Float32bits(c) != math.Float32bits(got[i]) {
-					t.Errorf("%s(%v, %v) = %v; CUDA gives %v", fn.name, gx[i], gy[i], got[i], c)
-				}
-				if math.Float32bits(c) == math.Float32bits(got[i]) || math.IsNaN(cf) && math.IsNaN(gf) {
-					same++
-				} else if !special {
-					far = math.Max(far, ulpErr(got[i], cf))
-				}
-			}
+			same, far := gpuAgreement(t, func(i int) string { return fmt.Sprintf("%s(%v, %v)", fn.name, gx[i], gy[i]) }, got, gr)
 			t.Logf("%-7s max %.2f ulp (CUDA's bound %v) over %d inputs; CUDA's bits on %d of %d, at most %.0f ulp from CUDA's",
 				fn.name, worst, fn.bound, len(x), same, len(gr), far)
 		})
 	}
 	t.Run("sincosf", func(t *testing.T) {
-		gx, _, _ := gpuValues(t, "sinf")
+		gx, _, _ := gpuValues[float32](t, "sinf")
 		x := moreInputs(rng, gx, *mathInputs)
-		got, _ := runPrecise(t, "m_sincosf", x, make([]float32, len(x)))
+		res := runPreciseRes(t, "m_sincosf", x, make([]float32, len(x)))
+		sin, cos := fromBytes[float32](res.Buffers[2].Final), fromBytes[float32](res.Buffers[1].Final)
 		for i, v := range x {
-			s, c := got[i], got[len(x)+i]
+			s, c := sin[i], cos[i]
 			if es, ec := ulpErr(s, math.Sin(float64(v))), ulpErr(c, math.Cos(float64(v))); es > 2 || ec > 2 {
 				t.Errorf("sincosf(%v) = %v, %v: %.2f and %.2f ulp; CUDA's bound is 2", v, s, c, es, ec)
 			}
@@ -395,35 +392,38 @@ func libdeviceCost(t *testing.T) map[string]float64 {
 // dominated by a wrong guess.
 func TestPreciseMathCost(t *testing.T) {
 	lib := libdeviceCost(t)
-	gx, gy, _ := gpuValues(t, "copy_f32")
-	_, base := runPrecise(t, "m_copy", gx, gy)
-	warps := float64(len(gx) / 32)
 	var table []string
-	for _, fn := range preciseFns {
-		x, y, _ := gpuValues(t, fn.name)
-		_, n := runPrecise(t, "m_"+fn.name, x, y)
-		ours := float64(n-base) / warps
-		want, ok := lib[fn.name]
+	check := func(name string, ours float64) {
+		want, ok := lib[name]
 		if !ok {
-			t.Fatalf("the H100 run has no %s", fn.name)
+			t.Fatalf("the H100 run has no %s", name)
 		}
-		table = append(table, fmt.Sprintf("%s %.1f/%.1f", fn.name, ours, want))
-		if ours > 3*want || ours < want/3 {
-			t.Errorf("%s: %.1f warp-instructions per call; libdevice's take %.1f on the H100", fn.name, ours, want)
-		}
-	}
-	dx, dy, _ := gpuValuesD(t, "copy_f64")
-	_, dbase := runPreciseD(t, "m_copy_f64", dx, dy)
-	for _, name := range []string{"exp", "log", "sin", "cos"} {
-		x, y, _ := gpuValuesD(t, name)
-		_, n := runPreciseD(t, "m_"+name, x, y)
-		ours, want := float64(n-dbase)/warps, lib[name]
 		table = append(table, fmt.Sprintf("%s %.1f/%.1f", name, ours, want))
 		if ours > 3*want || ours < want/3 {
 			t.Errorf("%s: %.1f warp-instructions per call; libdevice's take %.1f on the H100", name, ours, want)
 		}
 	}
+	f32, f64 := perCall[float32](t, "copy"), perCall[float64](t, "copy_f64")
+	for _, fn := range preciseFns {
+		check(fn.name, f32(fn.name))
+	}
+	for _, name := range []string{"exp", "log", "sin", "cos"} {
+		check(name, f64(name))
+	}
 	t.Logf("per call, gtrace/libdevice: %s", strings.Join(table, ", "))
+}
+
+// perCall returns m_NAME's warp-instructions per call on the H100's inputs for NAME,
+// less those of the copy kernel m_COPY on the copy kernel's inputs (run once).
+func perCall[T float](t *testing.T, copyKernel string) func(name string) float64 {
+	t.Helper()
+	cx, cy, _ := gpuValues[T](t, "copy_f"+strconv.Itoa(bitsOf[T]()))
+	_, base := runPrecise(t, "m_"+copyKernel, cx, cy)
+	return func(name string) float64 {
+		x, y, _ := gpuValues[T](t, name)
+		_, n := runPrecise(t, "m_"+name, x, y)
+		return float64(n-base) / float64(len(cx)/32)
+	}
 }
 
 // rintf rounds ties to even (cvt.rni), roundf away from zero.
@@ -473,25 +473,6 @@ func TestRoundedSteps(t *testing.T) {
 	}
 }
 
-// ulpErrD is ulpErr for doubles.
-func ulpErrD(got, want float64) float64 {
-	switch {
-	case math.IsNaN(want) || math.IsNaN(got):
-		if math.IsNaN(want) && math.IsNaN(got) {
-			return 0
-		}
-		return math.Inf(1)
-	case math.IsInf(want, 0) || math.IsInf(got, 0):
-		if want == got {
-			return 0
-		}
-		return math.Inf(1)
-	}
-	_, e := math.Frexp(want)
-	ulp := math.Max(math.Ldexp(1, e-53), math.Ldexp(1, -1074))
-	return math.Abs(got-want) / ulp
-}
-
 // The double forms written so far against CUDA's bounds (Programming Guide's
 // double-precision table) plus 1 ulp, since the reference (Go's float64 math, refSinCos,
 // refLog) is itself within 1 ulp; on CUDA's inputs, 3072 random bit patterns and 3072 in the range of
@@ -507,7 +488,7 @@ func TestPreciseMathDouble(t *testing.T) {
 		{"sin", 2, func(x float64) float64 { s, _ := refSinCos(x); return s }},
 		{"cos", 2, func(x float64) float64 { _, c := refSinCos(x); return c }}} {
 		t.Run(fn.name, func(t *testing.T) {
-			gx, _, gr := gpuValuesD(t, fn.name)
+			gx, _, gr := gpuValues[float64](t, fn.name)
 			lo, hi := math.Inf(1), math.Inf(-1)
 			for _, v := range gx {
 				if math.Abs(v) < 1e300 {
@@ -525,28 +506,17 @@ func TestPreciseMathDouble(t *testing.T) {
 			for e := 30; e <= 1023; e += 7 {
 				x = append(x, math.Ldexp(1+rng.Float64(), e), -math.Ldexp(1+rng.Float64(), e))
 			}
-			got, _ := runPreciseD(t, "m_"+fn.name, x, make([]float64, len(x)))
+			got, _ := runPrecise(t, "m_"+fn.name, x, make([]float64, len(x)))
 			worst, at := 0.0, 0
 			for i, v := range x {
-				if e := ulpErrD(got[i], fn.ref(v)); e > worst {
+				if e := ulpErr(got[i], fn.ref(v)); e > worst {
 					worst, at = e, i
 				}
 			}
 			if worst > fn.bound+1 {
 				t.Errorf("%s(%v) = %v, %.2f ulp from Go's %v; CUDA's bound is %v", fn.name, x[at], got[at], worst, fn.ref(x[at]), fn.bound)
 			}
-			same, far := 0, 0.0
-			for i, c := range gr {
-				special := math.IsNaN(c) || math.IsInf(c, 0) || c == 0
-				if special && !(math.IsNaN(c) && math.IsNaN(got[i])) && math.Float64bits(c) != math.Float64bits(got[i]) {
-					t.Errorf("%s(%v) = %v; CUDA gives %v", fn.name, gx[i], got[i], c)
-				}
-				if math.Float64bits(c) == math.Float64bits(got[i]) || math.IsNaN(c) && math.IsNaN(got[i]) {
-					same++
-				} else if !special {
-					far = math.Max(far, ulpErrD(got[i], c))
-				}
-			}
+			same, far := gpuAgreement(t, func(i int) string { return fmt.Sprintf("%s(%v)", fn.name, gx[i]) }, got, gr)
 			t.Logf("%-4s max %.2f ulp from Go's (CUDA's bound %v) over %d inputs; CUDA's bits on %d of %d, at most %.0f ulp from CUDA's",
 				fn.name, worst, fn.bound, len(x), same, len(gr), far)
 		})

@@ -61,21 +61,42 @@ GTRACE_D float __gt_expm1_poly(float r)
 
 #define GTRACE_INFF __int_as_float(0x7f800000)
 
-// e^x * 2^k without overflow in between: j = round(x / ln2), r = x - j ln2 in two
-// parts (Cody-Waite; ln2's high part has 16 bits, so j * it is exact), e^r = 2^(r/ln2)
-// on the SFU (its argument within +-1/2), then scaled by 2^(j+k).
+// v with x's sign applied, for the odd functions computed on |x|.
+GTRACE_D float __gt_signed(float v, float x) { return __float_as_int(x) < 0 ? -v : v; }
+
+// a + b and its rounding error *err, exactly (Knuth's TwoSum).
+GTRACE_D float __gt_two_sum(float a, float b, float *err)
+{
+	float s = a + b;
+	float bb = s - a;
+	*err = (a - (s - bb)) + (b - bb);
+	return s;
+}
+
+// An exponential's result where x is past its range: NaN, +inf or 0.
+GTRACE_D float __gt_exp_outside(float x) { return x != x ? x + x : (x > 0 ? GTRACE_INFF : 0.f); }
+
+// r = x - j ln2 with j = round(x / ln2), in two parts (Cody-Waite; ln2's high part has
+// 16 bits, so j * it is exact).
+GTRACE_D float __gt_reduce_ln2(float x, float *j)
+{
+	*j = rintf(x * 1.44269502f);
+	float r = fmaf(*j, -0.693145752f, x);
+	return fmaf(*j, -1.42860677e-06f, r);
+}
+
+// e^x * 2^k without overflow in between: e^r = 2^(r/ln2) on the SFU (its argument
+// within +-1/2), then scaled by 2^(j+k).
 GTRACE_D float __gt_expk(float x, int k)
 {
-	float j = rintf(x * 1.44269502f);
-	float r = fmaf(j, -0.693145752f, x);
-	r = fmaf(j, -1.42860677e-06f, r);
+	float j, r = __gt_reduce_ln2(x, &j);
 	return __gt_scale(__gt_ex2(r * 1.44269502f), (int)j + k);
 }
 
 GTRACE_D float expf(float x)
 {
 	if (!(fabsf(x) < 104.f)) // overflow, underflow to 0, or NaN
-		return x != x ? x + x : (x > 0 ? GTRACE_INFF : 0.f);
+		return __gt_exp_outside(x);
 	return __gt_expk(x, 0);
 }
 
@@ -90,7 +111,7 @@ GTRACE_D float exp2f(float x)
 GTRACE_D float exp10f(float x)
 {
 	if (!(fabsf(x) < 46.f))
-		return x != x ? x + x : (x > 0 ? GTRACE_INFF : 0.f);
+		return __gt_exp_outside(x);
 	float j = rintf(x * 3.32192802f);
 	float r = fmaf(j, -0.301029205f, x); // log10(2) in two parts
 	r = fmaf(j, -7.90341687e-07f, r);
@@ -108,10 +129,7 @@ GTRACE_D float expm1f(float x)
 		return x != x ? x : GTRACE_INFF;
 	if (x < -17.5f)
 		return -1.f; // e^x is below half an ulp of 1
-	float j = rintf(x * 1.44269502f);
-	float r = fmaf(j, -0.693145752f, x);
-	r = fmaf(j, -1.42860677e-06f, r);
-	float e = __gt_expm1_poly(r);
+	float j, e = __gt_expm1_poly(__gt_reduce_ln2(x, &j));
 	int n = (int)j;
 	// e^x - 1 = 2^n (e + 1) - 1: 2^n - 1 is exact for |n| <= 24.
 	if (n >= -24 && n <= 24) {
@@ -178,9 +196,7 @@ GTRACE_D float __gt_log_base(float x, float eh, float el, float kh, float kl)
 	float p = __fmul_rn(hi, kh);
 	float q = fmaf(hi, kh, -p) + fmaf(lo, kh, (hi + lo) * kl);
 	float a = __fmul_rn((float)e, eh);          // exact
-	float s = a + p;                            // TwoSum(a, p)
-	float bb = s - a;
-	float t = (a - (s - bb)) + (p - bb);
+	float t, s = __gt_two_sum(a, p, &t);
 	return s + (t + fmaf((float)e, el, q));
 }
 
@@ -201,16 +217,12 @@ GTRACE_D float log1pf(float x)
 		return x == -1.f ? -GTRACE_INFF : (x < -1.f ? __int_as_float(0x7fffffff) : x + x);
 	// log(1+x) = log(u) + log(1 + c/u), u = 1+x rounded and c its rounding error
 	// (TwoSum), so log(1 + c/u) = c/u to float precision.
-	float u = 1.f + x;
-	float bb = u - 1.f;
-	float c = (1.f - (u - bb)) + (x - bb);
+	float c, u = __gt_two_sum(1.f, x, &c);
 	int e;
 	float f = __gt_log_split(u, &e), lo;
 	float hi = __gt_log1p_kernel(f, &lo);
 	float a = __fmul_rn((float)e, 0.693145752f);
-	float s = a + hi;
-	bb = s - a;
-	float t = (a - (s - bb)) + (hi - bb);
+	float t, s = __gt_two_sum(a, hi, &t);
 	return s + (t + (lo + fmaf((float)e, 1.42860677e-06f, __nvvm_div_approx_f(c, u))));
 }
 
@@ -241,7 +253,7 @@ GTRACE_D int __gt_reduce_pio2(float ax, float *r)
 		*r = ax - ax; // NaN
 		return 0;
 	}
-	const unsigned w[40] = {GTRACE_2_OVER_PI_WORDS};
+	const unsigned w[40] = {GTRACE_2_OVER_PI_WORDS}; // one table in the PTX: clang merges the copies
 	int e = (int)(ix >> 23) - 150; // ax = m 2^e, e >= -7 here
 	unsigned long long m = (ix & 0x7fffffu) | 0x800000u;
 	int k0 = e > 2 ? (e - 2) >> 5 : 0; // words before k0 add multiples of 4
@@ -301,7 +313,7 @@ GTRACE_D float sinf(float x)
 	int q = __gt_reduce_pio2(fabsf(x), &r);
 	float v = (q & 1) ? __gt_cos_poly(r) : __gt_sin_poly(r);
 	v = (q & 2) ? -v : v;
-	return __float_as_int(x) < 0 ? -v : v; // sin is odd
+	return __gt_signed(v, x); // sin is odd
 }
 
 GTRACE_D float cosf(float x)
@@ -329,7 +341,7 @@ GTRACE_D float tanf(float x)
 	int q = __gt_reduce_pio2(fabsf(x), &r);
 	float sr = __gt_sin_poly(r), cr = __gt_cos_poly(r);
 	float v = (q & 1) ? -cr / sr : sr / cr;
-	return __float_as_int(x) < 0 ? -v : v;
+	return __gt_signed(v, x);
 }
 
 // ---- Hyperbolic functions ------------------------------------------------------------
@@ -352,7 +364,7 @@ GTRACE_D float sinhf(float x)
 		float e = __gt_expk(ax, -1);
 		v = fmaf(-0.25f, __gt_rcp(e), e);
 	}
-	return __float_as_int(x) < 0 ? -v : v;
+	return __gt_signed(v, x);
 }
 
 GTRACE_D float coshf(float x)
@@ -384,7 +396,7 @@ GTRACE_D float tanhf(float x)
 	} else { // tanh = 1 - 2 / (e^2x + 1)
 		v = fmaf(-2.f, __gt_rcp(__gt_expk(2.f * ax, 0) + 1.f), 1.f);
 	}
-	return __float_as_int(x) < 0 ? -v : v;
+	return __gt_signed(v, x);
 }
 
 // ---- Inverse trigonometric functions -------------------------------------------------
@@ -418,7 +430,7 @@ GTRACE_D float __gt_atan_pos(float t)
 GTRACE_D float atanf(float x)
 {
 	float v = __gt_atan_pos(fabsf(x));
-	return __float_as_int(x) < 0 ? -v : v;
+	return __gt_signed(v, x);
 }
 
 GTRACE_D float atan2f(float y, float x)
@@ -439,7 +451,7 @@ GTRACE_D float atan2f(float y, float x)
 		if (__float_as_int(x) < 0)
 			v = 3.14159274f + (-8.74227766e-08f - v);
 	}
-	return __float_as_int(y) < 0 ? -v : v;
+	return __gt_signed(v, y);
 }
 
 // P(z) of asin(t) = t + t z P(z), z = t^2, for t in [0, 1/2].
@@ -457,6 +469,9 @@ GTRACE_D float __gt_asin_p(float z)
 	return p;
 }
 
+// asin(t) for t in [0, 1/2].
+GTRACE_D float __gt_asin_poly(float t) { return fmaf(t * (t * t), __gt_asin_p(t * t), t); }
+
 // 2 asin(sqrt(z)) = hi + lo for z in [0, 1/4] (fdlibm's reduction of asin and acos near
 // 1): hi = 2s with s = sqrt(z) rounded, lo = 2 (the rest of asin(s)) plus twice the
 // correction for s's rounding, (z - s^2) / 2s, its residual exact by fma.
@@ -472,14 +487,14 @@ GTRACE_D float asinf(float x)
 {
 	float ax = fabsf(x), v;
 	if (ax <= 0.5f) {
-		v = fmaf(ax * (ax * ax), __gt_asin_p(ax * ax), ax);
+		v = __gt_asin_poly(ax);
 	} else if (ax <= 1.f) { // asin(x) = pi/2 - 2 asin(sqrt((1-x)/2)), (1-x)/2 exact
 		float lo, hi = __gt_asin2_hi(fmaf(-0.5f, ax, 0.5f), &lo);
 		v = (1.57079637f - hi) + (-4.37113883e-08f - lo);
 	} else {
 		v = ax != ax ? ax : __int_as_float(0x7fffffff);
 	}
-	return __float_as_int(x) < 0 ? -v : v;
+	return __gt_signed(v, x);
 }
 
 GTRACE_D float acosf(float x)
@@ -488,7 +503,7 @@ GTRACE_D float acosf(float x)
 	if (!(ax <= 1.f))
 		return ax != ax ? x : __int_as_float(0x7fffffff);
 	if (ax <= 0.5f) { // acos(x) = pi/2 - asin(x)
-		float s = fmaf(ax * (ax * ax), __gt_asin_p(ax * ax), ax);
+		float s = __gt_asin_poly(ax);
 		return 1.57079637f + (-4.37113883e-08f - (x < 0 ? -s : s));
 	}
 	float lo, hi = __gt_asin2_hi(fmaf(-0.5f, ax, 0.5f), &lo); // acos(|x|) = hi + lo
@@ -531,7 +546,7 @@ GTRACE_D float erff(float x)
 	} else {
 		v = ax != ax ? ax : 1.f;
 	}
-	return __float_as_int(x) < 0 ? -v : v;
+	return __gt_signed(v, x);
 }
 
 // e^(-x^2) for x >= 0, with x^2 = h + l exact (fma) so that its rounding costs nothing.
@@ -592,18 +607,25 @@ GTRACE_D float cbrtf(float x)
 	double yd = y, y2 = yd * yd;
 	yd = fma(-(y2 * yd - (double)ax), 1.0 / 3 / y2, yd);
 	float v = (float)yd;
-	return __float_as_int(x) < 0 ? -v : v;
+	return __gt_signed(v, x);
 }
 
 // ---- Power and hypotenuse ------------------------------------------------------------
+
+// Splits a positive normal double x as 2^e (1 + f) with 1+f in [sqrt(1/2), sqrt(2)).
+GTRACE_D double __gt_log_split_d(double x, int *e)
+{
+	long long ix = __double_as_longlong(x) - 0x3fe6a09e667f3bcdll; // sqrt(1/2)'s bits
+	*e = (int)(ix >> 52);
+	return __longlong_as_double((ix & 0x000fffffffffffffll) + 0x3fe6a09e667f3bcdll) - 1.0;
+}
 
 // log2(x) for a positive finite double from a float (so normal), to about 2^-50: the
 // log1p kernel in double with the atanh series to z^7.
 GTRACE_D double __gt_log2_d(double x)
 {
-	long long ix = __double_as_longlong(x) - 0x3fe6a09e667f3bcdll; // sqrt(1/2)'s bits
-	int e = (int)(ix >> 52);
-	double f = __longlong_as_double((ix & 0x000fffffffffffffll) + 0x3fe6a09e667f3bcdll) - 1.0;
+	int e;
+	double f = __gt_log_split_d(x, &e);
 	double s = f / (2.0 + f), z = s * s;
 	double r = 2.0 / 15;
 	r = fma(r, z, 2.0 / 13);
@@ -721,9 +743,8 @@ GTRACE_D double log(double x)
 		x *= 18014398509481984.0; // 2^54
 		k = -54;
 	}
-	long long ix = __double_as_longlong(x) - 0x3fe6a09e667f3bcdll; // sqrt(1/2)'s bits
-	double e = (double)((int)(ix >> 52) + k);
-	double f = __longlong_as_double((ix & 0x000fffffffffffffll) + 0x3fe6a09e667f3bcdll) - 1.0;
+	int ie;
+	double f = __gt_log_split_d(x, &ie), e = (double)(ie + k);
 	double s = f / (2.0 + f), z = s * s;
 	double r = 2.0 / 23;
 	r = fma(r, z, 2.0 / 21);
@@ -757,7 +778,7 @@ GTRACE_D unsigned long long __gt_bits64(const unsigned *w, int o)
 // away from it).
 GTRACE_D int __gt_reduce_pio2_huge_d(double ax, double *r)
 {
-	const unsigned w[40] = {GTRACE_2_OVER_PI_WORDS};
+	const unsigned w[40] = {GTRACE_2_OVER_PI_WORDS}; // one table in the PTX: clang merges the copies
 	unsigned long long ix = __double_as_longlong(ax);
 	int e = (int)(ix >> 52) - 1075; // >= -22
 	unsigned long long m = (ix & 0x000fffffffffffffull) | 0x0010000000000000ull;

@@ -286,12 +286,12 @@ PRECISE_D(log, log(a))
 PRECISE_D(sin, sin(a))
 PRECISE_D(cos, cos(a))
 
-// sincosf's two results: the sine, and the cosine in y's place.
-extern "C" __global__ void m_sincosf(float *x, float *y, int n)
+// sincosf's two results: the sine in r, the cosine in y's place.
+extern "C" __global__ void m_sincosf(const float *x, float *y, float *r, int n)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < n)
-		sincosf(x[i], &x[i], &y[i]);
+		sincosf(x[i], &r[i], &y[i]);
 }
 
 // Host code parses (its calls are declarations only): a whole .cu file compiles.
