@@ -682,7 +682,7 @@ func TestPTXErrors(t *testing.T) {
 		{"ld.global.f32 %r1, [%r2+4];\nret;\n}", 7, ""},
 		{"add.u32 %r1, %r2, 1\nret;\n}", 8, "expected ';'"},
 		{"cvt.s32.f32 %r1, %r2;\nret;\n}", 7, ".rzi"},
-		{"add.cc.u32 %r1, %r2, 1;\nret;\n}", 7, ".cc"},
+		{"add.cc.f32 %r1, %r2, 1;\nret;\n}", 7, "with a carry takes .u32, .s32, .u64 or .s64"},
 		{".maxntid 1;\n}", 7, "unsupported directive"},
 		{"shfl.sync.b32 %r1, %r2, 1, 31, -1;\nret;\n}", 7, "shfl needs one of .up .down .bfly .idx"},
 		{"shfl.sync.rot.b32 %r1, %r2, 1, 31, -1;\nret;\n}", 7, "unsupported shfl mode .rot"},

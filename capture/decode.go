@@ -114,6 +114,7 @@ type Kernel struct {
 	mem      memLimits
 
 	predConst [2]int32 // predicates holding constant false/true, -1 until used
+	carry     int32    // the slot of the carry flag CC.CF (op_carry.go), -1 until used
 
 	// per-load scratch
 	modSyms    map[string]symbol
@@ -151,7 +152,7 @@ func loadKernel(spec Spec) (*Kernel, error) {
 	if spec.Grid.Count() > 1<<31 {
 		return nil, fmt.Errorf("grid %v has too many CTAs", spec.Grid)
 	}
-	k := &Kernel{spec: spec, mod: mod, imms: map[uint64]int32{}, consts: map[string]symbol{}, globals: map[string]*alloc{}, nslots: numSpecial, predConst: [2]int32{-1, -1}}
+	k := &Kernel{spec: spec, mod: mod, imms: map[uint64]int32{}, consts: map[string]symbol{}, globals: map[string]*alloc{}, nslots: numSpecial, predConst: [2]int32{-1, -1}, carry: -1}
 	k.maxInst = spec.MaxInst
 	if k.maxInst == 0 {
 		k.maxInst = DefaultMaxInst

@@ -50,24 +50,31 @@
 //	opcode                 types / modifiers
 //	mov                    b16-b64 u s f32 f64 pred; pack {a,b}→d and unpack d→{a,b}
 //	cvta                   .global .shared .local .const, and .to.*; 64-bit
+//	isspacep               .global .shared (::cta ::cluster) .local .const; 64-bit
 //	cvt                    every int/float pair; .rn .rz .rm .rp; .rni .rzi .rmi .rpi;
 //	                       .sat .ftz (float→int saturates, NaN→0)
 //	ld ldu st              .global .shared .local .const .param generic; .v2 .v4; .nc;
 //	                       .volatile; .ca .cg .cs .lu .cv .wb .wt; .relaxed/.acquire/
 //	                       .release and scopes accepted; 8- to 64-bit and f32/f64
 //	prefetch prefetchu     recorded, no effect
-//	add sub                int (.sat on s32), f32 f64 (.rn .ftz .sat); no .cc carry
+//	add sub                int (.sat on s32; .cc: see addc), f32 f64 (.rn .ftz .sat)
 //	mul                    .lo .hi .wide (int), f32 f64 (.rn .ftz .sat)
-//	mad fma                .lo .hi .wide (int), f32 f64 (.rn .ftz .sat; mad.f = fma)
+//	mad fma                .lo .hi .wide (int; .cc: see madc), f32 f64 (.rn .ftz .sat;
+//	                       mad.f = fma)
+//	sad                    int: d = c + |a - b|
+//	dp4a dp2a              dp4a, dp2a .lo .hi: .u32/.s32 for a and for b
 //	mul24 mad24            mul24 .lo .hi, mad24 .lo (u32 s32)
 //	div                    int (÷0 gives all ones), f32 f64 (.rn .approx .full)
 //	rem                    int (÷0 gives a)
 //	abs neg                int, f32 f64 (.ftz)
 //	min max                int, f32 f64 (.ftz; a NaN operand is ignored); .f32 also
-//	                       .NaN, giving the canonical NaN, and .xorsign.abs
+//	                       .NaN, giving the canonical NaN, and .xorsign.abs; .s32 .relu
 //	copysign               f32 f64
 //	rcp sqrt rsqrt         f32 f64 (.rn .approx .ftz)
 //	sin cos ex2 lg2 tanh   f32 .approx (evaluated in float64, rounded to f32)
+//	addc subc              u32 s32 u64 s64, .cc (with add.cc, sub.cc: the carry flag
+//	                       CC.CF as a register of each thread; sub's is a borrow)
+//	madc                   .lo .hi, u32 s32 u64 s64, .cc (with mad.lo.cc, mad.hi.cc)
 //	and or xor not         b16-b64, and pred
 //	cnot                   b16-b64
 //	shl shr                b/u/s 16-64 (shr.s arithmetic; counts ≥ width clamp)
@@ -75,8 +82,11 @@
 //	brev                   b32 b64
 //	bfind                  u32 s32 u64 s64, .shiftamt (writes a .u32; 0xffffffff: no bit)
 //	bfe                    u32 s32 u64 s64 (position and length .u32)
-//	bfi                    b32 b64, immediate length
-//	prmt                   b32, the default mode
+//	bfi                    b32 b64 (position and length .u32)
+//	szext                  u32 s32, .clamp .wrap
+//	bmsk                   b32, .clamp .wrap
+//	fns                    b32 (offset .s32)
+//	prmt                   b32: the default mode, .f4e .b4e .rc8 .ecl .ecr .rc16
 //	lop3                   b32, immediate LUT
 //	shf                    b32 .l .r, .wrap .clamp
 //	setp                   every comparison (eq ne lt le gt ge lo ls hi hs equ neu
@@ -84,6 +94,8 @@
 //	                       p|q destinations
 //	set                    every comparison, a destination and a source type,
 //	                       .and/.or/.xor with a predicate
+//	testp                  .finite .infinite .number .notanumber .normal .subnormal;
+//	                       f32 f64 (zeros are normal)
 //	selp                   one type: d = c ? a : b
 //	slct                   a destination type and an .s32 or .f32 selector
 //	bra                    (.uni) to a label of the same function
@@ -101,6 +113,8 @@
 //	                       ptxas emits SASS RED for it and ncu counts it under op_red
 //	shfl                   (.sync) .up .down .bfly .idx .b32, optional predicate destination
 //	vote                   (.sync) .all .any .uni .ballot; each lane over its own membermask
+//	redux                  .sync .add .min .max (u32 s32), .and .or .xor (b32)
+//	match                  .sync .any .all (b32 b64; .all with an optional predicate)
 //	activemask             b32
 //	tex                    .2d.v4, f32/s32/u32 results, f32/s32 coordinates
 //

@@ -48,7 +48,7 @@ const (
 	fHasDPred // setp/shfl second destination predicate
 	fVoteNegSrc
 	fRoundInt // cvt .rni/.rzi/.rmi/.rpi on float→float
-	fClampShf
+	fClamp    // shf, szext, bmsk .clamp (not .wrap)
 	fCmpBool  // setp/set combine with a third predicate operand
 	fNaN      // min/max.NaN: a NaN input gives the canonical NaN
 	fXorSign  // min/max.xorsign.abs: compare magnitudes, sign = xor of the inputs' signs

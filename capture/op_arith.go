@@ -3,6 +3,7 @@ package capture
 import (
 	"math"
 	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/gtrace/gtrace/format"
@@ -13,11 +14,15 @@ import (
 // type; the type picks the pipe (fclass).
 var arithFamily = opFamily{name: "arithmetic", rules: []opRule{
 	{names: []string{"add", "sub"}, decode: decodeAddSub,
-		doc: "int (.sat on s32), f32 f64 (.rn .ftz .sat); no .cc carry"},
+		doc: "int (.sat on s32; .cc: see addc), f32 f64 (.rn .ftz .sat)"},
 	{names: []string{"mul"}, decode: decodeMul,
 		doc: ".lo .hi .wide (int), f32 f64 (.rn .ftz .sat)"},
 	{names: []string{"mad", "fma"}, decode: decodeMad,
-		doc: ".lo .hi .wide (int), f32 f64 (.rn .ftz .sat; mad.f = fma)"},
+		doc: ".lo .hi .wide (int; .cc: see madc), f32 f64 (.rn .ftz .sat;\nmad.f = fma)"},
+	{names: []string{"sad"}, decode: decodeSad,
+		doc: "int: d = c + |a - b|"},
+	{names: []string{"dp4a", "dp2a"}, decode: decodeDot,
+		doc: "dp4a, dp2a .lo .hi: .u32/.s32 for a and for b"},
 	{names: []string{"mul24", "mad24"}, decode: decodeMul24,
 		doc: "mul24 .lo .hi, mad24 .lo (u32 s32)"},
 	{names: []string{"div"}, decode: decodeDiv,
@@ -27,7 +32,7 @@ var arithFamily = opFamily{name: "arithmetic", rules: []opRule{
 	{names: []string{"abs", "neg"}, decode: decodeAbsNeg,
 		doc: "int, f32 f64 (.ftz)"},
 	{names: []string{"min", "max"}, decode: decodeMinMax,
-		doc: "int, f32 f64 (.ftz; a NaN operand is ignored); .f32 also\n.NaN, giving the canonical NaN, and .xorsign.abs"},
+		doc: "int, f32 f64 (.ftz; a NaN operand is ignored); .f32 also\n.NaN, giving the canonical NaN, and .xorsign.abs; .s32 .relu"},
 	{names: []string{"copysign"}, decode: decodeCopysign,
 		doc: "f32 f64"},
 	{names: []string{"rcp", "sqrt", "rsqrt"}, decode: decodeSFU,
@@ -37,11 +42,8 @@ var arithFamily = opFamily{name: "arithmetic", rules: []opRule{
 }}
 
 func decodeAddSub(r *resolver) error {
-	if err := r.unknownMods("cc"); err != nil {
-		return err
-	}
-	if len(r.m.other) > 0 {
-		return r.fail("carry arithmetic (.cc) is not supported")
+	if slices.Contains(r.m.other, ".cc") {
+		return decodeCarry(r)
 	}
 	op, lane := r.base, laneAdd // add or sub
 	if op == "sub" {
@@ -107,6 +109,9 @@ func decodeMad(r *resolver) error {
 		return err
 	}
 	in := r.in
+	if slices.Contains(m.other, ".cc") && !t.float() {
+		return decodeCarry(r)
+	}
 	if t.float() {
 		if err := r.lanewise(laneFma, 3, r.fclass()); err != nil {
 			return err
@@ -196,6 +201,14 @@ func decodeMinMax(r *resolver) error {
 		switch o {
 		case ".NaN":
 			in.flags |= fNaN
+		case ".relu":
+			lane = laneMinRelu
+			if base == "max" {
+				lane = laneMaxRelu
+			}
+			if len(m.types) != 1 || m.types[0] != tS32 {
+				return r.fail(".relu on %s is supported on .s32 only", base)
+			}
 		case ".xorsign":
 			in.flags |= fXorSign
 		case ".abs":
@@ -214,6 +227,59 @@ func decodeMinMax(r *resolver) error {
 	}
 	m.other = rest
 	return r.lanewise(lane, 2, r.fclass())
+}
+
+func decodeSad(r *resolver) error {
+	if len(r.m.types) == 1 && r.m.types[0].float() {
+		return r.fail("sad takes an integer type")
+	}
+	return r.lanewise(laneSad, 3, format.ClassALU)
+}
+
+// decodeDot decodes dp4a.atype.btype d, a, b, c and dp2a.mode.atype.btype: in.t is
+// a's type and in.t2 b's (.u32 or .s32 each); d and c are .s32 when either is signed.
+func decodeDot(r *resolver) error {
+	in, m := r.in, &r.m
+	if err := r.unknownMods(); err != nil {
+		return err
+	}
+	if err := r.nops(4); err != nil {
+		return err
+	}
+	if len(m.types) != 2 {
+		return r.fail("%s needs two types, a's and b's", r.base)
+	}
+	for _, t := range m.types {
+		if t != tU32 && t != tS32 {
+			return r.fail("%s takes .u32 or .s32 for a and b", r.base)
+		}
+	}
+	in.op, in.t, in.t2, in.run, in.lane = opCompute, m.types[0], m.types[1], runLanes, laneDp4a
+	if r.base == "dp2a" {
+		if m.hi == m.lo {
+			return r.fail("dp2a needs .lo or .hi")
+		}
+		in.lane = laneDp2aLo
+		if m.hi {
+			in.lane = laneDp2aHi
+		}
+	} else if m.hi || m.lo {
+		return r.fail("dp4a takes no .lo or .hi")
+	}
+	r.row.Class = format.ClassALU
+	dt := tU32
+	if in.t.signed() || in.t2.signed() {
+		dt = tS32
+	}
+	if err := r.dst(0, 0, dt); err != nil {
+		return err
+	}
+	for i, t := range []vtype{in.t, in.t2, dt} {
+		if err := r.src(i, i+1, t); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func decodeCopysign(r *resolver) error {
@@ -282,6 +348,61 @@ func laneMulWide(in *instr, a, b, _ uint64) uint64 { return in.t.ext(a) * in.t.e
 func laneMadLo(in *instr, a, b, c uint64) uint64   { return (a*b + c) & in.t.mask() }
 func laneMadHi(in *instr, a, b, c uint64) uint64   { return (mulHi(in.t, a, b) + c) & in.t.mask() }
 func laneMadWide(in *instr, a, b, c uint64) uint64 { return in.t.ext(a)*in.t.ext(b) + c }
+
+// laneMinRelu and laneMaxRelu: min and max on .s32, negative results clamped to 0.
+func laneMinRelu(in *instr, a, b, c uint64) uint64 { return relu32(laneMin(in, a, b, c)) }
+func laneMaxRelu(in *instr, a, b, c uint64) uint64 { return relu32(laneMax(in, a, b, c)) }
+
+func relu32(v uint64) uint64 {
+	if int32(v) < 0 {
+		return 0
+	}
+	return v
+}
+
+// laneSad is c + |a - b|, the difference taken in the type's signedness.
+func laneSad(in *instr, a, b, c uint64) uint64 {
+	x, y := in.t.ext(a), in.t.ext(b)
+	var diff uint64
+	if in.t.signed() && int64(x) < int64(y) || !in.t.signed() && x < y {
+		diff = y - x
+	} else {
+		diff = x - y
+	}
+	return (c + diff) & in.t.mask()
+}
+
+// laneDp4a is c plus the four products of a's and b's bytes, each byte signed or
+// not as its operand's type says (PTX ISA 8.x, dp4a).
+func laneDp4a(in *instr, a, b, c uint64) uint64 {
+	sum := uint32(c)
+	for i := 0; i < 4; i++ {
+		sum += uint32(part(in.t, a, 8, i) * part(in.t2, b, 8, i))
+	}
+	return uint64(sum)
+}
+
+// laneDp2aLo and laneDp2aHi are c plus the two products of a's 16-bit halves with
+// bytes 0-1 (.lo) or 2-3 (.hi) of b (PTX ISA 8.x, dp2a).
+func laneDp2aLo(in *instr, a, b, c uint64) uint64 { return dp2a(in, a, b, c, 0) }
+func laneDp2aHi(in *instr, a, b, c uint64) uint64 { return dp2a(in, a, b, c, 2) }
+
+func dp2a(in *instr, a, b, c uint64, first int) uint64 {
+	sum := uint32(c)
+	for i := 0; i < 2; i++ {
+		sum += uint32(part(in.t, a, 16, i) * part(in.t2, b, 8, first+i))
+	}
+	return uint64(sum)
+}
+
+// part is the i-th field of n bits of v, sign-extended when t is signed.
+func part(t vtype, v uint64, n, i int) int64 {
+	x := v >> (n * i) & (1<<n - 1)
+	if t.signed() && x>>(n-1) != 0 {
+		return int64(x) - 1<<n
+	}
+	return int64(x)
+}
 
 func laneMul24Lo(in *instr, a, b, _ uint64) uint64 {
 	return uint64(ext24(in.t, a)*ext24(in.t, b)) & 0xffffffff

@@ -3,7 +3,6 @@ package capture
 import (
 	"math/bits"
 	"slices"
-	"strings"
 
 	"github.com/gtrace/gtrace/format"
 )
@@ -26,9 +25,15 @@ var bitsFamily = opFamily{name: "logic, shifts and bits", rules: []opRule{
 	{names: []string{"bfe"}, decode: decodeBfe,
 		doc: "u32 s32 u64 s64 (position and length .u32)"},
 	{names: []string{"bfi"}, decode: decodeBfi,
-		doc: "b32 b64, immediate length"},
+		doc: "b32 b64 (position and length .u32)"},
+	{names: []string{"szext"}, decode: decodeSzext,
+		doc: "u32 s32, .clamp .wrap"},
+	{names: []string{"bmsk"}, decode: decodeBmsk,
+		doc: "b32, .clamp .wrap"},
+	{names: []string{"fns"}, decode: decodeFns,
+		doc: "b32 (offset .s32)"},
 	{names: []string{"prmt"}, decode: decodePrmt,
-		doc: "b32, the default mode"},
+		doc: "b32: the default mode, .f4e .b4e .rc8 .ecl .ecr .rc16"},
 	{names: []string{"lop3"}, decode: decodeLop3,
 		doc: "b32, immediate LUT"},
 	{names: []string{"shf"}, decode: decodeShf,
@@ -119,9 +124,11 @@ func decodeBfe(r *resolver) error {
 	return r.lanewiseU32(laneBfe, 3, format.ClassALU, false, 1) // position and length are .u32
 }
 
-// decodeBfi: bfi.b32 d, a, b, pos, len.
+// decodeBfi: bfi.b32 d, a, b, pos, len (position and length .u32, PTX ISA 8.x).
 func decodeBfi(r *resolver) error {
-	in, a := r.in, r.a
+	if err := r.unknownMods(); err != nil {
+		return err
+	}
 	if err := r.nops(5); err != nil {
 		return err
 	}
@@ -129,21 +136,17 @@ func decodeBfi(r *resolver) error {
 	if err != nil {
 		return err
 	}
-	in.op, in.t, in.run, in.lane = opCompute, t, runLanes, laneBfi
-	if a.ops[4].kind != oImm {
-		return r.fail("bfi with a register length is not supported")
+	if t != tB32 && t != tB64 {
+		return r.fail("bfi takes .b32 or .b64")
 	}
-	ln, err := literal(a.ops[4].imm.text, a.ops[4].ineg, tU32)
-	if err != nil {
-		return r.fail("bad length")
-	}
-	in.imm = uint32(ln)
+	r.in.op, r.in.t, r.in.run, r.in.lane = opCompute, t, runBfi, nil
+	r.row.Class = format.ClassALU
 	if err := r.dst(0, 0, t); err != nil {
 		return err
 	}
-	for i := 0; i < 3; i++ {
+	for i := 0; i < 4; i++ {
 		st := t
-		if i == 2 {
+		if i >= 2 {
 			st = tU32
 		}
 		if err := r.src(i, i+1, st); err != nil {
@@ -153,9 +156,57 @@ func decodeBfi(r *resolver) error {
 	return nil
 }
 
+// clampMode reads szext's and bmsk's one mode, .clamp or .wrap, into fClamp.
+func (r *resolver) clampMode() error {
+	m := &r.m
+	if len(m.other) != 1 || (m.other[0] != ".clamp" && m.other[0] != ".wrap") {
+		return r.fail("%s needs .clamp or .wrap", r.base)
+	}
+	if m.other[0] == ".clamp" {
+		r.in.flags |= fClamp
+	}
+	m.other = nil
+	return nil
+}
+
+func decodeSzext(r *resolver) error {
+	if err := r.clampMode(); err != nil {
+		return err
+	}
+	if len(r.m.types) == 1 && r.m.types[0] != tU32 && r.m.types[0] != tS32 {
+		return r.fail("szext takes .u32 or .s32")
+	}
+	return r.lanewiseU32(laneSzext, 2, format.ClassALU, false, 1)
+}
+
+func decodeBmsk(r *resolver) error {
+	if err := r.clampMode(); err != nil {
+		return err
+	}
+	if len(r.m.types) == 1 && r.m.types[0] != tB32 {
+		return r.fail("bmsk takes .b32")
+	}
+	return r.lanewiseU32(laneBmsk, 2, format.ClassALU, false, 0)
+}
+
+func decodeFns(r *resolver) error {
+	if len(r.m.types) == 1 && r.m.types[0] != tB32 {
+		return r.fail("fns takes .b32")
+	}
+	return r.lanewise(laneFns, 3, format.ClassALU)
+}
+
+// prmtModes are prmt's modes other than the default (PTX ISA 8.x, prmt).
+var prmtModes = map[string]uint8{".f4e": prmtF4E, ".b4e": prmtB4E, ".rc8": prmtRC8, ".ecl": prmtECL, ".ecr": prmtECR, ".rc16": prmtRC16}
+
 func decodePrmt(r *resolver) error {
 	if len(r.m.other) > 0 {
-		return r.fail("prmt modes (%s) are not supported", strings.Join(r.m.other, ""))
+		mode, err := r.mode(prmtModes, ".f4e .b4e .rc8 .ecl .ecr .rc16")
+		if err != nil {
+			return err
+		}
+		r.in.bop = mode
+		r.m.other = nil
 	}
 	return r.lanewise(lanePrmt, 3, format.ClassALU)
 }
@@ -188,7 +239,7 @@ func decodeShf(r *resolver) error {
 		case ".r":
 			lane = laneShfR
 		case ".clamp":
-			r.in.flags |= fClampShf
+			r.in.flags |= fClamp
 		case ".wrap":
 		default:
 			return r.fail("unsupported modifier %s", o)
@@ -270,11 +321,100 @@ func laneBrev(in *instr, a, _, _ uint64) uint64 {
 
 func laneBfe(in *instr, a, b, c uint64) uint64 { return bfe(in.t, a, uint8(b), uint8(c)) }
 
-// laneBfi: bfi d, a, b, pos, len inserts a's low len bits into b at pos; c holds pos,
-// and the immediate len is in imm (decodeBfi).
-func laneBfi(in *instr, a, b, c uint64) uint64 { return bfi(in.t, a, b, uint8(c), uint8(in.imm)) }
+// runBfi: bfi d, a, b, pos, len inserts a's low len bits into b at pos. Position and
+// length are taken modulo 256 (their low 8 bits, as the PTX ISA's semantics say).
+func runBfi(w *warpState, in *instr, exec, _ uint32) {
+	d := w.slot(in.d[0])
+	a, b, pos, ln := w.slot(in.s[0]), w.slot(in.s[1]), w.slot(in.s[2]), w.slot(in.s[3])
+	for m := exec; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		d[l] = bfi(in.t, a[l], b[l], uint8(pos[l]), uint8(ln[l]))
+	}
+}
 
-func lanePrmt(_ *instr, a, b, c uint64) uint64 { return prmt(uint32(a), uint32(b), uint32(c)) }
+// laneSzext sign- (.s32) or zero-extends (.u32) a's low b bits; b is taken modulo 32
+// (.wrap) or clamped to 32 (.clamp), and 0 bits give 0 (PTX ISA 8.x, szext).
+func laneSzext(in *instr, a, b, _ uint64) uint64 {
+	n := uint32(b)
+	switch {
+	case in.flags&fClamp != 0 && n >= 32:
+		return a & 0xffffffff
+	case n&31 == 0:
+		return 0
+	}
+	n &= 31
+	v := uint32(a) << (32 - n)
+	if in.t.signed() {
+		return uint64(uint32(int32(v) >> (32 - n)))
+	}
+	return uint64(v >> (32 - n))
+}
+
+// laneBmsk is the mask of b bits from bit a (PTX ISA 8.x, bmsk): both taken modulo
+// 32 under .wrap; under .clamp a position of 32 or more gives 0 and a width of 32 or
+// more reaches the top bit. Bits past bit 31 are dropped.
+func laneBmsk(in *instr, a, b, _ uint64) uint64 {
+	pos, width := uint32(a), uint32(b)
+	if in.flags&fClamp != 0 {
+		if pos >= 32 {
+			return 0
+		}
+		if width >= 32 {
+			return uint64(^uint32(0) << pos)
+		}
+	}
+	pos, width = pos&31, width&31
+	if pos+width >= 32 {
+		return uint64(^uint32(0) << pos)
+	}
+	return uint64(^uint32(0) << pos &^ (^uint32(0) << (pos + width)))
+}
+
+// laneFns finds the n-th set bit of mask a counting from bit b, upwards for n > 0
+// and downwards for n < 0 (n = 0: bit b itself), 0xffffffff if there is none (PTX
+// ISA 8.x, fns). A base above 31 is undefined in the ISA; here it finds nothing.
+func laneFns(_ *instr, a, b, c uint64) uint64 {
+	mask, base, n := uint32(a), int32(uint32(b)), int32(uint32(c))
+	if base < 0 || base > 31 {
+		return 0xffffffff
+	}
+	if n == 0 {
+		if mask>>base&1 != 0 {
+			return uint64(base)
+		}
+		return 0xffffffff
+	}
+	step, count := int32(1), n
+	if n < 0 {
+		step, count = -1, -n
+	}
+	for pos := base; pos >= 0 && pos < 32; pos += step {
+		if mask>>pos&1 != 0 {
+			if count--; count == 0 {
+				return uint64(pos)
+			}
+		}
+	}
+	return 0xffffffff
+}
+
+// prmt modes (in.bop; 0 is the default, selector form).
+const (
+	prmtIdx uint8 = iota
+	prmtF4E
+	prmtB4E
+	prmtRC8
+	prmtECL
+	prmtECR
+	prmtRC16
+)
+
+func lanePrmt(in *instr, a, b, c uint64) uint64 {
+	if in.bop == prmtIdx {
+		return prmt(uint32(a), uint32(b), uint32(c))
+	}
+	return prmtMode(in.bop, uint32(a), uint32(b), uint32(c))
+}
 
 func laneLop3(in *instr, a, b, c uint64) uint64 {
 	return uint64(lop3(uint32(a), uint32(b), uint32(c), uint8(in.imm)))
@@ -284,7 +424,7 @@ func laneLop3(in *instr, a, b, c uint64) uint64 {
 // modulo 32).
 func shfFunnel(in *instr, a, b, c uint64) (uint64, uint32) {
 	n := uint32(c)
-	if in.flags&fClampShf != 0 {
+	if in.flags&fClamp != 0 {
 		if n > 32 {
 			n = 32
 		}
@@ -398,6 +538,34 @@ func prmt(a, b, c uint32) uint64 {
 			}
 		}
 		r |= byt << (8 * i)
+	}
+	return uint64(r)
+}
+
+// prmtMode is prmt under one of its modes: byte i of the result is byte sel(i) of
+// {b, a}, where sel follows from the mode and the low two bits of c (PTX ISA 8.x, prmt's
+// table of modes).
+func prmtMode(mode uint8, a, b, c uint32) uint64 {
+	x := uint64(b)<<32 | uint64(a)
+	s := c & 3
+	var r uint32
+	for i := uint32(0); i < 4; i++ {
+		var sel uint32
+		switch mode {
+		case prmtF4E:
+			sel = (s + i) & 7
+		case prmtB4E:
+			sel = (s - i) & 7
+		case prmtRC8:
+			sel = s
+		case prmtECL:
+			sel = max(i, s)
+		case prmtECR:
+			sel = min(i, s)
+		case prmtRC16:
+			sel = (s&1)*2 + i&1
+		}
+		r |= uint32(x>>(8*sel)&0xff) << (8 * i)
 	}
 	return uint64(r)
 }

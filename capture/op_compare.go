@@ -12,6 +12,8 @@ var compareFamily = opFamily{name: "comparison and selection", rules: []opRule{
 		doc: "every comparison (eq ne lt le gt ge lo ls hi hs equ neu\nltu leu gtu geu num nan), .and/.or/.xor with a predicate,\np|q destinations"},
 	{names: []string{"set"}, mods: modCompare, decode: decodeSet,
 		doc: "every comparison, a destination and a source type,\n.and/.or/.xor with a predicate"},
+	{names: []string{"testp"}, decode: decodeTestp,
+		doc: ".finite .infinite .number .notanumber .normal .subnormal;\nf32 f64 (zeros are normal)"},
 	{names: []string{"selp"}, decode: decodeSelp,
 		doc: "one type: d = c ? a : b"},
 	{names: []string{"slct"}, decode: decodeSlct,
@@ -172,6 +174,82 @@ func runSetp(w *warpState, in *instr, exec, _ uint32) {
 	if in.dp >= 0 {
 		w.preds[in.dp] = w.preds[in.dp]&^exec | notR
 	}
+}
+
+// testp's properties (in.bop).
+var testpOps = map[string]uint8{".finite": testpFinite, ".infinite": testpInfinite, ".number": testpNumber,
+	".notanumber": testpNaN, ".normal": testpNormal, ".subnormal": testpSubnormal}
+
+const (
+	testpFinite uint8 = iota
+	testpInfinite
+	testpNumber
+	testpNaN
+	testpNormal
+	testpSubnormal
+)
+
+func decodeTestp(r *resolver) error {
+	in := r.in
+	op, err := r.mode(testpOps, ".finite .infinite .number .notanumber .normal .subnormal")
+	if err != nil {
+		return err
+	}
+	r.m.other = nil
+	if err := r.nops(2); err != nil {
+		return err
+	}
+	t, err := r.needType()
+	if err != nil {
+		return err
+	}
+	if t != tF32 && t != tF64 {
+		return r.fail("testp takes .f32 or .f64")
+	}
+	in.op, in.t, in.bop, in.run = opCompute, t, op, runTestp
+	in.flags |= fSinkOK
+	r.row.Class = r.fclass()
+	if err := r.predDst(0, r.a.ops[0]); err != nil {
+		return err
+	}
+	return r.src(0, 1, t)
+}
+
+func runTestp(w *warpState, in *instr, exec, _ uint32) {
+	a := w.slot(in.s[0])
+	var r uint32
+	for m := exec; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		if testp(in.bop, in.t, a[l]) {
+			r |= 1 << l
+		}
+	}
+	if in.d[0] >= 0 {
+		w.preds[in.d[0]] = w.preds[in.d[0]]&^exec | r
+	}
+}
+
+// testp tests one property of v (PTX ISA 8.x, testp: as a special case, zeros are
+// normal numbers).
+func testp(op uint8, t vtype, v uint64) bool {
+	exp, frac := v>>23&0xff, v&(1<<23-1)
+	top := uint64(0xff)
+	if t == tF64 {
+		exp, frac, top = v>>52&0x7ff, v&(1<<52-1), 0x7ff
+	}
+	switch op {
+	case testpFinite:
+		return exp != top
+	case testpInfinite:
+		return exp == top && frac == 0
+	case testpNumber:
+		return exp != top || frac == 0
+	case testpNaN:
+		return exp == top && frac != 0
+	case testpNormal:
+		return exp != top && (exp != 0 || frac == 0)
+	}
+	return exp == 0 && frac != 0 // subnormal
 }
 
 func runSelp(w *warpState, in *instr, exec, _ uint32) {

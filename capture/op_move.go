@@ -14,6 +14,8 @@ var moveFamily = opFamily{name: "data movement and conversion", rules: []opRule{
 		doc: "b16-b64 u s f32 f64 pred; pack {a,b}→d and unpack d→{a,b}"},
 	{names: []string{"cvta"}, decode: decodeCvta,
 		doc: ".global .shared .local .const, and .to.*; 64-bit"},
+	{names: []string{"isspacep"}, decode: decodeIsspacep,
+		doc: ".global .shared (::cta ::cluster) .local .const; 64-bit"},
 	{names: []string{"cvt"}, decode: decodeCvt,
 		doc: "every int/float pair; .rn .rz .rm .rp; .rni .rzi .rmi .rpi;\n.sat .ftz (float→int saturates, NaN→0)"},
 }}
@@ -106,6 +108,35 @@ func decodeCvta(r *resolver) error {
 		return err
 	}
 	return r.src(0, 1, t)
+}
+
+// decodeIsspacep: isspacep.space p, a is true where the generic address a lies in
+// the space's window (mem.go); global is what no other window holds. A cluster is
+// one CTA in capture, so .shared::cluster is the CTA's shared memory. Kernel
+// parameters have no generic address here, so .param is refused.
+func decodeIsspacep(r *resolver) error {
+	in, m := r.in, &r.m
+	if err := r.nops(2); err != nil {
+		return err
+	}
+	sp := m.space
+	if len(m.other) == 1 && (m.other[0] == ".shared::cta" || m.other[0] == ".shared::cluster") {
+		sp, m.other = ".shared", nil
+	}
+	if err := r.unknownMods(); err != nil {
+		return err
+	}
+	in.space = spaceOf(sp)
+	if in.space == msNone || in.space == msParamK {
+		return r.fail("isspacep needs .global, .shared, .local or .const")
+	}
+	in.op, in.t, in.run = opCompute, tU64, runIsspacep
+	in.flags |= fSinkOK
+	r.row.Class = format.ClassALU
+	if err := r.predDst(0, r.a.ops[0]); err != nil {
+		return err
+	}
+	return r.src(0, 1, tU64)
 }
 
 func decodeCvt(r *resolver) error {
@@ -202,6 +233,33 @@ func runCvta(w *warpState, in *instr, exec, _ uint32) {
 			d[l] = a[l] + win
 		}
 	}
+}
+
+func runIsspacep(w *warpState, in *instr, exec, _ uint32) {
+	a := w.slot(in.s[0])
+	var r uint32
+	for m := exec; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		if genericSpace(a[l]) == in.space {
+			r |= 1 << l
+		}
+	}
+	if in.d[0] >= 0 {
+		w.preds[in.d[0]] = w.preds[in.d[0]]&^exec | r
+	}
+}
+
+// genericSpace is the space whose window holds the generic address a (mem.go).
+func genericSpace(a uint64) mspace {
+	switch {
+	case a-SharedWindow < windowSize:
+		return msShared
+	case a-LocalWindow < windowSize:
+		return msLocal
+	case a-ConstWindow < windowSize:
+		return msConst
+	}
+	return msGlobal
 }
 
 func runCvt(w *warpState, in *instr, exec, _ uint32) {

@@ -6,12 +6,18 @@ import (
 	"github.com/gtrace/gtrace/format"
 )
 
-// Warp-level instructions (PTX ISA 8.x: shfl.sync, vote.sync, activemask).
+// Warp-level instructions (PTX ISA 8.x: shfl.sync, vote.sync, redux.sync, match.sync,
+// activemask). vote, redux and match share opVote: warp-synchronous over the
+// membermask in their second source (simt.go's syncMask).
 var warpFamily = opFamily{name: "warp-level", rules: []opRule{
 	{names: []string{"shfl"}, decode: decodeShfl,
 		doc: "(.sync) .up .down .bfly .idx .b32, optional predicate destination"},
 	{names: []string{"vote"}, mods: modUniMode, decode: decodeVote,
 		doc: "(.sync) .all .any .uni .ballot; each lane over its own membermask"},
+	{names: []string{"redux"}, decode: decodeRedux,
+		doc: ".sync .add .min .max (u32 s32), .and .or .xor (b32)"},
+	{names: []string{"match"}, decode: decodeMatch,
+		doc: ".sync .any .all (b32 b64; .all with an optional predicate)"},
 	{names: []string{"activemask"}, decode: decodeActivemask,
 		doc: "b32"},
 }}
@@ -117,6 +123,96 @@ func decodeVote(r *resolver) error {
 	return nil
 }
 
+// reduxOps are redux.sync's operations, named by the atomic operation each is.
+var reduxOps = map[string]uint8{".add": atomAdd, ".min": atomMin, ".max": atomMax, ".and": atomAnd, ".or": atomOr, ".xor": atomXor}
+
+func decodeRedux(r *resolver) error {
+	in, m := r.in, &r.m
+	op, err := r.mode(reduxOps, ".add .min .max .and .or .xor")
+	if err != nil {
+		return err
+	}
+	name := m.other[0]
+	m.other = nil
+	if !m.sync {
+		return r.fail("redux needs .sync")
+	}
+	if err := r.nops(3); err != nil {
+		return err
+	}
+	t, err := r.needType()
+	if err != nil {
+		return err
+	}
+	switch op {
+	case atomAnd, atomOr, atomXor:
+		if t != tB32 {
+			return r.fail("redux.sync%s takes .b32", name)
+		}
+	default:
+		if t != tU32 && t != tS32 {
+			return r.fail("redux.sync .add .min .max take .u32 or .s32")
+		}
+	}
+	in.op, in.bop, in.t, in.run = opVote, op, t, runRedux
+	r.row.Class = format.ClassWarp
+	if err := r.dst(0, 0, t); err != nil {
+		return err
+	}
+	if err := r.src(0, 1, t); err != nil {
+		return err
+	}
+	return r.src(1, 2, tB32)
+}
+
+// match modes (in.bop).
+const (
+	matchAny uint8 = iota
+	matchAll
+)
+
+func decodeMatch(r *resolver) error {
+	in, m, a := r.in, &r.m, r.a
+	mode, err := r.mode(map[string]uint8{".any": matchAny, ".all": matchAll}, ".any .all")
+	if err != nil {
+		return err
+	}
+	m.other = nil
+	if !m.sync {
+		return r.fail("match needs .sync")
+	}
+	if err := r.nops(3); err != nil {
+		return err
+	}
+	t, err := r.needType()
+	if err != nil {
+		return err
+	}
+	if t != tB32 && t != tB64 {
+		return r.fail("match takes .b32 or .b64")
+	}
+	in.op, in.bop, in.t, in.run = opVote, mode, t, runMatch
+	r.row.Class = format.ClassWarp
+	d := a.ops[0]
+	if d.kind == oPair {
+		if mode != matchAll {
+			return r.fail("only match.all has a predicate destination")
+		}
+		if err := r.predDstP(d.elems[1]); err != nil {
+			return err
+		}
+		d = d.elems[0]
+	}
+	if err := r.dstOp(0, d, tB32); err != nil {
+		return err
+	}
+	in.nd = 1
+	if err := r.src(0, 1, t); err != nil {
+		return err
+	}
+	return r.src(1, 2, tB32)
+}
+
 func decodeActivemask(r *resolver) error {
 	if err := r.nops(1); err != nil {
 		return err
@@ -206,6 +302,72 @@ func runVote(w *warpState, in *instr, exec, _ uint32) {
 	}
 	if in.bop != voteBallot && in.d[0] >= 0 {
 		w.preds[in.d[0]] = w.preds[in.d[0]]&^exec | truth
+	}
+}
+
+// runRedux reduces a over the executing lanes of each lane's membermask (PTX ISA,
+// redux.sync); .min and .max compare as the type's signedness says.
+func runRedux(w *warpState, in *instr, exec, _ uint32) {
+	d, a, ms := w.slot(in.d[0]), w.slot(in.s[0]), w.slot(in.s[1])
+	for m := exec; m != 0; m &= m - 1 {
+		lane := bits.TrailingZeros32(m)
+		part := exec&uint32(ms[lane]) | 1<<lane // the lane itself always takes part
+		first := bits.TrailingZeros32(part)
+		acc := uint32(a[first])
+		for p := part & (part - 1); p != 0; p &= p - 1 {
+			x := uint32(a[bits.TrailingZeros32(p)])
+			switch in.bop {
+			case atomAdd:
+				acc += x
+			case atomMin:
+				if in.t.signed() && int32(x) < int32(acc) || !in.t.signed() && x < acc {
+					acc = x
+				}
+			case atomMax:
+				if in.t.signed() && int32(x) > int32(acc) || !in.t.signed() && x > acc {
+					acc = x
+				}
+			case atomAnd:
+				acc &= x
+			case atomOr:
+				acc |= x
+			case atomXor:
+				acc ^= x
+			}
+		}
+		d[lane] = uint64(acc)
+	}
+}
+
+// runMatch: match.any gives each lane the lanes of its membermask holding its value;
+// match.all gives the membermask's executing lanes if all hold the same value, else 0,
+// and sets the predicate to whether they do (PTX ISA, match.sync).
+func runMatch(w *warpState, in *instr, exec, _ uint32) {
+	d, a, ms := w.slot(in.d[0]), w.slot(in.s[0]), w.slot(in.s[1])
+	mask := in.t.mask()
+	var all uint32
+	for m := exec; m != 0; m &= m - 1 {
+		lane := bits.TrailingZeros32(m)
+		part := exec&uint32(ms[lane]) | 1<<lane
+		var same uint32
+		for p := part; p != 0; p &= p - 1 {
+			j := bits.TrailingZeros32(p)
+			if a[j]&mask == a[lane]&mask {
+				same |= 1 << j
+			}
+		}
+		switch {
+		case in.bop == matchAny:
+			d[lane] = uint64(same)
+		case same == part:
+			d[lane] = uint64(part)
+			all |= 1 << lane
+		default:
+			d[lane] = 0
+		}
+	}
+	if in.dp >= 0 {
+		w.preds[in.dp] = w.preds[in.dp]&^exec | all
 	}
 }
 

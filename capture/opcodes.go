@@ -28,7 +28,7 @@ type opRule struct {
 // opFamilies is every opcode capture decodes, family by family, in the order of the
 // table in doc.go.
 var opFamilies = []*opFamily{
-	&moveFamily, &memoryFamily, &arithFamily, &bitsFamily, &compareFamily,
+	&moveFamily, &memoryFamily, &arithFamily, &carryFamily, &bitsFamily, &compareFamily,
 	&controlFamily, &syncFamily, &atomicFamily, &warpFamily, &textureFamily,
 }
 

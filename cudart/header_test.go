@@ -400,3 +400,83 @@ func TestEveryHeaderCompiles(t *testing.T) {
 		}
 	}
 }
+
+// TestIntegerIntrinsics: __sad, __usad, __dp4a, __dp2a_lo/hi, __fns, the warp reduce
+// and match functions and the address-space predicates, from CUDA source through
+// clang-14 to capture, against Go written from the CUDA Math API's definitions.
+func TestIntegerIntrinsics(t *testing.T) {
+	const threads = 128
+	out := launch(t, "intrinsics", 1, threads, "buf:u32:384:rand:5", "buf:u32:2048")
+	x, got := u32s(out[0]), u32s(out[1])
+	bytesOf := func(v uint32, signed bool) (r [4]int32) {
+		for i := range r {
+			if signed {
+				r[i] = int32(int8(v >> (8 * i)))
+			} else {
+				r[i] = int32(uint8(v >> (8 * i)))
+			}
+		}
+		return r
+	}
+	dot4 := func(a, b [4]int32, c int32) uint32 {
+		for i := range a {
+			c += a[i] * b[i]
+		}
+		return uint32(c)
+	}
+	absDiff := func(a, b int64) uint32 { return uint32(max(a-b, b-a)) }
+	fns := func(mask, base uint32, off int) uint32 {
+		if off == 0 {
+			if mask>>base&1 != 0 {
+				return base
+			}
+			return 0xffffffff
+		}
+		n := 0
+		for p := int(base); p >= 0 && p < 32; p += max(min(off, 1), -1) {
+			if mask>>p&1 != 0 {
+				if n++; n == max(off, -off) {
+					return uint32(p)
+				}
+			}
+		}
+		return 0xffffffff
+	}
+	for tid := 0; tid < threads; tid++ {
+		a, b, c := x[3*tid], x[3*tid+1], x[3*tid+2]
+		w := tid &^ 31
+		var sum, xor, or, and uint32 = 0, 0, 0, 0xffffffff
+		umin, smax := uint32(math.MaxUint32), int32(math.MinInt32)
+		var any uint32
+		for j := w; j < w+32; j++ {
+			v := x[3*j]
+			sum += v
+			xor ^= v
+			or |= v
+			and &= x[3*j+1]
+			umin = min(umin, v)
+			smax = max(smax, int32(v))
+			if v%3 == a%3 {
+				any |= 1 << (j - w)
+			}
+		}
+		sa, ua := bytesOf(a, true), bytesOf(a, false)
+		sb, ub := bytesOf(b, true), bytesOf(b, false)
+		lo := int32(c) + int32(int16(a))*sb[0] + int32(int16(a>>16))*sb[1]
+		hi := c + uint32(uint16(a))*uint32(ub[2]) + uint32(uint16(a>>16))*uint32(ub[3])
+		want := []uint32{
+			c + absDiff(int64(int32(a)), int64(int32(b))), c + absDiff(int64(a), int64(b)),
+			dot4(sa, sb, int32(c)), dot4(ua, ub, int32(c)), uint32(lo), hi,
+			fns(a, b%32, int(c%33)-16), sum, umin, uint32(smax), xor, any,
+			0xffffffef, // match_all of equal values: the full mask, a true predicate at bit 4
+			1 | 2 | 8,
+			dot4([4]int32{int32(int8(a)), int32(int8(b)), 3, -4}, [4]int32{-1, 2, int32(int8(c)), 5}, 7),
+			or ^ and,
+		}
+		for k, v := range want {
+			if g := got[16*tid+k]; g != v {
+				t.Errorf("thread %d slot %d: %#x; want %#x", tid, k, g, v)
+			}
+		}
+	}
+}

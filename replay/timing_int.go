@@ -44,7 +44,7 @@ func intKindOf(in *format.Inst) intKind {
 		}
 	}
 	switch base {
-	case "mul", "mad", "mul24", "mad24":
+	case "mul", "mad", "madc", "mul24", "mad24":
 		if slices.Contains(parts, "hi") {
 			return intMulHi
 		}
@@ -52,7 +52,8 @@ func intKindOf(in *format.Inst) intKind {
 	case "add", "sub", "addc", "subc", "mov", "neg", "shl":
 		return intFlex
 	case "and", "or", "xor", "not", "cnot", "lop3", "shr", "shf", "setp", "set", "selp", "slct",
-		"min", "max", "abs", "bfe", "bfi", "brev", "popc", "clz", "bfind", "prmt", "testp":
+		"min", "max", "abs", "bfe", "bfi", "brev", "popc", "clz", "bfind", "prmt", "testp",
+		"szext", "bmsk": // SGXT and BMSK in SASS: bit-field logic beside SHF and LOP3
 		return intLogic
 	}
 	return intNone

@@ -241,6 +241,43 @@ GTRACE_D unsigned int __lanemask_lt(void)
 	return m;
 }
 
+// Warp reductions and matches (Programming Guide, "Warp Reduce Functions" (sm_80) and
+// "Warp Match Functions"): redux.sync and match.sync through clang's NVVM builtins,
+// which are convergent as the warp functions must be.
+GTRACE_D int __reduce_add_sync(unsigned int m, int v) { return __nvvm_redux_sync_add(v, m); }
+GTRACE_D unsigned int __reduce_add_sync(unsigned int m, unsigned int v) { return (unsigned int)__nvvm_redux_sync_add((int)v, m); }
+GTRACE_D int __reduce_min_sync(unsigned int m, int v) { return __nvvm_redux_sync_min(v, m); }
+GTRACE_D unsigned int __reduce_min_sync(unsigned int m, unsigned int v) { return __nvvm_redux_sync_umin(v, m); }
+GTRACE_D int __reduce_max_sync(unsigned int m, int v) { return __nvvm_redux_sync_max(v, m); }
+GTRACE_D unsigned int __reduce_max_sync(unsigned int m, unsigned int v) { return __nvvm_redux_sync_umax(v, m); }
+GTRACE_D unsigned int __reduce_and_sync(unsigned int m, unsigned int v) { return (unsigned int)__nvvm_redux_sync_and((int)v, m); }
+GTRACE_D unsigned int __reduce_or_sync(unsigned int m, unsigned int v) { return (unsigned int)__nvvm_redux_sync_or((int)v, m); }
+GTRACE_D unsigned int __reduce_xor_sync(unsigned int m, unsigned int v) { return (unsigned int)__nvvm_redux_sync_xor((int)v, m); }
+#define GTRACE_MATCH(T, B, W)                                                               \
+	GTRACE_D unsigned int __match_any_sync(unsigned int m, T v)                         \
+	{                                                                                   \
+		return __nvvm_match_any_sync_i##W(m, __builtin_bit_cast(B, v));             \
+	}                                                                                   \
+	GTRACE_D unsigned int __match_all_sync(unsigned int m, T v, int *pred)              \
+	{                                                                                   \
+		return __nvvm_match_all_sync_i##W##p(m, __builtin_bit_cast(B, v), pred);    \
+	}
+GTRACE_MATCH(int, int, 32)
+GTRACE_MATCH(unsigned int, int, 32)
+GTRACE_MATCH(float, int, 32)
+GTRACE_MATCH(long, long long, 64)
+GTRACE_MATCH(unsigned long, long long, 64)
+GTRACE_MATCH(long long, long long, 64)
+GTRACE_MATCH(unsigned long long, long long, 64)
+GTRACE_MATCH(double, long long, 64)
+#undef GTRACE_MATCH
+
+// Address-space predicates (Programming Guide, "Address Space Predicate Functions").
+GTRACE_D unsigned int __isGlobal(const void *p) { return __nvvm_isspacep_global(p); }
+GTRACE_D unsigned int __isShared(const void *p) { return __nvvm_isspacep_shared(p); }
+GTRACE_D unsigned int __isConstant(const void *p) { return __nvvm_isspacep_const(p); }
+GTRACE_D unsigned int __isLocal(const void *p) { return __nvvm_isspacep_local(p); }
+
 // ---- Loads and stores with cache hints (Programming Guide, "Read-Only Data Cache
 // Load Function", "Load Functions Using Cache Hints", "Store Functions Using Cache
 // Hints") -------------------------------------------------------------------------
@@ -367,6 +404,45 @@ GTRACE_D unsigned long long __umul64hi(unsigned long long a, unsigned long long 
 GTRACE_D int __mul24(int a, int b) { return __nvvm_mul24_i(a, b); }
 GTRACE_D unsigned int __umul24(unsigned int a, unsigned int b) { return __nvvm_mul24_ui(a, b); }
 GTRACE_D unsigned int __byte_perm(unsigned int a, unsigned int b, unsigned int s) { return __nvvm_prmt(a, b, s); }
+// Integer intrinsics that are one PTX instruction each (CUDA Math API, "Integer
+// Intrinsics"): sad, dp4a, dp2a, fns.
+GTRACE_D unsigned int __sad(int x, int y, unsigned int z)
+{
+	unsigned int r;
+	asm("sad.s32 %0, %1, %2, %3;" : "=r"(r) : "r"(x), "r"(y), "r"(z));
+	return r;
+}
+GTRACE_D unsigned int __usad(unsigned int x, unsigned int y, unsigned int z)
+{
+	unsigned int r;
+	asm("sad.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(x), "r"(y), "r"(z));
+	return r;
+}
+#define GTRACE_DOT(NAME, INST, T, TC)                                      \
+	GTRACE_D TC NAME(T a, T b, TC c)                                   \
+	{                                                                  \
+		TC r;                                                      \
+		asm(INST " %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); \
+		return r;                                                  \
+	}
+GTRACE_DOT(__dp4a, "dp4a.s32.s32", int, int)
+GTRACE_DOT(__dp4a, "dp4a.u32.u32", unsigned int, unsigned int)
+GTRACE_DOT(__dp2a_lo, "dp2a.lo.s32.s32", int, int)
+GTRACE_DOT(__dp2a_lo, "dp2a.lo.u32.u32", unsigned int, unsigned int)
+GTRACE_DOT(__dp2a_hi, "dp2a.hi.s32.s32", int, int)
+GTRACE_DOT(__dp2a_hi, "dp2a.hi.u32.u32", unsigned int, unsigned int)
+#undef GTRACE_DOT
+GTRACE_D int __dp4a(char4 a, char4 b, int c) { return __dp4a(__builtin_bit_cast(int, a), __builtin_bit_cast(int, b), c); }
+GTRACE_D unsigned int __dp4a(uchar4 a, uchar4 b, unsigned int c)
+{
+	return __dp4a(__builtin_bit_cast(unsigned int, a), __builtin_bit_cast(unsigned int, b), c);
+}
+GTRACE_D unsigned int __fns(unsigned int mask, unsigned int base, int offset)
+{
+	unsigned int r;
+	asm("fns.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(mask), "r"(base), "r"(offset));
+	return r;
+}
 #define GTRACE_SHF(NAME, MODE)                                                            \
 	GTRACE_D unsigned int NAME(unsigned int lo, unsigned int hi, unsigned int s)      \
 	{                                                                                 \

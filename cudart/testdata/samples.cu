@@ -309,3 +309,31 @@ int main()
 	cudaFree(d_in);
 	return 0;
 }
+
+// intrinsics: the integer intrinsics, warp reductions and matches, and address-space
+// predicates that are one PTX instruction each; slot layout in header_test.go.
+extern "C" __global__ void intrinsics(const unsigned int *x, unsigned int *out)
+{
+	__shared__ int sh[32];
+	unsigned int t = threadIdx.x, lane = t % 32;
+	unsigned int a = x[3 * t], b = x[3 * t + 1], c = x[3 * t + 2];
+	unsigned int *o = out + t * 16;
+	sh[lane] = (int)a;
+	o[0] = __sad((int)a, (int)b, c);
+	o[1] = __usad(a, b, c);
+	o[2] = (unsigned int)__dp4a((int)a, (int)b, (int)c);
+	o[3] = __dp4a(a, b, c);
+	o[4] = (unsigned int)__dp2a_lo((int)a, (int)b, (int)c);
+	o[5] = __dp2a_hi(a, b, c);
+	o[6] = __fns(a, b % 32, (int)(c % 33) - 16);
+	o[7] = (unsigned int)__reduce_add_sync(0xffffffff, (int)a);
+	o[8] = __reduce_min_sync(0xffffffff, a);
+	o[9] = (unsigned int)__reduce_max_sync(0xffffffff, (int)a);
+	o[10] = __reduce_xor_sync(0xffffffff, a);
+	o[11] = __match_any_sync(0xffffffff, a % 3);
+	int pred;
+	o[12] = __match_all_sync(0xffffffff, lane / 32, &pred) ^ (unsigned int)pred << 4;
+	o[13] = __isGlobal(x) | __isShared(&sh[lane]) << 1 | __isShared(x) << 2 | __isLocal(&pred) << 3;
+	o[14] = (unsigned int)__dp4a(make_char4((signed char)a, (signed char)b, 3, -4), make_char4(-1, 2, (signed char)c, 5), 7);
+	o[15] = __reduce_or_sync(0xffffffff, a) ^ __reduce_and_sync(0xffffffff, b);
+}

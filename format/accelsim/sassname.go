@@ -74,6 +74,9 @@ func sassName(in *format.Inst, gen int, inEntry bool) string {
 			}
 			return "VOTE.ANY"
 		case "match":
+			if has("all") {
+				return "MATCH.ALL"
+			}
 			return "MATCH.ANY"
 		case "redux":
 			if gen >= smAmpere {
@@ -129,7 +132,7 @@ func sassName(in *format.Inst, gen int, inEntry bool) string {
 	}
 	// ClassALU.
 	switch base {
-	case "mul", "mad", "mul24", "mad24", "div", "rem":
+	case "mul", "mad", "madc", "mul24", "mad24", "div", "rem":
 		if has("wide") {
 			return "IMAD.WIDE"
 		}
@@ -159,6 +162,12 @@ func sassName(in *format.Inst, gen int, inEntry bool) string {
 		return "BREV"
 	case "prmt":
 		return "PRMT"
+	case "szext":
+		return "SGXT"
+	case "bmsk":
+		return "BMSK"
+	case "dp4a", "dp2a":
+		return "IDP.4A"
 	case "min", "max":
 		return "IMNMX"
 	case "abs":
