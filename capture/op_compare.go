@@ -191,15 +191,7 @@ const (
 
 func decodeTestp(r *resolver) error {
 	in := r.in
-	op, err := r.mode(testpOps, ".finite .infinite .number .notanumber .normal .subnormal")
-	if err != nil {
-		return err
-	}
-	r.m.other = nil
-	if err := r.nops(2); err != nil {
-		return err
-	}
-	t, err := r.needType()
+	op, t, err := r.modeAndType(testpOps, ".finite .infinite .number .notanumber .normal .subnormal", 2)
 	if err != nil {
 		return err
 	}

@@ -251,12 +251,12 @@ func runIsspacep(w *warpState, in *instr, exec, _ uint32) {
 
 // genericSpace is the space whose window holds the generic address a (mem.go).
 func genericSpace(a uint64) mspace {
-	switch {
-	case a-SharedWindow < windowSize:
+	switch format.SpaceOfGeneric(a) {
+	case format.SpaceShared:
 		return msShared
-	case a-LocalWindow < windowSize:
+	case format.SpaceLocal:
 		return msLocal
-	case a-ConstWindow < windowSize:
+	case format.SpaceConst:
 		return msConst
 	}
 	return msGlobal

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"math/bits"
+	"strings"
 
 	"github.com/gtrace/gtrace/format"
 )
@@ -38,6 +39,21 @@ func (r *resolver) mode(modes map[string]uint8, all string) (uint8, error) {
 		return 0, r.fail("unsupported %s mode %s", r.base, r.m.other[0])
 	}
 	return mode, nil
+}
+
+// modeAndType reads an opcode's one mode (as mode does), checks its operand count and
+// reads its one type: testp, redux, match.
+func (r *resolver) modeAndType(modes map[string]uint8, all string, nops int) (uint8, vtype, error) {
+	mode, err := r.mode(modes, all)
+	if err != nil {
+		return 0, tNone, err
+	}
+	r.m.other = nil
+	if err := r.nops(nops); err != nil {
+		return 0, tNone, err
+	}
+	t, err := r.needType()
+	return mode, t, err
 }
 
 func decodeShfl(r *resolver) error {
@@ -127,22 +143,14 @@ func decodeVote(r *resolver) error {
 var reduxOps = map[string]uint8{".add": atomAdd, ".min": atomMin, ".max": atomMax, ".and": atomAnd, ".or": atomOr, ".xor": atomXor}
 
 func decodeRedux(r *resolver) error {
-	in, m := r.in, &r.m
-	op, err := r.mode(reduxOps, ".add .min .max .and .or .xor")
+	in := r.in
+	name := strings.Join(r.m.other, "")
+	op, t, err := r.modeAndType(reduxOps, ".add .min .max .and .or .xor", 3)
 	if err != nil {
 		return err
 	}
-	name := m.other[0]
-	m.other = nil
-	if !m.sync {
+	if !r.m.sync {
 		return r.fail("redux needs .sync")
-	}
-	if err := r.nops(3); err != nil {
-		return err
-	}
-	t, err := r.needType()
-	if err != nil {
-		return err
 	}
 	switch op {
 	case atomAnd, atomOr, atomXor:
@@ -172,21 +180,13 @@ const (
 )
 
 func decodeMatch(r *resolver) error {
-	in, m, a := r.in, &r.m, r.a
-	mode, err := r.mode(map[string]uint8{".any": matchAny, ".all": matchAll}, ".any .all")
+	in, a := r.in, r.a
+	mode, t, err := r.modeAndType(map[string]uint8{".any": matchAny, ".all": matchAll}, ".any .all", 3)
 	if err != nil {
 		return err
 	}
-	m.other = nil
-	if !m.sync {
+	if !r.m.sync {
 		return r.fail("match needs .sync")
-	}
-	if err := r.nops(3); err != nil {
-		return err
-	}
-	t, err := r.needType()
-	if err != nil {
-		return err
 	}
 	if t != tB32 && t != tB64 {
 		return r.fail("match takes .b32 or .b64")

@@ -246,24 +246,6 @@ func TestIntegerForms(t *testing.T) {
 			d := int64(int32(a)) - int64(int32(b))
 			return c + uint32(max(d, -d))
 		})},
-		{name: "dp4a", body: "dp4a.u32.u32 %r4, %r1, %r2, %r3;\ndp4a.s32.u32 %r5, %r1, %r2, %r3;", ref: func(x [][3]uint64, t int) [2]uint64 {
-			a, b, c := uint32(x[t][0]), uint32(x[t][1]), uint32(x[t][2])
-			uu, su := int32(c), int32(c)
-			for i := 0; i < 4; i++ {
-				uu += u8(a, i) * u8(b, i)
-				su += s8(a, i) * u8(b, i)
-			}
-			return [2]uint64{uint64(uint32(uu)), uint64(uint32(su))}
-		}},
-		{name: "dp4a.s32.s32", body: "dp4a.s32.s32 %r4, %r1, %r2, %r3;\ndp4a.u32.s32 %r5, %r1, %r2, %r3;", ref: func(x [][3]uint64, t int) [2]uint64 {
-			a, b, c := uint32(x[t][0]), uint32(x[t][1]), uint32(x[t][2])
-			ss, us := int32(c), int32(c)
-			for i := 0; i < 4; i++ {
-				ss += s8(a, i) * s8(b, i)
-				us += u8(a, i) * s8(b, i)
-			}
-			return [2]uint64{uint64(uint32(ss)), uint64(uint32(us))}
-		}},
 		{name: "dp2a", body: "dp2a.lo.u32.u32 %r4, %r1, %r2, %r3;\ndp2a.hi.s32.s32 %r5, %r1, %r2, %r3;", ref: func(x [][3]uint64, t int) [2]uint64 {
 			a, b, c := uint32(x[t][0]), uint32(x[t][1]), uint32(x[t][2])
 			lo := int32(c) + u16(a, 0)*u8(b, 0) + u16(a, 1)*u8(b, 1)
@@ -304,6 +286,25 @@ func TestIntegerForms(t *testing.T) {
 			return uint64(max(min(x, y), 0)), uint64(max(x, y, 0))
 		})},
 	}
+	for _, ta := range []string{"u32", "s32"} {
+		for _, tb := range []string{"u32", "s32"} {
+			byteA, byteB := u8, u8
+			if ta == "s32" {
+				byteA = s8
+			}
+			if tb == "s32" {
+				byteB = s8
+			}
+			cases = append(cases, opCase{name: "dp4a." + ta + "." + tb, body: "dp4a." + ta + "." + tb + " %r4, %r1, %r2, %r3;",
+				ref: lane32(func(a, b, c uint32) uint32 {
+					sum := int32(c)
+					for i := 0; i < 4; i++ {
+						sum += byteA(a, i) * byteB(b, i)
+					}
+					return uint32(sum)
+				})})
+		}
+	}
 	for _, mode := range []string{"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"} {
 		table := prmtTable[mode]
 		cases = append(cases, opCase{name: "prmt." + mode, body: "prmt.b32." + mode + " %r4, %r1, %r2, %r3;",
@@ -324,33 +325,27 @@ func TestIntegerForms(t *testing.T) {
 // product of two 64-bit numbers from 32-bit pieces (the PTX ISA's own example), and
 // the 64-bit forms, each against math/bits.
 func TestCarryChains(t *testing.T) {
+	// chain96 is (c:b:a) op (a:c:b) over three 32-bit words, and the carry (borrow)
+	// out of the top word as 0 - op(0, 0, CC.CF).
+	chain96 := func(op string, step func(x, y, k uint32) (uint32, uint32)) opCase {
+		return opCase{name: op + "96", wide: true, body: fmt.Sprintf(`%[1]s.cc.u32 %%r6, %%r1, %%r2;
+%[1]sc.cc.u32 %%r7, %%r2, %%r3;
+%[1]sc.cc.s32 %%r8, %%r3, %%r1;
+%[1]sc.u32 %%r9, 0, 0;
+xor.b32 %%r4, %%r6, %%r8;
+cvt.u64.u32 %%rd4, %%r4;
+mov.b64 %%rd5, {%%r7, %%r9};`, op), ref: lane64(func(a, b, c uint64) (uint64, uint64) {
+			x, y, z := uint32(a), uint32(b), uint32(c)
+			s0, k := step(x, y, 0)
+			s1, k := step(y, z, k)
+			s2, k := step(z, x, k)
+			top, _ := step(0, 0, k)
+			return uint64(s0 ^ s2), uint64(top)<<32 | uint64(s1)
+		})}
+	}
 	cases := []opCase{
-		{name: "add96", body: `add.cc.u32 %r6, %r1, %r2;
-addc.cc.u32 %r7, %r2, %r3;
-addc.cc.s32 %r8, %r3, %r1;
-addc.u32 %r9, 0, 0;
-xor.b32 %r4, %r6, %r8;
-cvt.u64.u32 %rd4, %r4;
-mov.b64 %rd5, {%r7, %r9};`, wide: true, ref: lane64(func(a, b, c uint64) (uint64, uint64) {
-			x, y, z := uint32(a), uint32(b), uint32(c)
-			s0, k := bits.Add32(x, y, 0)
-			s1, k := bits.Add32(y, z, k)
-			s2, k := bits.Add32(z, x, k)
-			return uint64(s0 ^ s2), uint64(k)<<32 | uint64(s1)
-		})},
-		{name: "sub96", body: `sub.cc.u32 %r6, %r1, %r2;
-subc.cc.u32 %r7, %r2, %r3;
-subc.cc.u32 %r8, %r3, %r1;
-subc.u32 %r9, 0, 0;
-xor.b32 %r4, %r6, %r8;
-cvt.u64.u32 %rd4, %r4;
-mov.b64 %rd5, {%r7, %r9};`, wide: true, ref: lane64(func(a, b, c uint64) (uint64, uint64) {
-			x, y, z := uint32(a), uint32(b), uint32(c)
-			s0, k := bits.Sub32(x, y, 0)
-			s1, k := bits.Sub32(y, z, k)
-			s2, k := bits.Sub32(z, x, k)
-			return uint64(s0 ^ s2), uint64(-k)<<32 | uint64(s1)
-		})},
+		chain96("add", bits.Add32),
+		chain96("sub", bits.Sub32),
 		{name: "mul128", wide: true, body: `cvt.u32.u64 %r4, %rd1;
 shr.u64 %rd6, %rd1, 32;
 cvt.u32.u64 %r5, %rd6;
