@@ -13,6 +13,7 @@ import (
 
 	"github.com/gtrace/gtrace/capture"
 	"github.com/gtrace/gtrace/cudart"
+	"github.com/gtrace/gtrace/cudart/fatbin"
 	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/kernels"
 	"github.com/gtrace/gtrace/models/arch"
@@ -65,15 +66,15 @@ func captureAction(c *cli.Context) error {
 	}
 	var job captureJob
 	switch {
-	case c.String("ptx") != "" || c.String("cu") != "":
+	case c.String("ptx") != "" || c.String("cu") != "" || c.String("exe") != "":
 		if c.NArg() > 0 {
-			return usageError("capture: give either a reference KERNEL or --ptx/--cu, not both")
+			return usageError("capture: give either a reference KERNEL or --ptx/--cu/--exe, not both")
 		}
 		job, err = userJob(c)
 	case c.NArg() == 1:
 		job, err = referenceJob(c)
 	default:
-		return usageError("capture: name a reference kernel (see `gtrace kernels`) or give --ptx FILE / --cu FILE")
+		return usageError("capture: name a reference kernel (see `gtrace kernels`) or give --ptx FILE / --cu FILE / --exe PROGRAM")
 	}
 	if err != nil {
 		return err
@@ -126,10 +127,23 @@ func userJob(c *cli.Context) (captureJob, error) {
 	}
 	var job captureJob
 	name := c.String("ptx")
-	if cu := c.String("cu"); cu != "" {
-		if name != "" {
-			return job, usageError("capture: give --ptx or --cu, not both")
+	given := 0
+	for _, f := range []string{"ptx", "cu", "exe"} {
+		if c.String(f) != "" {
+			given++
 		}
+	}
+	if given > 1 {
+		return job, usageError("capture: give one of --ptx, --cu and --exe")
+	}
+	if exe := c.String("exe"); exe != "" {
+		ptx, what, err := exePTX(exe, c.String("kernel"))
+		if err != nil {
+			return job, err
+		}
+		job.spec.PTX, job.spec.PTXName, job.spec.PTXProducer = ptx, what, "nvcc (from "+filepath.Base(exe)+"'s fat binary)"
+		name = exe
+	} else if cu := c.String("cu"); cu != "" {
 		ptx, producer, err := cudart.Compile(c.Context, cu)
 		if errors.Is(err, cudart.ErrNoCompiler) {
 			return job, fmt.Errorf("capture --cu: %w and use --ptx FILE", cudart.ErrNoCompiler)
@@ -150,7 +164,7 @@ func userJob(c *cli.Context) (captureJob, error) {
 	}
 	job.spec.Kernel = mangledEntry(job.spec.PTX, c.String("kernel"))
 	if job.spec.Kernel == "" {
-		return job, usageError("capture: --kernel NAME (the .entry to run) is required with --ptx/--cu")
+		return job, usageError("capture: --kernel NAME (the .entry to run) is required with --ptx/--cu/--exe")
 	}
 	var err error
 	if job.spec.Grid, err = parseDim3(c.String("grid")); err != nil {
@@ -169,6 +183,33 @@ func userJob(c *cli.Context) (captureJob, error) {
 	job.spec.Consts = c.StringSlice("const")
 	job.out = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name)) + "." + job.spec.Kernel + ".gtrace"
 	return job, nil
+}
+
+// exePTX is the PTX that a program built by nvcc carries for kernel (its name in the
+// source or its .entry name): the fat binary's PTX of the highest architecture that
+// declares it, and words naming it for errors.
+func exePTX(exe, kernel string) ([]byte, string, error) {
+	es, err := fatbin.ReadFile(exe)
+	if err != nil {
+		return nil, "", fmt.Errorf("capture --exe: %w", err)
+	}
+	if kernel == "" {
+		return nil, "", usageError("capture: --kernel NAME (the kernel to run) is required with --exe")
+	}
+	want := kernel
+	for _, e := range es {
+		if e.Kind == fatbin.KindPTX {
+			if m := mangledEntry(e.Data, kernel); m != kernel {
+				want = m
+				break
+			}
+		}
+	}
+	e, err := fatbin.PTXFor(es, want)
+	if err != nil {
+		return nil, "", fmt.Errorf("capture --exe %s: %w", exe, err)
+	}
+	return e.Data, fmt.Sprintf("the compute_%d PTX of %s", e.Arch, exe), nil
 }
 
 // mangledEntry lets --kernel name a C++ kernel by its source name: when the PTX has no

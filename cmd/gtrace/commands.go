@@ -33,7 +33,7 @@ func captureCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "capture",
 		Usage: "run a kernel on the CPU and write its per-warp trace",
-		ArgsUsage: "KERNEL | --ptx FILE.ptx|--cu FILE.cu --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] --arg SPEC...\n\n" +
+		ArgsUsage: "KERNEL | --ptx FILE.ptx|--cu FILE.cu|--exe PROGRAM --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] --arg SPEC...\n\n" +
 			"   SPEC: i32:V u32:V i64:V u64:V f32:V f64:V | buf:TYPE:COUNT[:INIT] | tex2d:TYPE:W:H[:INIT]\n" +
 			"         TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64   INIT: zero | iota | rand[:SEED] | hot:P[:SEED] | const:V",
 		Flags: []cli.Flag{
@@ -41,6 +41,7 @@ func captureCommand() *cli.Command {
 			&cli.StringFlag{Name: "simt", Value: "its", Usage: "divergence model: stack (pre-Volta) or its (Volta+)"},
 			&cli.StringFlag{Name: "ptx", Usage: "PTX file to capture"},
 			&cli.StringFlag{Name: "cu", Usage: "CUDA file to compile with clang-14 or nvcc, then capture"},
+			&cli.StringFlag{Name: "exe", Usage: "program or shared library built by nvcc: capture --kernel from the PTX in its fat binary"},
 			&cli.StringFlag{Name: "kernel", Usage: "entry name in the PTX"},
 			&cli.StringFlag{Name: "grid", Usage: "grid extent X[,Y[,Z]]"},
 			&cli.StringFlag{Name: "block", Usage: "block extent X[,Y[,Z]]"},

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gtrace/gtrace/internal/clangtest"
+	"github.com/gtrace/gtrace/internal/debtool"
 )
 
 // gtrace runs the CLI in-process and returns its exit code, stdout and stderr.
@@ -405,5 +407,44 @@ func TestReplayConfigFile(t *testing.T) {
 	}
 	if code, _, errs := gtrace(t, "replay", tr); code != 2 || !strings.Contains(errs, "--config") {
 		t.Errorf("replay without --arch or --config: exit %d, %q", code, errs)
+	}
+}
+
+// TestCaptureExe captures a kernel from a program's fat binary: the multi-architecture
+// fixture nvcc made (cudart/fatbin/testdata) put into a copy of /bin/true as its
+// .nv_fatbin section, with objcopy. The kernel is named as in the source; the PTX of
+// the highest architecture runs.
+func TestCaptureExe(t *testing.T) {
+	objcopy := debtool.Path(t, "objcopy", "binutils")
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "saxpy")
+	if out, err := exec.Command(objcopy, "--add-section", ".nv_fatbin=../../cudart/fatbin/testdata/multi.fatbin",
+		"/bin/true", prog).CombinedOutput(); err != nil {
+		t.Fatalf("objcopy: %v\n%s", err, out)
+	}
+	tr := filepath.Join(dir, "s.gtrace")
+	code, out, errs := gtrace(t, "capture", "--exe", prog, "--kernel", "scale", "--grid", "1", "--block", "32",
+		"--arg", "buf:f32:32:iota", "--arg", "f32:0.5", "-o", tr)
+	if code != 0 || !strings.Contains(out, "captured _Z5scalePff: 1 CTAs") {
+		t.Fatalf("capture --exe: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, _ = gtrace(t, "inspect", tr)
+	if code != 0 || !strings.Contains(out, "nvcc (from saxpy's fat binary)") {
+		t.Errorf("inspect: exit %d\n%s", code, out)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--exe", prog, "--kernel", "nosuch"}, "no kernel \"nosuch\" in the program's PTX; its kernels: _Z5saxpyifPKfPf, _Z5scalePff"},
+		{[]string{"--exe", "/bin/true", "--kernel", "scale"}, "no .nv_fatbin or __nv_relfatbin section"},
+		{[]string{"--exe", "../../cudart/fatbin/testdata/saxpy.cu", "--kernel", "scale"}, "not an ELF program"},
+		{[]string{"--exe", prog, "--ptx", "x.ptx", "--kernel", "scale"}, "give one of --ptx, --cu and --exe"},
+		{[]string{"--exe", prog}, "--kernel NAME (the kernel to run) is required with --exe"},
+	} {
+		code, _, errs := gtrace(t, append(append([]string{"capture"}, c.args...), "--grid", "1", "--block", "32")...)
+		if code == 0 || !strings.Contains(errs, c.want) {
+			t.Errorf("capture %v: exit %d, %q; want %q", c.args, code, errs, c.want)
+		}
 	}
 }
