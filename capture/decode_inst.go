@@ -200,6 +200,18 @@ func (r *resolver) nops(n ...int) error {
 	return r.fail("wrong number of operands (%d)", len(r.a.ops))
 }
 
+// typed checks the common form of an instruction: no modifier but those allowed, one
+// of the operand counts n, and exactly one type modifier, which it returns.
+func (r *resolver) typed(allowed []string, n ...int) (vtype, error) {
+	if err := r.unknownMods(allowed...); err != nil {
+		return tNone, err
+	}
+	if err := r.nops(n...); err != nil {
+		return tNone, err
+	}
+	return r.needType()
+}
+
 // needType is the instruction's one type modifier.
 func (r *resolver) needType() (vtype, error) {
 	if len(r.m.types) != 1 {
@@ -219,13 +231,7 @@ func (r *resolver) lanewise(lane laneFunc, nsrc int, class format.Class) error {
 // destination if dstU32 (a count or a bit position: popc, clz, bfind), and the sources
 // from u32From on (a shift count; bfe's position and length) (PTX ISA 8.x).
 func (r *resolver) lanewiseU32(lane laneFunc, nsrc int, class format.Class, dstU32 bool, u32From int) error {
-	if err := r.unknownMods(); err != nil {
-		return err
-	}
-	if err := r.nops(nsrc + 1); err != nil {
-		return err
-	}
-	t, err := r.needType()
+	t, err := r.typed(nil, nsrc+1)
 	if err != nil {
 		return err
 	}

@@ -126,13 +126,7 @@ func decodeBfe(r *resolver) error {
 
 // decodeBfi: bfi.b32 d, a, b, pos, len (position and length .u32, PTX ISA 8.x).
 func decodeBfi(r *resolver) error {
-	if err := r.unknownMods(); err != nil {
-		return err
-	}
-	if err := r.nops(5); err != nil {
-		return err
-	}
-	t, err := r.needType()
+	t, err := r.typed(nil, 5)
 	if err != nil {
 		return err
 	}

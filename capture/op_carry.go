@@ -112,7 +112,7 @@ func runCarry(w *warpState, in *instr, exec, _ uint32) {
 	if in.bop&carryOut != 0 {
 		cout = w.slot(in.d[1])
 	}
-	wide := in.t.size() == 8
+	wide, op := in.t.size() == 8, in.bop&^(carryIn|carryOut)
 	for m := exec; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		var ci uint64
@@ -120,7 +120,6 @@ func runCarry(w *warpState, in *instr, exec, _ uint32) {
 			ci = cin[l] & 1
 		}
 		x, y := a[l], b[l]
-		op := in.bop &^ (carryIn | carryOut)
 		switch op {
 		case carryMadLo:
 			x, y = (a[l]*b[l])&in.t.mask(), c[l]

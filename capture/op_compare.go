@@ -94,13 +94,7 @@ func decodeSet(r *resolver) error {
 
 func decodeSelp(r *resolver) error {
 	in := r.in
-	if err := r.unknownMods(); err != nil {
-		return err
-	}
-	if err := r.nops(4); err != nil {
-		return err
-	}
-	t, err := r.needType()
+	t, err := r.typed(nil, 4)
 	if err != nil {
 		return err
 	}

@@ -22,13 +22,7 @@ var moveFamily = opFamily{name: "data movement and conversion", rules: []opRule{
 
 func decodeMov(r *resolver) error {
 	in, a := r.in, r.a
-	if err := r.unknownMods(); err != nil {
-		return err
-	}
-	if err := r.nops(2); err != nil {
-		return err
-	}
-	t, err := r.needType()
+	t, err := r.typed(nil, 2)
 	if err != nil {
 		return err
 	}
@@ -83,13 +77,7 @@ func (r *resolver) movParts(k int, t vtype, what string, each func(int, operand,
 
 func decodeCvta(r *resolver) error {
 	in, m := r.in, &r.m
-	if err := r.unknownMods(".to"); err != nil {
-		return err
-	}
-	if err := r.nops(2); err != nil {
-		return err
-	}
-	t, err := r.needType()
+	t, err := r.typed([]string{".to"}, 2)
 	if err != nil {
 		return err
 	}

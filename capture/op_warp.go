@@ -41,18 +41,15 @@ func (r *resolver) mode(modes map[string]uint8, all string) (uint8, error) {
 	return mode, nil
 }
 
-// modeAndType reads an opcode's one mode (as mode does), checks its operand count and
-// reads its one type: testp, redux, match.
+// modeAndType reads an opcode's one mode (as mode does), then checks its form as typed
+// does: testp, redux, match.
 func (r *resolver) modeAndType(modes map[string]uint8, all string, nops int) (uint8, vtype, error) {
 	mode, err := r.mode(modes, all)
 	if err != nil {
 		return 0, tNone, err
 	}
 	r.m.other = nil
-	if err := r.nops(nops); err != nil {
-		return 0, tNone, err
-	}
-	t, err := r.needType()
+	t, err := r.typed(nil, nops)
 	return mode, t, err
 }
 
@@ -309,34 +306,42 @@ func runVote(w *warpState, in *instr, exec, _ uint32) {
 // redux.sync); .min and .max compare as the type's signedness says.
 func runRedux(w *warpState, in *instr, exec, _ uint32) {
 	d, a, ms := w.slot(in.d[0]), w.slot(in.s[0]), w.slot(in.s[1])
+	var done, acc uint32 // the last membermask reduced, and its result
 	for m := exec; m != 0; m &= m - 1 {
 		lane := bits.TrailingZeros32(m)
 		part := exec&uint32(ms[lane]) | 1<<lane // the lane itself always takes part
-		first := bits.TrailingZeros32(part)
-		acc := uint32(a[first])
-		for p := part & (part - 1); p != 0; p &= p - 1 {
-			x := uint32(a[bits.TrailingZeros32(p)])
-			switch in.bop {
-			case atomAdd:
-				acc += x
-			case atomMin:
-				if in.t.signed() && int32(x) < int32(acc) || !in.t.signed() && x < acc {
-					acc = x
-				}
-			case atomMax:
-				if in.t.signed() && int32(x) > int32(acc) || !in.t.signed() && x > acc {
-					acc = x
-				}
-			case atomAnd:
-				acc &= x
-			case atomOr:
-				acc |= x
-			case atomXor:
-				acc ^= x
-			}
+		if part != done {
+			done, acc = part, redux(in, a, part)
 		}
 		d[lane] = uint64(acc)
 	}
+}
+
+// redux reduces a over the lanes of part.
+func redux(in *instr, a *[32]uint64, part uint32) uint32 {
+	acc := uint32(a[bits.TrailingZeros32(part)])
+	for p := part & (part - 1); p != 0; p &= p - 1 {
+		x := uint32(a[bits.TrailingZeros32(p)])
+		switch in.bop {
+		case atomAdd:
+			acc += x
+		case atomMin:
+			if in.t.signed() && int32(x) < int32(acc) || !in.t.signed() && x < acc {
+				acc = x
+			}
+		case atomMax:
+			if in.t.signed() && int32(x) > int32(acc) || !in.t.signed() && x > acc {
+				acc = x
+			}
+		case atomAnd:
+			acc &= x
+		case atomOr:
+			acc |= x
+		case atomXor:
+			acc ^= x
+		}
+	}
+	return acc
 }
 
 // runMatch: match.any gives each lane the lanes of its membermask holding its value;

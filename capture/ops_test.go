@@ -343,6 +343,19 @@ mov.b64 %%rd5, {%%r7, %%r9};`, op), ref: lane64(func(a, b, c uint64) (uint64, ui
 			return uint64(s0 ^ s2), uint64(top)<<32 | uint64(s1)
 		})}
 	}
+	// chain128 is (c:b) op (a:a) in 64-bit words, the carry (borrow) out xored into the
+	// top word; the first instruction is of type first.
+	chain128 := func(op, first string, step func(x, y, k uint64) (uint64, uint64)) opCase {
+		return opCase{name: op + "128", wide: true, body: fmt.Sprintf(`%[1]s.cc.%[2]s %%rd4, %%rd1, %%rd2;
+%[1]sc.cc.u64 %%rd5, %%rd3, %%rd1;
+%[1]sc.u64 %%rd6, 0, 0;
+xor.b64 %%rd5, %%rd5, %%rd6;`, op, first), ref: lane64(func(a, b, c uint64) (uint64, uint64) {
+			s0, k := step(a, b, 0)
+			s1, k := step(c, a, k)
+			top, _ := step(0, 0, k)
+			return s0, s1 ^ top
+		})}
+	}
 	cases := []opCase{
 		chain96("add", bits.Add32),
 		chain96("sub", bits.Sub32),
@@ -366,22 +379,8 @@ mov.b64 %rd5, {%r14, %r15};`, ref: lane64(func(a, b, _ uint64) (uint64, uint64) 
 			hi, lo := bits.Mul64(a, b)
 			return lo, hi
 		})},
-		{name: "add128", wide: true, body: `add.cc.u64 %rd4, %rd1, %rd2;
-addc.cc.u64 %rd5, %rd3, %rd1;
-addc.u64 %rd6, 0, 0;
-xor.b64 %rd5, %rd5, %rd6;`, ref: lane64(func(a, b, c uint64) (uint64, uint64) {
-			s0, k := bits.Add64(a, b, 0)
-			s1, k := bits.Add64(c, a, k)
-			return s0, s1 ^ k
-		})},
-		{name: "sub128", wide: true, body: `sub.cc.s64 %rd4, %rd1, %rd2;
-subc.cc.u64 %rd5, %rd3, %rd1;
-subc.u64 %rd6, 0, 0;
-xor.b64 %rd5, %rd5, %rd6;`, ref: lane64(func(a, b, c uint64) (uint64, uint64) {
-			s0, k := bits.Sub64(a, b, 0)
-			s1, k := bits.Sub64(c, a, k)
-			return s0, s1 ^ -k
-		})},
+		chain128("add", "u64", bits.Add64),
+		chain128("sub", "s64", bits.Sub64),
 		{name: "madc.s64", wide: true, body: `mad.hi.cc.s64 %rd4, %rd1, %rd2, %rd3;
 madc.lo.u64 %rd5, %rd2, %rd3, %rd1;`, ref: lane64(func(a, b, c uint64) (uint64, uint64) {
 			hi, _ := bits.Mul64(a, b)

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -162,7 +161,7 @@ func userJob(c *cli.Context) (captureJob, error) {
 		}
 		job.spec.PTX, job.spec.PTXName = ptx, name
 	}
-	job.spec.Kernel = mangledEntry(job.spec.PTX, c.String("kernel"))
+	job.spec.Kernel = fatbin.EntryName(job.spec.PTX, c.String("kernel"))
 	if job.spec.Kernel == "" {
 		return job, usageError("capture: --kernel NAME (the .entry to run) is required with --ptx/--cu/--exe")
 	}
@@ -185,9 +184,8 @@ func userJob(c *cli.Context) (captureJob, error) {
 	return job, nil
 }
 
-// exePTX is the PTX that a program built by nvcc carries for kernel (its name in the
-// source or its .entry name): the fat binary's PTX of the highest architecture that
-// declares it, and words naming it for errors.
+// exePTX is the PTX that a program built by nvcc carries for kernel (fatbin.PTXFor),
+// and words naming it for errors.
 func exePTX(exe, kernel string) ([]byte, string, error) {
 	es, err := fatbin.ReadFile(exe)
 	if err != nil {
@@ -196,34 +194,11 @@ func exePTX(exe, kernel string) ([]byte, string, error) {
 	if kernel == "" {
 		return nil, "", usageError("capture: --kernel NAME (the kernel to run) is required with --exe")
 	}
-	want := kernel
-	for _, e := range es {
-		if e.Kind == fatbin.KindPTX {
-			if m := mangledEntry(e.Data, kernel); m != kernel {
-				want = m
-				break
-			}
-		}
-	}
-	e, err := fatbin.PTXFor(es, want)
+	e, err := fatbin.PTXFor(es, kernel)
 	if err != nil {
 		return nil, "", fmt.Errorf("capture --exe %s: %w", exe, err)
 	}
 	return e.Data, fmt.Sprintf("the compute_%d PTX of %s", e.Arch, exe), nil
-}
-
-// mangledEntry lets --kernel name a C++ kernel by its source name: when the PTX has no
-// .entry of that name but exactly one whose Itanium mangling starts _Z<len><name>, that
-// one is meant (nvcc and clang mangle every kernel not declared extern "C").
-func mangledEntry(ptx []byte, name string) string {
-	if name == "" || regexp.MustCompile(`\.entry\s+`+regexp.QuoteMeta(name)+`\s*\(`).Match(ptx) {
-		return name
-	}
-	re := regexp.MustCompile(`\.entry\s+(_Z` + strconv.Itoa(len(name)) + regexp.QuoteMeta(name) + `[A-Za-z0-9_]*)\s*\(`)
-	if m := re.FindAllSubmatch(ptx, -1); len(m) == 1 {
-		return string(m[0][1])
-	}
-	return name
 }
 
 // runCapture loads, emulates, writes the trace atomically, and checks a reference

@@ -268,15 +268,6 @@ func TestFailedCaptureKeepsEarlierFile(t *testing.T) {
 	}
 }
 
-func TestMangledEntry(t *testing.T) {
-	ptx := []byte(".visible .entry _Z5saxpyifPKfPf(\n.param .u32 p\n)\n.visible .entry plain(\n)")
-	for name, want := range map[string]string{"saxpy": "_Z5saxpyifPKfPf", "plain": "plain", "sax": "sax", "_Z5saxpyifPKfPf": "_Z5saxpyifPKfPf"} {
-		if got := mangledEntry(ptx, name); got != want {
-			t.Errorf("mangledEntry(%q) = %q, want %q", name, got, want)
-		}
-	}
-}
-
 // A user's own CUDA file: compiled with clang-14 (skipped where it is not installed),
 // named by its source name, arguments from --arg specs.
 func TestCaptureUserCU(t *testing.T) {

@@ -23,6 +23,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"slices"
+	"strconv"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
@@ -192,7 +195,8 @@ func ReadELF(r io.ReaderAt) ([]Entry, error) {
 }
 
 // Parse reads the containers of a .nv_fatbin section, in order. Zero bytes between
-// containers (the linker's alignment) are skipped.
+// containers (the linker's alignment) are skipped. Entries stored uncompressed keep
+// slices of b: b must not change while they are in use.
 func Parse(b []byte) ([]Entry, error) {
 	var out []Entry
 	off, n := 0, 0
@@ -289,9 +293,8 @@ func parseEntry(b []byte, at int64) (Entry, int, error) {
 		if err != nil {
 			return Entry{}, 0, err
 		}
-		e.Data, e.stored = bytes.TrimRight(bytes.Clone(text), "\x00"), nil
+		e.Data, e.stored = bytes.TrimRight(text, "\x00"), nil
 	}
-	e.stored = bytes.Clone(e.stored) // not an alias of the caller's section
 	return e, int(hdr + payload), nil
 }
 
@@ -324,8 +327,23 @@ func decompress(how string, src []byte, n int) ([]byte, error) {
 	return out, nil
 }
 
-// PTXFor picks the PTX a kernel named entry runs from: among the PTX entries whose
-// text declares `.entry NAME`, the one of the highest architecture. It says which
+// EntryName lets a user name a C++ kernel by its source name: when the PTX has no
+// .entry of that name but exactly one whose Itanium mangling starts _Z<len><name>, that
+// one is meant (nvcc and clang mangle every kernel not declared extern "C").
+func EntryName(ptx []byte, name string) string {
+	if name == "" || regexp.MustCompile(`\.entry\s+`+regexp.QuoteMeta(name)+`\s*\(`).Match(ptx) {
+		return name
+	}
+	re := regexp.MustCompile(`\.entry\s+(_Z` + strconv.Itoa(len(name)) + regexp.QuoteMeta(name) + `[A-Za-z0-9_]*)\s*\(`)
+	if m := re.FindAllSubmatch(ptx, -1); len(m) == 1 {
+		return string(m[0][1])
+	}
+	return name
+}
+
+// PTXFor picks the PTX a kernel named name (its .entry name, or its source name as
+// EntryName reads it) runs from: among the PTX entries whose text declares it, the one
+// of the highest architecture. It says which
 // kernels there are when none declares it, and that the program holds SASS only when
 // it has no PTX at all.
 func PTXFor(entries []Entry, name string) (*Entry, error) {
@@ -340,10 +358,8 @@ func PTXFor(entries []Entry, name string) (*Entry, error) {
 		}
 		ks := Kernels(e.Data)
 		names = append(names, ks...)
-		for _, k := range ks {
-			if k == name && (best == nil || e.Arch > best.Arch) {
-				best = e
-			}
+		if slices.Contains(ks, EntryName(e.Data, name)) && (best == nil || e.Arch > best.Arch) {
+			best = e
 		}
 	}
 	switch {

@@ -108,6 +108,15 @@ func TestZstdEntry(t *testing.T) {
 	}
 }
 
+func TestEntryName(t *testing.T) {
+	ptx := []byte(".visible .entry _Z5saxpyifPKfPf(\n.param .u32 p\n)\n.visible .entry plain(\n)")
+	for name, want := range map[string]string{"saxpy": "_Z5saxpyifPKfPf", "plain": "plain", "sax": "sax", "_Z5saxpyifPKfPf": "_Z5saxpyifPKfPf"} {
+		if got := EntryName(ptx, name); got != want {
+			t.Errorf("EntryName(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
 // TestPTXFor: a kernel runs from the PTX of the highest architecture that declares it;
 // an unknown kernel's error lists the program's kernels; a program of SASS only says
 // how to rebuild it.
