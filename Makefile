@@ -4,12 +4,18 @@ BIN     := bin/gtrace
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 FUZZTIME ?= 20s
 
-.PHONY: all build test bench demo ptx fmt vet fuzz clean
+.PHONY: all build cudart test bench demo ptx fmt vet fuzz clean
 
 all: build
 
 build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/gtrace
+
+# The stand-in for the CUDA runtime (cudart/libcudart): a program built with
+# nvcc -cudart shared loads it in place of NVIDIA's libcudart.so.11.0. Needs cgo (gcc).
+cudart:
+	$(GO) build -buildmode=c-shared -ldflags "-extldflags=-Wl,--version-script=$(CURDIR)/cudart/libcudart/libcudart.map,-soname,libcudart.so.11.0" -o bin/cudart/libcudart.so.11.0 ./cudart/libcudart
+	rm -f bin/cudart/libcudart.so.11.h
 
 # The whole test suite: formatting, vet, and every package's tests (the DuckDB cookbook
 # test builds go-duckdb through cgo: the first run takes about a minute). On a fresh

@@ -175,6 +175,9 @@ func loadKernel(spec Spec) (*Kernel, error) {
 	if entry == nil {
 		return nil, fmt.Errorf("%s: no .entry %q (entries: %s)", spec.PTXName, spec.Kernel, strings.Join(names, ", "))
 	}
+	if spec.Device != nil && (len(spec.Args) > 0 || len(spec.Data) > 0 || len(spec.Consts) > 0) {
+		return nil, errors.New("a launch on a Device takes its parameters from Spec.Params, not Args, Data or Consts")
+	}
 	for _, a := range spec.Args {
 		arg, err := ParseArg(a)
 		if err != nil {
@@ -279,6 +282,11 @@ func (k *Kernel) initBytes(d *varDecl) ([]byte, error) {
 func (k *Kernel) layoutModule() error {
 	k.modSyms = map[string]symbol{}
 	k.gmemInit = newGlobalMem()
+	var module string
+	if dev := k.spec.Device; dev != nil {
+		k.gmemInit = dev.mem
+		module = string(k.spec.PTX)
+	}
 	// buf arguments first, in argument order, so their addresses do not depend on the
 	// module's globals.
 	k.bufs = make([]*alloc, len(k.args))
@@ -324,7 +332,12 @@ func (k *Kernel) layoutModule() error {
 			if err != nil {
 				return err
 			}
-			a := k.gmemInit.add(".global "+d.name, -1, uint64(len(data)), data)
+			var a *alloc
+			if dev := k.spec.Device; dev != nil {
+				a = dev.moduleVar(module, d.name, data)
+			} else {
+				a = k.gmemInit.add(".global "+d.name, -1, uint64(len(data)), data)
+			}
 			k.globals[d.name] = a
 			k.modSyms[d.name] = symbol{kind: symVar, space: msGlobal, addr: int64(a.base), size: int64(len(data))}
 		case ".shared":

@@ -31,6 +31,9 @@ func (k *Kernel) bindArgs() error {
 		}
 	}
 	entry := k.funcs[0]
+	if k.spec.Device != nil {
+		return k.bindParams(entry)
+	}
 	if len(k.args) != len(entry.params) {
 		return fmt.Errorf("kernel %s takes %d parameters; %d arguments given", k.spec.Kernel, len(entry.params), len(k.args))
 	}
@@ -60,6 +63,22 @@ func (k *Kernel) bindArgs() error {
 			k.texs = append(k.texs, t)
 			binary.LittleEndian.PutUint64(dst, h)
 		}
+	}
+	return nil
+}
+
+// bindParams writes Spec.Params, a launch's raw parameter bytes, into the kernel
+// parameter buffer.
+func (k *Kernel) bindParams(entry *funcInfo) error {
+	if len(k.spec.Params) != len(entry.params) {
+		return fmt.Errorf("kernel %s takes %d parameters; %d given", k.spec.Kernel, len(entry.params), len(k.spec.Params))
+	}
+	for i, b := range k.spec.Params {
+		p := entry.params[i]
+		if int64(len(b)) != p.size {
+			return fmt.Errorf("kernel %s: parameter %d (%s) is %d bytes; %d given", k.spec.Kernel, i, entry.f.params[i].name, p.size, len(b))
+		}
+		copy(k.kparam[p.addr:], b)
 	}
 	return nil
 }

@@ -88,7 +88,10 @@ func (k *Kernel) Run(ctx context.Context, kernelIndex int, sink Sink) (*Result, 
 
 // runGrid is Run without the fault's source line.
 func (k *Kernel) runGrid(ctx context.Context, kernelIndex int, sink Sink) (*Result, error) {
-	gm := k.cloneGlobal()
+	gm := k.gmemInit
+	if k.spec.Device == nil {
+		gm = k.cloneGlobal()
+	}
 	total := int(k.spec.Grid.Count())
 	workers := k.spec.Workers
 	if workers <= 0 {

@@ -23,7 +23,15 @@ type Spec struct {
 	// Data gives buf arguments their initial contents by argument index, in place of
 	// their INIT (a program's real data, or a test's chosen inputs); each must be
 	// exactly the buffer's COUNT times its element size in bytes.
-	Data    map[int][]byte
+	Data map[int][]byte
+	// Device, when set, is the device memory the launch reads and writes in place (a
+	// program's, under gtrace run): the kernel's pointers are addresses in it, and the
+	// module's .global variables live in it across launches. Args, Data and Consts must
+	// then be empty, and Params gives the parameters.
+	Device *Device
+	// Params is, with Device, each kernel parameter's bytes in order, each exactly the
+	// size the .entry declares (what cudaLaunchKernel's args point at).
+	Params  [][]byte
 	SIMT    format.SIMTModel
 	MaxInst uint64 // per-warp instruction budget; 0 = DefaultMaxInst
 	// MaxCTATrace bounds the bytes of trace one CTA holds in memory before it ends

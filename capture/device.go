@@ -1,0 +1,189 @@
+package capture
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Device is device memory that outlives a launch: what a program allocates with
+// cudaMalloc and copies in and out around its launches (gtrace run), and the .global
+// variables of the modules it launches from. A launch given a Device (Spec.Device) reads
+// and writes it in place, so the next launch and the next copy see what it wrote, as on a
+// GPU. Allocations are placed as buf arguments are (64 KiB aligned, a guard page between
+// neighbours, in the order made), and a freed range is never handed out again, so a
+// program's addresses are the same on every run.
+//
+// A Device is not safe for concurrent use: one goroutine allocates, copies and runs the
+// launches, as a CUDA stream would order them.
+type Device struct {
+	mem   *globalMem
+	vars  map[varKey]*alloc // module .global variables
+	count int               // allocations made, for their names
+	live  uint64            // bytes allocated and not freed
+}
+
+type varKey struct{ module, name string }
+
+// NewDevice returns an empty device memory.
+func NewDevice() *Device {
+	return &Device{mem: newGlobalMem(), vars: map[varKey]*alloc{}}
+}
+
+// DeviceError is a device-memory operation the program asked for that a GPU would refuse
+// (cudaErrorInvalidValue, cudaErrorMemoryAllocation).
+type DeviceError struct {
+	Op   string // "malloc", "free", "write", "read", "fill"
+	Addr uint64
+	Size uint64
+	Msg  string
+	// OutOfMemory says that the device's address space is spent (cudaErrorMemoryAllocation).
+	OutOfMemory bool
+}
+
+func (e *DeviceError) Error() string {
+	if e.Op == "malloc" {
+		return fmt.Sprintf("device %s of %d bytes: %s", e.Op, e.Size, e.Msg)
+	}
+	return fmt.Sprintf("device %s of %d bytes at %#x: %s", e.Op, e.Size, e.Addr, e.Msg)
+}
+
+// Malloc allocates size bytes (zeros, as the emulator's fresh pages are; a GPU leaves
+// them undefined) and returns their address.
+func (d *Device) Malloc(size uint64) (uint64, error) {
+	if size > TextureBase-GlobalBase || d.mem.next+size+pageSize > TextureBase {
+		return 0, &DeviceError{Op: "malloc", Size: size, OutOfMemory: true,
+			Msg: fmt.Sprintf("out of device address space (%d bytes live in %d allocations)", d.live, len(d.mem.allocs))}
+	}
+	d.count++
+	a := d.mem.add(fmt.Sprintf("allocation %d (%d bytes)", d.count, size), -1, size, nil)
+	d.live += a.size
+	return a.base, nil
+}
+
+// Free releases the allocation that starts at addr.
+func (d *Device) Free(addr uint64) error {
+	i := slices.IndexFunc(d.mem.allocs, func(a *alloc) bool { return a.base == addr })
+	if i < 0 || d.isVar(d.mem.allocs[i]) {
+		return &DeviceError{Op: "free", Addr: addr, Msg: "not the start of an allocation (nearest: " + d.mem.nearest(addr) + ")"}
+	}
+	d.live -= d.mem.allocs[i].size
+	d.mem.allocs = slices.Delete(d.mem.allocs, i, i+1)
+	return nil
+}
+
+func (d *Device) isVar(a *alloc) bool {
+	for _, v := range d.vars {
+		if v == a {
+			return true
+		}
+	}
+	return false
+}
+
+// Write copies b to addr (a host-to-device copy).
+func (d *Device) Write(addr uint64, b []byte) error {
+	return d.span("write", addr, uint64(len(b)), func(p []byte, off uint64) { copy(p, b[off:]) }, true)
+}
+
+// Read copies len(b) bytes at addr into b (a device-to-host copy).
+func (d *Device) Read(addr uint64, b []byte) error {
+	return d.span("read", addr, uint64(len(b)), func(p []byte, off uint64) { copy(b[off:], p) }, false)
+}
+
+// Fill sets n bytes at addr to v (cudaMemset).
+func (d *Device) Fill(addr uint64, v byte, n uint64) error {
+	return d.span("fill", addr, n, func(p []byte, _ uint64) {
+		for i := range p {
+			p[i] = v
+		}
+	}, v != 0)
+}
+
+// Copy copies n bytes from src to dst, both device addresses (a device-to-device copy).
+// Overlapping ranges copy as memmove does.
+func (d *Device) Copy(dst, src, n uint64) error {
+	buf := make([]byte, n)
+	if err := d.Read(src, buf); err != nil {
+		return err
+	}
+	return d.Write(dst, buf)
+}
+
+// span calls f on each page-sized piece of [addr, addr+n), which must lie inside one
+// allocation; off is the piece's offset from addr. A read of an untouched page sees the
+// shared zero page; write asks for real pages.
+func (d *Device) span(op string, addr, n uint64, f func(p []byte, off uint64), write bool) error {
+	if n == 0 {
+		return nil
+	}
+	a := d.mem.find(addr, 1)
+	if a == nil || addr+n < addr || addr+n > a.end() {
+		return &DeviceError{Op: op, Addr: addr, Size: n, Msg: "outside every allocation (nearest: " + d.mem.nearest(addr) + ")"}
+	}
+	for off := uint64(0); off < n; {
+		at := addr + off
+		piece := min(n-off, pageSize-(at-a.base)%pageSize)
+		in := (at - a.base) % pageSize
+		p := a.pages[(at-a.base)/pageSize].Load()
+		switch {
+		case p == nil && write:
+			p = new(page)
+			a.pages[(at-a.base)/pageSize].Store(p)
+		case p == nil:
+			p = &zeroPage
+		}
+		f(p[in:in+piece], off)
+		off += piece
+	}
+	return nil
+}
+
+// Allocations is how many allocations are live, and their bytes.
+func (d *Device) Allocations() (n int, bytes uint64) {
+	return len(d.mem.allocs) - len(d.vars), d.live
+}
+
+// moduleVar returns the allocation of module's .global variable name, made with init on
+// first use: every launch from one module shares its variables, as on a GPU.
+func (d *Device) moduleVar(module, name string, init []byte) *alloc {
+	k := varKey{module, name}
+	if a, ok := d.vars[k]; ok {
+		return a
+	}
+	a := d.mem.add(".global "+name, -1, uint64(len(init)), init)
+	d.vars[k] = a
+	return a
+}
+
+// VarAddr is the device address of module's .global variable name, once a launch from
+// that module has placed it (cudaGetSymbolAddress, cudaMemcpyToSymbol); ok is false
+// before.
+func (d *Device) VarAddr(module, name string) (addr, size uint64, ok bool) {
+	a, ok := d.vars[varKey{module, name}]
+	if !ok {
+		return 0, 0, false
+	}
+	return a.base, a.size, true
+}
+
+// EntryParams is the byte size of each parameter of the .entry named kernel in ptx, in
+// order: what a runtime must copy from cudaLaunchKernel's argument pointers.
+func EntryParams(ptxName string, ptx []byte, kernel string) ([]int, error) {
+	mod, err := parsePTX(ptxName, ptx)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range mod.funcs {
+		if f.entry && !f.noBody && f.name == kernel {
+			sizes := make([]int, len(f.params))
+			for i, p := range f.params {
+				sizes[i] = int(varSize(p))
+			}
+			return sizes, nil
+		}
+	}
+	return nil, fmt.Errorf("%s: no .entry %q", ptxName, kernel)
+}
+
+// Holds says whether addr lies inside one of the device's allocations.
+func (d *Device) Holds(addr uint64) bool { return d.mem.find(addr, 1) != nil }

@@ -1,0 +1,160 @@
+package capture
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// devPTX adds 1 to n u32s at p and counts the threads that did in a .global variable.
+const devPTX = `.version 7.0
+.target sm_80
+.address_size 64
+.global .align 4 .u32 count = 100;
+.visible .entry inc(.param .u64 p, .param .u32 n)
+{
+.reg .pred %q<2>;
+.reg .b32 %r<8>;
+.reg .b64 %rd<8>;
+ld.param.u64 %rd1, [p];
+ld.param.u32 %r1, [n];
+mov.u32 %r2, %ctaid.x;
+mov.u32 %r3, %ntid.x;
+mov.u32 %r4, %tid.x;
+mad.lo.s32 %r5, %r2, %r3, %r4;
+setp.ge.u32 %q1, %r5, %r1;
+@%q1 bra DONE;
+cvta.to.global.u64 %rd1, %rd1;
+mul.wide.u32 %rd2, %r5, 4;
+add.s64 %rd3, %rd1, %rd2;
+ld.global.u32 %r6, [%rd3];
+add.s32 %r6, %r6, 1;
+st.global.u32 [%rd3], %r6;
+atom.global.add.u32 %r7, [count], 1;
+DONE:
+ret;
+}
+`
+
+func u32Param(v uint32) []byte { return binary.LittleEndian.AppendUint32(nil, v) }
+func u64Param(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
+
+// Launches on a Device read and write its memory in place: the second launch sees the
+// first's writes, the module's .global keeps its value between them, and a copy out
+// reads what both wrote.
+func TestDeviceLaunchesShareMemory(t *testing.T) {
+	d := NewDevice()
+	const n = 1000
+	p, err := d.Malloc(n * 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := make([]byte, n*4)
+	for i := range n {
+		binary.LittleEndian.PutUint32(in[4*i:], uint32(3*i))
+	}
+	if err := d.Write(p, in); err != nil {
+		t.Fatal(err)
+	}
+	for launch := range 2 {
+		spec := Spec{PTX: []byte(devPTX), PTXName: "dev.ptx", Kernel: "inc", Grid: d3(4, 1, 1), Block: d3(256, 1, 1),
+			Device: d, Params: [][]byte{u64Param(p), u32Param(n)}, Workers: 1 + launch}
+		if _, err := load(t, spec).Run(context.Background(), 0, nil); err != nil {
+			t.Fatalf("launch %d: %v", launch, err)
+		}
+	}
+	out := make([]byte, n*4)
+	if err := d.Read(p, out); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if got := binary.LittleEndian.Uint32(out[4*i:]); got != uint32(3*i+2) {
+			t.Fatalf("element %d: %d after two launches, want %d", i, got, 3*i+2)
+		}
+	}
+	addr, size, ok := d.VarAddr(devPTX, "count")
+	if !ok || size != 4 {
+		t.Fatalf("VarAddr(count) = %#x, %d, %v; want the variable's 4 bytes", addr, size, ok)
+	}
+	c := make([]byte, 4)
+	if err := d.Read(addr, c); err != nil || binary.LittleEndian.Uint32(c) != 100+2*n {
+		t.Fatalf("count = %d (%v), want 100 + 2×%d: the initialiser once, then both launches' atomics", binary.LittleEndian.Uint32(c), err, n)
+	}
+	if cnt, b := d.Allocations(); cnt != 1 || b != n*4 {
+		t.Errorf("Allocations() = %d, %d; want the one allocation of %d bytes (variables are not the program's)", cnt, b, n*4)
+	}
+}
+
+// The Device refuses what a GPU would: copies outside an allocation or across its end,
+// freeing what is no allocation's start (or a module variable), and launches whose
+// parameters have the wrong count or size, or that also give buf arguments.
+func TestDeviceRefusesBadRequests(t *testing.T) {
+	d := NewDevice()
+	a, _ := d.Malloc(100)
+	b, _ := d.Malloc(1 << 17)
+	if b-a < 2*pageSize {
+		t.Fatalf("allocations at %#x and %#x: want a guard page between them", a, b)
+	}
+	buf := make([]byte, 101)
+	for _, c := range []struct {
+		what string
+		err  error
+	}{
+		{"read across the end", d.Read(a, buf)},
+		{"write before the start", d.Write(a-1, buf[:1])},
+		{"fill in the guard page", d.Fill(a+pageSize, 1, 1)},
+		{"free inside", d.Free(a + 4)},
+		{"copy from nowhere", d.Copy(b, 0x10, 4)},
+	} {
+		var de *DeviceError
+		if !errors.As(c.err, &de) || !strings.Contains(c.err.Error(), "allocation") {
+			t.Errorf("%s: %v, want a DeviceError naming the allocations", c.what, c.err)
+		}
+	}
+	if _, err := d.Malloc(1 << 62); err == nil || !err.(*DeviceError).OutOfMemory {
+		t.Errorf("Malloc(2^62): %v, want out of memory", err)
+	}
+	// Reads of untouched pages are zeros; a fill and a copy land where asked.
+	if err := d.Fill(b+pageSize-2, 7, 4); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Copy(a, b+pageSize-4, 8); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 8)
+	if err := d.Read(a, got); err != nil || !bytes.Equal(got, []byte{0, 0, 7, 7, 7, 7, 0, 0}) {
+		t.Fatalf("copy of a fill across a page boundary: % x (%v)", got, err)
+	}
+	if err := d.Free(a); err != nil {
+		t.Fatal(err)
+	}
+	if d.Holds(a) || d.Read(a, got[:1]) == nil {
+		t.Error("a freed allocation is still readable")
+	}
+	base := Spec{PTX: []byte(devPTX), PTXName: "dev.ptx", Kernel: "inc", Grid: d3(1, 1, 1), Block: d3(32, 1, 1), Device: d}
+	for _, c := range []struct {
+		what string
+		edit func(*Spec)
+		want string
+	}{
+		{"one parameter short", func(s *Spec) { s.Params = [][]byte{u64Param(b)} }, "takes 2 parameters; 1 given"},
+		{"a 4-byte pointer", func(s *Spec) { s.Params = [][]byte{u32Param(1), u32Param(1)} }, "parameter 0 (p) is 8 bytes; 4 given"},
+		{"buf arguments too", func(s *Spec) { s.Params, s.Args = [][]byte{u64Param(b), u32Param(1)}, []string{"buf:u32:4", "u32:1"} }, "not Args"},
+	} {
+		s := base
+		c.edit(&s)
+		if _, err := Load(s); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error saying %q", c.what, err, c.want)
+		}
+	}
+	sizes, err := EntryParams("dev.ptx", []byte(devPTX), "inc")
+	if err != nil || len(sizes) != 2 || sizes[0] != 8 || sizes[1] != 4 {
+		t.Errorf("EntryParams = %v, %v; want [8 4]", sizes, err)
+	}
+	if _, err := EntryParams("dev.ptx", []byte(devPTX), "nope"); err == nil || !strings.Contains(err.Error(), `no .entry "nope"`) {
+		t.Errorf("EntryParams of a missing kernel: %v", err)
+	}
+}

@@ -1,0 +1,390 @@
+// Package host is the host side of gtrace's stand-in for the CUDA runtime: what a
+// program built with nvcc -cudart shared calls, once cudart/libcudart (the C shim that
+// stands in for libcudart.so.11.0) has turned each call's C arguments into Go values.
+// It registers the PTX of the program's fat binaries and its kernels' host stubs, keeps
+// the program's device memory (capture.Device), runs each launch through the emulator in
+// the order the program makes them, and writes one trace holding every launch.
+//
+// Nothing here is C: the package is tested without cgo, and the shim is a thin adapter.
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/gtrace/gtrace/capture"
+	"github.com/gtrace/gtrace/cudart/fatbin"
+	"github.com/gtrace/gtrace/format"
+)
+
+// Error is a CUDA runtime error code (cudaError_t), with the words of the call that
+// failed.
+type Error struct {
+	Code Code
+	Msg  string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Code is a cudaError_t value. The numbers are those of CUDA 11.8's driver_types.h.
+type Code int
+
+const (
+	Success               Code = 0
+	InvalidValue          Code = 1
+	MemoryAllocation      Code = 2
+	InitializationError   Code = 3
+	InvalidConfiguration  Code = 9
+	InvalidDevicePointer  Code = 17
+	InvalidMemcpyDir      Code = 21
+	InvalidDeviceFunc     Code = 98
+	NoKernelImage         Code = 209
+	InvalidPTX            Code = 218
+	InvalidSymbol         Code = 13
+	InvalidResourceHandle Code = 400
+	IllegalAddress        Code = 700
+	LaunchFailure         Code = 719
+	NotSupported          Code = 801
+	Unknown               Code = 999
+)
+
+func fail(code Code, f string, args ...any) *Error {
+	return &Error{Code: code, Msg: fmt.Sprintf(f, args...)}
+}
+
+// Options configure a Runtime.
+type Options struct {
+	Out      string           // the trace file written by Close
+	SIMT     format.SIMTModel // the SIMT model every launch is captured under
+	Workers  int              // CTAs emulated in parallel; 0 = GOMAXPROCS
+	MaxInst  uint64           // per-warp instruction budget; 0 = capture's default
+	Producer string           // the trace's producer ("gtrace 0.x")
+	Log      io.Writer        // where each launch and each unsupported call is told; nil = nowhere
+}
+
+// Runtime is one program's CUDA runtime state.
+type Runtime struct {
+	opts    Options
+	dev     *capture.Device
+	modules []*module
+	funcs   map[uintptr]*function
+	configs []Config
+	spool   string   // folder of the per-launch traces
+	parts   []string // one trace file per launch, in order
+	meta    []format.Launch
+	insts   uint64
+	closed  bool
+}
+
+type module struct {
+	entries []fatbin.Entry
+}
+
+type function struct {
+	mod    *module
+	name   string // the .entry name
+	ptx    *fatbin.Entry
+	params []int // parameter sizes, read on first launch
+}
+
+// Config is a launch configuration (<<<grid, block, shared, stream>>>).
+type Config struct {
+	Grid, Block format.Dim3
+	Shared      uint64
+	Stream      uintptr
+}
+
+// New starts a runtime whose trace goes to opts.Out.
+func New(opts Options) (*Runtime, error) {
+	if opts.Out == "" {
+		return nil, errors.New("host: no trace file named")
+	}
+	dir, err := os.MkdirTemp(filepath.Dir(opts.Out), "."+filepath.Base(opts.Out)+".launches-")
+	if err != nil {
+		return nil, err
+	}
+	return &Runtime{opts: opts, dev: capture.NewDevice(), funcs: map[uintptr]*function{}, spool: dir}, nil
+}
+
+func (r *Runtime) logf(f string, args ...any) {
+	if r.opts.Log != nil {
+		fmt.Fprintf(r.opts.Log, "gtrace: "+f+"\n", args...)
+	}
+}
+
+// RegisterFatBinary reads one fat binary (its containers' bytes) and returns its handle.
+func (r *Runtime) RegisterFatBinary(data []byte) (int, error) {
+	es, err := fatbin.Parse(data)
+	if err != nil {
+		return 0, fail(InvalidPTX, "the program's fat binary: %v", err)
+	}
+	r.modules = append(r.modules, &module{entries: es})
+	return len(r.modules), nil
+}
+
+// RegisterFunction binds a kernel's host stub (the address cudaLaunchKernel is given)
+// to its device name in module handle.
+func (r *Runtime) RegisterFunction(handle int, stub uintptr, deviceName string) error {
+	if handle < 1 || handle > len(r.modules) {
+		return fail(InvalidResourceHandle, "__cudaRegisterFunction: no fat binary %d", handle)
+	}
+	m := r.modules[handle-1]
+	f := &function{mod: m, name: deviceName}
+	// A kernel with no PTX (SASS only) is refused at its launch, not here: a program
+	// may register kernels it never runs.
+	f.ptx, _ = fatbin.PTXFor(m.entries, deviceName)
+	r.funcs[stub] = f
+	return nil
+}
+
+// PushConfig stacks a <<<>>> configuration for the next launch.
+func (r *Runtime) PushConfig(c Config) { r.configs = append(r.configs, c) }
+
+// PopConfig takes back the configuration last pushed.
+func (r *Runtime) PopConfig() (Config, error) {
+	if len(r.configs) == 0 {
+		return Config{}, fail(InvalidConfiguration, "__cudaPopCallConfiguration with no configuration pushed")
+	}
+	c := r.configs[len(r.configs)-1]
+	r.configs = r.configs[:len(r.configs)-1]
+	return c, nil
+}
+
+// Device is the program's device memory.
+func (r *Runtime) Device() *capture.Device { return r.dev }
+
+// ParamSizes is the byte size of each parameter of the kernel whose host stub is stub:
+// how many bytes the shim copies from each of cudaLaunchKernel's argument pointers.
+func (r *Runtime) ParamSizes(stub uintptr) ([]int, error) {
+	f, err := r.function(stub)
+	if err != nil {
+		return nil, err
+	}
+	if f.params == nil {
+		sizes, err := capture.EntryParams(f.name+".ptx", f.ptx.Data, f.name)
+		if err != nil {
+			return nil, fail(InvalidPTX, "%v", err)
+		}
+		f.params = sizes
+	}
+	return f.params, nil
+}
+
+func (r *Runtime) function(stub uintptr) (*function, error) {
+	f, ok := r.funcs[stub]
+	if !ok {
+		return nil, fail(InvalidDeviceFunc, "cudaLaunchKernel: %#x is no registered kernel", stub)
+	}
+	if f.ptx == nil {
+		_, err := fatbin.PTXFor(f.mod.entries, f.name)
+		return nil, fail(NoKernelImage, "kernel %s: %v", f.name, err)
+	}
+	return f, nil
+}
+
+// Launch runs one launch of the kernel whose host stub is stub, with params (one slice
+// per parameter, ParamSizes long), to completion, and spools its trace.
+func (r *Runtime) Launch(ctx context.Context, stub uintptr, c Config, params [][]byte) error {
+	f, err := r.function(stub)
+	if err != nil {
+		return err
+	}
+	if err := checkConfig(c); err != "" {
+		return fail(InvalidConfiguration, "kernel %s <<<%v, %v, %d>>>: %s", f.name, c.Grid, c.Block, c.Shared, err)
+	}
+	spec := capture.Spec{
+		PTX: f.ptx.Data, PTXName: f.name + ".ptx", Kernel: f.name,
+		Grid: c.Grid, Block: c.Block, DynShared: uint32(c.Shared),
+		Device: r.dev, Params: params,
+		SIMT: r.opts.SIMT, Workers: r.opts.Workers, MaxInst: r.opts.MaxInst,
+		PTXProducer: fmt.Sprintf("nvcc (the program's fat binary, compute_%d)", f.ptx.Arch),
+	}
+	k, err := capture.Load(spec)
+	if pe := (*capture.PTXError)(nil); errors.As(err, &pe) {
+		return fail(InvalidPTX, "kernel %s: %v", f.name, err)
+	} else if err != nil {
+		return fail(InvalidValue, "kernel %s: %v", f.name, err)
+	}
+	path := filepath.Join(r.spool, fmt.Sprintf("%06d.gtrace", len(r.parts)))
+	launch := k.Launch()
+	w, err := format.Create(path, format.Meta{Version: format.CurrentVersion, Producer: r.opts.Producer, Launches: []format.Launch{launch}})
+	if err != nil {
+		return err
+	}
+	res, err := k.Run(ctx, 0, w)
+	if err != nil {
+		w.Abort()
+		return fail(LaunchFailure, "kernel %s <<<%v, %v>>>: %v", f.name, c.Grid, c.Block, err)
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	r.parts = append(r.parts, path)
+	r.meta = append(r.meta, launch)
+	r.insts += res.WarpInsts
+	r.logf("launch %d: %s <<<%v, %v, %d>>>: %d warp-instructions", len(r.parts), f.name, c.Grid, c.Block, c.Shared, res.WarpInsts)
+	return nil
+}
+
+// checkConfig refuses what cudaLaunchKernel refuses with cudaErrorInvalidConfiguration
+// on every GPU since sm_30: a zero or too large dimension, more than 1024 threads, or
+// more dynamic shared memory than any GPU has (the architecture's own limit is the
+// replay's to check). Limits: the CUDA C++ Programming Guide's table of technical
+// specifications per compute capability.
+func checkConfig(c Config) string {
+	switch {
+	case c.Grid.X == 0 || c.Grid.Y == 0 || c.Grid.Z == 0 || c.Block.X == 0 || c.Block.Y == 0 || c.Block.Z == 0:
+		return "every dimension must be at least 1"
+	case c.Grid.X > 1<<31-1 || c.Grid.Y > 65535 || c.Grid.Z > 65535:
+		return "the grid is at most 2^31-1 × 65535 × 65535"
+	case c.Block.X > 1024 || c.Block.Y > 1024 || c.Block.Z > 64 || c.Block.Count() > 1024:
+		return "a block is at most 1024 × 1024 × 64 and 1024 threads"
+	case c.Shared > 227<<10:
+		return "more dynamic shared memory than the 227 KiB any GPU gives a block"
+	}
+	return ""
+}
+
+// Launches is how many launches ran, and their warp-instructions.
+func (r *Runtime) Launches() (int, uint64) { return len(r.parts), r.insts }
+
+// Close writes the trace of every launch, in order, to Options.Out and removes the
+// spooled per-launch traces. A program that launched nothing writes no trace.
+func (r *Runtime) Close(ctx context.Context) error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	defer os.RemoveAll(r.spool)
+	if len(r.parts) == 0 {
+		return nil
+	}
+	w, err := format.Create(r.opts.Out, format.Meta{Version: format.CurrentVersion, Producer: r.opts.Producer, Launches: r.meta})
+	if err != nil {
+		return err
+	}
+	for i, p := range r.parts {
+		if err := copyLaunch(ctx, w, i, p); err != nil {
+			w.Abort()
+			return fmt.Errorf("launch %d: %w", i+1, err)
+		}
+	}
+	return w.Close()
+}
+
+// copyLaunch appends the CTAs of the one-launch trace at path to w as launch i.
+func copyLaunch(ctx context.Context, w *format.Writer, i int, path string) error {
+	rd, err := format.Open(path)
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	for cta := range rd.NumCTAs(0) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		ws, err := rd.ReadCTA(0, cta)
+		if err != nil {
+			return err
+		}
+		for _, wp := range ws {
+			wp.Kernel = i
+		}
+		if err := w.WriteCTA(i, cta, ws); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MemcpyKind is a cudaMemcpyKind.
+type MemcpyKind int
+
+const (
+	HostToHost     MemcpyKind = 0
+	HostToDevice   MemcpyKind = 1
+	DeviceToHost   MemcpyKind = 2
+	DeviceToDevice MemcpyKind = 3
+	Default        MemcpyKind = 4 // the direction read from the addresses
+)
+
+func (k MemcpyKind) String() string {
+	switch k {
+	case HostToHost:
+		return "HtoH"
+	case HostToDevice:
+		return "HtoD"
+	case DeviceToHost:
+		return "DtoH"
+	case DeviceToDevice:
+		return "DtoD"
+	case Default:
+		return "Default"
+	}
+	return fmt.Sprintf("MemcpyKind(%d)", int(k))
+}
+
+// Malloc is cudaMalloc.
+func (r *Runtime) Malloc(n uint64) (uint64, error) {
+	a, err := r.dev.Malloc(n)
+	if err != nil {
+		return 0, fail(MemoryAllocation, "cudaMalloc(%d): %v", n, err)
+	}
+	return a, nil
+}
+
+// Free is cudaFree.
+func (r *Runtime) Free(addr uint64) error {
+	if err := r.dev.Free(addr); err != nil {
+		return fail(InvalidDevicePointer, "cudaFree(%#x): %v", addr, err)
+	}
+	return nil
+}
+
+// Memcpy is cudaMemcpy of len(dstHost) bytes from src to dst. dstHost and srcHost are the
+// host's memory at dst and src, touched only where that side is the host's.
+func (r *Runtime) Memcpy(dst, src uint64, dstHost, srcHost []byte, kind MemcpyKind) error {
+	n := uint64(len(dstHost))
+	if kind == Default {
+		srcDev, dstDev := r.dev.Holds(src), r.dev.Holds(dst)
+		switch {
+		case srcDev && dstDev:
+			kind = DeviceToDevice
+		case srcDev:
+			kind = DeviceToHost
+		case dstDev:
+			kind = HostToDevice
+		default:
+			kind = HostToHost
+		}
+	}
+	var err error
+	switch kind {
+	case HostToHost:
+		copy(dstHost, srcHost)
+	case HostToDevice:
+		err = r.dev.Write(dst, srcHost)
+	case DeviceToHost:
+		err = r.dev.Read(src, dstHost)
+	case DeviceToDevice:
+		err = r.dev.Copy(dst, src, n)
+	default:
+		return fail(InvalidMemcpyDir, "cudaMemcpy: kind %d is no cudaMemcpyKind", int(kind))
+	}
+	if err != nil {
+		return fail(InvalidValue, "cudaMemcpy %s of %d bytes: %v", kind, n, err)
+	}
+	return nil
+}
+
+// Memset is cudaMemset.
+func (r *Runtime) Memset(addr uint64, v byte, n uint64) error {
+	if err := r.dev.Fill(addr, v, n); err != nil {
+		return fail(InvalidValue, "cudaMemset: %v", err)
+	}
+	return nil
+}

@@ -1,0 +1,179 @@
+package host
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gtrace/gtrace/format"
+)
+
+const (
+	saxpyStub = 0x401000
+	scaleStub = 0x401100
+)
+
+// newSaxpy is a runtime with the fat binary of cudart/fatbin/testdata/saxpy.cu (LZ4
+// compressed, as nvcc writes it by default) registered as nvcc's start-up code would.
+func newSaxpy(t *testing.T) (*Runtime, string) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "run.gtrace")
+	r, err := New(Options{Out: out, Producer: "test", Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fb, err := os.ReadFile("../fatbin/testdata/lz4.fatbin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := r.RegisterFatBinary(fb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for stub, name := range map[uintptr]string{saxpyStub: "_Z5saxpyifPKfPf", scaleStub: "_Z5scalePff"} {
+		if err := r.RegisterFunction(h, stub, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return r, out
+}
+
+func f32s(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+func le32(v uint32) []byte { return binary.LittleEndian.AppendUint32(nil, v) }
+func le64(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
+
+// The saxpy program's calls, in its order: two allocations, two copies in, saxpy then
+// scale through <<<>>>'s push and pop, a copy out (cudaMemcpyDefault), frees. The values
+// are Go's, and the trace holds both launches in order.
+func TestProgramCalls(t *testing.T) {
+	r, out := newSaxpy(t)
+	const n = 1000
+	x, y := make([]float32, n), make([]float32, n)
+	for i := range n {
+		x[i], y[i] = float32(i), float32(n-i)
+	}
+	dx, err := r.Malloc(4 * n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dy, _ := r.Malloc(4 * n)
+	for _, c := range []struct {
+		dst  uint64
+		data []byte
+		kind MemcpyKind
+	}{{dx, f32s(x), HostToDevice}, {dy, f32s(y), Default}} {
+		if err := r.Memcpy(c.dst, 0x7ff000, make([]byte, len(c.data)), c.data, c.kind); err != nil {
+			t.Fatal(err)
+		}
+	}
+	launch := func(stub uintptr, grid, block uint32, params ...[]byte) {
+		t.Helper()
+		r.PushConfig(Config{Grid: format.Dim3{X: grid, Y: 1, Z: 1}, Block: format.Dim3{X: block, Y: 1, Z: 1}})
+		c, err := r.PopConfig()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes, err := r.ParamSizes(stub)
+		if err != nil || len(sizes) != len(params) {
+			t.Fatalf("ParamSizes = %v, %v; want %d", sizes, err, len(params))
+		}
+		if err := r.Launch(context.Background(), stub, c, params); err != nil {
+			t.Fatal(err)
+		}
+	}
+	launch(saxpyStub, 4, 256, le32(n), le32(math.Float32bits(2)), le64(dx), le64(dy))
+	launch(scaleStub, 1, 32, le64(dy), le32(math.Float32bits(0.5)))
+	got := make([]byte, 4*n)
+	if err := r.Memcpy(0x7ff000, dy, got, nil, Default); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		want := 2*x[i] + y[i]
+		if i < 32 {
+			want *= 0.5
+		}
+		if g := math.Float32frombits(binary.LittleEndian.Uint32(got[4*i:])); g != want {
+			t.Fatalf("y[%d] = %v, want %v", i, g, want)
+		}
+	}
+	for _, p := range []uint64{dx, dy} {
+		if err := r.Free(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	rd, err := format.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	ls := rd.Meta().Launches
+	if len(ls) != 2 || ls[0].Kernel != "_Z5saxpyifPKfPf" || ls[1].Kernel != "_Z5scalePff" || rd.NumCTAs(0) != 4 || rd.NumCTAs(1) != 1 {
+		t.Fatalf("trace launches %+v", ls)
+	}
+	var insts [2]int
+	for w, err := range rd.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		insts[w.Kernel] += w.Len()
+	}
+	if n, total := r.Launches(); n != 2 || uint64(insts[0]+insts[1]) != total || insts[1] == 0 {
+		t.Errorf("Launches() = %d, %d; the trace holds %v warp-instructions", n, total, insts)
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".run.gtrace.launches-*")); len(left) > 0 {
+		t.Errorf("Close left the spooled launches: %v", left)
+	}
+}
+
+// Bad calls return the code the CUDA runtime would, with words naming what is wrong.
+func TestProgramCallErrors(t *testing.T) {
+	r, out := newSaxpy(t)
+	dx, _ := r.Malloc(16)
+	for _, c := range []struct {
+		what string
+		err  error
+		code Code
+		says string
+	}{
+		{"unregistered stub", r.Launch(context.Background(), 0x1234, Config{}, nil), InvalidDeviceFunc, "no registered kernel"},
+		{"pop with nothing pushed", func() error { _, err := r.PopConfig(); return err }(), InvalidConfiguration, "no configuration pushed"},
+		{"bad copy kind", r.Memcpy(dx, 0x7ff000, make([]byte, 4), make([]byte, 4), 7), InvalidMemcpyDir, "kind 7"},
+		{"copy past the end", r.Memcpy(dx, 0x7ff000, make([]byte, 32), make([]byte, 32), HostToDevice), InvalidValue, "outside every allocation"},
+		{"free twice", func() error { r.Free(dx); return r.Free(dx) }(), InvalidDevicePointer, "cudaFree"},
+		{"memset of nothing", r.Memset(0x99, 0, 4), InvalidValue, "cudaMemset"},
+		{"unknown fat binary", r.RegisterFunction(9, 1, "k"), InvalidResourceHandle, "no fat binary 9"},
+		{"garbage fat binary", func() error { _, err := r.RegisterFatBinary([]byte("not a fat binary")); return err }(), InvalidPTX, "fat binary"},
+		{"a launch that faults", r.Launch(context.Background(), scaleStub, Config{Grid: format.Dim3{X: 1, Y: 1, Z: 1}, Block: format.Dim3{X: 32, Y: 1, Z: 1}},
+			[][]byte{le64(0x10), le32(0)}), LaunchFailure, "_Z5scalePff"},
+		{"a launch with a bad block", r.Launch(context.Background(), scaleStub, Config{Grid: format.Dim3{X: 1, Y: 1, Z: 1}, Block: format.Dim3{X: 2048, Y: 1, Z: 1}},
+			[][]byte{le64(0x10), le32(0)}), InvalidConfiguration, "1024 threads"},
+		{"a launch with too few parameters", r.Launch(context.Background(), scaleStub, Config{Grid: format.Dim3{X: 1, Y: 1, Z: 1}, Block: format.Dim3{X: 32, Y: 1, Z: 1}},
+			[][]byte{le64(0x10)}), InvalidValue, "takes 2 parameters"},
+	} {
+		var e *Error
+		if !errors.As(c.err, &e) || e.Code != c.code || !strings.Contains(e.Msg, c.says) {
+			t.Errorf("%s: %v, want code %d saying %q", c.what, c.err, c.code, c.says)
+		}
+	}
+	if err := r.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a program that launched nothing wrote a trace: %v", err)
+	}
+}
