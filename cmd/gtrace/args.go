@@ -34,6 +34,10 @@ func interspersed(app *cli.App, args []string) []string {
 			break
 		}
 		if len(a) < 2 || a[0] != '-' {
+			if cmd.Name == "run" { // the program and its own arguments, untouched
+				positional = append(positional, rest[i:]...)
+				break
+			}
 			positional = append(positional, a)
 			continue
 		}

@@ -131,6 +131,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			validateCommand(),
 			sweepCommand(),
 			planCommand(),
+			runCommand(),
 		},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
 			return cli.Exit(err.Error(), 2)

@@ -10,6 +10,7 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -387,4 +388,43 @@ func (r *Runtime) Memset(addr uint64, v byte, n uint64) error {
 		return fail(InvalidValue, "cudaMemset: %v", err)
 	}
 	return nil
+}
+
+// Out is the trace file Close writes.
+func (r *Runtime) Out() string { return r.opts.Out }
+
+// Status is what the stand-in tells gtrace run when the program ends (GTRACE_STATUS).
+type Status struct {
+	Finished    bool           `json:"finished"` // the runtime wrote its trace: the program ended normally
+	Launches    int            `json:"launches"`
+	WarpInsts   uint64         `json:"warp_insts"`
+	Trace       string         `json:"trace,omitempty"`
+	Unsupported map[string]int `json:"unsupported,omitempty"` // calls gtrace does not support, by name
+	Errors      []string       `json:"errors,omitempty"`      // failed calls, in order (at most MaxStatusErrors)
+}
+
+// MaxStatusErrors bounds Status.Errors: a program that retries a failing call in a loop
+// must not grow the status without end.
+const MaxStatusErrors = 100
+
+// Write writes the status as JSON to path.
+func (s *Status) Write(path string) error {
+	b, err := json.MarshalIndent(s, "", "\t")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// ReadStatus reads what Write wrote.
+func ReadStatus(path string) (*Status, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var s Status
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &s, nil
 }

@@ -9,6 +9,11 @@
 //	GTRACE_TRACE    the trace file (default gtrace-run.gtrace)
 //	GTRACE_SIMT     stack or its (default stack)
 //	GTRACE_WORKERS  CTAs emulated in parallel (default: every core)
+//	GTRACE_STATUS   a file the library writes at the end: a JSON Status
+//
+// Every other function of NVIDIA's library (api.txt) is defined in unsupported.c: it
+// returns cudaErrorNotSupported, says so on stderr the first time, and is counted in
+// the status, so a program never stops on a missing symbol.
 package main
 
 /*
@@ -37,6 +42,7 @@ var (
 	rt     *host.Runtime
 	rtErr  error
 	loaded int // fat binaries registered and not yet unregistered
+	status = host.Status{Unsupported: map[string]int{}}
 )
 
 // current returns the program's runtime, made on first use from the environment.
@@ -44,7 +50,10 @@ func current() (*host.Runtime, error) {
 	if rt != nil || rtErr != nil {
 		return rt, rtErr
 	}
-	opts := host.Options{Out: os.Getenv("GTRACE_TRACE"), Producer: "gtrace run", Log: os.Stderr}
+	opts := host.Options{Out: os.Getenv("GTRACE_TRACE"), Producer: "gtrace run"}
+	if os.Getenv("GTRACE_STATUS") == "" {
+		opts.Log = os.Stderr // run by hand: tell each launch
+	}
 	if opts.Out == "" {
 		opts.Out = "gtrace-run.gtrace"
 	}
@@ -72,7 +81,13 @@ func current() (*host.Runtime, error) {
 	return rt, rtErr
 }
 
-func report(err error) { fmt.Fprintf(os.Stderr, "gtrace: %v\n", err) }
+// report tells the user of an error, and keeps it for the status.
+func report(err error) {
+	fmt.Fprintf(os.Stderr, "gtrace: %v\n", err)
+	if len(status.Errors) < host.MaxStatusErrors {
+		status.Errors = append(status.Errors, err.Error())
+	}
+}
 
 // code turns an error into its cudaError_t, telling the user what went wrong: a CUDA
 // program checks codes, and often prints only their names.
@@ -90,6 +105,17 @@ func code(err error) C.cudaError_t {
 
 //export gtraceReport
 func gtraceReport(msg *C.char) { report(errors.New(C.GoString(msg))) }
+
+//export gtraceUnsupported
+func gtraceUnsupported(name *C.char) C.cudaError_t {
+	mu.Lock()
+	defer mu.Unlock()
+	n := C.GoString(name)
+	if status.Unsupported[n]++; status.Unsupported[n] == 1 {
+		fmt.Fprintf(os.Stderr, "gtrace: %s is not supported by gtrace's CUDA runtime: it returns cudaErrorNotSupported\n", n)
+	}
+	return C.cudaError_t(host.NotSupported)
+}
 
 //export gtraceRegisterFatBinary
 func gtraceRegisterFatBinary(data unsafe.Pointer, n C.size_t) C.int {
@@ -126,15 +152,21 @@ func finish() C.cudaError_t {
 		return 0
 	}
 	err := rt.Close(context.Background())
-	n, insts := rt.Launches()
+	status.Launches, status.WarpInsts = rt.Launches()
+	if status.Launches > 0 {
+		status.Trace = rt.Out()
+	}
 	rt, rtErr = nil, errors.New("the runtime was reset")
-	if err != nil {
-		return code(err)
+	c := code(err)
+	status.Finished = true
+	if path := os.Getenv("GTRACE_STATUS"); path != "" {
+		if err := status.Write(path); err != nil {
+			fmt.Fprintf(os.Stderr, "gtrace: %v\n", err)
+		}
+	} else if status.Launches > 0 {
+		fmt.Fprintf(os.Stderr, "gtrace: %d launches, %d warp-instructions\n", status.Launches, status.WarpInsts)
 	}
-	if n > 0 {
-		fmt.Fprintf(os.Stderr, "gtrace: %d launches, %d warp-instructions\n", n, insts)
-	}
-	return 0
+	return c
 }
 
 //export gtraceFinish

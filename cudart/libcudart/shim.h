@@ -18,6 +18,15 @@ typedef struct {
 	void *filename_or_fatbins;
 } gtrace_fatbin_wrapper;
 
+/* struct cudaChannelFormatDesc, which cudaCreateChannelDesc returns by value. */
+typedef struct {
+	int x, y, z, w;
+	int f; /* enum cudaChannelFormatKind */
+} gtrace_channel_desc;
+
+/* gtrace_ret records a failing call's code as the last error and returns it. */
+cudaError_t gtrace_ret(cudaError_t e);
+
 #define GTRACE_FATBIN_WRAPPER_MAGIC 0x466243b1
 #define GTRACE_FATBIN_MAGIC 0xBA55ED50u
 #endif

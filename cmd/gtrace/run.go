@@ -1,0 +1,211 @@
+package main
+
+import (
+	"debug/elf"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gtrace/gtrace/cudart/host"
+	"github.com/urfave/cli/v2"
+)
+
+// cudartLib is the file name of NVIDIA's runtime that nvcc -cudart shared programs load,
+// and of gtrace's stand-in for it.
+const cudartLib = "libcudart.so.11.0"
+
+func runCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "run",
+		Usage: "run an unmodified CUDA program (built with nvcc -cudart shared) on the CPU and write one trace of all its launches",
+		Description: "The program loads gtrace's stand-in for libcudart.so.11.0 (make cudart builds it into bin/cudart):\n" +
+			"its kernels run in the emulator, its copies and allocations act on emulated device memory, and its\n" +
+			"output is what it prints on a GPU. Calls gtrace does not support return cudaErrorNotSupported and are\n" +
+			"listed at the end. The program's arguments follow its name; everything after it is the program's.",
+		ArgsUsage: "[--] PROGRAM [ARGS...]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "the trace file (default PROGRAM.gtrace in the current folder)"},
+			&cli.StringFlag{Name: "simt", Value: "stack", Usage: "stack | its: the SIMT model every launch is captured under"},
+			&cli.IntFlag{Name: "workers", Usage: "CTAs emulated in parallel (default: every core)"},
+			&cli.StringFlag{Name: "cudart", Usage: "the folder holding the stand-in " + cudartLib + " (default: $GTRACE_CUDART, else cudart/ beside the gtrace executable)"},
+		},
+		Action: runAction,
+	}
+}
+
+func runAction(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return usageError("run: name the program to run: gtrace run [--] PROGRAM [ARGS...]")
+	}
+	if _, err := parseSIMT(c.String("simt")); err != nil {
+		return usageError("%v", err)
+	}
+	if c.Int("workers") < 0 {
+		return usageError("run: --workers %d: want 0 (every core) or more", c.Int("workers"))
+	}
+	prog := c.Args().First()
+	path, err := exec.LookPath(prog)
+	if err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	if err := loadsCudart(path); err != nil {
+		return fmt.Errorf("run: %s %w", prog, err)
+	}
+	lib, err := cudartDir(c.String("cudart"))
+	if err != nil {
+		return err
+	}
+	out := c.String("output")
+	if out == "" {
+		out = filepath.Base(prog) + ".gtrace"
+	}
+	if out, err = filepath.Abs(out); err != nil {
+		return err
+	}
+	statusFile, err := os.CreateTemp("", "gtrace-run-status-*.json")
+	if err != nil {
+		return err
+	}
+	statusFile.Close()
+	os.Remove(statusFile.Name()) // the library writes it when the program ends
+	defer os.Remove(statusFile.Name())
+
+	cmd := exec.CommandContext(c.Context, path, c.Args().Tail()...)
+	cmd.Args[0] = prog
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, c.App.Writer, c.App.ErrWriter
+	cmd.Env = append(os.Environ(),
+		"LD_LIBRARY_PATH="+joinPath(lib, os.Getenv("LD_LIBRARY_PATH")),
+		"GTRACE_TRACE="+out, "GTRACE_STATUS="+statusFile.Name(),
+		"GTRACE_SIMT="+c.String("simt"), fmt.Sprintf("GTRACE_WORKERS=%d", c.Int("workers")))
+	// Ctrl-C reaches the program from the terminal; a cancelled context (SIGTERM to
+	// gtrace) passes SIGTERM on, and the program has ten seconds to end.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 10 * time.Second
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	runErr := cmd.Wait()
+	return runSummary(c.App.ErrWriter, prog, statusFile.Name(), runErr)
+}
+
+// runSummary tells what the program's run produced, from the stand-in's status file, and
+// passes the program's exit status on.
+func runSummary(w io.Writer, prog, statusPath string, runErr error) error {
+	var exit *exec.ExitError
+	if runErr != nil && !errors.As(runErr, &exit) {
+		return fmt.Errorf("run %s: %w", prog, runErr)
+	}
+	st, err := host.ReadStatus(statusPath)
+	switch {
+	case errors.Is(err, os.ErrNotExist) && exit != nil && !exit.Exited():
+		return cli.Exit(fmt.Sprintf("run: %s ended by %v before the CUDA runtime could write its trace", prog, exit.ProcessState), 1)
+	case errors.Is(err, os.ErrNotExist):
+		return cli.Exit(fmt.Sprintf("run: %s ended without a word from gtrace's CUDA runtime: it registered no device code, or "+
+			"left without exiting normally (exit status %d); no trace written", prog, exitCode(exit)), 1)
+	case err != nil:
+		return err
+	}
+	if st.Launches == 0 {
+		fmt.Fprintf(w, "gtrace run: %s launched no kernels; no trace written\n", prog)
+	} else {
+		launches := "launches"
+		if st.Launches == 1 {
+			launches = "launch"
+		}
+		fmt.Fprintf(w, "gtrace run: %s: %d %s, %d warp-instructions -> %s\n", prog, st.Launches, launches, st.WarpInsts, st.Trace)
+	}
+	if len(st.Unsupported) > 0 {
+		names := make([]string, 0, len(st.Unsupported))
+		for n := range st.Unsupported {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for i, n := range names {
+			names[i] = fmt.Sprintf("%s (%d×)", n, st.Unsupported[n])
+		}
+		fmt.Fprintf(w, "gtrace run: calls gtrace does not support, answered cudaErrorNotSupported: %s\n", strings.Join(names, ", "))
+	}
+	if len(st.Errors) > 0 {
+		fmt.Fprintf(w, "gtrace run: %d calls failed; the first: %s\n", len(st.Errors), st.Errors[0])
+	}
+	if exit != nil {
+		return cli.Exit(fmt.Sprintf("run: %s exited with status %d", prog, exitCode(exit)), exitCode(exit))
+	}
+	return nil
+}
+
+func exitCode(e *exec.ExitError) int {
+	if e == nil {
+		return 0
+	}
+	if c := e.ExitCode(); c > 0 {
+		return c
+	}
+	return 1
+}
+
+func joinPath(dir, rest string) string {
+	if rest == "" {
+		return dir
+	}
+	return dir + string(os.PathListSeparator) + rest
+}
+
+// cudartDir finds the folder holding the stand-in library.
+func cudartDir(flag string) (string, error) {
+	var tried []string
+	for _, d := range []string{flag, os.Getenv("GTRACE_CUDART"), exeRelative("cudart")} {
+		if d == "" {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(d, cudartLib)); err == nil {
+			return filepath.Abs(d)
+		}
+		tried = append(tried, d)
+		if d == flag {
+			break // a folder the user named and that lacks the library is an error
+		}
+	}
+	return "", fmt.Errorf("run: no %s stand-in in %s: build it with `make cudart` (it goes to bin/cudart, beside bin/gtrace), "+
+		"or name its folder with --cudart DIR or GTRACE_CUDART", cudartLib, strings.Join(tried, ", "))
+}
+
+// exeRelative is name in the folder of the running gtrace executable ("" if unknown).
+func exeRelative(name string) string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(exe), name)
+}
+
+// loadsCudart checks that the program loads the CUDA runtime as a shared library: nvcc
+// links it statically unless told -cudart shared, and then nothing can stand in for it.
+func loadsCudart(path string) error {
+	f, err := elf.Open(path)
+	if err != nil {
+		return fmt.Errorf("is not an ELF program: %w", err)
+	}
+	defer f.Close()
+	libs, err := f.ImportedLibraries()
+	if err != nil {
+		return fmt.Errorf("has no dynamic section: %w", err)
+	}
+	if slices.Contains(libs, cudartLib) {
+		return nil
+	}
+	for _, l := range libs {
+		if strings.HasPrefix(l, "libcudart.so") {
+			return fmt.Errorf("loads %s; gtrace stands in for %s (CUDA 11): rebuild with CUDA 11's nvcc and -cudart shared", l, cudartLib)
+		}
+	}
+	return fmt.Errorf("does not load %s (nvcc links the CUDA runtime statically by default): rebuild it with nvcc -cudart shared", cudartLib)
+}
