@@ -2,6 +2,8 @@ package capture
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -101,7 +103,8 @@ type Kernel struct {
 	consts       map[string]symbol
 
 	args     []Arg
-	gmemInit *globalMem // allocations with their initial contents, cloned by Run
+	gmemInit *globalMem // allocations with their initial contents, cloned by Run (a Device's memory, not cloned)
+	hash     string     // hex SHA-256 of the PTX: the launch's SourceHash, a Device's module key
 	bufs     []*alloc   // per buf argument, nil for scalars
 	texs     []*texture // tex2d arguments
 	globals  map[string]*alloc
@@ -153,6 +156,8 @@ func loadKernel(spec Spec) (*Kernel, error) {
 		return nil, fmt.Errorf("grid %v has too many CTAs", spec.Grid)
 	}
 	k := &Kernel{spec: spec, mod: mod, imms: map[uint64]int32{}, consts: map[string]symbol{}, globals: map[string]*alloc{}, nslots: numSpecial, predConst: [2]int32{-1, -1}, carry: -1}
+	sum := sha256.Sum256(spec.PTX)
+	k.hash = hex.EncodeToString(sum[:])
 	k.maxInst = spec.MaxInst
 	if k.maxInst == 0 {
 		k.maxInst = DefaultMaxInst
@@ -282,10 +287,8 @@ func (k *Kernel) initBytes(d *varDecl) ([]byte, error) {
 func (k *Kernel) layoutModule() error {
 	k.modSyms = map[string]symbol{}
 	k.gmemInit = newGlobalMem()
-	var module string
 	if dev := k.spec.Device; dev != nil {
 		k.gmemInit = dev.mem
-		module = string(k.spec.PTX)
 	}
 	// buf arguments first, in argument order, so their addresses do not depend on the
 	// module's globals.
@@ -334,7 +337,7 @@ func (k *Kernel) layoutModule() error {
 			}
 			var a *alloc
 			if dev := k.spec.Device; dev != nil {
-				a = dev.moduleVar(module, d.name, data)
+				a = dev.moduleVar(k.hash, d.name, data)
 			} else {
 				a = k.gmemInit.add(".global "+d.name, -1, uint64(len(data)), data)
 			}

@@ -144,7 +144,8 @@ func (d *Device) Allocations() (n int, bytes uint64) {
 }
 
 // moduleVar returns the allocation of module's .global variable name, made with init on
-// first use: every launch from one module shares its variables, as on a GPU.
+// first use: every launch from one module (the SourceHash of its PTX) shares its
+// variables, as on a GPU.
 func (d *Device) moduleVar(module, name string, init []byte) *alloc {
 	k := varKey{module, name}
 	if a, ok := d.vars[k]; ok {
@@ -155,8 +156,8 @@ func (d *Device) moduleVar(module, name string, init []byte) *alloc {
 	return a
 }
 
-// VarAddr is the device address of module's .global variable name, once a launch from
-// that module has placed it (cudaGetSymbolAddress, cudaMemcpyToSymbol); ok is false
+// VarAddr is the device address of the .global variable name of the module whose PTX
+// has SourceHash module, once a launch from that module has placed it (cudaGetSymbolAddress, cudaMemcpyToSymbol); ok is false
 // before.
 func (d *Device) VarAddr(module, name string) (addr, size uint64, ok bool) {
 	a, ok := d.vars[varKey{module, name}]

@@ -59,10 +59,13 @@ func TestDeviceLaunchesShareMemory(t *testing.T) {
 	if err := d.Write(p, in); err != nil {
 		t.Fatal(err)
 	}
+	var module string
 	for launch := range 2 {
 		spec := Spec{PTX: []byte(devPTX), PTXName: "dev.ptx", Kernel: "inc", Grid: d3(4, 1, 1), Block: d3(256, 1, 1),
 			Device: d, Params: [][]byte{u64Param(p), u32Param(n)}, Workers: 1 + launch}
-		if _, err := load(t, spec).Run(context.Background(), 0, nil); err != nil {
+		k := load(t, spec)
+		module = k.Launch().SourceHash
+		if _, err := k.Run(context.Background(), 0, nil); err != nil {
 			t.Fatalf("launch %d: %v", launch, err)
 		}
 	}
@@ -75,7 +78,7 @@ func TestDeviceLaunchesShareMemory(t *testing.T) {
 			t.Fatalf("element %d: %d after two launches, want %d", i, got, 3*i+2)
 		}
 	}
-	addr, size, ok := d.VarAddr(devPTX, "count")
+	addr, size, ok := d.VarAddr(module, "count")
 	if !ok || size != 4 {
 		t.Fatalf("VarAddr(count) = %#x, %d, %v; want the variable's 4 bytes", addr, size, ok)
 	}

@@ -56,6 +56,17 @@ func (m SIMTModel) String() string {
 	return fmt.Sprintf("simt(%d)", uint8(m))
 }
 
+// ParseSIMT reads a SIMT model's name, as String writes it.
+func ParseSIMT(s string) (SIMTModel, error) {
+	switch s {
+	case "stack":
+		return SIMTStack, nil
+	case "its":
+		return SIMTITS, nil
+	}
+	return 0, fmt.Errorf("%q: want stack or its", s)
+}
+
 // Class is an instruction's functional class, the unit a timing model assigns latencies to.
 type Class uint8
 

@@ -37,13 +37,11 @@ func parseDim3(s string) (format.Dim3, error) {
 }
 
 func parseSIMT(s string) (format.SIMTModel, error) {
-	switch s {
-	case "stack":
-		return format.SIMTStack, nil
-	case "its":
-		return format.SIMTITS, nil
+	m, err := format.ParseSIMT(s)
+	if err != nil {
+		return 0, fmt.Errorf("--simt %w", err)
 	}
-	return 0, fmt.Errorf("--simt %q: want stack or its", s)
+	return m, nil
 }
 
 // captureJob is one capture the CLI runs: a spec, and for a reference kernel its Check.

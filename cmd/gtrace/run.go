@@ -1,14 +1,12 @@
 package main
 
 import (
-	"debug/elf"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -17,10 +15,6 @@ import (
 	"github.com/gtrace/gtrace/cudart/host"
 	"github.com/urfave/cli/v2"
 )
-
-// cudartLib is the file name of NVIDIA's runtime that nvcc -cudart shared programs load,
-// and of gtrace's stand-in for it.
-const cudartLib = "libcudart.so.11.0"
 
 func runCommand() *cli.Command {
 	return &cli.Command{
@@ -35,7 +29,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "the trace file (default PROGRAM.gtrace in the current folder)"},
 			&cli.StringFlag{Name: "simt", Value: "stack", Usage: "stack | its: the SIMT model every launch is captured under"},
 			&cli.IntFlag{Name: "workers", Usage: "CTAs emulated in parallel (default: every core)"},
-			&cli.StringFlag{Name: "cudart", Usage: "the folder holding the stand-in " + cudartLib + " (default: $GTRACE_CUDART, else cudart/ beside the gtrace executable)"},
+			&cli.StringFlag{Name: "cudart", Usage: "the folder holding the stand-in " + host.LibName + " (default: $GTRACE_CUDART, else cudart/ beside the gtrace executable)"},
 		},
 		Action: runAction,
 	}
@@ -45,7 +39,8 @@ func runAction(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usageError("run: name the program to run: gtrace run [--] PROGRAM [ARGS...]")
 	}
-	if _, err := parseSIMT(c.String("simt")); err != nil {
+	simt, err := parseSIMT(c.String("simt"))
+	if err != nil {
 		return usageError("%v", err)
 	}
 	if c.Int("workers") < 0 {
@@ -56,7 +51,7 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
-	if err := loadsCudart(path); err != nil {
+	if err := host.CheckProgram(path); err != nil {
 		return fmt.Errorf("run: %s %w", prog, err)
 	}
 	lib, err := cudartDir(c.String("cudart"))
@@ -70,21 +65,18 @@ func runAction(c *cli.Context) error {
 	if out, err = filepath.Abs(out); err != nil {
 		return err
 	}
-	statusFile, err := os.CreateTemp("", "gtrace-run-status-*.json")
+	tmp, err := os.MkdirTemp("", "gtrace-run-")
 	if err != nil {
 		return err
 	}
-	statusFile.Close()
-	os.Remove(statusFile.Name()) // the library writes it when the program ends
-	defer os.Remove(statusFile.Name())
+	defer os.RemoveAll(tmp)
+	status := filepath.Join(tmp, "status.json") // the library writes it when the program ends
 
 	cmd := exec.CommandContext(c.Context, path, c.Args().Tail()...)
 	cmd.Args[0] = prog
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, c.App.Writer, c.App.ErrWriter
-	cmd.Env = append(os.Environ(),
-		"LD_LIBRARY_PATH="+joinPath(lib, os.Getenv("LD_LIBRARY_PATH")),
-		"GTRACE_TRACE="+out, "GTRACE_STATUS="+statusFile.Name(),
-		"GTRACE_SIMT="+c.String("simt"), fmt.Sprintf("GTRACE_WORKERS=%d", c.Int("workers")))
+	cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+joinPath(lib, os.Getenv("LD_LIBRARY_PATH")))
+	cmd.Env = append(cmd.Env, host.Environ(host.Options{Out: out, SIMT: simt, Workers: c.Int("workers")}, status)...)
 	// Ctrl-C reaches the program from the terminal; a cancelled context (SIGTERM to
 	// gtrace) passes SIGTERM on, and the program has ten seconds to end.
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
@@ -93,7 +85,7 @@ func runAction(c *cli.Context) error {
 		return fmt.Errorf("run: %w", err)
 	}
 	runErr := cmd.Wait()
-	return runSummary(c.App.ErrWriter, prog, statusFile.Name(), runErr)
+	return runSummary(c.App.ErrWriter, prog, status, runErr)
 }
 
 // runSummary tells what the program's run produced, from the stand-in's status file, and
@@ -166,7 +158,7 @@ func cudartDir(flag string) (string, error) {
 		if d == "" {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(d, cudartLib)); err == nil {
+		if _, err := os.Stat(filepath.Join(d, host.LibName)); err == nil {
 			return filepath.Abs(d)
 		}
 		tried = append(tried, d)
@@ -175,7 +167,7 @@ func cudartDir(flag string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("run: no %s stand-in in %s: build it with `make cudart` (it goes to bin/cudart, beside bin/gtrace), "+
-		"or name its folder with --cudart DIR or GTRACE_CUDART", cudartLib, strings.Join(tried, ", "))
+		"or name its folder with --cudart DIR or GTRACE_CUDART", host.LibName, strings.Join(tried, ", "))
 }
 
 // exeRelative is name in the folder of the running gtrace executable ("" if unknown).
@@ -185,27 +177,4 @@ func exeRelative(name string) string {
 		return ""
 	}
 	return filepath.Join(filepath.Dir(exe), name)
-}
-
-// loadsCudart checks that the program loads the CUDA runtime as a shared library: nvcc
-// links it statically unless told -cudart shared, and then nothing can stand in for it.
-func loadsCudart(path string) error {
-	f, err := elf.Open(path)
-	if err != nil {
-		return fmt.Errorf("is not an ELF program: %w", err)
-	}
-	defer f.Close()
-	libs, err := f.ImportedLibraries()
-	if err != nil {
-		return fmt.Errorf("has no dynamic section: %w", err)
-	}
-	if slices.Contains(libs, cudartLib) {
-		return nil
-	}
-	for _, l := range libs {
-		if strings.HasPrefix(l, "libcudart.so") {
-			return fmt.Errorf("loads %s; gtrace stands in for %s (CUDA 11): rebuild with CUDA 11's nvcc and -cudart shared", l, cudartLib)
-		}
-	}
-	return fmt.Errorf("does not load %s (nvcc links the CUDA runtime statically by default): rebuild it with nvcc -cudart shared", cudartLib)
 }

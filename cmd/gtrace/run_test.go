@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gtrace/gtrace/cudart/host"
 	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/internal/clangtest"
 	"github.com/gtrace/gtrace/internal/debtool"
@@ -21,8 +22,8 @@ func standIn(t *testing.T) string {
 	}
 	out := filepath.Join(t.TempDir(), "cudart")
 	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-buildmode=c-shared",
-		"-ldflags=-extldflags=-Wl,--version-script="+filepath.Join(dir, "libcudart.map")+",-soname,"+cudartLib,
-		"-o", filepath.Join(out, cudartLib), ".")
+		"-ldflags=-extldflags=-Wl,--version-script="+filepath.Join(dir, "libcudart.map")+",-soname,"+host.LibName,
+		"-o", filepath.Join(out, host.LibName), ".")
 	cmd.Dir = dir
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("building the stand-in: %v\n%s", err, b)

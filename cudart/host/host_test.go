@@ -177,3 +177,31 @@ func TestProgramCallErrors(t *testing.T) {
 		t.Errorf("a program that launched nothing wrote a trace: %v", err)
 	}
 }
+
+// What gtrace run sets (Environ), the stand-in reads back (OptionsFromEnv); bad values
+// are errors naming the variable.
+func TestEnvironRoundTrip(t *testing.T) {
+	env := map[string]string{}
+	for _, kv := range Environ(Options{Out: "/t/x.gtrace", SIMT: format.SIMTITS, Workers: 3}, "/t/s.json") {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	opts, status, err := OptionsFromEnv(func(k string) string { return env[k] })
+	if err != nil || opts.Out != "/t/x.gtrace" || opts.SIMT != format.SIMTITS || opts.Workers != 3 || status != "/t/s.json" {
+		t.Fatalf("OptionsFromEnv = %+v, %q, %v", opts, status, err)
+	}
+	if opts, _, _ := OptionsFromEnv(func(string) string { return "" }); opts.Out != DefaultTrace || opts.SIMT != format.SIMTStack {
+		t.Errorf("by hand: %+v, want %s under the stack model", opts, DefaultTrace)
+	}
+	for k, v := range map[string]string{EnvSIMT: "warp", EnvWorkers: "-1"} {
+		_, _, err := OptionsFromEnv(func(key string) string {
+			if key == k {
+				return v
+			}
+			return ""
+		})
+		if err == nil || !strings.Contains(err.Error(), k) {
+			t.Errorf("%s=%s: %v, want an error naming %s", k, v, err, k)
+		}
+	}
+}

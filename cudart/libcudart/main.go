@@ -4,12 +4,9 @@
 // folder first on LD_LIBRARY_PATH. shim.c holds the C API; this file turns its calls
 // into cudart/host's, which holds the program's device memory and runs its launches.
 //
-// The environment says where the trace goes and how to capture:
-//
-//	GTRACE_TRACE    the trace file (default gtrace-run.gtrace)
-//	GTRACE_SIMT     stack or its (default stack)
-//	GTRACE_WORKERS  CTAs emulated in parallel (default: every core)
-//	GTRACE_STATUS   a file the library writes at the end: a JSON Status
+// The environment (host.Environ, which gtrace run sets) says where the trace goes, how to
+// capture, and where the status goes at the end; run by hand, each launch is told on
+// stderr and the trace is gtrace-run.gtrace.
 //
 // Every other function of NVIDIA's library (api.txt) is defined in unsupported.c: it
 // returns cudaErrorNotSupported, says so on stderr the first time, and is counted in
@@ -27,7 +24,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"sync"
 	"unsafe"
 
@@ -38,11 +34,12 @@ import (
 func main() {}
 
 var (
-	mu     sync.Mutex
-	rt     *host.Runtime
-	rtErr  error
-	loaded int // fat binaries registered and not yet unregistered
-	status = host.Status{Unsupported: map[string]int{}}
+	mu         sync.Mutex
+	rt         *host.Runtime
+	rtErr      error
+	statusPath string // host.EnvStatus: "" when run by hand
+	loaded     int    // fat binaries registered and not yet unregistered
+	status     = host.Status{Unsupported: map[string]int{}}
 )
 
 // current returns the program's runtime, made on first use from the environment.
@@ -50,27 +47,10 @@ func current() (*host.Runtime, error) {
 	if rt != nil || rtErr != nil {
 		return rt, rtErr
 	}
-	opts := host.Options{Out: os.Getenv("GTRACE_TRACE"), Producer: "gtrace run"}
-	if os.Getenv("GTRACE_STATUS") == "" {
+	var opts host.Options
+	opts, statusPath, rtErr = host.OptionsFromEnv(os.Getenv)
+	if statusPath == "" {
 		opts.Log = os.Stderr // run by hand: tell each launch
-	}
-	if opts.Out == "" {
-		opts.Out = "gtrace-run.gtrace"
-	}
-	switch s := os.Getenv("GTRACE_SIMT"); s {
-	case "", "stack":
-		opts.SIMT = format.SIMTStack
-	case "its":
-		opts.SIMT = format.SIMTITS
-	default:
-		rtErr = fmt.Errorf("GTRACE_SIMT=%q: want stack or its", s)
-	}
-	if s := os.Getenv("GTRACE_WORKERS"); s != "" && rtErr == nil {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 {
-			rtErr = fmt.Errorf("GTRACE_WORKERS=%q: want a count of CTAs", s)
-		}
-		opts.Workers = n
 	}
 	if rtErr == nil {
 		rt, rtErr = host.New(opts)
@@ -79,6 +59,24 @@ func current() (*host.Runtime, error) {
 		report(rtErr)
 	}
 	return rt, rtErr
+}
+
+// call runs one runtime call under the lock, on the program's runtime, and returns its
+// cudaError_t.
+func call(f func(r *host.Runtime) error) C.cudaError_t {
+	mu.Lock()
+	defer mu.Unlock()
+	r, err := current()
+	if err != nil {
+		return code(err)
+	}
+	return code(f(r))
+}
+
+// config is a launch configuration from the C side's dim3s.
+func config(gx, gy, gz, bx, by, bz C.uint, shared C.size_t, stream C.uintptr_t) host.Config {
+	return host.Config{Grid: format.Dim3{X: uint32(gx), Y: uint32(gy), Z: uint32(gz)},
+		Block: format.Dim3{X: uint32(bx), Y: uint32(by), Z: uint32(bz)}, Shared: uint64(shared), Stream: uintptr(stream)}
 }
 
 // report tells the user of an error, and keeps it for the status.
@@ -104,7 +102,11 @@ func code(err error) C.cudaError_t {
 }
 
 //export gtraceReport
-func gtraceReport(msg *C.char) { report(errors.New(C.GoString(msg))) }
+func gtraceReport(msg *C.char) {
+	mu.Lock()
+	defer mu.Unlock()
+	report(errors.New(C.GoString(msg)))
+}
 
 //export gtraceUnsupported
 func gtraceUnsupported(name *C.char) C.cudaError_t {
@@ -119,18 +121,14 @@ func gtraceUnsupported(name *C.char) C.cudaError_t {
 
 //export gtraceRegisterFatBinary
 func gtraceRegisterFatBinary(data unsafe.Pointer, n C.size_t) C.int {
-	mu.Lock()
-	defer mu.Unlock()
-	r, err := current()
-	if err != nil {
-		return 0
-	}
-	h, err := r.RegisterFatBinary(C.GoBytes(data, C.int(n)))
-	if err != nil {
-		report(err)
-		return 0
-	}
-	loaded++
+	h := 0
+	call(func(r *host.Runtime) error {
+		var err error
+		if h, err = r.RegisterFatBinary(C.GoBytes(data, C.int(n))); err == nil {
+			loaded++
+		}
+		return err
+	})
 	return C.int(h)
 }
 
@@ -159,8 +157,8 @@ func finish() C.cudaError_t {
 	rt, rtErr = nil, errors.New("the runtime was reset")
 	c := code(err)
 	status.Finished = true
-	if path := os.Getenv("GTRACE_STATUS"); path != "" {
-		if err := status.Write(path); err != nil {
+	if statusPath != "" {
+		if err := status.Write(statusPath); err != nil {
 			fmt.Fprintf(os.Stderr, "gtrace: %v\n", err)
 		}
 	} else if status.Launches > 0 {
@@ -178,13 +176,7 @@ func gtraceFinish() C.cudaError_t {
 
 //export gtraceRegisterFunction
 func gtraceRegisterFunction(h C.int, stub C.uintptr_t, name *C.char) {
-	mu.Lock()
-	defer mu.Unlock()
-	if rt != nil {
-		if err := rt.RegisterFunction(int(h), uintptr(stub), C.GoString(name)); err != nil {
-			report(err)
-		}
-	}
+	call(func(r *host.Runtime) error { return r.RegisterFunction(int(h), uintptr(stub), C.GoString(name)) })
 }
 
 //export gtraceRegisterVar
@@ -194,101 +186,69 @@ func gtraceRegisterVar(h C.int, hostVar C.uintptr_t, name *C.char, size C.size_t
 
 //export gtracePushConfig
 func gtracePushConfig(gx, gy, gz, bx, by, bz C.uint, shared C.size_t, stream C.uintptr_t) {
-	mu.Lock()
-	defer mu.Unlock()
-	if rt != nil {
-		rt.PushConfig(host.Config{Grid: format.Dim3{X: uint32(gx), Y: uint32(gy), Z: uint32(gz)},
-			Block: format.Dim3{X: uint32(bx), Y: uint32(by), Z: uint32(bz)}, Shared: uint64(shared), Stream: uintptr(stream)})
-	}
+	call(func(r *host.Runtime) error {
+		r.PushConfig(config(gx, gy, gz, bx, by, bz, shared, stream))
+		return nil
+	})
 }
 
 //export gtracePopConfig
 func gtracePopConfig(gx, gy, gz, bx, by, bz *C.uint, shared *C.size_t, stream *C.uintptr_t) C.cudaError_t {
-	mu.Lock()
-	defer mu.Unlock()
-	r, err := current()
-	if err != nil {
-		return code(err)
-	}
-	c, err := r.PopConfig()
-	if err != nil {
-		return code(err)
-	}
-	*gx, *gy, *gz = C.uint(c.Grid.X), C.uint(c.Grid.Y), C.uint(c.Grid.Z)
-	*bx, *by, *bz = C.uint(c.Block.X), C.uint(c.Block.Y), C.uint(c.Block.Z)
-	*shared, *stream = C.size_t(c.Shared), C.uintptr_t(c.Stream)
-	return 0
+	return call(func(r *host.Runtime) error {
+		c, err := r.PopConfig()
+		if err != nil {
+			return err
+		}
+		*gx, *gy, *gz = C.uint(c.Grid.X), C.uint(c.Grid.Y), C.uint(c.Grid.Z)
+		*bx, *by, *bz = C.uint(c.Block.X), C.uint(c.Block.Y), C.uint(c.Block.Z)
+		*shared, *stream = C.size_t(c.Shared), C.uintptr_t(c.Stream)
+		return nil
+	})
 }
 
 //export gtraceLaunch
 func gtraceLaunch(stub C.uintptr_t, gx, gy, gz, bx, by, bz C.uint, args *unsafe.Pointer, shared C.size_t, stream C.uintptr_t) C.cudaError_t {
-	mu.Lock()
-	defer mu.Unlock()
-	r, err := current()
-	if err != nil {
-		return code(err)
-	}
-	sizes, err := r.ParamSizes(uintptr(stub))
-	if err != nil {
-		return code(err)
-	}
-	if len(sizes) > 0 && args == nil {
-		return code(&host.Error{Code: host.InvalidValue, Msg: "cudaLaunchKernel: no arguments for a kernel that takes some"})
-	}
-	ptrs := unsafe.Slice(args, len(sizes))
-	params := make([][]byte, len(sizes))
-	for i, n := range sizes {
-		params[i] = C.GoBytes(ptrs[i], C.int(n))
-	}
-	c := host.Config{Grid: format.Dim3{X: uint32(gx), Y: uint32(gy), Z: uint32(gz)},
-		Block: format.Dim3{X: uint32(bx), Y: uint32(by), Z: uint32(bz)}, Shared: uint64(shared), Stream: uintptr(stream)}
-	return code(r.Launch(context.Background(), uintptr(stub), c, params))
+	return call(func(r *host.Runtime) error {
+		sizes, err := r.ParamSizes(uintptr(stub))
+		if err != nil {
+			return err
+		}
+		if len(sizes) > 0 && args == nil {
+			return &host.Error{Code: host.InvalidValue, Msg: "cudaLaunchKernel: no arguments for a kernel that takes some"}
+		}
+		ptrs := unsafe.Slice(args, len(sizes))
+		params := make([][]byte, len(sizes))
+		for i, n := range sizes {
+			params[i] = C.GoBytes(ptrs[i], C.int(n))
+		}
+		return r.Launch(context.Background(), uintptr(stub), config(gx, gy, gz, bx, by, bz, shared, stream), params)
+	})
 }
 
 //export gtraceMalloc
 func gtraceMalloc(n C.size_t, addr *C.uint64_t) C.cudaError_t {
-	mu.Lock()
-	defer mu.Unlock()
-	r, err := current()
-	if err != nil {
-		return code(err)
-	}
-	a, err := r.Malloc(uint64(n))
-	*addr = C.uint64_t(a)
-	return code(err)
+	return call(func(r *host.Runtime) error {
+		a, err := r.Malloc(uint64(n))
+		*addr = C.uint64_t(a)
+		return err
+	})
 }
 
 //export gtraceFree
 func gtraceFree(addr C.uintptr_t) C.cudaError_t {
-	mu.Lock()
-	defer mu.Unlock()
-	r, err := current()
-	if err != nil {
-		return code(err)
-	}
-	return code(r.Free(uint64(addr)))
+	return call(func(r *host.Runtime) error { return r.Free(uint64(addr)) })
 }
 
 //export gtraceMemcpy
 func gtraceMemcpy(dst, src unsafe.Pointer, n C.size_t, kind C.int) C.cudaError_t {
-	mu.Lock()
-	defer mu.Unlock()
-	r, err := current()
-	if err != nil {
-		return code(err)
-	}
-	// The views are read or written only where the address is the host's.
-	dv, sv := unsafe.Slice((*byte)(dst), int(n)), unsafe.Slice((*byte)(src), int(n))
-	return code(r.Memcpy(uint64(uintptr(dst)), uint64(uintptr(src)), dv, sv, host.MemcpyKind(kind)))
+	return call(func(r *host.Runtime) error {
+		// The views are read or written only where the address is the host's.
+		dv, sv := unsafe.Slice((*byte)(dst), int(n)), unsafe.Slice((*byte)(src), int(n))
+		return r.Memcpy(uint64(uintptr(dst)), uint64(uintptr(src)), dv, sv, host.MemcpyKind(kind))
+	})
 }
 
 //export gtraceMemset
 func gtraceMemset(p C.uintptr_t, v C.int, n C.size_t) C.cudaError_t {
-	mu.Lock()
-	defer mu.Unlock()
-	r, err := current()
-	if err != nil {
-		return code(err)
-	}
-	return code(r.Memset(uint64(p), byte(v), uint64(n)))
+	return call(func(r *host.Runtime) error { return r.Memset(uint64(p), byte(v), uint64(n)) })
 }
