@@ -107,7 +107,6 @@ type Kernel struct {
 	hash     string     // hex SHA-256 of the PTX: the launch's SourceHash, a Device's module key
 	bufs     []*alloc   // per buf argument, nil for scalars
 	texs     []*texture // tex2d arguments
-	globals  map[string]*alloc
 
 	// parallel is whether CTAs may run concurrently: false when a global or generic
 	// atomic's result is used, or when it is not an order-independent integer reduction.
@@ -155,9 +154,8 @@ func loadKernel(spec Spec) (*Kernel, error) {
 	if spec.Grid.Count() > 1<<31 {
 		return nil, fmt.Errorf("grid %v has too many CTAs", spec.Grid)
 	}
-	k := &Kernel{spec: spec, mod: mod, imms: map[uint64]int32{}, consts: map[string]symbol{}, globals: map[string]*alloc{}, nslots: numSpecial, predConst: [2]int32{-1, -1}, carry: -1}
-	sum := sha256.Sum256(spec.PTX)
-	k.hash = hex.EncodeToString(sum[:])
+	k := &Kernel{spec: spec, mod: mod, imms: map[uint64]int32{}, consts: map[string]symbol{}, nslots: numSpecial, predConst: [2]int32{-1, -1}, carry: -1}
+	k.hash = ptxHash(spec.PTX)
 	k.maxInst = spec.MaxInst
 	if k.maxInst == 0 {
 		k.maxInst = DefaultMaxInst
@@ -283,6 +281,12 @@ func (k *Kernel) initBytes(d *varDecl) ([]byte, error) {
 	return out, nil
 }
 
+// ptxHash is a module's key and a launch's SourceHash: the hex SHA-256 of its PTX.
+func ptxHash(ptx []byte) string {
+	sum := sha256.Sum256(ptx)
+	return hex.EncodeToString(sum[:])
+}
+
 // layoutModule places module-level .const and .global variables.
 func (k *Kernel) layoutModule() error {
 	k.modSyms = map[string]symbol{}
@@ -313,49 +317,23 @@ func (k *Kernel) layoutModule() error {
 			k.bufs[i].init = init
 		}
 	}
-	var cb []byte
-	for _, d := range k.mod.vars {
-		switch d.space {
-		case ".const":
-			if d.linkage == ".extern" {
-				return k.errAt(d.pos, "extern .const %s is not supported", d.name)
-			}
-			off := alignUp(int64(len(cb)), varAlign(d))
-			data, err := k.initBytes(d)
-			if err != nil {
-				return err
-			}
-			cb = append(cb, make([]byte, off-int64(len(cb)))...)
-			cb = append(cb, data...)
-			s := symbol{kind: symVar, space: msConst, addr: off, size: int64(len(data))}
-			k.modSyms[d.name] = s
-			k.consts[d.name] = s
-		case ".global":
-			data, err := k.initBytes(d)
-			if err != nil {
-				return err
-			}
-			var a *alloc
-			if dev := k.spec.Device; dev != nil {
-				a = dev.moduleVar(k.hash, d.name, data)
-			} else {
-				a = k.gmemInit.add(".global "+d.name, -1, uint64(len(data)), data)
-			}
-			k.globals[d.name] = a
-			k.modSyms[d.name] = symbol{kind: symVar, space: msGlobal, addr: int64(a.base), size: int64(len(data))}
-		case ".shared":
-			if d.hasInit {
-				return k.errAt(d.pos, ".shared variable %s cannot have an initialiser", d.name)
-			}
-			// placed by layoutShared when referenced
-		case ".local":
-			return k.errAt(d.pos, "module-level .local %s is not supported", d.name)
+	var mv *moduleVars
+	var err error
+	if dev := k.spec.Device; dev != nil {
+		mv, err = dev.module(k)
+	} else {
+		mv, err = k.placeVars()
+	}
+	if err != nil {
+		return err
+	}
+	for name, s := range mv.syms {
+		k.modSyms[name] = s
+		if s.space == msConst {
+			k.consts[name] = s
 		}
 	}
-	if len(cb) > 64<<10 {
-		return fmt.Errorf("%s: .const variables need %d bytes; the constant bank holds 64 KiB", k.spec.PTXName, len(cb))
-	}
-	k.constBank = cb
+	k.constBank = mv.bank
 	for _, f := range k.mod.funcs {
 		if _, dup := k.modSyms[f.name]; dup && !f.noBody {
 			continue
@@ -363,6 +341,65 @@ func (k *Kernel) layoutModule() error {
 		k.modSyms[f.name] = symbol{kind: symFunc}
 	}
 	return nil
+}
+
+// moduleVars is a module's variables placed: the symbols of its .const variables
+// (offsets in its constant bank) and .global ones (device addresses), the bank's
+// contents, and the allocation of each .global.
+type moduleVars struct {
+	syms    map[string]symbol
+	bank    []byte
+	globals []*alloc
+}
+
+// placeVars lays out the module's .const variables in one constant bank and places its
+// .global variables in k.gmemInit, in declaration order. Every initialiser is read
+// before anything is placed, so a module that fails places nothing.
+func (k *Kernel) placeVars() (*moduleVars, error) {
+	mv := &moduleVars{syms: map[string]symbol{}}
+	type global struct {
+		name string
+		data []byte
+	}
+	var globals []global
+	for _, d := range k.mod.vars {
+		switch d.space {
+		case ".const":
+			if d.linkage == ".extern" {
+				return nil, k.errAt(d.pos, "extern .const %s is not supported", d.name)
+			}
+			off := alignUp(int64(len(mv.bank)), varAlign(d))
+			data, err := k.initBytes(d)
+			if err != nil {
+				return nil, err
+			}
+			mv.bank = append(mv.bank, make([]byte, off-int64(len(mv.bank)))...)
+			mv.bank = append(mv.bank, data...)
+			mv.syms[d.name] = symbol{kind: symVar, space: msConst, addr: off, size: int64(len(data))}
+		case ".global":
+			data, err := k.initBytes(d)
+			if err != nil {
+				return nil, err
+			}
+			globals = append(globals, global{d.name, data})
+		case ".shared":
+			if d.hasInit {
+				return nil, k.errAt(d.pos, ".shared variable %s cannot have an initialiser", d.name)
+			}
+			// placed by layoutShared when referenced
+		case ".local":
+			return nil, k.errAt(d.pos, "module-level .local %s is not supported", d.name)
+		}
+	}
+	if len(mv.bank) > 64<<10 {
+		return nil, fmt.Errorf("%s: .const variables need %d bytes; the constant bank holds 64 KiB", k.spec.PTXName, len(mv.bank))
+	}
+	for _, g := range globals {
+		a := k.gmemInit.add(".global "+g.name, -1, uint64(len(g.data)), g.data)
+		mv.globals = append(mv.globals, a)
+		mv.syms[g.name] = symbol{kind: symVar, space: msGlobal, addr: int64(a.base), size: int64(len(g.data))}
+	}
+	return mv, nil
 }
 
 // layoutFuncs finds every .func reachable from the entry and assigns pc ranges.

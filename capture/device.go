@@ -16,17 +16,16 @@ import (
 // A Device is not safe for concurrent use: one goroutine allocates, copies and runs the
 // launches, as a CUDA stream would order them.
 type Device struct {
-	mem   *globalMem
-	vars  map[varKey]*alloc // module .global variables
-	count int               // allocations made, for their names
-	live  uint64            // bytes allocated and not freed
+	mem     *globalMem
+	modules map[string]*moduleVars // by the SourceHash of the module's PTX
+	nvars   int                    // allocations that are module .global variables
+	count   int                    // allocations made, for their names
+	live    uint64                 // bytes allocated and not freed
 }
-
-type varKey struct{ module, name string }
 
 // NewDevice returns an empty device memory.
 func NewDevice() *Device {
-	return &Device{mem: newGlobalMem(), vars: map[varKey]*alloc{}}
+	return &Device{mem: newGlobalMem(), modules: map[string]*moduleVars{}}
 }
 
 // DeviceError is a device-memory operation the program asked for that a GPU would refuse
@@ -72,8 +71,8 @@ func (d *Device) Free(addr uint64) error {
 }
 
 func (d *Device) isVar(a *alloc) bool {
-	for _, v := range d.vars {
-		if v == a {
+	for _, m := range d.modules {
+		if slices.Contains(m.globals, a) {
 			return true
 		}
 	}
@@ -140,31 +139,96 @@ func (d *Device) span(op string, addr, n uint64, f func(p []byte, off uint64), w
 
 // Allocations is how many allocations are live, and their bytes.
 func (d *Device) Allocations() (n int, bytes uint64) {
-	return len(d.mem.allocs) - len(d.vars), d.live
+	return len(d.mem.allocs) - d.nvars, d.live
 }
 
-// moduleVar returns the allocation of module's .global variable name, made with init on
-// first use: every launch from one module (the SourceHash of its PTX) shares its
-// variables, as on a GPU.
-func (d *Device) moduleVar(module, name string, init []byte) *alloc {
-	k := varKey{module, name}
-	if a, ok := d.vars[k]; ok {
-		return a
+// module returns the variables of k's module, placed on first use: every launch from
+// one module (the SourceHash of its PTX) shares its .global variables and its constant
+// bank, as on a GPU, where a module's variables live as long as the module.
+func (d *Device) module(k *Kernel) (*moduleVars, error) {
+	if m, ok := d.modules[k.hash]; ok {
+		return m, nil
 	}
-	a := d.mem.add(".global "+name, -1, uint64(len(init)), init)
-	d.vars[k] = a
-	return a
+	m, err := k.placeVars()
+	if err != nil {
+		return nil, err
+	}
+	d.modules[k.hash] = m
+	d.nvars += len(m.globals)
+	return m, nil
 }
 
-// VarAddr is the device address of the .global variable name of the module whose PTX
-// has SourceHash module, once a launch from that module has placed it (cudaGetSymbolAddress, cudaMemcpyToSymbol); ok is false
-// before.
-func (d *Device) VarAddr(module, name string) (addr, size uint64, ok bool) {
-	a, ok := d.vars[varKey{module, name}]
+// LoadModule places the variables of the module whose PTX is ptx, as its first launch
+// would, and returns the module's key (its SourceHash) for Symbol, WriteSymbol and
+// ReadSymbol: a program copies to its variables before it launches anything.
+func (d *Device) LoadModule(ptxName string, ptx []byte) (string, error) {
+	mod, err := parsePTX(ptxName, ptx)
+	if err != nil {
+		return "", err
+	}
+	k := &Kernel{spec: Spec{PTX: ptx, PTXName: ptxName, Device: d}, mod: mod, hash: ptxHash(ptx), gmemInit: d.mem}
+	if _, err := d.module(k); err != nil {
+		return "", err
+	}
+	return k.hash, nil
+}
+
+// Symbol is where a module variable lives.
+type Symbol struct {
+	Const bool   // a .const variable: Addr is its offset in the module's constant bank
+	Addr  uint64 // a .global variable: its device address
+	Size  uint64
+}
+
+// SymbolError is a module variable that is not there (cudaErrorInvalidSymbol), or a
+// copy that does not fit in it (cudaErrorInvalidValue).
+type SymbolError struct {
+	Name    string
+	Missing bool
+	Msg     string
+}
+
+func (e *SymbolError) Error() string { return "device symbol " + e.Name + ": " + e.Msg }
+
+// Symbol finds the .global or .const variable name of a module LoadModule (or a launch)
+// placed.
+func (d *Device) Symbol(module, name string) (Symbol, error) {
+	m, ok := d.modules[module]
 	if !ok {
-		return 0, 0, false
+		return Symbol{}, &SymbolError{Name: name, Missing: true, Msg: "its module was never loaded"}
 	}
-	return a.base, a.size, true
+	s, ok := m.syms[name]
+	if !ok {
+		return Symbol{}, &SymbolError{Name: name, Missing: true, Msg: "no .global or .const variable of that name in its module"}
+	}
+	return Symbol{Const: s.space == msConst, Addr: uint64(s.addr), Size: uint64(s.size)}, nil
+}
+
+// WriteSymbol copies b into the variable name at byte offset off (cudaMemcpyToSymbol):
+// the next launch from the module reads it.
+func (d *Device) WriteSymbol(module, name string, off uint64, b []byte) error {
+	return d.symbolCopy(module, name, off, uint64(len(b)), func(bank []byte) { copy(bank, b) }, func(addr uint64) error { return d.Write(addr, b) })
+}
+
+// ReadSymbol copies len(b) bytes of the variable name from byte offset off into b
+// (cudaMemcpyFromSymbol).
+func (d *Device) ReadSymbol(module, name string, off uint64, b []byte) error {
+	return d.symbolCopy(module, name, off, uint64(len(b)), func(bank []byte) { copy(b, bank) }, func(addr uint64) error { return d.Read(addr, b) })
+}
+
+func (d *Device) symbolCopy(module, name string, off, n uint64, bank func([]byte), global func(uint64) error) error {
+	s, err := d.Symbol(module, name)
+	if err != nil {
+		return err
+	}
+	if off > s.Size || n > s.Size-off {
+		return &SymbolError{Name: name, Msg: fmt.Sprintf("%d bytes at offset %d do not fit in its %d bytes", n, off, s.Size)}
+	}
+	if s.Const {
+		bank(d.modules[module].bank[s.Addr+off : s.Addr+off+n])
+		return nil
+	}
+	return global(s.Addr + off)
 }
 
 // EntryParams is the byte size of each parameter of the .entry named kernel in ptx, in

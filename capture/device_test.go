@@ -9,11 +9,14 @@ import (
 	"testing"
 )
 
-// devPTX adds 1 to n u32s at p and counts the threads that did in a .global variable.
+// devPTX adds the .const step to n u32s at p and counts the threads that did in a
+// .global variable.
 const devPTX = `.version 7.0
 .target sm_80
 .address_size 64
 .global .align 4 .u32 count = 100;
+.const .align 8 .b8 pad[3];
+.const .align 4 .u32 step = 1;
 .visible .entry inc(.param .u64 p, .param .u32 n)
 {
 .reg .pred %q<2>;
@@ -31,7 +34,8 @@ cvta.to.global.u64 %rd1, %rd1;
 mul.wide.u32 %rd2, %r5, 4;
 add.s64 %rd3, %rd1, %rd2;
 ld.global.u32 %r6, [%rd3];
-add.s32 %r6, %r6, 1;
+ld.const.u32 %r7, [step];
+add.s32 %r6, %r6, %r7;
 st.global.u32 [%rd3], %r6;
 atom.global.add.u32 %r7, [count], 1;
 DONE:
@@ -44,7 +48,8 @@ func u64Param(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v)
 
 // Launches on a Device read and write its memory in place: the second launch sees the
 // first's writes, the module's .global keeps its value between them, and a copy out
-// reads what both wrote.
+// reads what both wrote. Its .const keeps what the program last copied to it: the
+// first launch adds the initialiser's 1, the second the 4 written between them.
 func TestDeviceLaunchesShareMemory(t *testing.T) {
 	d := NewDevice()
 	const n = 1000
@@ -68,26 +73,83 @@ func TestDeviceLaunchesShareMemory(t *testing.T) {
 		if _, err := k.Run(context.Background(), 0, nil); err != nil {
 			t.Fatalf("launch %d: %v", launch, err)
 		}
+		if err := d.WriteSymbol(module, "step", 0, u32Param(4)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	out := make([]byte, n*4)
 	if err := d.Read(p, out); err != nil {
 		t.Fatal(err)
 	}
 	for i := range n {
-		if got := binary.LittleEndian.Uint32(out[4*i:]); got != uint32(3*i+2) {
-			t.Fatalf("element %d: %d after two launches, want %d", i, got, 3*i+2)
+		if got := binary.LittleEndian.Uint32(out[4*i:]); got != uint32(3*i+5) {
+			t.Fatalf("element %d: %d after two launches, want %d", i, got, 3*i+5)
 		}
 	}
-	addr, size, ok := d.VarAddr(module, "count")
-	if !ok || size != 4 {
-		t.Fatalf("VarAddr(count) = %#x, %d, %v; want the variable's 4 bytes", addr, size, ok)
+	sym, err := d.Symbol(module, "count")
+	if err != nil || sym.Const || sym.Size != 4 {
+		t.Fatalf("Symbol(count) = %+v, %v; want the .global's 4 bytes", sym, err)
 	}
 	c := make([]byte, 4)
-	if err := d.Read(addr, c); err != nil || binary.LittleEndian.Uint32(c) != 100+2*n {
+	if err := d.Read(sym.Addr, c); err != nil || binary.LittleEndian.Uint32(c) != 100+2*n {
 		t.Fatalf("count = %d (%v), want 100 + 2×%d: the initialiser once, then both launches' atomics", binary.LittleEndian.Uint32(c), err, n)
 	}
 	if cnt, b := d.Allocations(); cnt != 1 || b != n*4 {
 		t.Errorf("Allocations() = %d, %d; want the one allocation of %d bytes (variables are not the program's)", cnt, b, n*4)
+	}
+}
+
+// A program copies to a module's variables before its first launch (LoadModule), reads
+// them back, and is refused a copy past a variable's end or to one that is not there.
+func TestDeviceSymbols(t *testing.T) {
+	d := NewDevice()
+	module, err := d.LoadModule("dev.ptx", []byte(devPTX))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := d.LoadModule("dev.ptx", []byte(devPTX)); err != nil || again != module {
+		t.Fatalf("loading the module twice: %q, %v; want the same module %q", again, err, module)
+	}
+	if n, _ := d.Allocations(); n != 0 {
+		t.Errorf("a module's variables count as %d of the program's allocations", n)
+	}
+	step, err := d.Symbol(module, "step")
+	if err != nil || !step.Const || step.Addr != 4 || step.Size != 4 {
+		t.Fatalf("Symbol(step) = %+v, %v; want 4 bytes at offset 4 of the constant bank (after pad's 3, aligned)", step, err)
+	}
+	if err := d.WriteSymbol(module, "step", 2, []byte{0, 9}); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := d.Malloc(32 * 4)
+	k := load(t, Spec{PTX: []byte(devPTX), PTXName: "dev.ptx", Kernel: "inc", Grid: d3(1, 1, 1), Block: d3(32, 1, 1),
+		Device: d, Params: [][]byte{u64Param(p), u32Param(32)}})
+	if _, err := k.Run(context.Background(), 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 4)
+	if err := d.Read(p+31*4, got); err != nil || binary.LittleEndian.Uint32(got) != 9<<24|1 {
+		t.Errorf("the launch added %#x (%v), want the step written before it, %#x", binary.LittleEndian.Uint32(got), err, 9<<24|1)
+	}
+	if err := d.ReadSymbol(module, "count", 0, got); err != nil || binary.LittleEndian.Uint32(got) != 132 {
+		t.Errorf("count = %d (%v), want 100 + 32", binary.LittleEndian.Uint32(got), err)
+	}
+	for _, c := range []struct {
+		err     error
+		missing bool
+		want    string
+	}{
+		{d.WriteSymbol(module, "step", 1, got), false, "4 bytes at offset 1 do not fit in its 4 bytes"},
+		{d.ReadSymbol(module, "count", 5, nil), false, "0 bytes at offset 5"},
+		{d.WriteSymbol(module, "nope", 0, got), true, "no .global or .const variable"},
+		{d.ReadSymbol("feed", "count", 0, got), true, "never loaded"},
+	} {
+		var se *SymbolError
+		if !errors.As(c.err, &se) || se.Missing != c.missing || !strings.Contains(c.err.Error(), c.want) {
+			t.Errorf("%v: want a SymbolError (missing %v) saying %q", c.err, c.missing, c.want)
+		}
+	}
+	if _, err := d.LoadModule("bad.ptx", []byte(".version 7.0\n.target sm_80\n.address_size 64\n.const .u32 big[20000];\n")); err == nil || !strings.Contains(err.Error(), "64 KiB") {
+		t.Errorf("a module whose constants overflow the bank: %v", err)
 	}
 }
 

@@ -64,6 +64,7 @@ func runExamples(t *testing.T, lib string) {
 		launches int
 	}{
 		{"vectoradd", []string{"5000"}, "vectoradd: 5000 elements, sum 9374375.00, 0 wrong: PASSED\n", 1},
+		{"constants", []string{"10000"}, "constants: 10000 points, scale 0.50, 4368 and 5616 positive, 0 wrong: PASSED\n", 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			exe := nvccProgram(t, filepath.Join("..", "..", "examples", "cuda", c.name+".cu"), "-cudart", "shared")

@@ -373,6 +373,24 @@ func PTXFor(entries []Entry, name string) (*Entry, error) {
 	return nil, fmt.Errorf("no kernel %q in the program's PTX; its kernels: %s", name, joinUnique(names))
 }
 
+// PTXForVar picks the PTX that declares the module variable name (a .global or .const,
+// by its PTX name, as __cudaRegisterVar gives it): among the PTX entries that declare it,
+// the one of the highest architecture, as PTXFor picks a kernel's.
+func PTXForVar(entries []Entry, name string) (*Entry, error) {
+	re := regexp.MustCompile(`(?m)^[ \t]*(?:\.\w+[ \t]+)*\.(?:global|const)[ \t][^;=\n]*?[ \t]` + regexp.QuoteMeta(name) + `[ \t]*(?:\[|=|;)`)
+	var best *Entry
+	for i := range entries {
+		e := &entries[i]
+		if e.Kind == KindPTX && re.Match(e.Data) && (best == nil || e.Arch > best.Arch) {
+			best = e
+		}
+	}
+	if best == nil {
+		return nil, fmt.Errorf("no .global or .const variable %q in the program's PTX", name)
+	}
+	return best, nil
+}
+
 // Kernels lists the .entry names a PTX text declares, in order.
 func Kernels(ptx []byte) []string {
 	var out []string

@@ -138,6 +138,28 @@ func TestPTXFor(t *testing.T) {
 	}
 }
 
+// TestPTXForVar: a variable is read from the PTX of the highest architecture that
+// declares it as .global or .const, by its whole name (not a longer one that ends with it,
+// nor a register or a use).
+func TestPTXForVar(t *testing.T) {
+	old := ".version 7.0\n.global .align 4 .u32 count = 1;\n"
+	cur := ".version 8.0\n.visible .global .align 4 .u32 count;\n.const .align 4 .b8 coef[16];\n.global .u32 mytotal;\nld.global.u32 %r1, [total];\n"
+	es := []Entry{{Kind: KindPTX, Arch: 90, Data: []byte(cur)}, {Kind: KindPTX, Arch: 52, Data: []byte(old)}, {Kind: KindELF, Arch: 100}}
+	for name, arch := range map[string]int{"count": 90, "coef": 90, "mytotal": 90} {
+		if e, err := PTXForVar(es, name); err != nil || e.Arch != arch {
+			t.Errorf("PTXForVar(%s) = %+v, %v; want compute_%d's", name, e, err, arch)
+		}
+	}
+	if e, err := PTXForVar(es[1:], "count"); err != nil || e.Arch != 52 {
+		t.Errorf("PTXForVar(count) without compute_90 = %+v, %v", e, err)
+	}
+	for _, name := range []string{"total", "coe", "u32"} {
+		if _, err := PTXForVar(es, name); err == nil || !strings.Contains(err.Error(), `no .global or .const variable "`+name+`"`) {
+			t.Errorf("PTXForVar(%s): %v, want none", name, err)
+		}
+	}
+}
+
 // TestCorruption: every truncation of a fat binary and every bit flip of its headers is
 // a *FormatError or reads as entries; none panics. (A flip inside a payload changes the
 // code silently where nothing checks it: fat binaries carry no checksum.)

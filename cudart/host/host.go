@@ -73,6 +73,7 @@ type Runtime struct {
 	dev     *capture.Device
 	modules []*module
 	funcs   map[uintptr]*function
+	vars    map[uintptr]*variable
 	configs []Config
 	spool   string   // folder of the per-launch traces
 	parts   []string // one trace file per launch, in order
@@ -92,6 +93,16 @@ type function struct {
 	params []int // parameter sizes, read on first launch
 }
 
+// variable is a __device__ or __constant__ variable the program registered, keyed by
+// its host shadow's address (what cudaMemcpyToSymbol is given).
+type variable struct {
+	mod      *module
+	name     string // its PTX name
+	size     uint64
+	constant bool
+	key      string // its module's key on the Device, once loaded
+}
+
 // Config is a launch configuration (<<<grid, block, shared, stream>>>).
 type Config struct {
 	Grid, Block format.Dim3
@@ -108,7 +119,7 @@ func New(opts Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Runtime{opts: opts, dev: capture.NewDevice(), funcs: map[uintptr]*function{}, spool: dir}, nil
+	return &Runtime{opts: opts, dev: capture.NewDevice(), funcs: map[uintptr]*function{}, vars: map[uintptr]*variable{}, spool: dir}, nil
 }
 
 func (r *Runtime) logf(f string, args ...any) {

@@ -181,7 +181,9 @@ func gtraceRegisterFunction(h C.int, stub C.uintptr_t, name *C.char) {
 
 //export gtraceRegisterVar
 func gtraceRegisterVar(h C.int, hostVar C.uintptr_t, name *C.char, size C.size_t, constant C.int) {
-	// Registered variables are read by the symbol calls, which come later.
+	call(func(r *host.Runtime) error {
+		return r.RegisterVar(int(h), uintptr(hostVar), C.GoString(name), uint64(size), constant != 0)
+	})
 }
 
 //export gtracePushConfig
@@ -251,4 +253,40 @@ func gtraceMemcpy(dst, src unsafe.Pointer, n C.size_t, kind C.int) C.cudaError_t
 //export gtraceMemset
 func gtraceMemset(p C.uintptr_t, v C.int, n C.size_t) C.cudaError_t {
 	return call(func(r *host.Runtime) error { return r.Memset(uint64(p), byte(v), uint64(n)) })
+}
+
+//export gtraceMemcpyToSymbol
+func gtraceMemcpyToSymbol(symbol C.uintptr_t, src unsafe.Pointer, n, off C.size_t, kind C.int) C.cudaError_t {
+	return call(func(r *host.Runtime) error {
+		// The view is read only where src is the host's.
+		sv := unsafe.Slice((*byte)(src), int(n))
+		return r.MemcpyToSymbol(uintptr(symbol), uint64(uintptr(src)), sv, uint64(off), host.MemcpyKind(kind))
+	})
+}
+
+//export gtraceMemcpyFromSymbol
+func gtraceMemcpyFromSymbol(dst unsafe.Pointer, symbol C.uintptr_t, n, off C.size_t, kind C.int) C.cudaError_t {
+	return call(func(r *host.Runtime) error {
+		// The view is written only where dst is the host's.
+		dv := unsafe.Slice((*byte)(dst), int(n))
+		return r.MemcpyFromSymbol(uint64(uintptr(dst)), dv, uintptr(symbol), uint64(off), host.MemcpyKind(kind))
+	})
+}
+
+//export gtraceSymbolAddress
+func gtraceSymbolAddress(symbol C.uintptr_t, addr *C.uint64_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error {
+		a, err := r.SymbolAddress(uintptr(symbol))
+		*addr = C.uint64_t(a)
+		return err
+	})
+}
+
+//export gtraceSymbolSize
+func gtraceSymbolSize(symbol C.uintptr_t, size *C.uint64_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error {
+		n, err := r.SymbolSize(uintptr(symbol))
+		*size = C.uint64_t(n)
+		return err
+	})
 }

@@ -100,6 +100,60 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind) {
 	return ret(gtraceMemcpy(dst, (void *)src, n, kind));
 }
 
+/* The symbol calls. A stream's copies run in order and at once under gtrace, so the
+ * Async forms and the per-thread-default-stream forms (_ptds, _ptsz) are the same call. */
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, size_t off, int kind) {
+	return ret(gtraceMemcpyToSymbol((uintptr_t)symbol, (void *)src, n, off, kind));
+}
+cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t n, size_t off, int kind) {
+	return cudaMemcpyToSymbol(symbol, src, n, off, kind);
+}
+cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t n, size_t off, int kind,
+				    cudaStream_t stream) {
+	(void)stream;
+	return cudaMemcpyToSymbol(symbol, src, n, off, kind);
+}
+cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, size_t n, size_t off, int kind,
+					 cudaStream_t stream) {
+	return cudaMemcpyToSymbolAsync(symbol, src, n, off, kind, stream);
+}
+
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t off, int kind) {
+	return ret(gtraceMemcpyFromSymbol(dst, (uintptr_t)symbol, n, off, kind));
+}
+cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t n, size_t off, int kind) {
+	return cudaMemcpyFromSymbol(dst, symbol, n, off, kind);
+}
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t n, size_t off, int kind,
+				      cudaStream_t stream) {
+	(void)stream;
+	return cudaMemcpyFromSymbol(dst, symbol, n, off, kind);
+}
+cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t n, size_t off, int kind,
+					   cudaStream_t stream) {
+	return cudaMemcpyFromSymbolAsync(dst, symbol, n, off, kind, stream);
+}
+
+cudaError_t cudaGetSymbolAddress(void **p, const void *symbol) {
+	uint64_t addr = 0;
+	if (p == NULL)
+		return ret(1);
+	cudaError_t e = gtraceSymbolAddress((uintptr_t)symbol, &addr);
+	if (e == 0)
+		*p = (void *)(uintptr_t)addr;
+	return ret(e);
+}
+
+cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol) {
+	uint64_t n = 0;
+	if (size == NULL)
+		return ret(1);
+	cudaError_t e = gtraceSymbolSize((uintptr_t)symbol, &n);
+	if (e == 0)
+		*size = (size_t)n;
+	return ret(e);
+}
+
 cudaError_t cudaMemset(void *p, int v, size_t n) { return ret(gtraceMemset((uintptr_t)p, v, n)); }
 
 cudaError_t cudaGetLastError(void) {

@@ -11,6 +11,9 @@ import (
 	"testing"
 )
 
+// updateStubs rewrites unsupported.c. When shim.c gains a function that unsupported.c
+// still stubs, the package does not link ("multiple definition of"), so this test cannot
+// run: empty unsupported.c first (echo > unsupported.c), then run it with -update-stubs.
 var updateStubs = flag.Bool("update-stubs", false, "rewrite unsupported.c from api.txt and shim.c")
 
 // defined lists the runtime functions shim.c defines: a definition starts a line with

@@ -203,10 +203,6 @@ cudaError_t cudaGetSurfaceObjectResourceDesc(void) { return gtrace_ret(gtraceUns
 
 cudaError_t cudaGetSurfaceReference(void) { return gtrace_ret(gtraceUnsupported("cudaGetSurfaceReference")); }
 
-cudaError_t cudaGetSymbolAddress(void) { return gtrace_ret(gtraceUnsupported("cudaGetSymbolAddress")); }
-
-cudaError_t cudaGetSymbolSize(void) { return gtrace_ret(gtraceUnsupported("cudaGetSymbolSize")); }
-
 cudaError_t cudaGetTextureAlignmentOffset(void) { return gtrace_ret(gtraceUnsupported("cudaGetTextureAlignmentOffset")); }
 
 cudaError_t cudaGetTextureObjectResourceDesc(void) { return gtrace_ret(gtraceUnsupported("cudaGetTextureObjectResourceDesc")); }
@@ -557,14 +553,6 @@ cudaError_t cudaMemcpyFromArrayAsync_ptsz(void) { return gtrace_ret(gtraceUnsupp
 
 cudaError_t cudaMemcpyFromArray_ptds(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpyFromArray_ptds")); }
 
-cudaError_t cudaMemcpyFromSymbol(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpyFromSymbol")); }
-
-cudaError_t cudaMemcpyFromSymbolAsync(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpyFromSymbolAsync")); }
-
-cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpyFromSymbolAsync_ptsz")); }
-
-cudaError_t cudaMemcpyFromSymbol_ptds(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpyFromSymbol_ptds")); }
-
 cudaError_t cudaMemcpyPeer(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpyPeer")); }
 
 cudaError_t cudaMemcpyPeerAsync(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpyPeerAsync")); }
@@ -576,14 +564,6 @@ cudaError_t cudaMemcpyToArrayAsync(void) { return gtrace_ret(gtraceUnsupported("
 cudaError_t cudaMemcpyToArrayAsync_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpyToArrayAsync_ptsz")); }
 
 cudaError_t cudaMemcpyToArray_ptds(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpyToArray_ptds")); }
-
-cudaError_t cudaMemcpyToSymbol(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpyToSymbol")); }
-
-cudaError_t cudaMemcpyToSymbolAsync(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpyToSymbolAsync")); }
-
-cudaError_t cudaMemcpyToSymbolAsync_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpyToSymbolAsync_ptsz")); }
-
-cudaError_t cudaMemcpyToSymbol_ptds(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpyToSymbol_ptds")); }
 
 cudaError_t cudaMemcpy_ptds(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpy_ptds")); }
 
