@@ -108,11 +108,7 @@ func runSummary(w io.Writer, prog, statusPath string, runErr error) error {
 	if st.Launches == 0 {
 		fmt.Fprintf(w, "gtrace run: %s launched no kernels; no trace written\n", prog)
 	} else {
-		launches := "launches"
-		if st.Launches == 1 {
-			launches = "launch"
-		}
-		fmt.Fprintf(w, "gtrace run: %s: %d %s, %d warp-instructions -> %s\n", prog, st.Launches, launches, st.WarpInsts, st.Trace)
+		fmt.Fprintf(w, "gtrace run: %s: %s, %d warp-instructions -> %s\n", prog, counted(st.Launches, "launch", "launches"), st.WarpInsts, st.Trace)
 	}
 	if len(st.Unsupported) > 0 {
 		names := make([]string, 0, len(st.Unsupported))
@@ -126,7 +122,7 @@ func runSummary(w io.Writer, prog, statusPath string, runErr error) error {
 		fmt.Fprintf(w, "gtrace run: calls gtrace does not support, answered cudaErrorNotSupported: %s\n", strings.Join(names, ", "))
 	}
 	if len(st.Errors) > 0 {
-		fmt.Fprintf(w, "gtrace run: %d calls failed; the first: %s\n", len(st.Errors), st.Errors[0])
+		fmt.Fprintf(w, "gtrace run: %s failed; the first: %s\n", counted(len(st.Errors), "call", "calls"), st.Errors[0])
 	}
 	if exit != nil {
 		return cli.Exit(fmt.Sprintf("run: %s exited with status %d", prog, exitCode(exit)), exitCode(exit))
@@ -177,4 +173,12 @@ func exeRelative(name string) string {
 		return ""
 	}
 	return filepath.Join(filepath.Dir(exe), name)
+}
+
+// counted is n with the noun's singular or plural form.
+func counted(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

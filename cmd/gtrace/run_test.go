@@ -1,9 +1,12 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -53,44 +56,108 @@ func TestRun(t *testing.T) {
 	t.Run("refuses-and-reports", func(t *testing.T) { runRefusesAndReports(t, lib) })
 }
 
-// The example programs of examples/cuda, built by nvcc 11.8 and run unmodified: each
-// prints what it prints on a GPU (PASSED from its own host-side check), and gtrace run
-// writes one trace of its launches that replays.
+// gpuRuns reads what the example programs printed on a real GPU
+// (scripts/hw/examples.sh): per run, "NAME ARGS", its stdout and its exit status.
+func gpuRuns(t *testing.T, path string) map[string]struct {
+	out  string
+	exit int
+} {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := map[string]struct {
+		out  string
+		exit int
+	}{}
+	blocks := strings.Split(string(b), "== ")
+	for _, blk := range blocks[1:] {
+		head, body, _ := strings.Cut(blk, "\n")
+		i := strings.LastIndex(body, "exit ")
+		if i < 0 {
+			t.Fatalf("%s: the run %q has no exit status", path, head)
+		}
+		exit, err := strconv.Atoi(strings.TrimSpace(body[i+len("exit "):]))
+		if err != nil {
+			t.Fatalf("%s: the run %q: %v", path, head, err)
+		}
+		runs[head] = struct {
+			out  string
+			exit int
+		}{body[:i], exit}
+	}
+	return runs
+}
+
+// The example programs of examples/cuda, built by nvcc 11.8 and run unmodified with
+// the arguments of examples/cuda/runs.txt: each prints exactly what it printed on an
+// H100 (scripts/hw/examples.sh; its own host-side checks say PASSED), and gtrace run
+// writes one trace of its launches that replays on every architecture that can run it
+// (the others refuse it, saying which limit it is over).
 func runExamples(t *testing.T, lib string) {
-	for _, c := range []struct {
-		name     string
-		args     []string
-		want     string
+	gpu := gpuRuns(t, filepath.Join("..", "..", "traces", "hw", "h100-2026-11-26-examples", "examples.txt"))
+	all := []string{"fermi", "kepler", "ampere", "hopper"}
+	cases := map[string]struct {
 		launches int
+		archs    []string // where it replays; the rest refuse it
+		stderr   string   // what the run also says, if anything
 	}{
-		{"vectoradd", []string{"5000"}, "vectoradd: 5000 elements, sum 9374375.00, 0 wrong: PASSED\n", 1},
-		{"constants", []string{"10000"}, "constants: 10000 points, scale 0.50, 4368 and 5616 positive, 0 wrong: PASSED\n", 2},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			exe := nvccProgram(t, filepath.Join("..", "..", "examples", "cuda", c.name+".cu"), "-cudart", "shared")
-			trace := filepath.Join(t.TempDir(), c.name+".gtrace")
-			code, out, errs := gtrace(t, append([]string{"run", "--cudart", lib, "-o", trace, exe}, c.args...)...)
-			if code != 0 || out != c.want {
-				t.Fatalf("exit %d, printed %q, want %q\nstderr:\n%s", code, out, c.want, errs)
+		"vectoradd": {1, all, ""},
+		"constants": {2, all, ""},
+		// 64 KiB of shared memory per block: sm_70 and later, after the opt-in. The
+		// launch before the opt-in is refused, as on a GPU, and told.
+		"streams": {3, []string{"ampere", "hopper"}, "1 call failed; the first: kernel _Z7reversePKfPf <<<1,1,1, 256,1,1, 65536>>>: 65536 bytes of dynamic shared memory, over the kernel's 49152: above 48 KiB a kernel must opt in first"},
+	}
+	runs, err := os.ReadFile(filepath.Join("..", "..", "examples", "cuda", "runs.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(string(runs), "\n") {
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		fields := strings.Fields(line)
+		name, args := fields[0], fields[1:]
+		c, ok := cases[name]
+		want, measured := gpu[line]
+		if !ok || !measured {
+			t.Errorf("examples/cuda/runs.txt: %q has no case here (%v) or no output from the GPU (%v): add one, rerun scripts/hw/examples.sh", line, ok, measured)
+			continue
+		}
+		n++
+		t.Run(name, func(t *testing.T) {
+			exe := nvccProgram(t, filepath.Join("..", "..", "examples", "cuda", name+".cu"), "-cudart", "shared")
+			trace := filepath.Join(t.TempDir(), name+".gtrace")
+			code, out, errs := gtrace(t, append([]string{"run", "--cudart", lib, "-o", trace, exe}, args...)...)
+			if code != want.exit || out != want.out {
+				t.Fatalf("exit %d, printed %q; on the GPU: exit %d, %q\nstderr:\n%s", code, out, want.exit, want.out, errs)
 			}
-			if !strings.Contains(errs, "launch") || !strings.Contains(errs, trace) {
-				t.Errorf("stderr does not sum the run up: %s", errs)
+			if !strings.Contains(errs, "launch") || !strings.Contains(errs, trace) || !strings.Contains(errs, c.stderr) {
+				t.Errorf("stderr does not sum the run up (want %q): %s", c.stderr, errs)
 			}
 			rd, err := format.Open(trace)
 			if err != nil {
 				t.Fatal(err)
 			}
-			n := len(rd.Meta().Launches)
+			got := len(rd.Meta().Launches)
 			rd.Close()
-			if n != c.launches {
-				t.Errorf("the trace holds %d launches, want %d", n, c.launches)
+			if got != c.launches {
+				t.Errorf("the trace holds %d launches, want %d", got, c.launches)
 			}
-			for _, arch := range []string{"fermi", "kepler", "ampere", "hopper"} {
-				if code, _, errs := gtrace(t, "replay", trace, "--arch", arch); code != 0 {
+			for _, arch := range all {
+				code, _, errs := gtrace(t, "replay", trace, "--arch", arch)
+				switch fits := slices.Contains(c.archs, arch); {
+				case fits && code != 0:
 					t.Errorf("replay --arch %s: exit %d: %s", arch, code, errs)
+				case !fits && (code == 0 || !strings.Contains(errs, "over the")):
+					t.Errorf("replay --arch %s: exit %d, %q; want a refusal naming the limit", arch, code, errs)
 				}
 			}
 		})
+	}
+	if n != len(cases) {
+		t.Errorf("%d example runs in examples/cuda/runs.txt for %d cases here", n, len(cases))
 	}
 }
 

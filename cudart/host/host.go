@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/gtrace/gtrace/capture"
 	"github.com/gtrace/gtrace/cudart/fatbin"
@@ -74,12 +75,18 @@ type Runtime struct {
 	modules []*module
 	funcs   map[uintptr]*function
 	vars    map[uintptr]*variable
-	configs []Config
-	spool   string   // folder of the per-launch traces
-	parts   []string // one trace file per launch, in order
-	meta    []format.Launch
-	insts   uint64
-	closed  bool
+	streams map[uintptr]bool   // created and not destroyed
+	events  map[uintptr]*event // created and not destroyed
+	pinned  map[uint64]uint64  // page-locked host memory: start, bytes
+	start   time.Time          // events are timed from here
+
+	nstreams, nevents int // handles given, for the next one's number
+	configs           []Config
+	spool             string   // folder of the per-launch traces
+	parts             []string // one trace file per launch, in order
+	meta              []format.Launch
+	insts             uint64
+	closed            bool
 }
 
 type module struct {
@@ -91,7 +98,15 @@ type function struct {
 	name   string // the .entry name
 	ptx    *fatbin.Entry
 	params []int // parameter sizes, read on first launch
+	// maxDynShared is the dynamic shared memory a launch may ask for: 48 KiB until the
+	// program opts in to more (cudaFuncAttributeMaxDynamicSharedMemorySize).
+	maxDynShared uint64
 }
+
+// DefaultMaxDynShared is what a kernel may ask for before it opts in to more: 48 KiB
+// (CUDA C++ Programming Guide, "Shared Memory" in each compute capability's section:
+// allocations above 48 KB per block need dynamic shared memory and an explicit opt-in).
+const DefaultMaxDynShared = 48 << 10
 
 // variable is a __device__ or __constant__ variable the program registered, keyed by
 // its host shadow's address (what cudaMemcpyToSymbol is given).
@@ -119,7 +134,8 @@ func New(opts Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Runtime{opts: opts, dev: capture.NewDevice(), funcs: map[uintptr]*function{}, vars: map[uintptr]*variable{}, spool: dir}, nil
+	return &Runtime{opts: opts, dev: capture.NewDevice(), funcs: map[uintptr]*function{}, vars: map[uintptr]*variable{}, spool: dir,
+		streams: map[uintptr]bool{}, events: map[uintptr]*event{}, pinned: map[uint64]uint64{}, start: time.Now()}, nil
 }
 
 func (r *Runtime) logf(f string, args ...any) {
@@ -145,7 +161,7 @@ func (r *Runtime) RegisterFunction(handle int, stub uintptr, deviceName string) 
 		return fail(InvalidResourceHandle, "__cudaRegisterFunction: no fat binary %d", handle)
 	}
 	m := r.modules[handle-1]
-	f := &function{mod: m, name: deviceName}
+	f := &function{mod: m, name: deviceName, maxDynShared: DefaultMaxDynShared}
 	// A kernel with no PTX (SASS only) is refused at its launch, not here: a program
 	// may register kernels it never runs.
 	f.ptx, _ = fatbin.PTXFor(m.entries, deviceName)
@@ -205,8 +221,15 @@ func (r *Runtime) Launch(ctx context.Context, stub uintptr, c Config, params [][
 	if err != nil {
 		return err
 	}
+	if err := r.CheckStream("cudaLaunchKernel", c.Stream); err != nil {
+		return err
+	}
 	if err := checkConfig(c); err != "" {
 		return fail(InvalidConfiguration, "kernel %s <<<%v, %v, %d>>>: %s", f.name, c.Grid, c.Block, c.Shared, err)
+	}
+	if c.Shared > f.maxDynShared {
+		return fail(InvalidValue, "kernel %s <<<%v, %v, %d>>>: %d bytes of dynamic shared memory, over the kernel's %d: above 48 KiB a kernel must opt in first, with cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)",
+			f.name, c.Grid, c.Block, c.Shared, c.Shared, f.maxDynShared)
 	}
 	spec := capture.Spec{
 		PTX: f.ptx.Data, PTXName: f.name + ".ptx", Kernel: f.name,

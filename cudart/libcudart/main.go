@@ -290,3 +290,74 @@ func gtraceSymbolSize(symbol C.uintptr_t, size *C.uint64_t) C.cudaError_t {
 		return err
 	})
 }
+
+//export gtraceCheckStream
+func gtraceCheckStream(name *C.char, s C.uintptr_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error { return r.CheckStream(C.GoString(name), uintptr(s)) })
+}
+
+//export gtraceStreamCreate
+func gtraceStreamCreate(s *C.uintptr_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error {
+		*s = C.uintptr_t(r.StreamCreate())
+		return nil
+	})
+}
+
+//export gtraceStreamDestroy
+func gtraceStreamDestroy(s C.uintptr_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error { return r.StreamDestroy(uintptr(s)) })
+}
+
+//export gtraceEventCreate
+func gtraceEventCreate(flags C.uint, ev *C.uintptr_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error {
+		h, err := r.EventCreate(uint32(flags))
+		*ev = C.uintptr_t(h)
+		return err
+	})
+}
+
+//export gtraceEventDestroy
+func gtraceEventDestroy(ev C.uintptr_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error { return r.EventDestroy(uintptr(ev)) })
+}
+
+//export gtraceEventRecord
+func gtraceEventRecord(ev, s C.uintptr_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error { return r.EventRecord(uintptr(ev), uintptr(s)) })
+}
+
+//export gtraceEventSync
+func gtraceEventSync(name *C.char, ev C.uintptr_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error { return r.EventSync(C.GoString(name), uintptr(ev)) })
+}
+
+//export gtraceEventElapsed
+func gtraceEventElapsed(start, end C.uintptr_t, ms *C.float) C.cudaError_t {
+	return call(func(r *host.Runtime) error {
+		t, err := r.EventElapsed(uintptr(start), uintptr(end))
+		*ms = C.float(t)
+		return err
+	})
+}
+
+//export gtraceHostAlloc
+func gtraceHostAlloc(name *C.char, p C.uintptr_t, n C.size_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error { return r.HostAlloc(C.GoString(name), uint64(p), uint64(n)) })
+}
+
+//export gtraceHostFree
+func gtraceHostFree(name *C.char, p C.uintptr_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error { return r.HostFree(C.GoString(name), uint64(p)) })
+}
+
+//export gtraceFuncSetAttribute
+func gtraceFuncSetAttribute(stub C.uintptr_t, attr, value C.int) C.cudaError_t {
+	return call(func(r *host.Runtime) error { return r.FuncSetAttribute(uintptr(stub), int(attr), int(value)) })
+}
+
+//export gtraceFuncCheck
+func gtraceFuncCheck(name *C.char, stub C.uintptr_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error { return r.FuncCheck(C.GoString(name), uintptr(stub)) })
+}

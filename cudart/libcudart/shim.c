@@ -84,6 +84,10 @@ cudaError_t cudaLaunchKernel(const void *func, gtrace_dim3 g, gtrace_dim3 b, voi
 			     cudaStream_t stream) {
 	return ret(gtraceLaunch((uintptr_t)func, g.x, g.y, g.z, b.x, b.y, b.z, args, shared, (uintptr_t)stream));
 }
+cudaError_t cudaLaunchKernel_ptsz(const void *func, gtrace_dim3 g, gtrace_dim3 b, void **args, size_t shared,
+				  cudaStream_t stream) {
+	return cudaLaunchKernel(func, g, b, args, shared, stream);
+}
 
 cudaError_t cudaMalloc(void **p, size_t n) {
 	uint64_t addr = 0;
@@ -156,6 +160,175 @@ cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol) {
 
 cudaError_t cudaMemset(void *p, int v, size_t n) { return ret(gtraceMemset((uintptr_t)p, v, n)); }
 
+/* Streams run every call at once, in the program's order (cudart/host/stream.go): an
+ * Async call is its synchronous form once its stream is checked, and the per-thread
+ * default stream forms (_ptds, _ptsz) are the same calls. */
+static cudaError_t stream_ok(const char *call, cudaStream_t s) { return gtraceCheckStream((char *)call, (uintptr_t)s); }
+
+cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t n, int kind) { return cudaMemcpy(dst, src, n, kind); }
+cudaError_t cudaMemset_ptds(void *p, int v, size_t n) { return cudaMemset(p, v, n); }
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, cudaStream_t s) {
+	cudaError_t e = stream_ok("cudaMemcpyAsync", s);
+	return e ? ret(e) : cudaMemcpy(dst, src, n, kind);
+}
+cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t n, int kind, cudaStream_t s) {
+	return cudaMemcpyAsync(dst, src, n, kind, s);
+}
+cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s) {
+	cudaError_t e = stream_ok("cudaMemsetAsync", s);
+	return e ? ret(e) : cudaMemset(p, v, n);
+}
+cudaError_t cudaMemsetAsync_ptsz(void *p, int v, size_t n, cudaStream_t s) { return cudaMemsetAsync(p, v, n, s); }
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int flags) {
+	uintptr_t h = 0;
+	if (s == NULL || flags > 1) /* cudaStreamDefault, cudaStreamNonBlocking */
+		return ret(1);
+	cudaError_t e = gtraceStreamCreate(&h);
+	if (e == 0)
+		*s = (cudaStream_t)h;
+	return ret(e);
+}
+cudaError_t cudaStreamCreate(cudaStream_t *s) { return cudaStreamCreateWithFlags(s, 0); }
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int flags, int priority) {
+	(void)priority;
+	return cudaStreamCreateWithFlags(s, flags);
+}
+cudaError_t cudaStreamDestroy(cudaStream_t s) { return ret(gtraceStreamDestroy((uintptr_t)s)); }
+cudaError_t cudaStreamSynchronize(cudaStream_t s) { return ret(stream_ok("cudaStreamSynchronize", s)); }
+cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s) { return cudaStreamSynchronize(s); }
+cudaError_t cudaStreamQuery(cudaStream_t s) { return ret(stream_ok("cudaStreamQuery", s)); }
+cudaError_t cudaStreamQuery_ptsz(cudaStream_t s) { return cudaStreamQuery(s); }
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned int flags) {
+	cudaError_t e = stream_ok("cudaStreamWaitEvent", s);
+	if (e == 0 && flags > 1) /* cudaEventWaitDefault, cudaEventWaitExternal */
+		e = 1;
+	if (e == 0)
+		e = gtraceEventSync("cudaStreamWaitEvent", (uintptr_t)ev);
+	return ret(e);
+}
+cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t s, cudaEvent_t ev, unsigned int flags) {
+	return cudaStreamWaitEvent(s, ev, flags);
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *ev, unsigned int flags) {
+	uintptr_t h = 0;
+	if (ev == NULL)
+		return ret(1);
+	cudaError_t e = gtraceEventCreate(flags, &h);
+	if (e == 0)
+		*ev = (cudaEvent_t)h;
+	return ret(e);
+}
+cudaError_t cudaEventCreate(cudaEvent_t *ev) { return cudaEventCreateWithFlags(ev, 0); }
+cudaError_t cudaEventDestroy(cudaEvent_t ev) { return ret(gtraceEventDestroy((uintptr_t)ev)); }
+cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s) { return ret(gtraceEventRecord((uintptr_t)ev, (uintptr_t)s)); }
+cudaError_t cudaEventRecord_ptsz(cudaEvent_t ev, cudaStream_t s) { return cudaEventRecord(ev, s); }
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t ev, cudaStream_t s, unsigned int flags) {
+	return flags > 1 ? ret(1) : cudaEventRecord(ev, s); /* cudaEventRecordDefault, cudaEventRecordExternal */
+}
+cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t ev, cudaStream_t s, unsigned int flags) {
+	return cudaEventRecordWithFlags(ev, s, flags);
+}
+cudaError_t cudaEventQuery(cudaEvent_t ev) { return ret(gtraceEventSync("cudaEventQuery", (uintptr_t)ev)); }
+cudaError_t cudaEventSynchronize(cudaEvent_t ev) { return ret(gtraceEventSync("cudaEventSynchronize", (uintptr_t)ev)); }
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
+	float t = 0;
+	if (ms == NULL)
+		return ret(1);
+	cudaError_t e = gtraceEventElapsed((uintptr_t)start, (uintptr_t)end, &t);
+	if (e == 0)
+		*ms = t;
+	return ret(e);
+}
+
+/* Page-locked host memory: ordinary aligned host memory, which the runtime records, so
+ * that a copy from or to it is known as pinned. */
+static cudaError_t host_alloc(const char *call, void **p, size_t n, unsigned int flags) {
+	void *m = NULL;
+	if (p == NULL || flags > 0xf) /* Default, Portable, Mapped, WriteCombined */
+		return ret(1);
+	*p = NULL;
+	if (n == 0)
+		return 0;
+	if (posix_memalign(&m, 4096, n) != 0)
+		return ret(2);
+	cudaError_t e = gtraceHostAlloc((char *)call, (uintptr_t)m, n);
+	if (e != 0) {
+		free(m);
+		return ret(e);
+	}
+	*p = m;
+	return 0;
+}
+cudaError_t cudaMallocHost(void **p, size_t n) { return host_alloc("cudaMallocHost", p, n, 0); }
+cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int flags) { return host_alloc("cudaHostAlloc", p, n, flags); }
+cudaError_t cudaFreeHost(void *p) {
+	if (p == NULL)
+		return 0;
+	cudaError_t e = gtraceHostFree("cudaFreeHost", (uintptr_t)p);
+	if (e == 0)
+		free(p);
+	return ret(e);
+}
+cudaError_t cudaHostRegister(void *p, size_t n, unsigned int flags) {
+	if (flags > 0xf) /* Default, Portable, Mapped, IoMemory, ReadOnly */
+		return ret(1);
+	return ret(gtraceHostAlloc("cudaHostRegister", (uintptr_t)p, n));
+}
+cudaError_t cudaHostUnregister(void *p) { return ret(gtraceHostFree("cudaHostUnregister", (uintptr_t)p)); }
+
+/* Preferences the replay's architecture decides on: accepted, checked for range. */
+cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value) {
+	return ret(gtraceFuncSetAttribute((uintptr_t)func, attr, value));
+}
+cudaError_t cudaFuncSetCacheConfig(const void *func, int config) {
+	return config < 0 || config > 3 ? ret(1) : ret(gtraceFuncCheck("cudaFuncSetCacheConfig", (uintptr_t)func));
+}
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, int config) {
+	return config < 0 || config > 2 ? ret(1) : ret(gtraceFuncCheck("cudaFuncSetSharedMemConfig", (uintptr_t)func));
+}
+cudaError_t cudaDeviceSetCacheConfig(int config) { return config < 0 || config > 3 ? ret(1) : 0; }
+cudaError_t cudaThreadSetCacheConfig(int config) { return cudaDeviceSetCacheConfig(config); }
+cudaError_t cudaDeviceGetCacheConfig(int *config) {
+	if (config == NULL)
+		return ret(1);
+	*config = 0; /* cudaFuncCachePreferNone */
+	return 0;
+}
+cudaError_t cudaThreadGetCacheConfig(int *config) { return cudaDeviceGetCacheConfig(config); }
+cudaError_t cudaDeviceSetSharedMemConfig(int config) { return config < 0 || config > 2 ? ret(1) : 0; }
+cudaError_t cudaDeviceGetSharedMemConfig(int *config) {
+	if (config == NULL)
+		return ret(1);
+	*config = 1; /* cudaSharedMemBankSizeFourByte */
+	return 0;
+}
+
+static unsigned int device_flags;
+cudaError_t cudaSetDeviceFlags(unsigned int flags) {
+	if (flags & ~0x1fu) /* the schedule flags, MapHost, LmemResizeToMax */
+		return ret(1);
+	device_flags = flags;
+	return 0;
+}
+cudaError_t cudaGetDeviceFlags(unsigned int *flags) {
+	if (flags == NULL)
+		return ret(1);
+	*flags = device_flags;
+	return 0;
+}
+
+/* The CUDA version the stand-in is: 11.8, as the library it replaces. */
+cudaError_t cudaRuntimeGetVersion(int *v) {
+	if (v == NULL)
+		return ret(1);
+	*v = 11080;
+	return 0;
+}
+cudaError_t cudaDriverGetVersion(int *v) { return cudaRuntimeGetVersion(v); }
+
 cudaError_t cudaGetLastError(void) {
 	cudaError_t e = last_error;
 	last_error = 0;
@@ -184,6 +357,7 @@ cudaError_t cudaGetDevice(int *d) {
 cudaError_t cudaSetDevice(int d) { return d == 0 ? 0 : ret(101); /* cudaErrorInvalidDevice */ }
 
 cudaError_t cudaDeviceReset(void) { return ret(gtraceFinish()); }
+cudaError_t cudaThreadExit(void) { return cudaDeviceReset(); }
 
 /* The one runtime call that returns a struct: by value, so it is no stub. */
 gtrace_channel_desc cudaCreateChannelDesc(int x, int y, int z, int w, int f) {

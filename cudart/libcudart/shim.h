@@ -8,6 +8,7 @@
 
 typedef int cudaError_t;
 typedef void *cudaStream_t;
+typedef void *cudaEvent_t;
 typedef struct { unsigned int x, y, z; } gtrace_dim3;
 
 /* __fatBinC_Wrapper_t: what __cudaRegisterFatBinary is given. */

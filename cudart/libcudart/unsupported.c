@@ -67,8 +67,6 @@ cudaError_t cudaDeviceGetAttribute(void) { return gtrace_ret(gtraceUnsupported("
 
 cudaError_t cudaDeviceGetByPCIBusId(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceGetByPCIBusId")); }
 
-cudaError_t cudaDeviceGetCacheConfig(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceGetCacheConfig")); }
-
 cudaError_t cudaDeviceGetDefaultMemPool(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceGetDefaultMemPool")); }
 
 cudaError_t cudaDeviceGetGraphMemAttribute(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceGetGraphMemAttribute")); }
@@ -83,25 +81,17 @@ cudaError_t cudaDeviceGetP2PAttribute(void) { return gtrace_ret(gtraceUnsupporte
 
 cudaError_t cudaDeviceGetPCIBusId(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceGetPCIBusId")); }
 
-cudaError_t cudaDeviceGetSharedMemConfig(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceGetSharedMemConfig")); }
-
 cudaError_t cudaDeviceGetStreamPriorityRange(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceGetStreamPriorityRange")); }
 
 cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceGetTexture1DLinearMaxWidth")); }
 
 cudaError_t cudaDeviceGraphMemTrim(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceGraphMemTrim")); }
 
-cudaError_t cudaDeviceSetCacheConfig(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceSetCacheConfig")); }
-
 cudaError_t cudaDeviceSetGraphMemAttribute(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceSetGraphMemAttribute")); }
 
 cudaError_t cudaDeviceSetLimit(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceSetLimit")); }
 
 cudaError_t cudaDeviceSetMemPool(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceSetMemPool")); }
-
-cudaError_t cudaDeviceSetSharedMemConfig(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceSetSharedMemConfig")); }
-
-cudaError_t cudaDriverGetVersion(void) { return gtrace_ret(gtraceUnsupported("cudaDriverGetVersion")); }
 
 cudaError_t cudaEGLStreamConsumerAcquireFrame(void) { return gtrace_ret(gtraceUnsupported("cudaEGLStreamConsumerAcquireFrame")); }
 
@@ -121,27 +111,7 @@ cudaError_t cudaEGLStreamProducerPresentFrame(void) { return gtrace_ret(gtraceUn
 
 cudaError_t cudaEGLStreamProducerReturnFrame(void) { return gtrace_ret(gtraceUnsupported("cudaEGLStreamProducerReturnFrame")); }
 
-cudaError_t cudaEventCreate(void) { return gtrace_ret(gtraceUnsupported("cudaEventCreate")); }
-
 cudaError_t cudaEventCreateFromEGLSync(void) { return gtrace_ret(gtraceUnsupported("cudaEventCreateFromEGLSync")); }
-
-cudaError_t cudaEventCreateWithFlags(void) { return gtrace_ret(gtraceUnsupported("cudaEventCreateWithFlags")); }
-
-cudaError_t cudaEventDestroy(void) { return gtrace_ret(gtraceUnsupported("cudaEventDestroy")); }
-
-cudaError_t cudaEventElapsedTime(void) { return gtrace_ret(gtraceUnsupported("cudaEventElapsedTime")); }
-
-cudaError_t cudaEventQuery(void) { return gtrace_ret(gtraceUnsupported("cudaEventQuery")); }
-
-cudaError_t cudaEventRecord(void) { return gtrace_ret(gtraceUnsupported("cudaEventRecord")); }
-
-cudaError_t cudaEventRecordWithFlags(void) { return gtrace_ret(gtraceUnsupported("cudaEventRecordWithFlags")); }
-
-cudaError_t cudaEventRecordWithFlags_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaEventRecordWithFlags_ptsz")); }
-
-cudaError_t cudaEventRecord_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaEventRecord_ptsz")); }
-
-cudaError_t cudaEventSynchronize(void) { return gtrace_ret(gtraceUnsupported("cudaEventSynchronize")); }
 
 cudaError_t cudaExternalMemoryGetMappedBuffer(void) { return gtrace_ret(gtraceUnsupported("cudaExternalMemoryGetMappedBuffer")); }
 
@@ -153,17 +123,9 @@ cudaError_t cudaFreeAsync(void) { return gtrace_ret(gtraceUnsupported("cudaFreeA
 
 cudaError_t cudaFreeAsync_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaFreeAsync_ptsz")); }
 
-cudaError_t cudaFreeHost(void) { return gtrace_ret(gtraceUnsupported("cudaFreeHost")); }
-
 cudaError_t cudaFreeMipmappedArray(void) { return gtrace_ret(gtraceUnsupported("cudaFreeMipmappedArray")); }
 
 cudaError_t cudaFuncGetAttributes(void) { return gtrace_ret(gtraceUnsupported("cudaFuncGetAttributes")); }
-
-cudaError_t cudaFuncSetAttribute(void) { return gtrace_ret(gtraceUnsupported("cudaFuncSetAttribute")); }
-
-cudaError_t cudaFuncSetCacheConfig(void) { return gtrace_ret(gtraceUnsupported("cudaFuncSetCacheConfig")); }
-
-cudaError_t cudaFuncSetSharedMemConfig(void) { return gtrace_ret(gtraceUnsupported("cudaFuncSetSharedMemConfig")); }
 
 cudaError_t cudaGLGetDevices(void) { return gtrace_ret(gtraceUnsupported("cudaGLGetDevices")); }
 
@@ -184,8 +146,6 @@ cudaError_t cudaGLUnmapBufferObjectAsync(void) { return gtrace_ret(gtraceUnsuppo
 cudaError_t cudaGLUnregisterBufferObject(void) { return gtrace_ret(gtraceUnsupported("cudaGLUnregisterBufferObject")); }
 
 cudaError_t cudaGetChannelDesc(void) { return gtrace_ret(gtraceUnsupported("cudaGetChannelDesc")); }
-
-cudaError_t cudaGetDeviceFlags(void) { return gtrace_ret(gtraceUnsupported("cudaGetDeviceFlags")); }
 
 cudaError_t cudaGetDeviceProperties(void) { return gtrace_ret(gtraceUnsupported("cudaGetDeviceProperties")); }
 
@@ -397,15 +357,9 @@ cudaError_t cudaGraphicsVDPAURegisterOutputSurface(void) { return gtrace_ret(gtr
 
 cudaError_t cudaGraphicsVDPAURegisterVideoSurface(void) { return gtrace_ret(gtraceUnsupported("cudaGraphicsVDPAURegisterVideoSurface")); }
 
-cudaError_t cudaHostAlloc(void) { return gtrace_ret(gtraceUnsupported("cudaHostAlloc")); }
-
 cudaError_t cudaHostGetDevicePointer(void) { return gtrace_ret(gtraceUnsupported("cudaHostGetDevicePointer")); }
 
 cudaError_t cudaHostGetFlags(void) { return gtrace_ret(gtraceUnsupported("cudaHostGetFlags")); }
-
-cudaError_t cudaHostRegister(void) { return gtrace_ret(gtraceUnsupported("cudaHostRegister")); }
-
-cudaError_t cudaHostUnregister(void) { return gtrace_ret(gtraceUnsupported("cudaHostUnregister")); }
 
 cudaError_t cudaImportExternalMemory(void) { return gtrace_ret(gtraceUnsupported("cudaImportExternalMemory")); }
 
@@ -435,8 +389,6 @@ cudaError_t cudaLaunchKernelExC(void) { return gtrace_ret(gtraceUnsupported("cud
 
 cudaError_t cudaLaunchKernelExC_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaLaunchKernelExC_ptsz")); }
 
-cudaError_t cudaLaunchKernel_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaLaunchKernel_ptsz")); }
-
 cudaError_t cudaMalloc3D(void) { return gtrace_ret(gtraceUnsupported("cudaMalloc3D")); }
 
 cudaError_t cudaMalloc3DArray(void) { return gtrace_ret(gtraceUnsupported("cudaMalloc3DArray")); }
@@ -450,8 +402,6 @@ cudaError_t cudaMallocAsync_ptsz(void) { return gtrace_ret(gtraceUnsupported("cu
 cudaError_t cudaMallocFromPoolAsync(void) { return gtrace_ret(gtraceUnsupported("cudaMallocFromPoolAsync")); }
 
 cudaError_t cudaMallocFromPoolAsync_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaMallocFromPoolAsync_ptsz")); }
-
-cudaError_t cudaMallocHost(void) { return gtrace_ret(gtraceUnsupported("cudaMallocHost")); }
 
 cudaError_t cudaMallocManaged(void) { return gtrace_ret(gtraceUnsupported("cudaMallocManaged")); }
 
@@ -541,10 +491,6 @@ cudaError_t cudaMemcpyArrayToArray(void) { return gtrace_ret(gtraceUnsupported("
 
 cudaError_t cudaMemcpyArrayToArray_ptds(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpyArrayToArray_ptds")); }
 
-cudaError_t cudaMemcpyAsync(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpyAsync")); }
-
-cudaError_t cudaMemcpyAsync_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpyAsync_ptsz")); }
-
 cudaError_t cudaMemcpyFromArray(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpyFromArray")); }
 
 cudaError_t cudaMemcpyFromArrayAsync(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpyFromArrayAsync")); }
@@ -565,8 +511,6 @@ cudaError_t cudaMemcpyToArrayAsync_ptsz(void) { return gtrace_ret(gtraceUnsuppor
 
 cudaError_t cudaMemcpyToArray_ptds(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpyToArray_ptds")); }
 
-cudaError_t cudaMemcpy_ptds(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpy_ptds")); }
-
 cudaError_t cudaMemset2D(void) { return gtrace_ret(gtraceUnsupported("cudaMemset2D")); }
 
 cudaError_t cudaMemset2DAsync(void) { return gtrace_ret(gtraceUnsupported("cudaMemset2DAsync")); }
@@ -582,12 +526,6 @@ cudaError_t cudaMemset3DAsync(void) { return gtrace_ret(gtraceUnsupported("cudaM
 cudaError_t cudaMemset3DAsync_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaMemset3DAsync_ptsz")); }
 
 cudaError_t cudaMemset3D_ptds(void) { return gtrace_ret(gtraceUnsupported("cudaMemset3D_ptds")); }
-
-cudaError_t cudaMemsetAsync(void) { return gtrace_ret(gtraceUnsupported("cudaMemsetAsync")); }
-
-cudaError_t cudaMemsetAsync_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaMemsetAsync_ptsz")); }
-
-cudaError_t cudaMemset_ptds(void) { return gtrace_ret(gtraceUnsupported("cudaMemset_ptds")); }
 
 cudaError_t cudaMipmappedArrayGetMemoryRequirements(void) { return gtrace_ret(gtraceUnsupported("cudaMipmappedArrayGetMemoryRequirements")); }
 
@@ -610,10 +548,6 @@ cudaError_t cudaProfilerInitialize(void) { return gtrace_ret(gtraceUnsupported("
 cudaError_t cudaProfilerStart(void) { return gtrace_ret(gtraceUnsupported("cudaProfilerStart")); }
 
 cudaError_t cudaProfilerStop(void) { return gtrace_ret(gtraceUnsupported("cudaProfilerStop")); }
-
-cudaError_t cudaRuntimeGetVersion(void) { return gtrace_ret(gtraceUnsupported("cudaRuntimeGetVersion")); }
-
-cudaError_t cudaSetDeviceFlags(void) { return gtrace_ret(gtraceUnsupported("cudaSetDeviceFlags")); }
 
 cudaError_t cudaSetDoubleForDevice(void) { return gtrace_ret(gtraceUnsupported("cudaSetDoubleForDevice")); }
 
@@ -645,14 +579,6 @@ cudaError_t cudaStreamCopyAttributes(void) { return gtrace_ret(gtraceUnsupported
 
 cudaError_t cudaStreamCopyAttributes_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaStreamCopyAttributes_ptsz")); }
 
-cudaError_t cudaStreamCreate(void) { return gtrace_ret(gtraceUnsupported("cudaStreamCreate")); }
-
-cudaError_t cudaStreamCreateWithFlags(void) { return gtrace_ret(gtraceUnsupported("cudaStreamCreateWithFlags")); }
-
-cudaError_t cudaStreamCreateWithPriority(void) { return gtrace_ret(gtraceUnsupported("cudaStreamCreateWithPriority")); }
-
-cudaError_t cudaStreamDestroy(void) { return gtrace_ret(gtraceUnsupported("cudaStreamDestroy")); }
-
 cudaError_t cudaStreamEndCapture(void) { return gtrace_ret(gtraceUnsupported("cudaStreamEndCapture")); }
 
 cudaError_t cudaStreamEndCapture_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaStreamEndCapture_ptsz")); }
@@ -681,35 +607,17 @@ cudaError_t cudaStreamIsCapturing(void) { return gtrace_ret(gtraceUnsupported("c
 
 cudaError_t cudaStreamIsCapturing_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaStreamIsCapturing_ptsz")); }
 
-cudaError_t cudaStreamQuery(void) { return gtrace_ret(gtraceUnsupported("cudaStreamQuery")); }
-
-cudaError_t cudaStreamQuery_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaStreamQuery_ptsz")); }
-
 cudaError_t cudaStreamSetAttribute(void) { return gtrace_ret(gtraceUnsupported("cudaStreamSetAttribute")); }
 
 cudaError_t cudaStreamSetAttribute_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaStreamSetAttribute_ptsz")); }
-
-cudaError_t cudaStreamSynchronize(void) { return gtrace_ret(gtraceUnsupported("cudaStreamSynchronize")); }
-
-cudaError_t cudaStreamSynchronize_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaStreamSynchronize_ptsz")); }
 
 cudaError_t cudaStreamUpdateCaptureDependencies(void) { return gtrace_ret(gtraceUnsupported("cudaStreamUpdateCaptureDependencies")); }
 
 cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaStreamUpdateCaptureDependencies_ptsz")); }
 
-cudaError_t cudaStreamWaitEvent(void) { return gtrace_ret(gtraceUnsupported("cudaStreamWaitEvent")); }
-
-cudaError_t cudaStreamWaitEvent_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaStreamWaitEvent_ptsz")); }
-
 cudaError_t cudaThreadExchangeStreamCaptureMode(void) { return gtrace_ret(gtraceUnsupported("cudaThreadExchangeStreamCaptureMode")); }
 
-cudaError_t cudaThreadExit(void) { return gtrace_ret(gtraceUnsupported("cudaThreadExit")); }
-
-cudaError_t cudaThreadGetCacheConfig(void) { return gtrace_ret(gtraceUnsupported("cudaThreadGetCacheConfig")); }
-
 cudaError_t cudaThreadGetLimit(void) { return gtrace_ret(gtraceUnsupported("cudaThreadGetLimit")); }
-
-cudaError_t cudaThreadSetCacheConfig(void) { return gtrace_ret(gtraceUnsupported("cudaThreadSetCacheConfig")); }
 
 cudaError_t cudaThreadSetLimit(void) { return gtrace_ret(gtraceUnsupported("cudaThreadSetLimit")); }
 

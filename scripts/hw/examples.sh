@@ -1,0 +1,34 @@
+#!/bin/bash
+# examples.sh: what the example programs of examples/cuda print on a real GPU, for
+# gtrace run's tests to compare with (issue 19: "the program's own output must be what
+# it prints on a GPU"). On a GPU machine with nvcc:
+#
+#   scripts/hw/examples.sh OUTDIR
+#
+# builds each program as a user would for gtrace run (nvcc -cudart shared, PTX for
+# compute_80 in the fat binary, which the driver compiles for the GPU at hand), runs it
+# with the arguments of examples/cuda/runs.txt and writes to OUTDIR:
+#   examples.txt   one block per run: "== NAME ARGS", what it printed on stdout, and
+#                  "exit N"
+#   gpu.txt        the GPU, its driver and nvcc
+set -u
+cd "$(dirname "$0")/../.."
+OUTDIR=${1:?usage: scripts/hw/examples.sh OUTDIR}
+WORK=${WORK:-/tmp/gtrace-examples}
+mkdir -p "$OUTDIR" && rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
+{
+	nvidia-smi --query-gpu=name,driver_version --format=csv
+	nvcc --version | tail -1
+} >"$OUTDIR/gpu.txt" 2>&1
+: >"$OUTDIR/examples.txt"
+while read -r name args; do
+	case $name in '' | '#'*) continue ;; esac
+	if [ ! -x "$WORK/$name" ]; then
+		nvcc -cudart shared -gencode arch=compute_80,code=compute_80 -o "$WORK/$name" "examples/cuda/$name.cu" || exit 1
+	fi
+	echo "== $name $args" >>"$OUTDIR/examples.txt"
+	# shellcheck disable=SC2086 # the arguments are words
+	"$WORK/$name" $args >>"$OUTDIR/examples.txt"
+	echo "exit $?" >>"$OUTDIR/examples.txt"
+done <examples/cuda/runs.txt
+cat "$OUTDIR/gpu.txt" "$OUTDIR/examples.txt"
