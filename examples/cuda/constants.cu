@@ -7,14 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                                          \
-	do {                                                                                     \
-		cudaError_t e_ = (call);                                                             \
-		if (e_ != cudaSuccess) {                                                             \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-			exit(1);                                                                         \
-		}                                                                                    \
-	} while (0)
+#include "check.h"
 
 __constant__ float coef[4];
 __device__ float scale = 0.5f;

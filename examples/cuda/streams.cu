@@ -6,14 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                                          \
-	do {                                                                                     \
-		cudaError_t e_ = (call);                                                             \
-		if (e_ != cudaSuccess) {                                                             \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-			exit(1);                                                                         \
-		}                                                                                    \
-	} while (0)
+#include "check.h"
 
 #define TILE 16384 // floats per block: 64 KiB of shared memory
 

@@ -4,14 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                                          \
-	do {                                                                                     \
-		cudaError_t e_ = (call);                                                             \
-		if (e_ != cudaSuccess) {                                                             \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-			exit(1);                                                                         \
-		}                                                                                    \
-	} while (0)
+#include "check.h"
 
 __global__ void add(const float *a, const float *b, float *c, int n)
 {
