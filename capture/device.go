@@ -18,14 +18,14 @@ import (
 type Device struct {
 	mem     *globalMem
 	modules map[string]*moduleVars // by the SourceHash of the module's PTX
-	nvars   int                    // allocations that are module .global variables
+	vars    map[*alloc]bool        // the modules' .global variables: not the program's to free
 	count   int                    // allocations made, for their names
 	live    uint64                 // bytes allocated and not freed
 }
 
 // NewDevice returns an empty device memory.
 func NewDevice() *Device {
-	return &Device{mem: newGlobalMem(), modules: map[string]*moduleVars{}}
+	return &Device{mem: newGlobalMem(), modules: map[string]*moduleVars{}, vars: map[*alloc]bool{}}
 }
 
 // DeviceError is a device-memory operation the program asked for that a GPU would refuse
@@ -62,21 +62,12 @@ func (d *Device) Malloc(size uint64) (uint64, error) {
 // Free releases the allocation that starts at addr.
 func (d *Device) Free(addr uint64) error {
 	i := slices.IndexFunc(d.mem.allocs, func(a *alloc) bool { return a.base == addr })
-	if i < 0 || d.isVar(d.mem.allocs[i]) {
+	if i < 0 || d.vars[d.mem.allocs[i]] {
 		return &DeviceError{Op: "free", Addr: addr, Msg: "not the start of an allocation (nearest: " + d.mem.nearest(addr) + ")"}
 	}
 	d.live -= d.mem.allocs[i].size
 	d.mem.allocs = slices.Delete(d.mem.allocs, i, i+1)
 	return nil
-}
-
-func (d *Device) isVar(a *alloc) bool {
-	for _, m := range d.modules {
-		if slices.Contains(m.globals, a) {
-			return true
-		}
-	}
-	return false
 }
 
 // Write copies b to addr (a host-to-device copy).
@@ -139,7 +130,7 @@ func (d *Device) span(op string, addr, n uint64, f func(p []byte, off uint64), w
 
 // Allocations is how many allocations are live, and their bytes.
 func (d *Device) Allocations() (n int, bytes uint64) {
-	return len(d.mem.allocs) - d.nvars, d.live
+	return len(d.mem.allocs) - len(d.vars), d.live
 }
 
 // module returns the variables of k's module, placed on first use: every launch from
@@ -154,7 +145,9 @@ func (d *Device) module(k *Kernel) (*moduleVars, error) {
 		return nil, err
 	}
 	d.modules[k.hash] = m
-	d.nvars += len(m.globals)
+	for _, a := range m.globals {
+		d.vars[a] = true
+	}
 	return m, nil
 }
 
@@ -162,15 +155,19 @@ func (d *Device) module(k *Kernel) (*moduleVars, error) {
 // would, and returns the module's key (its SourceHash) for Symbol, WriteSymbol and
 // ReadSymbol: a program copies to its variables before it launches anything.
 func (d *Device) LoadModule(ptxName string, ptx []byte) (string, error) {
+	key := ptxHash(ptx)
+	if _, ok := d.modules[key]; ok {
+		return key, nil
+	}
 	mod, err := parsePTX(ptxName, ptx)
 	if err != nil {
 		return "", err
 	}
-	k := &Kernel{spec: Spec{PTX: ptx, PTXName: ptxName, Device: d}, mod: mod, hash: ptxHash(ptx), gmemInit: d.mem}
+	k := &Kernel{spec: Spec{PTX: ptx, PTXName: ptxName, Device: d}, mod: mod, hash: key, gmemInit: d.mem}
 	if _, err := d.module(k); err != nil {
 		return "", err
 	}
-	return k.hash, nil
+	return key, nil
 }
 
 // Symbol is where a module variable lives.
@@ -207,28 +204,40 @@ func (d *Device) Symbol(module, name string) (Symbol, error) {
 // WriteSymbol copies b into the variable name at byte offset off (cudaMemcpyToSymbol):
 // the next launch from the module reads it.
 func (d *Device) WriteSymbol(module, name string, off uint64, b []byte) error {
-	return d.symbolCopy(module, name, off, uint64(len(b)), func(bank []byte) { copy(bank, b) }, func(addr uint64) error { return d.Write(addr, b) })
+	bank, addr, err := d.symbolAt(module, name, off, uint64(len(b)))
+	if err != nil || bank != nil {
+		copy(bank, b)
+		return err
+	}
+	return d.Write(addr, b)
 }
 
 // ReadSymbol copies len(b) bytes of the variable name from byte offset off into b
 // (cudaMemcpyFromSymbol).
 func (d *Device) ReadSymbol(module, name string, off uint64, b []byte) error {
-	return d.symbolCopy(module, name, off, uint64(len(b)), func(bank []byte) { copy(b, bank) }, func(addr uint64) error { return d.Read(addr, b) })
-}
-
-func (d *Device) symbolCopy(module, name string, off, n uint64, bank func([]byte), global func(uint64) error) error {
-	s, err := d.Symbol(module, name)
-	if err != nil {
+	bank, addr, err := d.symbolAt(module, name, off, uint64(len(b)))
+	if err != nil || bank != nil {
+		copy(b, bank)
 		return err
 	}
+	return d.Read(addr, b)
+}
+
+// symbolAt is where n bytes at offset off of the variable name lie: in the module's
+// constant bank (bank, n bytes of it; nil for a .global variable) or at a device
+// address.
+func (d *Device) symbolAt(module, name string, off, n uint64) (bank []byte, addr uint64, err error) {
+	s, err := d.Symbol(module, name)
+	if err != nil {
+		return nil, 0, err
+	}
 	if off > s.Size || n > s.Size-off {
-		return &SymbolError{Name: name, Msg: fmt.Sprintf("%d bytes at offset %d do not fit in its %d bytes", n, off, s.Size)}
+		return nil, 0, &SymbolError{Name: name, Msg: fmt.Sprintf("%d bytes at offset %d do not fit in its %d bytes", n, off, s.Size)}
 	}
 	if s.Const {
-		bank(d.modules[module].bank[s.Addr+off : s.Addr+off+n])
-		return nil
+		return d.modules[module].bank[s.Addr+off : s.Addr+off+n], 0, nil
 	}
-	return global(s.Addr + off)
+	return nil, s.Addr + off, nil
 }
 
 // EntryParams is the byte size of each parameter of the .entry named kernel in ptx, in

@@ -56,20 +56,20 @@ func TestRun(t *testing.T) {
 	t.Run("refuses-and-reports", func(t *testing.T) { runRefusesAndReports(t, lib) })
 }
 
-// gpuRuns reads what the example programs printed on a real GPU
-// (scripts/hw/examples.sh): per run, "NAME ARGS", its stdout and its exit status.
-func gpuRuns(t *testing.T, path string) map[string]struct {
+// gpuRun is what an example program printed on a real GPU, and its exit status.
+type gpuRun struct {
 	out  string
 	exit int
-} {
+}
+
+// gpuRuns reads what the example programs printed on a real GPU
+// (scripts/hw/examples.sh), by "NAME ARGS".
+func gpuRuns(t *testing.T, path string) map[string]gpuRun {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs := map[string]struct {
-		out  string
-		exit int
-	}{}
+	runs := map[string]gpuRun{}
 	blocks := strings.Split(string(b), "== ")
 	for _, blk := range blocks[1:] {
 		head, body, _ := strings.Cut(blk, "\n")
@@ -81,10 +81,7 @@ func gpuRuns(t *testing.T, path string) map[string]struct {
 		if err != nil {
 			t.Fatalf("%s: the run %q: %v", path, head, err)
 		}
-		runs[head] = struct {
-			out  string
-			exit int
-		}{body[:i], exit}
+		runs[head] = gpuRun{body[:i], exit}
 	}
 	return runs
 }

@@ -347,24 +347,20 @@ func EntryName(ptx []byte, name string) string {
 // kernels there are when none declares it, and that the program holds SASS only when
 // it has no PTX at all.
 func PTXFor(entries []Entry, name string) (*Entry, error) {
-	var best *Entry
+	best := newestPTX(entries, func(ptx []byte) bool { return slices.Contains(Kernels(ptx), EntryName(ptx, name)) })
+	if best != nil {
+		return best, nil
+	}
 	var names []string
 	var sass []int
-	for i := range entries {
-		e := &entries[i]
-		if e.Kind != KindPTX {
+	for _, e := range entries {
+		if e.Kind == KindPTX {
+			names = append(names, Kernels(e.Data)...)
+		} else {
 			sass = append(sass, e.Arch)
-			continue
-		}
-		ks := Kernels(e.Data)
-		names = append(names, ks...)
-		if slices.Contains(ks, EntryName(e.Data, name)) && (best == nil || e.Arch > best.Arch) {
-			best = e
 		}
 	}
 	switch {
-	case best != nil:
-		return best, nil
 	case len(names) == 0 && len(sass) > 0:
 		return nil, fmt.Errorf("the program holds SASS only (for sm_%v) and no PTX; gtrace runs PTX: rebuild with -gencode arch=compute_XX,code=compute_XX (or code=[sm_XX,compute_XX])", sass)
 	case len(names) == 0:
@@ -378,17 +374,23 @@ func PTXFor(entries []Entry, name string) (*Entry, error) {
 // the one of the highest architecture, as PTXFor picks a kernel's.
 func PTXForVar(entries []Entry, name string) (*Entry, error) {
 	re := regexp.MustCompile(`(?m)^[ \t]*(?:\.\w+[ \t]+)*\.(?:global|const)[ \t][^;=\n]*?[ \t]` + regexp.QuoteMeta(name) + `[ \t]*(?:\[|=|;)`)
+	if e := newestPTX(entries, re.Match); e != nil {
+		return e, nil
+	}
+	return nil, fmt.Errorf("no .global or .const variable %q in the program's PTX", name)
+}
+
+// newestPTX is the PTX entry of the highest architecture whose text has what match
+// looks for; nil if none has.
+func newestPTX(entries []Entry, match func(ptx []byte) bool) *Entry {
 	var best *Entry
 	for i := range entries {
 		e := &entries[i]
-		if e.Kind == KindPTX && re.Match(e.Data) && (best == nil || e.Arch > best.Arch) {
+		if e.Kind == KindPTX && (best == nil || e.Arch > best.Arch) && match(e.Data) {
 			best = e
 		}
 	}
-	if best == nil {
-		return nil, fmt.Errorf("no .global or .const variable %q in the program's PTX", name)
-	}
-	return best, nil
+	return best
 }
 
 // Kernels lists the .entry names a PTX text declares, in order.

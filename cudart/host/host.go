@@ -363,6 +363,23 @@ func (k MemcpyKind) String() string {
 	return fmt.Sprintf("MemcpyKind(%d)", int(k))
 }
 
+// resolve reads cudaMemcpyDefault's direction from where the source and destination
+// lie; any other kind stays as it is.
+func (k MemcpyKind) resolve(srcDev, dstDev bool) MemcpyKind {
+	if k != Default {
+		return k
+	}
+	switch {
+	case srcDev && dstDev:
+		return DeviceToDevice
+	case srcDev:
+		return DeviceToHost
+	case dstDev:
+		return HostToDevice
+	}
+	return HostToHost
+}
+
 // Malloc is cudaMalloc.
 func (r *Runtime) Malloc(n uint64) (uint64, error) {
 	a, err := r.dev.Malloc(n)
@@ -384,19 +401,7 @@ func (r *Runtime) Free(addr uint64) error {
 // host's memory at dst and src, touched only where that side is the host's.
 func (r *Runtime) Memcpy(dst, src uint64, dstHost, srcHost []byte, kind MemcpyKind) error {
 	n := uint64(len(dstHost))
-	if kind == Default {
-		srcDev, dstDev := r.dev.Holds(src), r.dev.Holds(dst)
-		switch {
-		case srcDev && dstDev:
-			kind = DeviceToDevice
-		case srcDev:
-			kind = DeviceToHost
-		case dstDev:
-			kind = HostToDevice
-		default:
-			kind = HostToHost
-		}
-	}
+	kind = kind.resolve(r.dev.Holds(src), r.dev.Holds(dst))
 	var err error
 	switch kind {
 	case HostToHost:

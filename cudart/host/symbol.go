@@ -70,14 +70,8 @@ func (r *Runtime) MemcpyToSymbol(hostVar uintptr, src uint64, srcHost []byte, of
 	if err != nil {
 		return err
 	}
-	if kind == Default {
-		kind = HostToDevice
-		if r.dev.Holds(src) {
-			kind = DeviceToDevice
-		}
-	}
 	data := srcHost
-	switch kind {
+	switch kind = kind.resolve(r.dev.Holds(src), true); kind {
 	case HostToDevice:
 	case DeviceToDevice:
 		data = make([]byte, len(srcHost))
@@ -102,13 +96,7 @@ func (r *Runtime) MemcpyFromSymbol(dst uint64, dstHost []byte, hostVar uintptr, 
 	if err != nil {
 		return err
 	}
-	if kind == Default {
-		kind = DeviceToHost
-		if r.dev.Holds(dst) {
-			kind = DeviceToDevice
-		}
-	}
-	switch kind {
+	switch kind = kind.resolve(true, r.dev.Holds(dst)); kind {
 	case DeviceToHost:
 		err = r.dev.ReadSymbol(v.key, v.name, off, dstHost)
 	case DeviceToDevice:
