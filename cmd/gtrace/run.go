@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gtrace/gtrace/cudart/host"
+	"github.com/gtrace/gtrace/models/arch"
 	"github.com/urfave/cli/v2"
 )
 
@@ -29,6 +30,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "the trace file (default PROGRAM.gtrace in the current folder)"},
 			&cli.StringFlag{Name: "simt", Value: "stack", Usage: "stack | its: the SIMT model every launch is captured under"},
 			&cli.IntFlag{Name: "workers", Usage: "CTAs emulated in parallel (default: every core)"},
+			&cli.StringFlag{Name: "gpu", Value: host.DefaultGPU, Usage: "the GPU preset the program is told of (cudaGetDeviceProperties, cudaDeviceGetAttribute, cudaMemGetInfo) and limited by: ARCH, ARCH/GPU or a GPU preset (gtrace archs lists them)"},
 			&cli.StringFlag{Name: "cudart", Usage: "the folder holding the stand-in " + host.LibName + " (default: $GTRACE_CUDART, else cudart/ beside the gtrace executable)"},
 		},
 		Action: runAction,
@@ -45,6 +47,10 @@ func runAction(c *cli.Context) error {
 	}
 	if c.Int("workers") < 0 {
 		return usageError("run: --workers %d: want 0 (every core) or more", c.Int("workers"))
+	}
+	gpu, err := arch.Lookup(c.String("gpu"), "")
+	if err != nil {
+		return usageError("run: --gpu: %v", err)
 	}
 	prog := c.Args().First()
 	path, err := exec.LookPath(prog)
@@ -76,7 +82,7 @@ func runAction(c *cli.Context) error {
 	cmd.Args[0] = prog
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, c.App.Writer, c.App.ErrWriter
 	cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+joinPath(lib, os.Getenv("LD_LIBRARY_PATH")))
-	cmd.Env = append(cmd.Env, host.Environ(host.Options{Out: out, SIMT: simt, Workers: c.Int("workers")}, status)...)
+	cmd.Env = append(cmd.Env, host.Environ(host.Options{Out: out, SIMT: simt, Workers: c.Int("workers"), GPU: gpu}, status)...)
 	// Ctrl-C reaches the program from the terminal; a cancelled context (SIGTERM to
 	// gtrace) passes SIGTERM on, and the program has ten seconds to end.
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }

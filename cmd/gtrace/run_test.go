@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -54,6 +55,32 @@ func TestRun(t *testing.T) {
 	lib := standIn(t)
 	t.Run("examples", func(t *testing.T) { runExamples(t, lib) })
 	t.Run("refuses-and-reports", func(t *testing.T) { runRefusesAndReports(t, lib) })
+	t.Run("gpu", func(t *testing.T) { runGPU(t, lib) })
+}
+
+// --gpu names the preset a program is told of: deviceprops sizes its grid from it, and
+// prints the preset's values.
+func runGPU(t *testing.T, lib string) {
+	exe := nvccProgram(t, filepath.Join("..", "..", "examples", "cuda", "deviceprops.cu"), "-cudart", "shared")
+	trace := filepath.Join(t.TempDir(), "k20x.gtrace")
+	code, out, errs := gtrace(t, "run", "--gpu", "kepler/k20x", "--cudart", lib, "-o", trace, exe, "1000")
+	for _, want := range []string{"compute capability 3.5, 14 multiprocessors at 732 MHz\n", "L2 1572864 B, 2 copy engines\n",
+		"global memory 6442450944 B\n", "attributes agree with the properties\n", "sum 99000\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--gpu kepler/k20x: exit %d, output lacks %q:\n%s\nstderr:\n%s", code, want, out, errs)
+		}
+	}
+	rd, err := format.Open(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := rd.Meta().Launches; len(l) != 1 || l[0].Grid.X != 28 {
+		t.Errorf("launches %+v: want one of 28 blocks, two per K20X multiprocessor", l)
+	}
+	rd.Close()
+	if code, _, errs := gtrace(t, "run", "--gpu", "h300", "--cudart", lib, exe); code != 2 || !strings.Contains(errs, "--gpu") {
+		t.Errorf("--gpu h300: exit %d, %s; want a usage error naming --gpu", code, errs)
+	}
 }
 
 // gpuRun is what an example program printed on a real GPU, and its exit status.
@@ -70,7 +97,7 @@ func gpuRuns(t *testing.T, path string) map[string]gpuRun {
 		t.Fatal(err)
 	}
 	runs := map[string]gpuRun{}
-	blocks := strings.Split(string(b), "== ")
+	blocks := regexp.MustCompile(`(?m)^== `).Split(string(b), -1) // a run starts a line with "== "
 	for _, blk := range blocks[1:] {
 		head, body, _ := strings.Cut(blk, "\n")
 		i := strings.LastIndex(body, "exit ")
@@ -101,6 +128,8 @@ func runExamples(t *testing.T, lib string) {
 	}{
 		"vectoradd": {1, all, ""},
 		"constants": {2, all, ""},
+		// Told of an H100 (the default --gpu): its properties as the H100 reports them.
+		"deviceprops": {1, all, ""},
 		// 64 KiB of shared memory per block: sm_70 and later, after the opt-in. The
 		// launch before the opt-in is refused, as on a GPU, and told.
 		"streams": {3, []string{"ampere", "hopper"}, "1 call failed; the first: kernel _Z7reversePKfPf <<<1,1,1, 256,1,1, 65536>>>: 65536 bytes of dynamic shared memory, over the kernel's 49152: above 48 KiB a kernel must opt in first"},

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gtrace/gtrace/format"
+	"github.com/gtrace/gtrace/models/arch"
 )
 
 // LibName is the file name of NVIDIA's runtime that nvcc -cudart shared programs load,
@@ -21,6 +22,7 @@ const (
 	EnvSIMT    = "GTRACE_SIMT"    // stack or its (default stack)
 	EnvWorkers = "GTRACE_WORKERS" // CTAs emulated in parallel (default: every core)
 	EnvStatus  = "GTRACE_STATUS"  // where to write the Status at the end; unset: launches told on stderr
+	EnvGPU     = "GTRACE_GPU"     // the GPU preset the program sees (default DefaultGPU)
 )
 
 // DefaultTrace is the trace file of a program run by hand, with no EnvTrace.
@@ -30,7 +32,15 @@ const DefaultTrace = "gtrace-run.gtrace"
 // the stand-in.
 func Environ(opts Options, status string) []string {
 	return []string{EnvTrace + "=" + opts.Out, EnvStatus + "=" + status,
-		EnvSIMT + "=" + opts.SIMT.String(), EnvWorkers + "=" + strconv.Itoa(opts.Workers)}
+		EnvSIMT + "=" + opts.SIMT.String(), EnvWorkers + "=" + strconv.Itoa(opts.Workers), EnvGPU + "=" + gpuName(opts.GPU)}
+}
+
+// gpuName is how Environ names a preset: ARCH/GPU.
+func gpuName(c *arch.Config) string {
+	if c == nil {
+		return DefaultGPU
+	}
+	return c.Arch + "/" + c.GPU
 }
 
 // OptionsFromEnv reads what Environ wrote (getenv is os.Getenv), and where the status
@@ -51,6 +61,11 @@ func OptionsFromEnv(getenv func(string) string) (opts Options, status string, er
 			return opts, "", fmt.Errorf("%s=%q: want a count of CTAs", EnvWorkers, s)
 		}
 		opts.Workers = n
+	}
+	if s := getenv(EnvGPU); s != "" {
+		if opts.GPU, err = arch.Lookup(s, ""); err != nil {
+			return opts, "", fmt.Errorf("%s=%w", EnvGPU, err)
+		}
 	}
 	return opts, getenv(EnvStatus), nil
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/gtrace/gtrace/capture"
 	"github.com/gtrace/gtrace/cudart/fatbin"
 	"github.com/gtrace/gtrace/format"
+	"github.com/gtrace/gtrace/models/arch"
 )
 
 // Error is a CUDA runtime error code (cudaError_t), with the words of the call that
@@ -42,6 +43,7 @@ const (
 	InitializationError   Code = 3
 	InvalidConfiguration  Code = 9
 	InvalidDevicePointer  Code = 17
+	InvalidDevice         Code = 101
 	InvalidMemcpyDir      Code = 21
 	InvalidDeviceFunc     Code = 98
 	NoKernelImage         Code = 209
@@ -66,11 +68,14 @@ type Options struct {
 	MaxInst  uint64           // per-warp instruction budget; 0 = capture's default
 	Producer string           // the trace's producer ("gtrace 0.x")
 	Log      io.Writer        // where each launch and each unsupported call is told; nil = nowhere
+	GPU      *arch.Config     // the GPU the program is told of and limited by; nil = DefaultGPU
 }
 
 // Runtime is one program's CUDA runtime state.
 type Runtime struct {
 	opts    Options
+	gpu     *arch.Config
+	attrs   map[int]int // cudaDeviceGetAttribute's answers for gpu
 	dev     *capture.Device
 	modules []*module
 	funcs   map[uintptr]*function
@@ -130,11 +135,18 @@ func New(opts Options) (*Runtime, error) {
 	if opts.Out == "" {
 		return nil, errors.New("host: no trace file named")
 	}
+	gpu := opts.GPU
+	if gpu == nil {
+		var err error
+		if gpu, err = arch.Lookup(DefaultGPU, ""); err != nil {
+			return nil, err
+		}
+	}
 	dir, err := os.MkdirTemp(filepath.Dir(opts.Out), "."+filepath.Base(opts.Out)+".launches-")
 	if err != nil {
 		return nil, err
 	}
-	return &Runtime{opts: opts, dev: capture.NewDevice(), funcs: map[uintptr]*function{}, vars: map[uintptr]*variable{}, spool: dir,
+	return &Runtime{opts: opts, gpu: gpu, attrs: attributes(gpu), dev: capture.NewDevice(), funcs: map[uintptr]*function{}, vars: map[uintptr]*variable{}, spool: dir,
 		streams: map[uintptr]bool{}, events: map[uintptr]*event{}, pinned: map[uint64]uint64{}, start: time.Now()}, nil
 }
 
@@ -382,6 +394,9 @@ func (k MemcpyKind) resolve(srcDev, dstDev bool) MemcpyKind {
 
 // Malloc is cudaMalloc.
 func (r *Runtime) Malloc(n uint64) (uint64, error) {
+	if free, total := r.MemInfo(); n > free {
+		return 0, fail(MemoryAllocation, "cudaMalloc(%d): %d of the %s's %d bytes (dram.size) are free", n, free, r.gpu.GPU, total)
+	}
 	a, err := r.dev.Malloc(n)
 	if err != nil {
 		return 0, fail(MemoryAllocation, "cudaMalloc(%d): %v", n, err)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gtrace/gtrace/format"
+	"github.com/gtrace/gtrace/models/arch"
 )
 
 const (
@@ -182,18 +183,23 @@ func TestProgramCallErrors(t *testing.T) {
 // are errors naming the variable.
 func TestEnvironRoundTrip(t *testing.T) {
 	env := map[string]string{}
-	for _, kv := range Environ(Options{Out: "/t/x.gtrace", SIMT: format.SIMTITS, Workers: 3}, "/t/s.json") {
+	c2050, err := arch.Lookup("c2050", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range Environ(Options{Out: "/t/x.gtrace", SIMT: format.SIMTITS, Workers: 3, GPU: c2050}, "/t/s.json") {
 		k, v, _ := strings.Cut(kv, "=")
 		env[k] = v
 	}
 	opts, status, err := OptionsFromEnv(func(k string) string { return env[k] })
-	if err != nil || opts.Out != "/t/x.gtrace" || opts.SIMT != format.SIMTITS || opts.Workers != 3 || status != "/t/s.json" {
+	if err != nil || opts.Out != "/t/x.gtrace" || opts.SIMT != format.SIMTITS || opts.Workers != 3 || status != "/t/s.json" ||
+		opts.GPU == nil || opts.GPU.GPU != "c2050" {
 		t.Fatalf("OptionsFromEnv = %+v, %q, %v", opts, status, err)
 	}
 	if opts, _, _ := OptionsFromEnv(func(string) string { return "" }); opts.Out != DefaultTrace || opts.SIMT != format.SIMTStack {
 		t.Errorf("by hand: %+v, want %s under the stack model", opts, DefaultTrace)
 	}
-	for k, v := range map[string]string{EnvSIMT: "warp", EnvWorkers: "-1"} {
+	for k, v := range map[string]string{EnvSIMT: "warp", EnvWorkers: "-1", EnvGPU: "hopper/h300"} {
 		_, _, err := OptionsFromEnv(func(key string) string {
 			if key == k {
 				return v

@@ -183,8 +183,8 @@ func (r *Runtime) FuncSetAttribute(stub uintptr, attr int, value int) error {
 	}
 	switch attr {
 	case FuncAttrMaxDynamicSharedMemorySize:
-		if value < 0 || value > 227<<10 {
-			return fail(InvalidValue, "%s(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %d): want 0 to the 227 KiB any GPU gives a block", call, f.name, value)
+		if value < 0 || value > r.gpu.Shared.MaxPerCTA {
+			return fail(InvalidValue, "%s(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %d): want 0 to the %d bytes the %s gives a block (shared.max_per_cta)", call, f.name, value, r.gpu.Shared.MaxPerCTA, r.gpu.GPU)
 		}
 		f.maxDynShared = uint64(value)
 	case FuncAttrPreferredSharedMemoryCarveout:

@@ -227,6 +227,45 @@ func gtraceLaunch(stub C.uintptr_t, gx, gy, gz, bx, by, bz C.uint, args *unsafe.
 	})
 }
 
+//export gtraceAttribute
+func gtraceAttribute(attr, dev C.int, v *C.int, report C.int) C.cudaError_t {
+	mu.Lock()
+	defer mu.Unlock()
+	r, err := current()
+	if err != nil {
+		return code(err)
+	}
+	a, err := r.Attribute(int(attr), int(dev))
+	if err != nil && report == 0 { // a property gtrace does not model: left 0, not an error
+		return C.cudaError_t(host.InvalidValue)
+	}
+	*v = C.int(a)
+	return code(err)
+}
+
+//export gtraceProperties
+func gtraceProperties(dev C.int, name *C.char, n C.size_t, total *C.uint64_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error {
+		p, err := r.Properties(int(dev))
+		if err != nil {
+			return err
+		}
+		b := unsafe.Slice((*byte)(unsafe.Pointer(name)), int(n))
+		copy(b[:len(b)-1], p.Name) // memset left the rest 0
+		*total = C.uint64_t(p.TotalGlobalMem)
+		return nil
+	})
+}
+
+//export gtraceMemInfo
+func gtraceMemInfo(free, total *C.uint64_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error {
+		f, t := r.MemInfo()
+		*free, *total = C.uint64_t(f), C.uint64_t(t)
+		return nil
+	})
+}
+
 //export gtraceMalloc
 func gtraceMalloc(n C.size_t, addr *C.uint64_t) C.cudaError_t {
 	return call(func(r *host.Runtime) error {

@@ -354,6 +354,100 @@ cudaError_t cudaGetDevice(int *d) {
 	return 0;
 }
 
+/* Device properties come from the GPU preset gtrace run names (cudart/host/device.go):
+ * each field is the attribute of that field, so the two calls agree; the texture and
+ * surface sizes gtrace does not model are left 0. */
+static int attr(int a) {
+	int v = 0;
+	gtraceAttribute(a, 0, &v, 0);
+	return v;
+}
+
+cudaError_t cudaDeviceGetAttribute(int *v, int a, int dev) {
+	if (v == NULL)
+		return ret(1);
+	return ret(gtraceAttribute(a, dev, v, 1));
+}
+
+cudaError_t cudaGetDeviceProperties(gtrace_device_prop *p, int dev) {
+	if (p == NULL)
+		return ret(1);
+	memset(p, 0, sizeof *p);
+	uint64_t total = 0;
+	cudaError_t e = gtraceProperties(dev, p->name, sizeof p->name, &total);
+	if (e)
+		return ret(e);
+	p->totalGlobalMem = total;
+	p->sharedMemPerBlock = attr(8);
+	p->regsPerBlock = attr(12);
+	p->warpSize = attr(10);
+	p->memPitch = attr(11);
+	p->maxThreadsPerBlock = attr(1);
+	for (int i = 0; i < 3; i++) {
+		p->maxThreadsDim[i] = attr(2 + i);
+		p->maxGridSize[i] = attr(5 + i);
+	}
+	p->clockRate = attr(13);
+	p->totalConstMem = attr(9);
+	p->major = attr(75);
+	p->minor = attr(76);
+	p->textureAlignment = attr(14);
+	p->texturePitchAlignment = attr(51);
+	p->deviceOverlap = attr(15);
+	p->multiProcessorCount = attr(16);
+	p->kernelExecTimeoutEnabled = attr(17);
+	p->integrated = attr(18);
+	p->canMapHostMemory = attr(19);
+	p->computeMode = attr(20);
+	p->surfaceAlignment = attr(30);
+	p->concurrentKernels = attr(31);
+	p->ECCEnabled = attr(32);
+	p->pciBusID = attr(33);
+	p->pciDeviceID = attr(34);
+	p->pciDomainID = attr(50);
+	p->tccDriver = attr(35);
+	p->asyncEngineCount = attr(40);
+	p->unifiedAddressing = attr(41);
+	p->memoryClockRate = attr(36);
+	p->memoryBusWidth = attr(37);
+	p->l2CacheSize = attr(38);
+	p->persistingL2CacheMaxSize = attr(108);
+	p->maxThreadsPerMultiProcessor = attr(39);
+	p->streamPrioritiesSupported = attr(78);
+	p->globalL1CacheSupported = attr(79);
+	p->localL1CacheSupported = attr(80);
+	p->sharedMemPerMultiprocessor = attr(81);
+	p->regsPerMultiprocessor = attr(82);
+	p->managedMemory = attr(83);
+	p->isMultiGpuBoard = attr(84);
+	p->multiGpuBoardGroupID = attr(85);
+	p->hostNativeAtomicSupported = attr(86);
+	p->singleToDoublePrecisionPerfRatio = attr(87);
+	p->pageableMemoryAccess = attr(88);
+	p->concurrentManagedAccess = attr(89);
+	p->computePreemptionSupported = attr(90);
+	p->canUseHostPointerForRegisteredMem = attr(91);
+	p->cooperativeLaunch = attr(95);
+	p->cooperativeMultiDeviceLaunch = attr(96);
+	p->sharedMemPerBlockOptin = attr(97);
+	p->pageableMemoryAccessUsesHostPageTables = attr(100);
+	p->directManagedMemAccessFromHost = attr(101);
+	p->maxBlocksPerMultiProcessor = attr(106);
+	p->accessPolicyMaxWindowSize = attr(109);
+	p->reservedSharedMemPerBlock = attr(111);
+	return 0;
+}
+
+cudaError_t cudaMemGetInfo(size_t *free, size_t *total) {
+	uint64_t f = 0, t = 0;
+	cudaError_t e = gtraceMemInfo(&f, &t);
+	if (free != NULL)
+		*free = f;
+	if (total != NULL)
+		*total = t;
+	return ret(e);
+}
+
 cudaError_t cudaSetDevice(int d) { return d == 0 ? 0 : ret(101); /* cudaErrorInvalidDevice */ }
 
 cudaError_t cudaDeviceReset(void) { return ret(gtraceFinish()); }

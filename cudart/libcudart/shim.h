@@ -25,6 +25,44 @@ typedef struct {
 	int f; /* enum cudaChannelFormatKind */
 } gtrace_channel_desc;
 
+/* struct cudaDeviceProp as CUDA 11.8's driver_types.h lays it out (cudaGetDeviceProperties
+ * fills it; CUDA 12 renamed that call _v2 and changed the struct). cudart/libcudart's
+ * TestDevicePropLayout compares every field's offset with NVIDIA's header where one is
+ * installed. */
+typedef struct {
+	char name[256];
+	unsigned char uuid[16];
+	char luid[8];
+	unsigned int luidDeviceNodeMask;
+	size_t totalGlobalMem, sharedMemPerBlock;
+	int regsPerBlock, warpSize;
+	size_t memPitch;
+	int maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3], clockRate;
+	size_t totalConstMem;
+	int major, minor;
+	size_t textureAlignment, texturePitchAlignment;
+	int deviceOverlap, multiProcessorCount, kernelExecTimeoutEnabled, integrated, canMapHostMemory,
+	    computeMode, maxTexture1D, maxTexture1DMipmap, maxTexture1DLinear, maxTexture2D[2],
+	    maxTexture2DMipmap[2], maxTexture2DLinear[3], maxTexture2DGather[2], maxTexture3D[3],
+	    maxTexture3DAlt[3], maxTextureCubemap, maxTexture1DLayered[2], maxTexture2DLayered[3],
+	    maxTextureCubemapLayered[2], maxSurface1D, maxSurface2D[2], maxSurface3D[3],
+	    maxSurface1DLayered[2], maxSurface2DLayered[3], maxSurfaceCubemap, maxSurfaceCubemapLayered[2];
+	size_t surfaceAlignment;
+	int concurrentKernels, ECCEnabled, pciBusID, pciDeviceID, pciDomainID, tccDriver, asyncEngineCount,
+	    unifiedAddressing, memoryClockRate, memoryBusWidth, l2CacheSize, persistingL2CacheMaxSize,
+	    maxThreadsPerMultiProcessor, streamPrioritiesSupported, globalL1CacheSupported,
+	    localL1CacheSupported;
+	size_t sharedMemPerMultiprocessor;
+	int regsPerMultiprocessor, managedMemory, isMultiGpuBoard, multiGpuBoardGroupID,
+	    hostNativeAtomicSupported, singleToDoublePrecisionPerfRatio, pageableMemoryAccess,
+	    concurrentManagedAccess, computePreemptionSupported, canUseHostPointerForRegisteredMem,
+	    cooperativeLaunch, cooperativeMultiDeviceLaunch;
+	size_t sharedMemPerBlockOptin;
+	int pageableMemoryAccessUsesHostPageTables, directManagedMemAccessFromHost,
+	    maxBlocksPerMultiProcessor, accessPolicyMaxWindowSize;
+	size_t reservedSharedMemPerBlock;
+} gtrace_device_prop;
+
 /* gtrace_ret records a failing call's code as the last error and returns it. */
 cudaError_t gtrace_ret(cudaError_t e);
 

@@ -63,8 +63,6 @@ cudaError_t cudaDeviceEnablePeerAccess(void) { return gtrace_ret(gtraceUnsupport
 
 cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceFlushGPUDirectRDMAWrites")); }
 
-cudaError_t cudaDeviceGetAttribute(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceGetAttribute")); }
-
 cudaError_t cudaDeviceGetByPCIBusId(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceGetByPCIBusId")); }
 
 cudaError_t cudaDeviceGetDefaultMemPool(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceGetDefaultMemPool")); }
@@ -146,8 +144,6 @@ cudaError_t cudaGLUnmapBufferObjectAsync(void) { return gtrace_ret(gtraceUnsuppo
 cudaError_t cudaGLUnregisterBufferObject(void) { return gtrace_ret(gtraceUnsupported("cudaGLUnregisterBufferObject")); }
 
 cudaError_t cudaGetChannelDesc(void) { return gtrace_ret(gtraceUnsupported("cudaGetChannelDesc")); }
-
-cudaError_t cudaGetDeviceProperties(void) { return gtrace_ret(gtraceUnsupported("cudaGetDeviceProperties")); }
 
 cudaError_t cudaGetDriverEntryPoint(void) { return gtrace_ret(gtraceUnsupported("cudaGetDriverEntryPoint")); }
 
@@ -410,8 +406,6 @@ cudaError_t cudaMallocMipmappedArray(void) { return gtrace_ret(gtraceUnsupported
 cudaError_t cudaMallocPitch(void) { return gtrace_ret(gtraceUnsupported("cudaMallocPitch")); }
 
 cudaError_t cudaMemAdvise(void) { return gtrace_ret(gtraceUnsupported("cudaMemAdvise")); }
-
-cudaError_t cudaMemGetInfo(void) { return gtrace_ret(gtraceUnsupported("cudaMemGetInfo")); }
 
 cudaError_t cudaMemPoolCreate(void) { return gtrace_ret(gtraceUnsupported("cudaMemPoolCreate")); }
 

@@ -225,6 +225,11 @@ type DRAM struct {
 	Type         string  // GDDR5, HBM2, ...
 	BandwidthGBs float64 // peak, for reports and a later timing model
 	RowMissNS    float64 // precharge + activate (tRP + tRCD) before a row-buffer miss is served
+	// Size is the device memory a program may allocate (cudaGetDeviceProperties'
+	// totalGlobalMem), and BusBits the memory interface's width (memoryBusWidth); gtrace
+	// run reports both, and refuses a cudaMalloc past Size.
+	Size    int
+	BusBits int
 	// RRDNS is tRRD: the least time between two row activations in one channel, any
 	// banks. It caps how many row misses a channel serves per second, which is what
 	// limits scattered access well below the data bus's peak. 0: not modelled.
@@ -300,6 +305,15 @@ func (c *Config) PeakFLOPs(fp64 bool) float64 {
 // PeakDRAMBytes is the DRAM's peak bandwidth in bytes per second, a roofline's
 // memory roof.
 func (c *Config) PeakDRAMBytes() float64 { return c.DRAM.BandwidthGBs * 1e9 }
+
+// MemoryClockKHz is the memory clock, in kHz, that gives the DRAM's peak bandwidth over
+// dram.bus_bits at two transfers per clock: the memoryClockRate a program reads to
+// compute a peak bandwidth as 2 x memoryClockRate x memoryBusWidth / 8 (CUDA's
+// bandwidthTest and deviceQuery do). The H100's reported 2619000 kHz gives 3352 GB/s
+// over 5120 bits; the preset's 3350 GB/s gives 2617188.
+func (c *Config) MemoryClockKHz() int {
+	return int(math.Round(c.DRAM.BandwidthGBs * 1e9 * 8 / (2 * float64(c.DRAM.BusBits)) / 1000))
+}
 
 // Source returns where key's value came from ("" for an unknown key).
 func (c *Config) Source(key string) string { return c.sources[key] }
@@ -481,6 +495,12 @@ func (c *Config) Validate() error {
 	}
 	if c.DRAM.RowMissNS < 0 {
 		bad("dram.row_miss_ns", "must not be negative, is %g", c.DRAM.RowMissNS)
+	}
+	if c.DRAM.Size <= 0 {
+		bad("dram.size", "must be a size in bytes above 0, is %d", c.DRAM.Size)
+	}
+	if c.DRAM.BusBits <= 0 || c.DRAM.BusBits%8 != 0 {
+		bad("dram.bus_bits", "must be a whole number of bytes wide, above 0, is %d bits", c.DRAM.BusBits)
 	}
 	if c.DRAM.RRDNS < 0 {
 		bad("dram.rrd_ns", "must not be negative, is %g", c.DRAM.RRDNS)

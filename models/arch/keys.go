@@ -87,6 +87,8 @@ func buildFields() []field {
 		field{key: "l2.partial_fill", ptr: func(c *Config) any { return &c.L2.PartialFill }},
 		field{key: "dram.type", ptr: func(c *Config) any { return &c.DRAM.Type }},
 		field{key: "dram.bandwidth_gbs", ptr: func(c *Config) any { return &c.DRAM.BandwidthGBs }},
+		field{key: "dram.size", size: true, ptr: func(c *Config) any { return &c.DRAM.Size }},
+		field{key: "dram.bus_bits", ptr: func(c *Config) any { return &c.DRAM.BusBits }},
 		field{key: "dram.channels", ptr: func(c *Config) any { return &c.DRAM.Channels }},
 		field{key: "dram.banks", ptr: func(c *Config) any { return &c.DRAM.Banks }},
 		field{key: "dram.row_bytes", size: true, ptr: func(c *Config) any { return &c.DRAM.RowBytes }},
@@ -278,6 +280,8 @@ func ParseSize(s string) (int, error) {
 
 func formatSize(n int) string {
 	switch {
+	case n != 0 && n%(1<<30) == 0:
+		return strconv.Itoa(n>>30) + "GB"
 	case n != 0 && n%(1<<20) == 0:
 		return strconv.Itoa(n>>20) + "MB"
 	case n != 0 && n%(1<<10) == 0:
