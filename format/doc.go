@@ -53,7 +53,8 @@
 //	          |     source_hash,                                              |
 //	          |     ptx_producer, ctas_per_batch, textures, program: [{op,    |
 //	          |     class, space, memop, width, cache, rd, wr, ptx, file,     |
-//	          |     line}, ...]}]}                                            |
+//	          |     line}, ...]}], transfers: [{call, kind, bytes, pinned,    |
+//	          |     stream, after}, ...] (a program's copies, gtrace run)}    |
 //	          +---------------------------------------------------------------+
 //	          | record batch 0 = kernel 0, CTAs 0 .. G-1                      |
 //	          |   rows: every warp-instruction of those CTAs, sorted by cta,  |

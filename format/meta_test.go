@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -215,6 +216,68 @@ func TestFLOPsPerInstruction(t *testing.T) {
 		f, fp64 := (&Inst{Opcode: tc.op}).FLOPs()
 		if f != tc.flops || fp64 != tc.fp64 {
 			t.Errorf("%s: %d FLOPs (fp64 %v), want %d (%v)", tc.op, f, fp64, tc.flops, tc.fp64)
+		}
+	}
+}
+
+// A program's copies round-trip through the metadata in order, and copies that
+// contradict themselves or the launches are refused by the writer and the reader,
+// the field named.
+func TestMetaTransfers(t *testing.T) {
+	l := loopLaunch("k", 1, 1)
+	want := []Transfer{
+		{Call: "cudaMemcpy", Kind: HostToDevice, Bytes: 4000, After: 0},
+		{Call: "cudaMemcpyAsync", Kind: DeviceToHost, Bytes: 4000, Pinned: true, Stream: 7, After: 1},
+		{Call: "cudaMemcpyToSymbol", Kind: DeviceToDevice, Bytes: 64, After: 1},
+	}
+	js, err := encodeMeta(&Meta{Producer: "p", Launches: []Launch{l}, Transfers: want})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := decodeMeta(js, V2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Transfers) != len(want) {
+		t.Fatalf("read %d transfers, wrote %d", len(m.Transfers), len(want))
+	}
+	for i := range want {
+		if m.Transfers[i] != want[i] {
+			t.Errorf("transfer %d: read %+v, wrote %+v", i, m.Transfers[i], want[i])
+		}
+	}
+	if js, _ := encodeMeta(&Meta{Producer: "p", Launches: []Launch{l}}); strings.Contains(string(js), "transfers") {
+		t.Errorf("a trace with no copies writes a transfers key: %s", js)
+	}
+	for _, tc := range []struct {
+		field string
+		edit  func(ts []Transfer)
+	}{
+		{"transfers[0].kind", func(ts []Transfer) { ts[0].Kind = numTransferKinds }},
+		{"transfers[2].after", func(ts []Transfer) { ts[2].After = 0 }}, // before the copy ahead of it
+		{"transfers[1].after", func(ts []Transfer) { ts[1].After = 2 }}, // past the one launch
+		{"transfers[0].after", func(ts []Transfer) { ts[0].After = -1 }},
+		{"transfers[2].pinned", func(ts []Transfer) { ts[2].Pinned = true }},
+		{"transfers[1].call", func(ts []Transfer) { ts[1].Call = "" }},
+	} {
+		ts := slices.Clone(want)
+		tc.edit(ts)
+		_, err := encodeMeta(&Meta{Producer: "p", Launches: []Launch{l}, Transfers: ts})
+		var me *MetaError
+		if !errors.As(err, &me) || me.Field != tc.field {
+			t.Errorf("writer, %s: %v, want a MetaError on it", tc.field, err)
+		}
+	}
+	// The reader checks the same; a kind with no name is an unknown name.
+	for field, edit := range map[string][2]string{
+		"transfers[1].kind":  {`"kind":"d2h"`, `"kind":"d2x"`},
+		"transfers[0].after": {`"after":0`, `"after":3`},
+	} {
+		bad := strings.Replace(string(js), edit[0], edit[1], 1)
+		_, _, err := decodeMeta([]byte(bad), V2)
+		var me *MetaError
+		if bad == string(js) || !errors.As(err, &me) || me.Field != field {
+			t.Errorf("reader, %s: %v, want a MetaError on it", field, err)
 		}
 	}
 }

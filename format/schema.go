@@ -118,8 +118,18 @@ func arrowSchema(metaJSON []byte) *arrow.Schema {
 // enum grows, and so that a Python user sees "global", not 1. A program table row's pc is
 // its index in "program".
 type wireMeta struct {
-	Producer string       `json:"producer"`
-	Launches []wireLaunch `json:"launches"`
+	Producer  string         `json:"producer"`
+	Launches  []wireLaunch   `json:"launches"`
+	Transfers []wireTransfer `json:"transfers,omitempty"`
+}
+
+type wireTransfer struct {
+	Call   string `json:"call"`
+	Kind   string `json:"kind"`
+	Bytes  uint64 `json:"bytes"`
+	Pinned bool   `json:"pinned,omitempty"`
+	Stream uint64 `json:"stream,omitempty"`
+	After  int    `json:"after"`
 }
 
 type wireLaunch struct {
@@ -236,6 +246,10 @@ func encodeMeta(m *Meta) ([]byte, error) {
 		}
 		wm.Launches[k] = wl
 	}
+	for _, t := range m.Transfers {
+		wm.Transfers = append(wm.Transfers, wireTransfer{Call: t.Call, Kind: t.Kind.String(), Bytes: t.Bytes,
+			Pinned: t.Pinned, Stream: t.Stream, After: t.After})
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -324,6 +338,14 @@ func decodeMeta(data []byte, v Version) (*Meta, []int, error) {
 		}
 		m.Launches[k] = l
 	}
+	for j, wt := range wm.Transfers {
+		kind, ok := lookupName(transferKindNames[:], wt.Kind)
+		if !ok {
+			return nil, nil, &MetaError{-1, "", -1, fmt.Sprintf("transfers[%d].kind", j), strconv.Quote(wt.Kind), "unknown name"}
+		}
+		m.Transfers = append(m.Transfers, Transfer{Call: wt.Call, Kind: TransferKind(kind), Bytes: wt.Bytes,
+			Pinned: wt.Pinned, Stream: wt.Stream, After: wt.After})
+	}
 	if err := checkMeta(m); err != nil {
 		return nil, nil, err
 	}
@@ -399,6 +421,23 @@ func checkMeta(m *Meta) error {
 				return bad(i, "width", in.Width, "a memory access moves a power-of-two number of bytes per lane")
 			}
 		}
+	}
+	after := 0
+	for j, t := range m.Transfers {
+		bad := func(field string, value any, reason string, args ...any) error {
+			return &MetaError{-1, "", -1, fmt.Sprintf("transfers[%d].%s", j, field), fmt.Sprint(value), fmt.Sprintf(reason, args...)}
+		}
+		switch {
+		case t.Kind >= numTransferKinds:
+			return bad("kind", t.Kind, "enum out of range")
+		case t.After < after || t.After > len(m.Launches):
+			return bad("after", t.After, "copies are in the program's order: from %d (the copy before) to the %d launches", after, len(m.Launches))
+		case t.Pinned && t.Kind == DeviceToDevice:
+			return bad("pinned", t.Pinned, "a device-to-device copy has no host side to page-lock")
+		case t.Call == "":
+			return bad("call", `""`, "every copy names its runtime call")
+		}
+		after = t.After
 	}
 	return nil
 }

@@ -283,4 +283,39 @@ type Meta struct {
 	Version  Version
 	Producer string // the tool that wrote the file, e.g. "gtrace 0.1.0"
 	Launches []Launch
+	// Transfers are the program's copies, in its order, when the trace holds a whole
+	// program's launches (gtrace run); none for a capture of one kernel.
+	Transfers []Transfer
+}
+
+// Transfer is one copy a program made through the CUDA runtime: its direction and size,
+// whether the host's side was page-locked, its stream, and where it fell among the
+// launches. What a transfer model (models/pcie, plan/) times around the kernels.
+type Transfer struct {
+	Call   string       // the runtime call, e.g. "cudaMemcpy", "cudaMemcpyToSymbolAsync"
+	Kind   TransferKind // the direction, as cudaMemcpyKind resolved it
+	Bytes  uint64
+	Pinned bool   // the host's side is page-locked (cudaMallocHost, cudaHostAlloc, cudaHostRegister)
+	Stream uint64 // the stream the program named; 0 is the default stream
+	After  int    // launches the program had made before it: 0 is before the first
+}
+
+// TransferKind is a copy's direction, numbered as CUDA's cudaMemcpyKind.
+type TransferKind uint8
+
+const (
+	HostToHost TransferKind = iota
+	HostToDevice
+	DeviceToHost
+	DeviceToDevice
+	numTransferKinds
+)
+
+var transferKindNames = [...]string{"h2h", "h2d", "d2h", "d2d"}
+
+func (k TransferKind) String() string {
+	if k < numTransferKinds {
+		return transferKindNames[k]
+	}
+	return fmt.Sprintf("TransferKind(%d)", uint8(k))
 }

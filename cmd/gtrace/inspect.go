@@ -103,6 +103,9 @@ func printSummary(w io.Writer, name string, s *format.Summary, m *format.Meta) {
 			regs = fmt.Sprint(k.RegsPerThread)
 		}
 		fmt.Fprintf(w, "\nkernel %d: %s\n", i, k.Kernel)
+		if ts := transfersAfter(m.Transfers, i); len(ts) > 0 {
+			fmt.Fprintf(w, "  copies before it   %s\n", copySummary(ts))
+		}
 		fmt.Fprintf(w, "  launch             grid (%s)  block (%s)  shared %d B  registers/thread %s  SIMT %s\n",
 			k.Grid, k.Block, k.SharedBytes, regs, k.SIMT)
 		switch {
@@ -130,8 +133,53 @@ func printSummary(w io.Writer, name string, s *format.Summary, m *format.Meta) {
 			printOOB(w, &k, &m.Launches[i].Program)
 		}
 	}
+	if ts := transfersAfter(m.Transfers, len(s.Kernels)); len(ts) > 0 {
+		fmt.Fprintf(w, "\ncopies after the last kernel: %s\n", copySummary(ts))
+	}
 	fmt.Fprintf(w, "\nwarps %d, warp-instructions %d\n", s.Warps, s.WarpInsts)
+	if len(m.Transfers) > 0 {
+		fmt.Fprintf(w, "copies %s\n", copySummary(m.Transfers))
+	}
 	fmt.Fprintf(w, "bytes on disk %d  (%.3f bytes per warp-instruction)\n", s.FileBytes, s.BytesPerWarpInst)
+}
+
+// transfersAfter is the copies the program made after its first n launches and before
+// the next.
+func transfersAfter(ts []format.Transfer, n int) []format.Transfer {
+	var out []format.Transfer
+	for _, t := range ts {
+		if t.After == n {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// copySummary is copies by direction: count, bytes and how many were page-locked, e.g.
+// "2 h2d of 8000 B (1 pinned), 1 d2h of 4000 B".
+func copySummary(ts []format.Transfer) string {
+	type sum struct{ n, pinned, bytes uint64 }
+	var by [4]sum
+	for _, t := range ts {
+		s := &by[t.Kind]
+		s.n++
+		s.bytes += t.Bytes
+		if t.Pinned {
+			s.pinned++
+		}
+	}
+	var parts []string
+	for k, s := range by {
+		if s.n == 0 {
+			continue
+		}
+		p := fmt.Sprintf("%d %s of %d B", s.n, format.TransferKind(k), s.bytes)
+		if s.pinned > 0 {
+			p += fmt.Sprintf(" (%d pinned)", s.pinned)
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // printOOB says that a launch was captured under --oob=warn and which of its

@@ -125,14 +125,17 @@ func runExamples(t *testing.T, lib string) {
 		launches int
 		archs    []string // where it replays; the rest refuse it
 		stderr   string   // what the run also says, if anything
+		copies   string   // the program's copies, as gtrace inspect sums them
 	}{
-		"vectoradd": {1, all, ""},
-		"constants": {2, all, ""},
+		"vectoradd": {1, all, "", "2 h2d of 40000 B, 1 d2h of 20000 B"},
+		// Symbol copies count too: two cudaMemcpyToSymbol (h2d), three cudaMemcpyFromSymbol (d2h).
+		"constants": {2, all, "", "3 h2d of 40032 B, 5 d2h of 80012 B"},
 		// Told of an H100 (the default --gpu): its properties as the H100 reports them.
-		"deviceprops": {1, all, ""},
+		"deviceprops": {1, all, "", "1 h2d of 400000 B, 1 d2h of 400000 B"},
 		// 64 KiB of shared memory per block: sm_70 and later, after the opt-in. The
 		// launch before the opt-in is refused, as on a GPU, and told.
-		"streams": {3, []string{"ampere", "hopper"}, "1 call failed; the first: kernel _Z7reversePKfPf <<<1,1,1, 256,1,1, 65536>>>: 65536 bytes of dynamic shared memory, over the kernel's 49152: above 48 KiB a kernel must opt in first"},
+		"streams": {3, []string{"ampere", "hopper"}, "1 call failed; the first: kernel _Z7reversePKfPf <<<1,1,1, 256,1,1, 65536>>>: 65536 bytes of dynamic shared memory, over the kernel's 49152: above 48 KiB a kernel must opt in first",
+			"3 h2d of 393216 B (3 pinned), 3 d2h of 393216 B (3 pinned)"},
 	}
 	runs, err := os.ReadFile(filepath.Join("..", "..", "examples", "cuda", "runs.txt"))
 	if err != nil {
@@ -170,6 +173,9 @@ func runExamples(t *testing.T, lib string) {
 			rd.Close()
 			if got != c.launches {
 				t.Errorf("the trace holds %d launches, want %d", got, c.launches)
+			}
+			if _, info, _ := gtrace(t, "inspect", trace); !strings.Contains(info, "\ncopies "+c.copies+"\n") {
+				t.Errorf("gtrace inspect does not sum the copies up as %q:\n%s", c.copies, info)
 			}
 			for _, arch := range all {
 				code, _, errs := gtrace(t, "replay", trace, "--arch", arch)

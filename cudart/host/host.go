@@ -90,6 +90,7 @@ type Runtime struct {
 	spool             string   // folder of the per-launch traces
 	parts             []string // one trace file per launch, in order
 	meta              []format.Launch
+	transfers         []format.Transfer // the program's copies, in order
 	insts             uint64
 	closed            bool
 }
@@ -310,7 +311,7 @@ func (r *Runtime) Close(ctx context.Context) error {
 	if len(r.parts) == 0 {
 		return nil
 	}
-	w, err := format.Create(r.opts.Out, format.Meta{Version: format.CurrentVersion, Producer: r.opts.Producer, Launches: r.meta})
+	w, err := format.Create(r.opts.Out, format.Meta{Version: format.CurrentVersion, Producer: r.opts.Producer, Launches: r.meta, Transfers: r.transfers})
 	if err != nil {
 		return err
 	}
@@ -412,9 +413,33 @@ func (r *Runtime) Free(addr uint64) error {
 	return nil
 }
 
-// Memcpy is cudaMemcpy of len(dstHost) bytes from src to dst. dstHost and srcHost are the
-// host's memory at dst and src, touched only where that side is the host's.
-func (r *Runtime) Memcpy(dst, src uint64, dstHost, srcHost []byte, kind MemcpyKind) error {
+// Copy says which runtime call made a copy, and on which stream: the copy's record in
+// the trace (format.Transfer) and its errors name them.
+type Copy struct {
+	Call   string  // "cudaMemcpy", "cudaMemcpyAsync", "cudaMemcpyToSymbol", ...
+	Stream uintptr // the stream an Async call names; 0 for the others
+}
+
+// record keeps a finished copy of n bytes for the trace, with where it falls among the
+// launches; hostAddr is its host side's start (unused for DeviceToDevice).
+func (r *Runtime) record(c Copy, kind MemcpyKind, n, hostAddr uint64) {
+	t := format.Transfer{Call: c.Call, Kind: format.TransferKind(kind), Bytes: n, Stream: uint64(c.Stream), After: len(r.meta)}
+	if kind == HostToDevice || kind == DeviceToHost {
+		for start, size := range r.pinned {
+			if hostAddr >= start && hostAddr+n <= start+size {
+				t.Pinned = true
+			}
+		}
+	}
+	r.transfers = append(r.transfers, t)
+}
+
+// Memcpy is cudaMemcpy of len(dstHost) bytes from src to dst, made by c. dstHost and
+// srcHost are the host's memory at dst and src, touched only where that side is the host's.
+func (r *Runtime) Memcpy(c Copy, dst, src uint64, dstHost, srcHost []byte, kind MemcpyKind) error {
+	if err := r.CheckStream(c.Call, c.Stream); err != nil {
+		return err
+	}
 	n := uint64(len(dstHost))
 	kind = kind.resolve(r.dev.Holds(src), r.dev.Holds(dst))
 	var err error
@@ -428,11 +453,16 @@ func (r *Runtime) Memcpy(dst, src uint64, dstHost, srcHost []byte, kind MemcpyKi
 	case DeviceToDevice:
 		err = r.dev.Copy(dst, src, n)
 	default:
-		return fail(InvalidMemcpyDir, "cudaMemcpy: kind %d is no cudaMemcpyKind", int(kind))
+		return fail(InvalidMemcpyDir, "%s: kind %d is no cudaMemcpyKind", c.Call, int(kind))
 	}
 	if err != nil {
-		return fail(InvalidValue, "cudaMemcpy %s of %d bytes: %v", kind, n, err)
+		return fail(InvalidValue, "%s %s of %d bytes: %v", c.Call, kind, n, err)
 	}
+	hostSide := dst
+	if kind == HostToDevice {
+		hostSide = src
+	}
+	r.record(c, kind, n, hostSide)
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -75,7 +76,7 @@ func TestProgramCalls(t *testing.T) {
 		data []byte
 		kind MemcpyKind
 	}{{dx, f32s(x), HostToDevice}, {dy, f32s(y), Default}} {
-		if err := r.Memcpy(c.dst, 0x7ff000, make([]byte, len(c.data)), c.data, c.kind); err != nil {
+		if err := r.Memcpy(memcpy, c.dst, 0x7ff000, make([]byte, len(c.data)), c.data, c.kind); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -97,7 +98,7 @@ func TestProgramCalls(t *testing.T) {
 	launch(saxpyStub, 4, 256, le32(n), le32(math.Float32bits(2)), le64(dx), le64(dy))
 	launch(scaleStub, 1, 32, le64(dy), le32(math.Float32bits(0.5)))
 	got := make([]byte, 4*n)
-	if err := r.Memcpy(0x7ff000, dy, got, nil, Default); err != nil {
+	if err := r.Memcpy(memcpy, 0x7ff000, dy, got, nil, Default); err != nil {
 		t.Fatal(err)
 	}
 	for i := range n {
@@ -133,6 +134,13 @@ func TestProgramCalls(t *testing.T) {
 		}
 		insts[w.Kernel] += w.Len()
 	}
+	// The copies, in order among the launches: two inputs before the first, the result
+	// after the second.
+	wantCopies := []format.Transfer{{Call: "cudaMemcpy", Kind: format.HostToDevice, Bytes: 4 * n},
+		{Call: "cudaMemcpy", Kind: format.HostToDevice, Bytes: 4 * n}, {Call: "cudaMemcpy", Kind: format.DeviceToHost, Bytes: 4 * n, After: 2}}
+	if got := rd.Meta().Transfers; !slices.Equal(got, wantCopies) {
+		t.Errorf("the trace's copies:\n%+v\nwant\n%+v", got, wantCopies)
+	}
 	if n, total := r.Launches(); n != 2 || uint64(insts[0]+insts[1]) != total || insts[1] == 0 {
 		t.Errorf("Launches() = %d, %d; the trace holds %v warp-instructions", n, total, insts)
 	}
@@ -153,8 +161,8 @@ func TestProgramCallErrors(t *testing.T) {
 	}{
 		{"unregistered stub", r.Launch(context.Background(), 0x1234, Config{}, nil), InvalidDeviceFunc, "no registered kernel"},
 		{"pop with nothing pushed", func() error { _, err := r.PopConfig(); return err }(), InvalidConfiguration, "no configuration pushed"},
-		{"bad copy kind", r.Memcpy(dx, 0x7ff000, make([]byte, 4), make([]byte, 4), 7), InvalidMemcpyDir, "kind 7"},
-		{"copy past the end", r.Memcpy(dx, 0x7ff000, make([]byte, 32), make([]byte, 32), HostToDevice), InvalidValue, "outside every allocation"},
+		{"bad copy kind", r.Memcpy(memcpy, dx, 0x7ff000, make([]byte, 4), make([]byte, 4), 7), InvalidMemcpyDir, "kind 7"},
+		{"copy past the end", r.Memcpy(memcpy, dx, 0x7ff000, make([]byte, 32), make([]byte, 32), HostToDevice), InvalidValue, "outside every allocation"},
 		{"free twice", func() error { r.Free(dx); return r.Free(dx) }(), InvalidDevicePointer, "cudaFree"},
 		{"memset of nothing", r.Memset(0x99, 0, 4), InvalidValue, "cudaMemset"},
 		{"unknown fat binary", r.RegisterFunction(9, 1, "k"), InvalidResourceHandle, "no fat binary 9"},
@@ -211,3 +219,10 @@ func TestEnvironRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// The synchronous copy calls, as the shim names them.
+var (
+	memcpy     = Copy{Call: "cudaMemcpy"}
+	toSymbol   = Copy{Call: "cudaMemcpyToSymbol"}
+	fromSymbol = Copy{Call: "cudaMemcpyFromSymbol"}
+)

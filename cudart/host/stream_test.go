@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -118,5 +119,45 @@ func TestStreamCallErrors(t *testing.T) {
 	r.EventDestroy(never)
 	if err := r.EventSync("cudaEventQuery", never); err == nil {
 		t.Error("a destroyed event is still queried")
+	}
+}
+
+// Each copy that succeeds is recorded with its call, stream and direction, pinned when
+// it lies wholly in page-locked memory; a copy that fails is not.
+func TestCopyRecords(t *testing.T) {
+	r, _ := newSaxpy(t)
+	s := r.StreamCreate()
+	const pinned = 0x900000
+	if err := r.HostAlloc("cudaMallocHost", pinned, 8192); err != nil {
+		t.Fatal(err)
+	}
+	y, _ := r.Malloc(256)
+	z, _ := r.Malloc(256)
+	buf := make([]byte, 128)
+	async := Copy{Call: "cudaMemcpyAsync", Stream: s}
+	for _, c := range []struct {
+		by       Copy
+		dst, src uint64
+		kind     MemcpyKind
+		fails    bool
+	}{
+		{async, y, pinned, HostToDevice, false},
+		{async, pinned + 8192 - 64, y, DeviceToHost, false}, // runs past the page-locked block
+		{Copy{Call: "cudaMemcpyAsync", Stream: 0xdead}, y, pinned, HostToDevice, true},
+		{memcpy, z, y, Default, false},
+		{memcpy, z, y, 9, true},
+	} {
+		err := r.Memcpy(c.by, c.dst, c.src, buf, buf, c.kind)
+		if (err != nil) != c.fails {
+			t.Fatalf("%+v: %v", c, err)
+		}
+	}
+	want := []format.Transfer{
+		{Call: "cudaMemcpyAsync", Kind: format.HostToDevice, Bytes: 128, Pinned: true, Stream: uint64(s)},
+		{Call: "cudaMemcpyAsync", Kind: format.DeviceToHost, Bytes: 128, Stream: uint64(s)},
+		{Call: "cudaMemcpy", Kind: format.DeviceToDevice, Bytes: 128},
+	}
+	if !slices.Equal(r.transfers, want) {
+		t.Errorf("recorded\n%+v\nwant\n%+v", r.transfers, want)
 	}
 }

@@ -62,10 +62,13 @@ func symbolErr(call, name string, err error) error {
 }
 
 // MemcpyToSymbol is cudaMemcpyToSymbol of len(srcHost) bytes from src into the variable
-// whose host shadow is hostVar, at byte offset off. srcHost is the host's memory at
+// whose host shadow is hostVar, at byte offset off, made by c. srcHost is the host's memory at
 // src, read only when src is the host's.
-func (r *Runtime) MemcpyToSymbol(hostVar uintptr, src uint64, srcHost []byte, off uint64, kind MemcpyKind) error {
-	const call = "cudaMemcpyToSymbol"
+func (r *Runtime) MemcpyToSymbol(c Copy, hostVar uintptr, src uint64, srcHost []byte, off uint64, kind MemcpyKind) error {
+	call := c.Call
+	if err := r.CheckStream(call, c.Stream); err != nil {
+		return err
+	}
 	v, _, err := r.symbol(call, hostVar)
 	if err != nil {
 		return err
@@ -84,14 +87,18 @@ func (r *Runtime) MemcpyToSymbol(hostVar uintptr, src uint64, srcHost []byte, of
 	if err := r.dev.WriteSymbol(v.key, v.name, off, data); err != nil {
 		return symbolErr(call, v.name, err)
 	}
+	r.record(c, kind, uint64(len(srcHost)), src)
 	return nil
 }
 
 // MemcpyFromSymbol is cudaMemcpyFromSymbol of len(dstHost) bytes of the variable whose
-// host shadow is hostVar, from byte offset off, to dst. dstHost is the host's memory at
+// host shadow is hostVar, from byte offset off, to dst, made by c. dstHost is the host's memory at
 // dst, written only when dst is the host's.
-func (r *Runtime) MemcpyFromSymbol(dst uint64, dstHost []byte, hostVar uintptr, off uint64, kind MemcpyKind) error {
-	const call = "cudaMemcpyFromSymbol"
+func (r *Runtime) MemcpyFromSymbol(c Copy, dst uint64, dstHost []byte, hostVar uintptr, off uint64, kind MemcpyKind) error {
+	call := c.Call
+	if err := r.CheckStream(call, c.Stream); err != nil {
+		return err
+	}
 	v, _, err := r.symbol(call, hostVar)
 	if err != nil {
 		return err
@@ -112,6 +119,7 @@ func (r *Runtime) MemcpyFromSymbol(dst uint64, dstHost []byte, hostVar uintptr, 
 	if err != nil {
 		return symbolErr(call, v.name, err)
 	}
+	r.record(c, kind, uint64(len(dstHost)), dst)
 	return nil
 }
 

@@ -62,7 +62,7 @@ func newSymbols(t *testing.T) *Runtime {
 func TestProgramSymbols(t *testing.T) {
 	r := newSymbols(t)
 	tbl := make([]byte, 32)
-	if err := r.MemcpyFromSymbol(0x7ff000, tbl, tableVar, 0, DeviceToHost); err != nil {
+	if err := r.MemcpyFromSymbol(fromSymbol, 0x7ff000, tbl, tableVar, 0, DeviceToHost); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 8 {
@@ -78,18 +78,18 @@ func TestProgramSymbols(t *testing.T) {
 	dx, _ := r.Malloc(4 * n)
 	dy, _ := r.Malloc(4 * n)
 	seed, _ := r.Malloc(4)
-	if err := r.Memcpy(dx, 0x7ff000, make([]byte, 4*n), f32s(x), HostToDevice); err != nil {
+	if err := r.Memcpy(memcpy, dx, 0x7ff000, make([]byte, 4*n), f32s(x), HostToDevice); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Memcpy(seed, 0x7ff000, make([]byte, 4), le32(1000), HostToDevice); err != nil {
+	if err := r.Memcpy(memcpy, seed, 0x7ff000, make([]byte, 4), le32(1000), HostToDevice); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.MemcpyToSymbol(hitsVar, seed, make([]byte, 4), 0, Default); err != nil {
+	if err := r.MemcpyToSymbol(toSymbol, hitsVar, seed, make([]byte, 4), 0, Default); err != nil {
 		t.Fatal(err)
 	}
 	want := uint32(1000)
 	for launch, coef := range [][]float32{{1, -2, 0, 0.5}, {-3, 0, 1, 0}} {
-		if err := r.MemcpyToSymbol(coefVar, 0x7ff000, f32s(coef), 0, HostToDevice); err != nil {
+		if err := r.MemcpyToSymbol(toSymbol, coefVar, 0x7ff000, f32s(coef), 0, HostToDevice); err != nil {
 			t.Fatal(err)
 		}
 		grid := format.Dim3{X: 2, Y: 1, Z: 1}
@@ -98,7 +98,7 @@ func TestProgramSymbols(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := make([]byte, 4*n)
-		if err := r.Memcpy(0x7ff000, dy, got, nil, DeviceToHost); err != nil {
+		if err := r.Memcpy(memcpy, 0x7ff000, dy, got, nil, DeviceToHost); err != nil {
 			t.Fatal(err)
 		}
 		for i, v := range x {
@@ -116,13 +116,13 @@ func TestProgramSymbols(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := make([]byte, 4)
-	if err := r.Memcpy(0x7ff000, addr, h, nil, Default); err != nil || binary.LittleEndian.Uint32(h) != want {
+	if err := r.Memcpy(memcpy, 0x7ff000, addr, h, nil, Default); err != nil || binary.LittleEndian.Uint32(h) != want {
 		t.Errorf("hits at its address = %d (%v), want %d", binary.LittleEndian.Uint32(h), err, want)
 	}
-	if err := r.MemcpyFromSymbol(seed, make([]byte, 4), hitsVar, 0, DeviceToDevice); err != nil {
+	if err := r.MemcpyFromSymbol(fromSymbol, seed, make([]byte, 4), hitsVar, 0, DeviceToDevice); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Memcpy(0x7ff000, seed, h, nil, DeviceToHost); err != nil || binary.LittleEndian.Uint32(h) != want {
+	if err := r.Memcpy(memcpy, 0x7ff000, seed, h, nil, DeviceToHost); err != nil || binary.LittleEndian.Uint32(h) != want {
 		t.Errorf("hits copied device to device = %d (%v), want %d", binary.LittleEndian.Uint32(h), err, want)
 	}
 	if size, err := r.SymbolSize(tableVar); err != nil || size != 32 {
@@ -147,14 +147,14 @@ func TestSymbolCallErrors(t *testing.T) {
 		code Code
 		says string
 	}{
-		{"an unregistered symbol", r.MemcpyToSymbol(0x1234, 0x7ff000, four, 0, HostToDevice), InvalidSymbol, "no registered __device__ or __constant__ variable"},
-		{"a variable the PTX lacks", r.MemcpyToSymbol(0x500100, 0x7ff000, four, 0, HostToDevice), InvalidSymbol, `no .global or .const variable "nosuch"`},
-		{"a size the PTX does not declare", r.MemcpyToSymbol(0x500200, 0x7ff000, four, 0, HostToDevice), InvalidSymbol, "registered as __device__ of 8 bytes, the PTX declares __device__ of 4 bytes"},
-		{"past the end", r.MemcpyToSymbol(coefVar, 0x7ff000, make([]byte, 8), 12, HostToDevice), InvalidValue, "8 bytes at offset 12 do not fit in its 16 bytes"},
-		{"from past the end", r.MemcpyFromSymbol(0x7ff000, make([]byte, 40), tableVar, 0, DeviceToHost), InvalidValue, "40 bytes at offset 0"},
-		{"to a symbol, device to host", r.MemcpyToSymbol(coefVar, 0x7ff000, four, 0, DeviceToHost), InvalidMemcpyDir, "HtoD or DtoD, not DtoH"},
-		{"from a symbol, host to device", r.MemcpyFromSymbol(0x7ff000, four, coefVar, 0, HostToDevice), InvalidMemcpyDir, "DtoH or DtoD, not HtoD"},
-		{"device to device from nowhere", r.MemcpyToSymbol(hitsVar, 0x10, four, 0, DeviceToDevice), InvalidValue, "outside every allocation"},
+		{"an unregistered symbol", r.MemcpyToSymbol(toSymbol, 0x1234, 0x7ff000, four, 0, HostToDevice), InvalidSymbol, "no registered __device__ or __constant__ variable"},
+		{"a variable the PTX lacks", r.MemcpyToSymbol(toSymbol, 0x500100, 0x7ff000, four, 0, HostToDevice), InvalidSymbol, `no .global or .const variable "nosuch"`},
+		{"a size the PTX does not declare", r.MemcpyToSymbol(toSymbol, 0x500200, 0x7ff000, four, 0, HostToDevice), InvalidSymbol, "registered as __device__ of 8 bytes, the PTX declares __device__ of 4 bytes"},
+		{"past the end", r.MemcpyToSymbol(toSymbol, coefVar, 0x7ff000, make([]byte, 8), 12, HostToDevice), InvalidValue, "8 bytes at offset 12 do not fit in its 16 bytes"},
+		{"from past the end", r.MemcpyFromSymbol(fromSymbol, 0x7ff000, make([]byte, 40), tableVar, 0, DeviceToHost), InvalidValue, "40 bytes at offset 0"},
+		{"to a symbol, device to host", r.MemcpyToSymbol(toSymbol, coefVar, 0x7ff000, four, 0, DeviceToHost), InvalidMemcpyDir, "HtoD or DtoD, not DtoH"},
+		{"from a symbol, host to device", r.MemcpyFromSymbol(fromSymbol, 0x7ff000, four, coefVar, 0, HostToDevice), InvalidMemcpyDir, "DtoH or DtoD, not HtoD"},
+		{"device to device from nowhere", r.MemcpyToSymbol(toSymbol, hitsVar, 0x10, four, 0, DeviceToDevice), InvalidValue, "outside every allocation"},
 		{"the address of a constant", func() error { _, err := r.SymbolAddress(coefVar); return err }(), NotSupported, "cudaMemcpyToSymbol"},
 		{"the size of nothing", func() error { _, err := r.SymbolSize(0x99); return err }(), InvalidSymbol, "cudaGetSymbolSize"},
 		{"an unknown fat binary", r.RegisterVar(7, 1, "v", 4, false), InvalidResourceHandle, "no fat binary 7"},

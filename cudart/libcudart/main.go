@@ -280,12 +280,17 @@ func gtraceFree(addr C.uintptr_t) C.cudaError_t {
 	return call(func(r *host.Runtime) error { return r.Free(uint64(addr)) })
 }
 
+// copyBy is the call and stream the C side names for a copy.
+func copyBy(name *C.char, stream C.uintptr_t) host.Copy {
+	return host.Copy{Call: C.GoString(name), Stream: uintptr(stream)}
+}
+
 //export gtraceMemcpy
-func gtraceMemcpy(dst, src unsafe.Pointer, n C.size_t, kind C.int) C.cudaError_t {
+func gtraceMemcpy(dst, src unsafe.Pointer, n C.size_t, kind C.int, name *C.char, stream C.uintptr_t) C.cudaError_t {
 	return call(func(r *host.Runtime) error {
 		// The views are read or written only where the address is the host's.
 		dv, sv := unsafe.Slice((*byte)(dst), int(n)), unsafe.Slice((*byte)(src), int(n))
-		return r.Memcpy(uint64(uintptr(dst)), uint64(uintptr(src)), dv, sv, host.MemcpyKind(kind))
+		return r.Memcpy(copyBy(name, stream), uint64(uintptr(dst)), uint64(uintptr(src)), dv, sv, host.MemcpyKind(kind))
 	})
 }
 
@@ -295,20 +300,20 @@ func gtraceMemset(p C.uintptr_t, v C.int, n C.size_t) C.cudaError_t {
 }
 
 //export gtraceMemcpyToSymbol
-func gtraceMemcpyToSymbol(symbol C.uintptr_t, src unsafe.Pointer, n, off C.size_t, kind C.int) C.cudaError_t {
+func gtraceMemcpyToSymbol(symbol C.uintptr_t, src unsafe.Pointer, n, off C.size_t, kind C.int, name *C.char, stream C.uintptr_t) C.cudaError_t {
 	return call(func(r *host.Runtime) error {
 		// The view is read only where src is the host's.
 		sv := unsafe.Slice((*byte)(src), int(n))
-		return r.MemcpyToSymbol(uintptr(symbol), uint64(uintptr(src)), sv, uint64(off), host.MemcpyKind(kind))
+		return r.MemcpyToSymbol(copyBy(name, stream), uintptr(symbol), uint64(uintptr(src)), sv, uint64(off), host.MemcpyKind(kind))
 	})
 }
 
 //export gtraceMemcpyFromSymbol
-func gtraceMemcpyFromSymbol(dst unsafe.Pointer, symbol C.uintptr_t, n, off C.size_t, kind C.int) C.cudaError_t {
+func gtraceMemcpyFromSymbol(dst unsafe.Pointer, symbol C.uintptr_t, n, off C.size_t, kind C.int, name *C.char, stream C.uintptr_t) C.cudaError_t {
 	return call(func(r *host.Runtime) error {
 		// The view is written only where dst is the host's.
 		dv := unsafe.Slice((*byte)(dst), int(n))
-		return r.MemcpyFromSymbol(uint64(uintptr(dst)), dv, uintptr(symbol), uint64(off), host.MemcpyKind(kind))
+		return r.MemcpyFromSymbol(copyBy(name, stream), uint64(uintptr(dst)), dv, uintptr(symbol), uint64(off), host.MemcpyKind(kind))
 	})
 }
 

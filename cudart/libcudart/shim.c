@@ -100,22 +100,23 @@ cudaError_t cudaMalloc(void **p, size_t n) {
 
 cudaError_t cudaFree(void *p) { return p == NULL ? 0 : ret(gtraceFree((uintptr_t)p)); }
 
+/* Each copy names its call and stream for its record in the trace (format.Transfer). */
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind) {
-	return ret(gtraceMemcpy(dst, (void *)src, n, kind));
+	return ret(gtraceMemcpy(dst, (void *)src, n, kind, (char *)"cudaMemcpy", 0));
 }
 
 /* The symbol calls. A stream's copies run in order and at once under gtrace, so the
  * Async forms and the per-thread-default-stream forms (_ptds, _ptsz) are the same call. */
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, size_t off, int kind) {
-	return ret(gtraceMemcpyToSymbol((uintptr_t)symbol, (void *)src, n, off, kind));
+	return ret(gtraceMemcpyToSymbol((uintptr_t)symbol, (void *)src, n, off, kind, (char *)"cudaMemcpyToSymbol", 0));
 }
 cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t n, size_t off, int kind) {
 	return cudaMemcpyToSymbol(symbol, src, n, off, kind);
 }
 cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t n, size_t off, int kind,
 				    cudaStream_t stream) {
-	(void)stream;
-	return cudaMemcpyToSymbol(symbol, src, n, off, kind);
+	return ret(gtraceMemcpyToSymbol((uintptr_t)symbol, (void *)src, n, off, kind, (char *)"cudaMemcpyToSymbolAsync",
+					(uintptr_t)stream));
 }
 cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, size_t n, size_t off, int kind,
 					 cudaStream_t stream) {
@@ -123,15 +124,15 @@ cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, si
 }
 
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t off, int kind) {
-	return ret(gtraceMemcpyFromSymbol(dst, (uintptr_t)symbol, n, off, kind));
+	return ret(gtraceMemcpyFromSymbol(dst, (uintptr_t)symbol, n, off, kind, (char *)"cudaMemcpyFromSymbol", 0));
 }
 cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t n, size_t off, int kind) {
 	return cudaMemcpyFromSymbol(dst, symbol, n, off, kind);
 }
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t n, size_t off, int kind,
 				      cudaStream_t stream) {
-	(void)stream;
-	return cudaMemcpyFromSymbol(dst, symbol, n, off, kind);
+	return ret(gtraceMemcpyFromSymbol(dst, (uintptr_t)symbol, n, off, kind, (char *)"cudaMemcpyFromSymbolAsync",
+					  (uintptr_t)stream));
 }
 cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t n, size_t off, int kind,
 					   cudaStream_t stream) {
@@ -169,8 +170,7 @@ cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t n, int kind) { re
 cudaError_t cudaMemset_ptds(void *p, int v, size_t n) { return cudaMemset(p, v, n); }
 
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, cudaStream_t s) {
-	cudaError_t e = stream_ok("cudaMemcpyAsync", s);
-	return e ? ret(e) : cudaMemcpy(dst, src, n, kind);
+	return ret(gtraceMemcpy(dst, (void *)src, n, kind, (char *)"cudaMemcpyAsync", (uintptr_t)s));
 }
 cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t n, int kind, cudaStream_t s) {
 	return cudaMemcpyAsync(dst, src, n, kind, s);
