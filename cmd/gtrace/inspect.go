@@ -97,13 +97,17 @@ func printSummary(w io.Writer, name string, s *format.Summary, m *format.Meta) {
 		integrity = "unchecked: written before metadata checksums, a flipped bit in its metadata can go unseen"
 	}
 	fmt.Fprintf(w, "%s: gtrace format v%d (%s), written by %s\n", name, s.Version, integrity, s.Producer)
+	copiesAfter := map[int][]format.Transfer{} // by how many launches came before them
+	for _, t := range m.Transfers {
+		copiesAfter[t.After] = append(copiesAfter[t.After], t)
+	}
 	for i, k := range s.Kernels {
 		regs := "unknown"
 		if k.RegsPerThread > 0 {
 			regs = fmt.Sprint(k.RegsPerThread)
 		}
 		fmt.Fprintf(w, "\nkernel %d: %s\n", i, k.Kernel)
-		if ts := transfersAfter(m.Transfers, i); len(ts) > 0 {
+		if ts := copiesAfter[i]; len(ts) > 0 {
 			fmt.Fprintf(w, "  copies before it   %s\n", copySummary(ts))
 		}
 		fmt.Fprintf(w, "  launch             grid (%s)  block (%s)  shared %d B  registers/thread %s  SIMT %s\n",
@@ -133,7 +137,7 @@ func printSummary(w io.Writer, name string, s *format.Summary, m *format.Meta) {
 			printOOB(w, &k, &m.Launches[i].Program)
 		}
 	}
-	if ts := transfersAfter(m.Transfers, len(s.Kernels)); len(ts) > 0 {
+	if ts := copiesAfter[len(s.Kernels)]; len(ts) > 0 {
 		fmt.Fprintf(w, "\ncopies after the last kernel: %s\n", copySummary(ts))
 	}
 	fmt.Fprintf(w, "\nwarps %d, warp-instructions %d\n", s.Warps, s.WarpInsts)
@@ -141,18 +145,6 @@ func printSummary(w io.Writer, name string, s *format.Summary, m *format.Meta) {
 		fmt.Fprintf(w, "copies %s\n", copySummary(m.Transfers))
 	}
 	fmt.Fprintf(w, "bytes on disk %d  (%.3f bytes per warp-instruction)\n", s.FileBytes, s.BytesPerWarpInst)
-}
-
-// transfersAfter is the copies the program made after its first n launches and before
-// the next.
-func transfersAfter(ts []format.Transfer, n int) []format.Transfer {
-	var out []format.Transfer
-	for _, t := range ts {
-		if t.After == n {
-			out = append(out, t)
-		}
-	}
-	return out
 }
 
 // copySummary is copies by direction: count, bytes and how many were page-locked, e.g.

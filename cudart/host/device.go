@@ -12,11 +12,13 @@ import (
 // whose answers the example programs are checked against (an H100 SXM5 80GB HBM3).
 const DefaultGPU = "hopper/h100"
 
-// Device attributes (cudaDeviceAttr, CUDA 11.8's numbers) that the properties use. The
-// rest of the table is in attributes.
+// Device attributes (cudaDeviceAttr, CUDA 11.8's numbers) that a launch is checked
+// against (checkConfig). The rest of the table is in attributes.
 const (
 	attrMaxThreadsPerBlock = 1
-	attrComputeMajor       = 75
+	attrMaxBlockDimX       = 2 // then Y, Z
+	attrMaxGridDimX        = 5 // then Y, Z
+	attrMaxSharedOptin     = 97
 )
 
 // attributes is every cudaDeviceGetAttribute value gtrace answers for the GPU preset c:
@@ -53,18 +55,18 @@ func attributes(c *arch.Config) map[int]int {
 		38:                     c.L2.Size,               // L2CacheSize
 		39:                     c.SM.MaxThreads,         // MaxThreadsPerMultiProcessor
 		40:                     c.PCIe.CopyEngines,      // AsyncEngineCount
-		attrComputeMajor:       major,                   // ComputeCapabilityMajor
+		75:                     major,                   // ComputeCapabilityMajor
 		76:                     minor,                   // ComputeCapabilityMinor
 		79:                     b2i(c.L1.CacheGlobal),   // GlobalL1CacheSupported
 		81:                     maxCarveout,             // MaxSharedMemoryPerMultiprocessor: the largest carve-out
 		82:                     c.SM.Registers,          // MaxRegistersPerMultiprocessor
 		87:                     ratio,                   // SingleToDoublePrecisionPerfRatio: FP32 over FP64 lanes
-		97:                     c.Shared.MaxPerCTA,      // MaxSharedMemoryPerBlockOptin
+		attrMaxSharedOptin:     c.Shared.MaxPerCTA,      // MaxSharedMemoryPerBlockOptin
 		106:                    c.SM.MaxCTAs,            // MaxBlocksPerMultiprocessor
 		111:                    c.Shared.ReservedPerCTA, // ReservedSharedMemoryPerBlock
 		// Limits of every GPU from cc 2.0 on (PG technical specifications).
-		2: 1024, 3: 1024, 4: 64, // MaxBlockDimX, Y, Z
-		5: gridX, 6: 65535, 7: 65535, // MaxGridDimX, Y, Z
+		attrMaxBlockDimX: 1024, 3: 1024, 4: 64, // MaxBlockDimX, Y, Z
+		attrMaxGridDimX: gridX, 6: 65535, 7: 65535, // MaxGridDimX, Y, Z
 		8:  48 << 10,      // MaxSharedMemoryPerBlock without opt-in
 		11: math.MaxInt32, // MaxPitch
 		14: 512,           // TextureAlignment
@@ -125,7 +127,7 @@ func (r *Runtime) Properties(device int) (Properties, error) {
 	if device != 0 {
 		return Properties{}, fail(InvalidDevice, "cudaGetDeviceProperties(device %d): gtrace's runtime has one device, 0", device)
 	}
-	return Properties{Name: r.gpu.Name + " (gtrace " + r.gpu.Arch + "/" + r.gpu.GPU + ")", TotalGlobalMem: uint64(r.gpu.DRAM.Size)}, nil
+	return Properties{Name: r.gpu.Name + " (gtrace " + gpuName(r.gpu) + ")", TotalGlobalMem: uint64(r.gpu.DRAM.Size)}, nil
 }
 
 // MemInfo is cudaMemGetInfo: the device memory not allocated, and all of it.

@@ -237,7 +237,7 @@ func (r *Runtime) Launch(ctx context.Context, stub uintptr, c Config, params [][
 	if err := r.CheckStream("cudaLaunchKernel", c.Stream); err != nil {
 		return err
 	}
-	if err := checkConfig(c); err != "" {
+	if err := r.checkConfig(c); err != "" {
 		return fail(InvalidConfiguration, "kernel %s <<<%v, %v, %d>>>: %s", f.name, c.Grid, c.Block, c.Shared, err)
 	}
 	if c.Shared > f.maxDynShared {
@@ -279,20 +279,25 @@ func (r *Runtime) Launch(ctx context.Context, stub uintptr, c Config, params [][
 }
 
 // checkConfig refuses what cudaLaunchKernel refuses with cudaErrorInvalidConfiguration
-// on every GPU since sm_30: a zero or too large dimension, more than 1024 threads, or
-// more dynamic shared memory than any GPU has (the architecture's own limit is the
-// replay's to check). Limits: the CUDA C++ Programming Guide's table of technical
-// specifications per compute capability.
-func checkConfig(c Config) string {
+// on the GPU the program is told of: a zero or too large dimension, too many threads, or
+// more dynamic shared memory than the GPU gives a block. The limits are its device
+// attributes, so a program that reads them and a launch that passes them agree.
+func (r *Runtime) checkConfig(c Config) string {
+	a := r.attrs
+	grid := [3]int{a[attrMaxGridDimX], a[attrMaxGridDimX+1], a[attrMaxGridDimX+2]}
+	block := [3]int{a[attrMaxBlockDimX], a[attrMaxBlockDimX+1], a[attrMaxBlockDimX+2]}
+	over := func(d format.Dim3, lim [3]int) bool {
+		return int64(d.X) > int64(lim[0]) || int64(d.Y) > int64(lim[1]) || int64(d.Z) > int64(lim[2])
+	}
 	switch {
 	case c.Grid.X == 0 || c.Grid.Y == 0 || c.Grid.Z == 0 || c.Block.X == 0 || c.Block.Y == 0 || c.Block.Z == 0:
 		return "every dimension must be at least 1"
-	case c.Grid.X > 1<<31-1 || c.Grid.Y > 65535 || c.Grid.Z > 65535:
-		return "the grid is at most 2^31-1 × 65535 × 65535"
-	case c.Block.X > 1024 || c.Block.Y > 1024 || c.Block.Z > 64 || c.Block.Count() > 1024:
-		return "a block is at most 1024 × 1024 × 64 and 1024 threads"
-	case c.Shared > 227<<10:
-		return "more dynamic shared memory than the 227 KiB any GPU gives a block"
+	case over(c.Grid, grid):
+		return fmt.Sprintf("the grid is at most %d × %d × %d", grid[0], grid[1], grid[2])
+	case over(c.Block, block) || int64(c.Block.Count()) > int64(a[attrMaxThreadsPerBlock]):
+		return fmt.Sprintf("a block is at most %d × %d × %d and %d threads", block[0], block[1], block[2], a[attrMaxThreadsPerBlock])
+	case c.Shared > uint64(a[attrMaxSharedOptin]):
+		return fmt.Sprintf("more dynamic shared memory than the %d bytes the %s gives a block", a[attrMaxSharedOptin], r.gpu.GPU)
 	}
 	return ""
 }
@@ -428,6 +433,7 @@ func (r *Runtime) record(c Copy, kind MemcpyKind, n, hostAddr uint64) {
 		for start, size := range r.pinned {
 			if hostAddr >= start && hostAddr+n <= start+size {
 				t.Pinned = true
+				break
 			}
 		}
 	}
