@@ -150,6 +150,7 @@ var errUnknownOp = errors.New("capture: unknown opcode")
 func (k *Kernel) decodeOp(sc *scope, a *instAST, in *instr, row *format.Inst) error {
 	r := &resolver{k: k, sc: sc, a: a, in: in, row: row}
 	in.guard, in.dp, in.base = -1, -1, -1
+	in.amask = ^uint64(0)
 	for i := range in.d {
 		in.d[i], in.s[i] = -1, -1
 	}
@@ -574,6 +575,9 @@ func (r *resolver) address(o operand, sp mspace) (mspace, error) {
 			return sp, r.fail("address register %s must be 32 or 64 bits", o.name)
 		}
 		r.in.base = s.slot
+		if s.typ.size() == 4 {
+			r.in.amask = 1<<32 - 1
+		}
 		r.read(s.slot)
 		if sp == msParamK && r.sc.fi != r.k.funcs[0] {
 			return sp, r.fail("ld.param through a register inside a .func is not supported")

@@ -99,7 +99,7 @@ func (f *Fault) Error() string {
 	if f.Buffer != "" {
 		s += fmt.Sprintf(" (address %#x; nearest buffer %s)", f.Addr, f.Buffer)
 		if f.Kind == FaultOutOfBounds {
-			s += "; --oob=warn (Spec.OOB = OOBWarn) reads zeros there, drops such writes and goes on"
+			s += "; gtrace capture --oob=warn or gtrace run --oob=warn (Spec.OOB = OOBWarn) reads zeros there, drops such writes and goes on"
 		}
 	}
 	return s

@@ -287,7 +287,7 @@ func (w *warpState) memInst(in *instr, pc int32, exec uint32, path uint16, fl fo
 	}
 	es := in.t.size()
 	n := int(in.width)
-	off := uint64(in.off)
+	off, am := uint64(in.off), in.amask
 	if in.space == msGlobal && base != nil && in.vec == 1 && es == 4 && in.op <= opSt {
 		// The hot path: scalar 32-bit global loads and stores, through the allocation
 		// the warp used last. The CTA's write epoch (the livelock detector's clock) only
@@ -300,7 +300,7 @@ func (w *warpState) memInst(in *instr, pc int32, exec uint32, path uint16, fl fo
 		reg := w.slot(r)
 		for m := exec; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
-			addr := base[l] + off
+			addr := (base[l] + off) & am
 			var b []byte
 			if a := w.cache; a == nil || addr < a.base || addr+4 > a.end() || addr&3 != 0 {
 				var rec uint64
@@ -354,7 +354,7 @@ func (w *warpState) memInst(in *instr, pc int32, exec uint32, path uint16, fl fo
 		sh := w.c.shared
 		for m := exec; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
-			addr := base[l] + off
+			addr := (base[l] + off) & am
 			b := sh[min(addr, uint64(len(sh))):]
 			if addr&3 != 0 || addr+4 > uint64(len(sh)) {
 				// A fault, or under OOBWarn zeros to read or a write to drop.
@@ -381,7 +381,7 @@ func (w *warpState) memInst(in *instr, pc int32, exec uint32, path uint16, fl fo
 		l := bits.TrailingZeros32(m)
 		addr := off
 		if base != nil {
-			addr += base[l]
+			addr = (addr + base[l]) & am
 		}
 		b, rec, err := w.access(in, pc, l, in.space, addr, n, in.op != opLd)
 		if err != nil {

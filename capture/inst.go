@@ -163,6 +163,10 @@ type instr struct {
 
 	base int32 // ld/st/atom/tex address register slot, -1 for an absolute address
 	off  int64 // address offset (symbol address included)
+	// amask: the address register's width. [%r+off] through a 32-bit register is
+	// computed in 32 bits (PTX ISA, "Addresses as Operands": the address size is the
+	// register's), so a negative offset in a .u32 register wraps as on a GPU.
+	amask uint64
 
 	target int32 // bra: target pc; call: callee function index
 	fn     int32 // function this instruction belongs to

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gtrace/gtrace/capture"
 	"github.com/gtrace/gtrace/cudart/host"
 	"github.com/gtrace/gtrace/models/arch"
 	"github.com/urfave/cli/v2"
@@ -31,6 +32,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "simt", Value: "stack", Usage: "stack | its: the SIMT model every launch is captured under"},
 			&cli.IntFlag{Name: "workers", Usage: "CTAs emulated in parallel (default: every core)"},
 			&cli.StringFlag{Name: "gpu", Value: host.DefaultGPU, Usage: "the GPU preset the program is told of (cudaGetDeviceProperties, cudaDeviceGetAttribute, cudaMemGetInfo) and limited by: ARCH, ARCH/GPU or a GPU preset (gtrace archs lists them)"},
+			&cli.StringFlag{Name: "oob", Value: "fault", Usage: "fault | warn: what a kernel's out-of-bounds access does; warn reads zeros, drops the write, runs on and lists each such instruction at the end"},
 			&cli.StringFlag{Name: "cudart", Usage: "the folder holding the stand-in " + host.LibName + " (default: $GTRACE_CUDART, else cudart/ beside the gtrace executable)"},
 		},
 		Action: runAction,
@@ -51,6 +53,10 @@ func runAction(c *cli.Context) error {
 	gpu, err := arch.Lookup(c.String("gpu"), "")
 	if err != nil {
 		return usageError("run: --gpu: %v", err)
+	}
+	oob, err := capture.ParseOOBPolicy(c.String("oob"))
+	if err != nil {
+		return usageError("run: %v", err)
 	}
 	prog := c.Args().First()
 	path, err := exec.LookPath(prog)
@@ -82,7 +88,7 @@ func runAction(c *cli.Context) error {
 	cmd.Args[0] = prog
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, c.App.Writer, c.App.ErrWriter
 	cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+joinPath(lib, os.Getenv("LD_LIBRARY_PATH")))
-	cmd.Env = append(cmd.Env, host.Environ(host.Options{Out: out, SIMT: simt, Workers: c.Int("workers"), GPU: gpu}, status)...)
+	cmd.Env = append(cmd.Env, host.Environ(host.Options{Out: out, SIMT: simt, Workers: c.Int("workers"), GPU: gpu, OOB: oob}, status)...)
 	// Ctrl-C reaches the program from the terminal; a cancelled context (SIGTERM to
 	// gtrace) passes SIGTERM on, and the program has ten seconds to end.
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
@@ -126,6 +132,16 @@ func runSummary(w io.Writer, prog, statusPath string, runErr error) error {
 			names[i] = fmt.Sprintf("%s (%d×)", n, st.Unsupported[n])
 		}
 		fmt.Fprintf(w, "gtrace run: calls gtrace does not support, answered cudaErrorNotSupported: %s\n", strings.Join(names, ", "))
+	}
+	if st.OOBPCs > 0 {
+		fmt.Fprintf(w, "gtrace run: --oob=warn: %s accessed memory out of bounds (reads gave zeros, writes were dropped):\n",
+			counted(st.OOBPCs, "instruction", "instructions"))
+		for _, s := range st.OOB {
+			fmt.Fprintf(w, "  %s\n", s)
+		}
+		if more := st.OOBPCs - len(st.OOB); more > 0 {
+			fmt.Fprintf(w, "  and %d more\n", more)
+		}
 	}
 	if len(st.Errors) > 0 {
 		fmt.Fprintf(w, "gtrace run: %s failed; the first: %s\n", counted(len(st.Errors), "call", "calls"), st.Errors[0])

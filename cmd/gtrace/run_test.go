@@ -55,6 +55,7 @@ func TestRun(t *testing.T) {
 	lib := standIn(t)
 	t.Run("examples", func(t *testing.T) { runExamples(t, lib) })
 	t.Run("refuses-and-reports", func(t *testing.T) { runRefusesAndReports(t, lib) })
+	t.Run("oob", func(t *testing.T) { runOOB(t, lib) })
 	t.Run("gpu", func(t *testing.T) { runGPU(t, lib) })
 }
 
@@ -195,6 +196,27 @@ func runExamples(t *testing.T, lib string) {
 
 // What gtrace run says when it cannot or should not run a program, and that the
 // program's arguments, its unsupported calls and its exit status come through.
+// A kernel that reads one element before and after its buffer (halo.cu, as Rodinia's
+// srad does) faults, naming --oob=warn; under it the program runs on, gets the GPU's
+// answer, and each reading instruction is listed once with its count of lanes.
+func runOOB(t *testing.T, lib string) {
+	exe := nvccProgram(t, filepath.Join("testdata", "halo.cu"), "-cudart", "shared")
+	trace := filepath.Join(t.TempDir(), "halo.gtrace")
+	code, _, errs := gtrace(t, "run", "--cudart", lib, "-o", trace, exe, "1000")
+	if code == 0 || !strings.Contains(errs, "out-of-bounds global access") || !strings.Contains(errs, "gtrace run --oob=warn") {
+		t.Errorf("without --oob: exit %d; want a failure naming gtrace run --oob=warn:\n%s", code, errs)
+	}
+	code, out, errs := gtrace(t, "run", "--oob", "warn", "--cudart", lib, "-o", trace, exe, "1000")
+	if code != 0 || out != "1000 of 1000 values agree with the host's\n" {
+		t.Fatalf("--oob warn: exit %d, printed %q\n%s", code, out, errs)
+	}
+	reads := "1 out-of-bounds global lane accesses; the reads gave zeros"
+	if !strings.Contains(errs, "--oob=warn: 2 instructions accessed memory out of bounds") || strings.Count(errs, reads) != 2 ||
+		!strings.Contains(errs, "first: CTA 0, thread 0, address 0xffffffffc") || !strings.Contains(errs, "first: CTA 7, thread 103") {
+		t.Errorf("--oob warn does not list the two reads (in[-1] by thread 0, in[1000] by CTA 7's thread 103):\n%s", errs)
+	}
+}
+
 func runRefusesAndReports(t *testing.T, lib string) {
 	exe := nvccProgram(t, filepath.Join("testdata", "unsupported.cu"), "-cudart", "shared")
 	trace := filepath.Join(t.TempDir(), "u.gtrace")
@@ -219,6 +241,7 @@ func runRefusesAndReports(t *testing.T, lib string) {
 		{[]string{"--cudart", lib, "/nonexistent/prog"}, "no such file"},
 		{[]string{"--cudart", lib, "../../cudart/fatbin/testdata/saxpy.cu"}, "permission denied"},
 		{[]string{"--simt", "warp", exe}, "want stack or its"},
+		{[]string{"--oob", "ignore", exe}, `--oob "ignore": want fault or warn`},
 		{nil, "name the program to run"},
 	} {
 		code, _, errs := gtrace(t, append([]string{"run"}, c.args...)...)

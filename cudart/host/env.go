@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gtrace/gtrace/capture"
 	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/models/arch"
 )
@@ -23,16 +24,18 @@ const (
 	EnvWorkers = "GTRACE_WORKERS" // CTAs emulated in parallel (default: every core)
 	EnvStatus  = "GTRACE_STATUS"  // where to write the Status at the end; unset: launches told on stderr
 	EnvGPU     = "GTRACE_GPU"     // the GPU preset the program sees (default DefaultGPU)
+	EnvOOB     = "GTRACE_OOB"     // fault or warn: what an out-of-bounds access does (default fault)
 )
 
 // DefaultTrace is the trace file of a program run by hand, with no EnvTrace.
 const DefaultTrace = "gtrace-run.gtrace"
 
-// Environ is the environment that hands opts (Out, SIMT, Workers) and a status file to
-// the stand-in.
+// Environ is the environment that hands opts (Out, SIMT, Workers, GPU, OOB) and a
+// status file to the stand-in.
 func Environ(opts Options, status string) []string {
 	return []string{EnvTrace + "=" + opts.Out, EnvStatus + "=" + status,
-		EnvSIMT + "=" + opts.SIMT.String(), EnvWorkers + "=" + strconv.Itoa(opts.Workers), EnvGPU + "=" + gpuName(opts.GPU)}
+		EnvSIMT + "=" + opts.SIMT.String(), EnvWorkers + "=" + strconv.Itoa(opts.Workers), EnvGPU + "=" + gpuName(opts.GPU),
+		EnvOOB + "=" + opts.OOB.String()}
 }
 
 // gpuName is how Environ names a preset: ARCH/GPU.
@@ -65,6 +68,11 @@ func OptionsFromEnv(getenv func(string) string) (opts Options, status string, er
 	if s := getenv(EnvGPU); s != "" {
 		if opts.GPU, err = arch.Lookup(s, ""); err != nil {
 			return opts, "", fmt.Errorf("%s=%w", EnvGPU, err)
+		}
+	}
+	if s := getenv(EnvOOB); s != "" {
+		if opts.OOB, err = capture.ParseOOBPolicy(s); err != nil {
+			return opts, "", fmt.Errorf("%s=%s: want fault or warn", EnvOOB, s)
 		}
 	}
 	return opts, getenv(EnvStatus), nil

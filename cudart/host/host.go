@@ -62,13 +62,14 @@ func fail(code Code, f string, args ...any) *Error {
 
 // Options configure a Runtime.
 type Options struct {
-	Out      string           // the trace file written by Close
-	SIMT     format.SIMTModel // the SIMT model every launch is captured under
-	Workers  int              // CTAs emulated in parallel; 0 = GOMAXPROCS
-	MaxInst  uint64           // per-warp instruction budget; 0 = capture's default
-	Producer string           // the trace's producer ("gtrace 0.x")
-	Log      io.Writer        // where each launch and each unsupported call is told; nil = nowhere
-	GPU      *arch.Config     // the GPU the program is told of and limited by; nil = DefaultGPU
+	Out      string            // the trace file written by Close
+	SIMT     format.SIMTModel  // the SIMT model every launch is captured under
+	Workers  int               // CTAs emulated in parallel; 0 = GOMAXPROCS
+	MaxInst  uint64            // per-warp instruction budget; 0 = capture's default
+	Producer string            // the trace's producer ("gtrace 0.x")
+	Log      io.Writer         // where each launch and each unsupported call is told; nil = nowhere
+	GPU      *arch.Config      // the GPU the program is told of and limited by; nil = DefaultGPU
+	OOB      capture.OOBPolicy // what an out-of-bounds access does in every launch
 }
 
 // Runtime is one program's CUDA runtime state.
@@ -92,6 +93,7 @@ type Runtime struct {
 	meta              []format.Launch
 	transfers         []format.Transfer // the program's copies, in order
 	insts             uint64
+	oob               []string // Options.OOB = warn: each launch's out-of-bounds pcs
 	closed            bool
 }
 
@@ -248,7 +250,7 @@ func (r *Runtime) Launch(ctx context.Context, stub uintptr, c Config, params [][
 		PTX: f.ptx.Data, PTXName: f.name + ".ptx", Kernel: f.name,
 		Grid: c.Grid, Block: c.Block, DynShared: uint32(c.Shared),
 		Device: r.dev, Params: params,
-		SIMT: r.opts.SIMT, Workers: r.opts.Workers, MaxInst: r.opts.MaxInst,
+		SIMT: r.opts.SIMT, Workers: r.opts.Workers, MaxInst: r.opts.MaxInst, OOB: r.opts.OOB,
 		PTXProducer: fmt.Sprintf("nvcc (the program's fat binary, compute_%d)", f.ptx.Arch),
 	}
 	k, err := capture.Load(spec)
@@ -275,6 +277,10 @@ func (r *Runtime) Launch(ctx context.Context, stub uintptr, c Config, params [][
 	r.meta = append(r.meta, launch)
 	r.insts += res.WarpInsts
 	r.logf("launch %d: %s <<<%v, %v, %d>>>: %d warp-instructions", len(r.parts), f.name, c.Grid, c.Block, c.Shared, res.WarpInsts)
+	for _, a := range res.OOB {
+		r.oob = append(r.oob, fmt.Sprintf("launch %d (%s): %s", len(r.parts), f.name, a.String()))
+		r.logf("--oob=warn: launch %d: %s", len(r.parts), a.String())
+	}
 	return nil
 }
 
@@ -301,6 +307,10 @@ func (r *Runtime) checkConfig(c Config) string {
 	}
 	return ""
 }
+
+// OOB lists, under Options.OOB = capture.OOBWarn, each launch's out-of-bounds pcs
+// (one line each: the launch, its kernel and capture.OOBAccess's description).
+func (r *Runtime) OOB() []string { return r.oob }
 
 // Launches is how many launches ran, and their warp-instructions.
 func (r *Runtime) Launches() (int, uint64) { return len(r.parts), r.insts }
@@ -491,6 +501,8 @@ type Status struct {
 	Trace       string         `json:"trace,omitempty"`
 	Unsupported map[string]int `json:"unsupported,omitempty"` // calls gtrace does not support, by name
 	Errors      []string       `json:"errors,omitempty"`      // failed calls, in order (at most MaxStatusErrors)
+	OOB         []string       `json:"oob,omitempty"`         // --oob=warn: out-of-bounds pcs by launch (at most MaxStatusErrors)
+	OOBPCs      int            `json:"oob_pcs,omitempty"`     // how many there were in all
 }
 
 // MaxStatusErrors bounds Status.Errors: a program that retries a failing call in a loop

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gtrace/gtrace/capture"
 	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/models/arch"
 )
@@ -195,19 +196,19 @@ func TestEnvironRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, kv := range Environ(Options{Out: "/t/x.gtrace", SIMT: format.SIMTITS, Workers: 3, GPU: c2050}, "/t/s.json") {
+	for _, kv := range Environ(Options{Out: "/t/x.gtrace", SIMT: format.SIMTITS, Workers: 3, GPU: c2050, OOB: capture.OOBWarn}, "/t/s.json") {
 		k, v, _ := strings.Cut(kv, "=")
 		env[k] = v
 	}
 	opts, status, err := OptionsFromEnv(func(k string) string { return env[k] })
 	if err != nil || opts.Out != "/t/x.gtrace" || opts.SIMT != format.SIMTITS || opts.Workers != 3 || status != "/t/s.json" ||
-		opts.GPU == nil || opts.GPU.GPU != "c2050" {
+		opts.GPU == nil || opts.GPU.GPU != "c2050" || opts.OOB != capture.OOBWarn {
 		t.Fatalf("OptionsFromEnv = %+v, %q, %v", opts, status, err)
 	}
-	if opts, _, _ := OptionsFromEnv(func(string) string { return "" }); opts.Out != DefaultTrace || opts.SIMT != format.SIMTStack {
+	if opts, _, _ := OptionsFromEnv(func(string) string { return "" }); opts.Out != DefaultTrace || opts.SIMT != format.SIMTStack || opts.OOB != capture.OOBFault {
 		t.Errorf("by hand: %+v, want %s under the stack model", opts, DefaultTrace)
 	}
-	for k, v := range map[string]string{EnvSIMT: "warp", EnvWorkers: "-1", EnvGPU: "hopper/h300"} {
+	for k, v := range map[string]string{EnvSIMT: "warp", EnvWorkers: "-1", EnvGPU: "hopper/h300", EnvOOB: "skip"} {
 		_, _, err := OptionsFromEnv(func(key string) string {
 			if key == k {
 				return v

@@ -151,6 +151,8 @@ func finish() C.cudaError_t {
 	}
 	err := rt.Close(context.Background())
 	status.Launches, status.WarpInsts = rt.Launches()
+	oob := rt.OOB()
+	status.OOB, status.OOBPCs = oob[:min(len(oob), host.MaxStatusErrors)], len(oob)
 	if status.Launches > 0 {
 		status.Trace = rt.Out()
 	}
