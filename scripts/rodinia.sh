@@ -1,0 +1,144 @@
+#!/bin/bash
+# rodinia.sh: unmodified Rodinia CUDA programs, built as a user builds them for gtrace run
+# (nvcc -cudart shared, PTX for compute_80 in the fat binary), run under gtrace run or
+# on a real GPU, and their printed results compared (issue 19: "gtrace run on six or
+# more unmodified public programs: the same printed results ..., one trace with every
+# launch and transfer, replay on every arch").
+#
+#   scripts/rodinia.sh gtrace RODINIA OUTDIR   under gtrace run (make build cudart first),
+#                                              then gtrace replay of each trace on
+#                                              fermi, kepler, ampere and hopper
+#   scripts/rodinia.sh gpu RODINIA OUTDIR      the same programs on the GPU at hand
+#   scripts/rodinia.sh compare GPUDIR OUTDIR   OUTDIR/compare.md: each program's results
+#                                              against the GPU's, and its trace
+#
+# RODINIA is a checkout of Rodinia 3.1's sources (github.com/yuhc/gpu-rodinia; nothing
+# of it is committed here). The programs make their own inputs (sizes as below), or
+# read ones this script writes with a fixed-seed generator, so both sides see the same
+# data. Some are compiled with the defines the Rodinia makefiles offer to print or write
+# their results (BENCH_PRINT, TRACEBACK, OUTPUT); lud checks itself against its CPU
+# reference (-v). Lines that report times are left out of the comparison.
+#
+# OUTDIR gets, per program NAME: NAME.stdout (what it printed), NAME.result (the file it
+# wrote its results to, if any), NAME.exit; under gtrace also NAME.stderr, NAME.gtrace,
+# NAME.seconds (gtrace run's wall time) and NAME.replay-ARCH.txt. WORK (default
+# /tmp/gtrace-rodinia) holds the builds.
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+mode=${1:?usage: scripts/rodinia.sh gtrace|gpu RODINIA OUTDIR, or compare GPUDIR OUTDIR}
+
+# NAME | folder under cuda/ | extra nvcc flags and sources | arguments | result file | gtrace run flags
+programs() {
+	cat <<'EOF'
+pathfinder|pathfinder|-DBENCH_PRINT pathfinder.cu|512 16 4||
+needle|nw|-DTRACEBACK needle.cu|256 10|result.txt|
+srad_v2|srad/srad_v2|-DOUTPUT srad.cu|64 64 0 31 0 31 0.5 2||--oob warn
+lud|lud/cuda|-I../common -use_fast_math -DGPU_TIMER lud.cu lud_kernel.cu ../common/common.c|-s 256 -v||
+nn|nn|nn_cuda.cu|filelist -r 5 -lat 30 -lng 90||
+bfs|bfs|bfs.cu|graph4096.txt|result.txt|
+streamcluster|streamcluster|-O3 streamcluster_cuda_cpu.cpp streamcluster_cuda.cu streamcluster_header.cu|10 20 16 1024 1024 100 none output.txt 1|output.txt|
+gaussian|gaussian|gaussian.cu|-s 64||
+backprop|backprop|backprop_cuda.cu|4096||
+EOF
+}
+
+# results: what a run printed and wrote, less the lines that report times (and the
+# device's name, which gtrace gives as the preset's, and the two fields CUDA 13 lacks).
+results() {
+	grep -viE 'time|took|exec:|elapsed|device name|clock rate|device overlap' "$1.stdout"
+	[ -f "$1.result" ] && cat "$1.result"
+}
+
+if [ "$mode" = compare ]; then
+	gpu=${2:?GPUDIR}
+	out=${3:?OUTDIR}
+	{
+		echo "| program | arguments | results as on the GPU | launches | warp-instructions | copies | gtrace run | replay exit (fermi kepler ampere hopper) |"
+		echo "|---|---|---|---|---|---|---|---|"
+		programs | while IFS='|' read -r name _ _ args _ flags; do
+			same=no
+			if [ -f "$gpu/$name.stdout" ] && [ -f "$out/$name.stdout" ] && cmp -s <(results "$gpu/$name") <(results "$out/$name"); then
+				same=yes
+			fi
+			info=$("$here/bin/gtrace" inspect "$out/$name.gtrace" 2>/dev/null)
+			launches=$(grep -c '^kernel ' <<<"$info")
+			insts=$(awk '$1 == "warp-instructions" {s += $2} END {printf "%d", s}' <<<"$info")
+			copies=$(sed -n 's/^copies \([0-9]\)/\1/p' <<<"$info")
+			replays=$(for a in fermi kepler ampere hopper; do cut -d: -f2 "$out/$name.replay-$a.exit" 2>/dev/null; done | tr '\n' ' ')
+			echo "| $name | \`$args\` | $same | $launches | $insts | ${copies:-none} | ${flags:+\`$flags\`, }$(cat "$out/$name.seconds" 2>/dev/null) s | ${replays% } |"
+		done
+	} >"$out/compare.md"
+	cat "$out/compare.md"
+	exit 0
+fi
+
+rodinia=$(cd "${2:?RODINIA}" && pwd) || exit 1
+out=${3:?OUTDIR}
+mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 1
+work=${WORK:-/tmp/gtrace-rodinia}
+rm -rf "$work" && mkdir -p "$work/bin" "$work/run" || exit 1
+
+# nvcc 11.8 from Debian needs clang as its host compiler (Debian 12 has no g++-11).
+ccbin=()
+if nvcc --version | grep -q 'release 11' && command -v clang++-14 >/dev/null; then
+	ccbin=(-ccbin clang++-14)
+fi
+# CUDA 12 removed cudaThreadSynchronize (cudaDeviceSynchronize does the same), CUDA 13
+# cudaDeviceProp's clockRate and deviceOverlap (gaussian prints them): on a GPU machine
+# with a newer nvcc the programs build with stand-ins for those, and the comparison
+# leaves the two lines out.
+compat=()
+if ! nvcc --version | grep -q 'release 11'; then
+	compat=(-DcudaThreadSynchronize=cudaDeviceSynchronize -DclockRate=memoryBusWidth -DdeviceOverlap=asyncEngineCount)
+fi
+nv=(nvcc "${ccbin[@]}" "${compat[@]}" -cudart shared -gencode arch=compute_80,code=compute_80 -O2 -w)
+
+# Inputs from a fixed-seed generator (Park and Miller's, exact in awk's doubles).
+inputs() {
+	awk -v n=4096 'function r(m) { s = (s * 16807) % 2147483647; return s % m }
+	BEGIN { s = 1; print n; e = 0
+		for (i = 0; i < n; i++) { d = 1 + r(4); print e, d; for (j = 0; j < d; j++) { dst[e] = r(n); w[e] = 1 + r(10); e++ } }
+		print 0; print e; for (i = 0; i < e; i++) print dst[i], w[i] }' >"$1/graph4096.txt"
+	mkdir -p "$1/data"
+	awk 'function r(m) { s = (s * 16807) % 2147483647; return s % m }
+	BEGIN { s = 7; split("ALBERTO BERYL CHRIS DEBBY ERNESTO FLORENCE GORDON HELENE ISAAC JOYCE KIRK", names, " ")
+		for (f = 0; f < 2; f++) { file = sprintf("data/cane2_%d.db", f)
+			for (i = 0; i < 2000; i++) printf "%4d %2d %2d %2d %2d %-9s %5.1f %5.1f %4d %4d\n", 1950 + r(55), 1 + r(12), 1 + r(28),
+				6 * r(4), 1 + r(28), names[1 + r(11)], 7 + r(63) + r(1000) / 1000, r(358) + r(1000) / 1000, 10 + r(155), r(900) >file } }' \
+		-v dummy=0 </dev/null
+	printf 'data/cane2_0.db\ndata/cane2_1.db\n' >"$1/filelist"
+}
+
+status=0
+while IFS='|' read -r name dir build args result flags; do
+	src="$rodinia/cuda/$dir"
+	exe="$work/bin/$name"
+	# shellcheck disable=SC2086 # the flags and sources are words
+	case $name in
+	backprop) # its C files want OpenMP, which clang-14 lacks here: gcc builds them, as Rodinia's makefile does
+		for f in backprop facetrain imagenet; do gcc -O2 -fopenmp -w -c "$src/$f.c" -o "$work/bin/bp_$f.o" || exit 1; done
+		(cd "$src" && "${nv[@]}" $build "$work"/bin/bp_*.o -lgomp -o "$exe") ;;
+	*) (cd "$src" && "${nv[@]}" $build -o "$exe") ;;
+	esac || { echo "rodinia.sh: building $name failed" >&2; status=1; continue; }
+	run="$work/run/$name"
+	mkdir -p "$run" && (cd "$run" && inputs .)
+	rm -f "$out/$name".*
+	# shellcheck disable=SC2086
+	if [ "$mode" = gpu ]; then
+		(cd "$run" && "$exe" $args >"$out/$name.stdout" 2>"$out/$name.stderr")
+		echo $? >"$out/$name.exit"
+	else
+		start=$(date +%s.%N)
+		(cd "$run" && "$here/bin/gtrace" run $flags --cudart "$here/bin/cudart" -o "$out/$name.gtrace" "$exe" $args \
+			>"$out/$name.stdout" 2>"$out/$name.stderr")
+		echo $? >"$out/$name.exit"
+		echo "$start $(date +%s.%N)" | awk '{printf "%.1f\n", $2 - $1}' >"$out/$name.seconds"
+		for a in fermi kepler ampere hopper; do
+			"$here/bin/gtrace" replay "$out/$name.gtrace" --arch "$a" >"$out/$name.replay-$a.txt" 2>&1
+			echo "$a:$?" >"$out/$name.replay-$a.exit"
+		done
+	fi
+	[ -n "$result" ] && [ -f "$run/$result" ] && cp "$run/$result" "$out/$name.result"
+	echo "$name: exit $(cat "$out/$name.exit")"
+done < <(programs)
+exit $status
