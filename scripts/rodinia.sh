@@ -93,22 +93,23 @@ if ! nvcc --version | grep -q 'release 11'; then
 fi
 nv=(nvcc "${ccbin[@]}" "${compat[@]}" -cudart shared -gencode arch=compute_80,code=compute_80 -O2 -w)
 
-# Inputs from a fixed-seed generator (Park and Miller's, exact in awk's doubles).
+# Inputs from a fixed-seed generator (Park and Miller's, exact in awk's doubles),
+# written once into $1 (bfs's graph, nn's record files and their list).
 inputs() {
+	mkdir -p "$1/data" || exit 1
 	awk -v n=4096 'function r(m) { s = (s * 16807) % 2147483647; return s % m }
 	BEGIN { s = 1; print n; e = 0
 		for (i = 0; i < n; i++) { d = 1 + r(4); print e, d; for (j = 0; j < d; j++) { dst[e] = r(n); w[e] = 1 + r(10); e++ } }
 		print 0; print e; for (i = 0; i < e; i++) print dst[i], w[i] }' >"$1/graph4096.txt"
-	mkdir -p "$1/data"
-	awk 'function r(m) { s = (s * 16807) % 2147483647; return s % m }
+	awk -v dir="$1" 'function r(m) { s = (s * 16807) % 2147483647; return s % m }
 	BEGIN { s = 7; split("ALBERTO BERYL CHRIS DEBBY ERNESTO FLORENCE GORDON HELENE ISAAC JOYCE KIRK", names, " ")
 		for (f = 0; f < 2; f++) { file = sprintf("data/cane2_%d.db", f)
 			for (i = 0; i < 2000; i++) printf "%4d %2d %2d %2d %2d %-9s %5.1f %5.1f %4d %4d\n", 1950 + r(55), 1 + r(12), 1 + r(28),
-				6 * r(4), 1 + r(28), names[1 + r(11)], 7 + r(63) + r(1000) / 1000, r(358) + r(1000) / 1000, 10 + r(155), r(900) >file } }' \
-		-v dummy=0 </dev/null
+				6 * r(4), 1 + r(28), names[1 + r(11)], 7 + r(63) + r(1000) / 1000, r(358) + r(1000) / 1000, 10 + r(155), r(900) >(dir "/" file) } }'
 	printf 'data/cane2_0.db\ndata/cane2_1.db\n' >"$1/filelist"
 }
 
+inputs "$work/inputs"
 status=0
 while IFS='|' read -r name dir build args result flags; do
 	src="$rodinia/cuda/$dir"
@@ -121,7 +122,7 @@ while IFS='|' read -r name dir build args result flags; do
 	*) (cd "$src" && "${nv[@]}" $build -o "$exe") ;;
 	esac || { echo "rodinia.sh: building $name failed" >&2; status=1; continue; }
 	run="$work/run/$name"
-	mkdir -p "$run" && (cd "$run" && inputs .)
+	mkdir -p "$run" && ln -s "$work"/inputs/* "$run"/
 	rm -f "$out/$name".*
 	# shellcheck disable=SC2086
 	if [ "$mode" = gpu ]; then

@@ -278,8 +278,9 @@ func (r *Runtime) Launch(ctx context.Context, stub uintptr, c Config, params [][
 	r.insts += res.WarpInsts
 	r.logf("launch %d: %s <<<%v, %v, %d>>>: %d warp-instructions", len(r.parts), f.name, c.Grid, c.Block, c.Shared, res.WarpInsts)
 	for _, a := range res.OOB {
-		r.oob = append(r.oob, fmt.Sprintf("launch %d (%s): %s", len(r.parts), f.name, a.String()))
-		r.logf("--oob=warn: launch %d: %s", len(r.parts), a.String())
+		line := fmt.Sprintf("launch %d (%s): %s", len(r.parts), f.name, a.String())
+		r.oob = append(r.oob, line)
+		r.logf("--oob=warn: %s", line)
 	}
 	return nil
 }

@@ -21,16 +21,15 @@ const (
 	scaleStub = 0x401100
 )
 
-// newSaxpy is a runtime with the fat binary of cudart/fatbin/testdata/saxpy.cu (LZ4
-// compressed, as nvcc writes it by default) registered as nvcc's start-up code would.
-func newSaxpy(t *testing.T) (*Runtime, string) {
+// newRuntime is a runtime writing to out, with the fat binary of cudart/fatbin/testdata's
+// file registered; it returns the fat binary's handle.
+func newRuntime(t *testing.T, out, file string) (*Runtime, int) {
 	t.Helper()
-	out := filepath.Join(t.TempDir(), "run.gtrace")
 	r, err := New(Options{Out: out, Producer: "test", Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fb, err := os.ReadFile("../fatbin/testdata/lz4.fatbin")
+	fb, err := os.ReadFile(filepath.Join("..", "fatbin", "testdata", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,6 +37,15 @@ func newSaxpy(t *testing.T) (*Runtime, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r, h
+}
+
+// newSaxpy is a runtime with the fat binary of cudart/fatbin/testdata/saxpy.cu (LZ4
+// compressed, as nvcc writes it by default) registered as nvcc's start-up code would.
+func newSaxpy(t *testing.T) (*Runtime, string) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "run.gtrace")
+	r, h := newRuntime(t, out, "lz4.fatbin")
 	for stub, name := range map[uintptr]string{saxpyStub: "_Z5saxpyifPKfPf", scaleStub: "_Z5scalePff"} {
 		if err := r.RegisterFunction(h, stub, name); err != nil {
 			t.Fatal(err)

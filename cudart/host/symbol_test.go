@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,19 +24,8 @@ const (
 // start-up code would: its kernel and its three variables.
 func newSymbols(t *testing.T) *Runtime {
 	t.Helper()
-	r, err := New(Options{Out: filepath.Join(t.TempDir(), "sym.gtrace"), Producer: "test", Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, h := newRuntime(t, filepath.Join(t.TempDir(), "sym.gtrace"), "symbols.fatbin")
 	t.Cleanup(func() { r.Close(context.Background()) })
-	fb, err := os.ReadFile("../fatbin/testdata/symbols.fatbin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := r.RegisterFatBinary(fb)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := r.RegisterFunction(h, polyStub, "_Z4polyPKfPfi"); err != nil {
 		t.Fatal(err)
 	}
