@@ -101,7 +101,8 @@ func runAction(c *cli.Context) error {
 }
 
 // runSummary tells what the program's run produced, from the stand-in's status file, and
-// passes the program's exit status on.
+// passes the program's exit status on; a program that exits 0 after launches that did
+// not run to their end (a fault, PTX gtrace cannot run) makes gtrace run exit 1.
 func runSummary(w io.Writer, prog, statusPath string, runErr error) error {
 	var exit *exec.ExitError
 	if runErr != nil && !errors.As(runErr, &exit) {
@@ -146,8 +147,18 @@ func runSummary(w io.Writer, prog, statusPath string, runErr error) error {
 	if len(st.Errors) > 0 {
 		fmt.Fprintf(w, "gtrace run: %s failed; the first: %s\n", counted(len(st.Errors), "call", "calls"), st.Errors[0])
 	}
-	if exit != nil {
+	if st.Sticky != "" {
+		fmt.Fprintf(w, "gtrace run: the fault is sticky, as on a GPU: the %s after it returned %s\n",
+			counted(st.Refused, "runtime call", "runtime calls"), st.Sticky)
+	}
+	switch {
+	case exit != nil:
 		return cli.Exit(fmt.Sprintf("run: %s exited with status %d", prog, exitCode(exit)), exitCode(exit))
+	case st.Failed > 0:
+		// The program may not check its launches: its status alone would call a run
+		// whose trace lacks launches a success.
+		return cli.Exit(fmt.Sprintf("run: %s exited with status 0, but %s did not run to the end: the trace lacks %s",
+			prog, counted(st.Failed, "launch", "launches"), pronoun(st.Failed)), 1)
 	}
 	return nil
 }
@@ -195,6 +206,14 @@ func exeRelative(name string) string {
 		return ""
 	}
 	return filepath.Join(filepath.Dir(exe), name)
+}
+
+// pronoun is "it" for one, "them" for more.
+func pronoun(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
 }
 
 // counted is n with the noun's singular or plural form.

@@ -118,25 +118,36 @@ func gpuRuns(t *testing.T, path string) map[string]gpuRun {
 // the arguments of examples/cuda/runs.txt: each prints exactly what it printed on an
 // H100 (scripts/hw/examples.sh; its own host-side checks say PASSED), and gtrace run
 // writes one trace of its launches that replays on every architecture that can run it
-// (the others refuse it, saying which limit it is over).
+// (the others refuse it, saying which limit it is over). A program whose kernel faults
+// (fault.cu) prints what the H100 printed, every call after the fault returning the
+// fault's code, and gtrace run exits 1 though the program exits 0: the trace lacks the
+// launch that faulted.
 func runExamples(t *testing.T, lib string) {
 	gpu := gpuRuns(t, filepath.Join("..", "..", "traces", "hw", "h100-2026-11-26-examples", "examples.txt"))
 	all := []string{"fermi", "kepler", "ampere", "hopper"}
-	cases := map[string]struct {
+	sticky := func(code string) string {
+		return "the fault is sticky, as on a GPU: the 6 runtime calls after it returned " + code
+	}
+	cases := map[string]struct { // by the line of runs.txt
 		launches int
 		archs    []string // where it replays; the rest refuse it
 		stderr   string   // what the run also says, if anything
 		copies   string   // the program's copies, as gtrace inspect sums them
+		faults   bool     // a launch faults: gtrace run exits 1 where the program exits 0
 	}{
-		"vectoradd": {1, all, "", "2 h2d of 40000 B, 1 d2h of 20000 B"},
+		"vectoradd 5000": {1, all, "", "2 h2d of 40000 B, 1 d2h of 20000 B", false},
 		// Symbol copies count too: two cudaMemcpyToSymbol (h2d), three cudaMemcpyFromSymbol (d2h).
-		"constants": {2, all, "", "3 h2d of 40032 B, 5 d2h of 80012 B"},
+		"constants 10000": {2, all, "", "3 h2d of 40032 B, 5 d2h of 80012 B", false},
 		// Told of an H100 (the default --gpu): its properties as the H100 reports them.
-		"deviceprops": {1, all, "", "1 h2d of 400000 B, 1 d2h of 400000 B"},
+		"deviceprops 100000": {1, all, "", "1 h2d of 400000 B, 1 d2h of 400000 B", false},
 		// 64 KiB of shared memory per block: sm_70 and later, after the opt-in. The
-		// launch before the opt-in is refused, as on a GPU, and told.
-		"streams": {3, []string{"ampere", "hopper"}, "1 call failed; the first: kernel _Z7reversePKfPf <<<1,1,1, 256,1,1, 65536>>>: 65536 bytes of dynamic shared memory, over the kernel's 49152: above 48 KiB a kernel must opt in first",
-			"3 h2d of 393216 B (3 pinned), 3 d2h of 393216 B (3 pinned)"},
+		// launch before the opt-in is refused, as on a GPU, and told; the run succeeds.
+		"streams 3 2": {3, []string{"ampere", "hopper"}, "1 call failed; the first: kernel _Z7reversePKfPf <<<1,1,1, 256,1,1, 65536>>>: 65536 bytes of dynamic shared memory, over the kernel's 49152: above 48 KiB a kernel must opt in first",
+			"3 h2d of 393216 B (3 pinned), 3 d2h of 393216 B (3 pinned)", false},
+		// The copy after the first launch is in the trace; the one after the fault is not.
+		"fault oob":        {1, all, sticky("cudaErrorIllegalAddress"), "1 d2h of 128 B", true},
+		"fault misaligned": {1, all, sticky("cudaErrorMisalignedAddress"), "1 d2h of 128 B", true},
+		"fault trap":       {1, all, sticky("cudaErrorLaunchFailure"), "1 d2h of 128 B", true},
 	}
 	runs, err := os.ReadFile(filepath.Join("..", "..", "examples", "cuda", "runs.txt"))
 	if err != nil {
@@ -149,19 +160,26 @@ func runExamples(t *testing.T, lib string) {
 		}
 		fields := strings.Fields(line)
 		name, args := fields[0], fields[1:]
-		c, ok := cases[name]
+		c, ok := cases[line]
 		want, measured := gpu[line]
 		if !ok || !measured {
 			t.Errorf("examples/cuda/runs.txt: %q has no case here (%v) or no output from the GPU (%v): add one, rerun scripts/hw/examples.sh", line, ok, measured)
 			continue
 		}
 		n++
-		t.Run(name, func(t *testing.T) {
+		t.Run(line, func(t *testing.T) {
 			exe := nvccProgram(t, filepath.Join("..", "..", "examples", "cuda", name+".cu"), "-cudart", "shared")
 			trace := filepath.Join(t.TempDir(), name+".gtrace")
 			code, out, errs := gtrace(t, append([]string{"run", "--cudart", lib, "-o", trace, exe}, args...)...)
-			if code != want.exit || out != want.out {
-				t.Fatalf("exit %d, printed %q; on the GPU: exit %d, %q\nstderr:\n%s", code, out, want.exit, want.out, errs)
+			wantExit := want.exit
+			if c.faults && wantExit == 0 {
+				wantExit = 1
+			}
+			if code != wantExit || out != want.out {
+				t.Fatalf("exit %d, printed %q; want exit %d (on the GPU: %d), %q\nstderr:\n%s", code, out, wantExit, want.exit, want.out, errs)
+			}
+			if failed := strings.Contains(errs, "1 launch did not run to the end: the trace lacks it"); failed != c.faults {
+				t.Errorf("stderr tells of a launch that did not run to the end: %v, want %v:\n%s", failed, c.faults, errs)
 			}
 			if !strings.Contains(errs, "launch") || !strings.Contains(errs, trace) || !strings.Contains(errs, c.stderr) {
 				t.Errorf("stderr does not sum the run up (want %q): %s", c.stderr, errs)

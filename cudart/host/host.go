@@ -33,7 +33,8 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Msg }
 
-// Code is a cudaError_t value. The numbers are those of CUDA 11.8's driver_types.h.
+// Code is a cudaError_t value. The numbers, names and words are those of CUDA 11.8's
+// driver_types.h (what cudaGetErrorName and cudaGetErrorString return).
 type Code int
 
 const (
@@ -42,19 +43,61 @@ const (
 	MemoryAllocation      Code = 2
 	InitializationError   Code = 3
 	InvalidConfiguration  Code = 9
+	InvalidSymbol         Code = 13
 	InvalidDevicePointer  Code = 17
-	InvalidDevice         Code = 101
 	InvalidMemcpyDir      Code = 21
 	InvalidDeviceFunc     Code = 98
+	InvalidDevice         Code = 101
 	NoKernelImage         Code = 209
 	InvalidPTX            Code = 218
-	InvalidSymbol         Code = 13
 	InvalidResourceHandle Code = 400
 	IllegalAddress        Code = 700
+	LaunchTimeout         Code = 702
+	MisalignedAddress     Code = 716
 	LaunchFailure         Code = 719
 	NotSupported          Code = 801
 	Unknown               Code = 999
 )
+
+// codeWords are each code's name and words.
+var codeWords = map[Code][2]string{
+	Success:               {"cudaSuccess", "no error"},
+	InvalidValue:          {"cudaErrorInvalidValue", "invalid argument"},
+	MemoryAllocation:      {"cudaErrorMemoryAllocation", "out of memory"},
+	InitializationError:   {"cudaErrorInitializationError", "initialization error"},
+	InvalidConfiguration:  {"cudaErrorInvalidConfiguration", "invalid configuration argument"},
+	InvalidSymbol:         {"cudaErrorInvalidSymbol", "invalid device symbol"},
+	InvalidDevicePointer:  {"cudaErrorInvalidDevicePointer", "invalid device pointer"},
+	InvalidMemcpyDir:      {"cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
+	InvalidDeviceFunc:     {"cudaErrorInvalidDeviceFunction", "invalid device function"},
+	InvalidDevice:         {"cudaErrorInvalidDevice", "invalid device ordinal"},
+	NoKernelImage:         {"cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"},
+	InvalidPTX:            {"cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
+	InvalidResourceHandle: {"cudaErrorInvalidResourceHandle", "invalid resource handle"},
+	IllegalAddress:        {"cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+	LaunchTimeout:         {"cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+	MisalignedAddress:     {"cudaErrorMisalignedAddress", "misaligned address"},
+	LaunchFailure:         {"cudaErrorLaunchFailure", "unspecified launch failure"},
+	NotSupported:          {"cudaErrorNotSupported", "operation not supported"},
+	Unknown:               {"cudaErrorUnknown", "unknown error"},
+}
+
+// Name is the code's name (cudaGetErrorName); a code the stand-in never returns is
+// cudaErrorUnknown, as NVIDIA's runtime names one it does not know.
+func (c Code) Name() string {
+	if w, ok := codeWords[c]; ok {
+		return w[0]
+	}
+	return "cudaErrorUnknown"
+}
+
+// Text is the code's words (cudaGetErrorString).
+func (c Code) Text() string {
+	if w, ok := codeWords[c]; ok {
+		return w[1]
+	}
+	return "unrecognized error code"
+}
 
 func fail(code Code, f string, args ...any) *Error {
 	return &Error{Code: code, Msg: fmt.Sprintf(f, args...)}
@@ -94,6 +137,9 @@ type Runtime struct {
 	transfers         []format.Transfer // the program's copies, in order
 	insts             uint64
 	oob               []string // Options.OOB = warn: each launch's out-of-bounds pcs
+	failed            int      // launches that did not run to their end (a fault, PTX gtrace cannot run)
+	sticky            *Error   // the first kernel fault: every later call returns its code
+	refused           int      // calls refused with the sticky error
 	closed            bool
 }
 
@@ -255,8 +301,10 @@ func (r *Runtime) Launch(ctx context.Context, stub uintptr, c Config, params [][
 	}
 	k, err := capture.Load(spec)
 	if pe := (*capture.PTXError)(nil); errors.As(err, &pe) {
+		r.failed++
 		return fail(InvalidPTX, "kernel %s: %v", f.name, err)
 	} else if err != nil {
+		r.failed++
 		return fail(InvalidValue, "kernel %s: %v", f.name, err)
 	}
 	path := filepath.Join(r.spool, fmt.Sprintf("%06d.gtrace", len(r.parts)))
@@ -268,7 +316,9 @@ func (r *Runtime) Launch(ctx context.Context, stub uintptr, c Config, params [][
 	res, err := k.Run(ctx, 0, w)
 	if err != nil {
 		w.Abort()
-		return fail(LaunchFailure, "kernel %s <<<%v, %v>>>: %v", f.name, c.Grid, c.Block, err)
+		r.failed++
+		r.sticky = fail(faultCode(err), "kernel %s <<<%v, %v>>>: %v", f.name, c.Grid, c.Block, err)
+		return r.sticky
 	}
 	if err := w.Close(); err != nil {
 		return err
@@ -308,6 +358,44 @@ func (r *Runtime) checkConfig(c Config) string {
 	}
 	return ""
 }
+
+// faultCode is the cudaError_t a GPU reports for a kernel that failed as err says: an
+// out-of-bounds access is cudaErrorIllegalAddress, a misaligned one
+// cudaErrorMisalignedAddress, a warp past its instruction budget (a kernel that would
+// not end) cudaErrorLaunchTimeout, and anything else cudaErrorLaunchFailure
+// ("unspecified launch failure", what a trap gives). All four are sticky on a GPU
+// (CUDA Runtime API, "Error Handling"; driver_types.h's words for each code).
+func faultCode(err error) Code {
+	var f *capture.Fault
+	if errors.As(err, &f) {
+		switch f.Kind {
+		case capture.FaultOutOfBounds:
+			return IllegalAddress
+		case capture.FaultMisaligned:
+			return MisalignedAddress
+		case capture.FaultBudget:
+			return LaunchTimeout
+		}
+	}
+	return LaunchFailure
+}
+
+// Refuse is the sticky error every runtime call returns once a kernel has faulted, as
+// on a GPU, whose context is unusable after a fault until the process ends; nil
+// before. Each call it refuses is counted (Refused).
+func (r *Runtime) Refuse() *Error {
+	if r.sticky != nil {
+		r.refused++
+	}
+	return r.sticky
+}
+
+// Sticky is the error of the first kernel that faulted, or nil.
+func (r *Runtime) Sticky() *Error { return r.sticky }
+
+// Failed is how many launches did not run to their end, and so are not in the trace (a
+// kernel fault, PTX gtrace cannot run), and how many calls Refuse refused after a fault.
+func (r *Runtime) Failed() (launches, refused int) { return r.failed, r.refused }
 
 // OOB lists, under Options.OOB = capture.OOBWarn, each launch's out-of-bounds pcs
 // (one line each: the launch, its kernel and capture.OOBAccess's description).
@@ -504,6 +592,12 @@ type Status struct {
 	Errors      []string       `json:"errors,omitempty"`      // failed calls, in order (at most MaxStatusErrors)
 	OOB         []string       `json:"oob,omitempty"`         // --oob=warn: out-of-bounds pcs by launch (at most MaxStatusErrors)
 	OOBPCs      int            `json:"oob_pcs,omitempty"`     // how many there were in all
+	// Failed counts the launches that did not run to their end (a kernel fault, PTX
+	// gtrace cannot run): they are not in the trace, though a GPU would have run them.
+	// Launches a GPU refuses too (a bad configuration) are in Errors only.
+	Failed  int    `json:"failed,omitempty"`
+	Sticky  string `json:"sticky,omitempty"`  // the name of the first fault's code, which every later call returned
+	Refused int    `json:"refused,omitempty"` // calls refused with the sticky fault's code
 }
 
 // MaxStatusErrors bounds Status.Errors: a program that retries a failing call in a loop

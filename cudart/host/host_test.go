@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -162,6 +163,9 @@ func TestProgramCalls(t *testing.T) {
 func TestProgramCallErrors(t *testing.T) {
 	r, out := newSaxpy(t)
 	dx, _ := r.Malloc(16)
+	if e := r.Refuse(); e != nil {
+		t.Fatalf("Refuse before any fault = %v", e)
+	}
 	for _, c := range []struct {
 		what string
 		err  error
@@ -177,7 +181,7 @@ func TestProgramCallErrors(t *testing.T) {
 		{"unknown fat binary", r.RegisterFunction(9, 1, "k"), InvalidResourceHandle, "no fat binary 9"},
 		{"garbage fat binary", func() error { _, err := r.RegisterFatBinary([]byte("not a fat binary")); return err }(), InvalidPTX, "fat binary"},
 		{"a launch that faults", r.Launch(context.Background(), scaleStub, Config{Grid: format.Dim3{X: 1, Y: 1, Z: 1}, Block: format.Dim3{X: 32, Y: 1, Z: 1}},
-			[][]byte{le64(0x10), le32(0)}), LaunchFailure, "_Z5scalePff"},
+			[][]byte{le64(0x10), le32(0)}), IllegalAddress, "_Z5scalePff"},
 		{"a launch with a bad block", r.Launch(context.Background(), scaleStub, Config{Grid: format.Dim3{X: 1, Y: 1, Z: 1}, Block: format.Dim3{X: 2048, Y: 1, Z: 1}},
 			[][]byte{le64(0x10), le32(0)}), InvalidConfiguration, "1024 threads"},
 		{"a launch with too few parameters", r.Launch(context.Background(), scaleStub, Config{Grid: format.Dim3{X: 1, Y: 1, Z: 1}, Block: format.Dim3{X: 32, Y: 1, Z: 1}},
@@ -188,11 +192,43 @@ func TestProgramCallErrors(t *testing.T) {
 			t.Errorf("%s: %v, want code %d saying %q", c.what, c.err, c.code, c.says)
 		}
 	}
+	// The fault is sticky: Refuse returns it from now on and counts each call it refuses.
+	// Only the launch that faulted counts as failed (and the one that had too few
+	// parameters: capture could not load it); a bad configuration a GPU refuses too
+	// does not.
+	for range 3 {
+		if e := r.Refuse(); e == nil || e.Code != IllegalAddress || e != r.Sticky() {
+			t.Fatalf("Refuse after the fault = %v, want the fault's cudaErrorIllegalAddress", e)
+		}
+	}
+	if failed, refused := r.Failed(); failed != 2 || refused != 3 {
+		t.Errorf("Failed() = %d launches, %d calls refused; want 2 and 3", failed, refused)
+	}
 	if err := r.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("a program that launched nothing wrote a trace: %v", err)
+	}
+}
+
+// Each code has the name and words of CUDA 11.8's driver_types.h; the fault kinds
+// map to the codes an H100 returns for them (examples/cuda/fault.cu).
+func TestCodeWords(t *testing.T) {
+	for c, want := range map[Code][2]string{IllegalAddress: {"cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+		MisalignedAddress: {"cudaErrorMisalignedAddress", "misaligned address"}, 12345: {"cudaErrorUnknown", "unrecognized error code"}} {
+		if c.Name() != want[0] || c.Text() != want[1] {
+			t.Errorf("code %d: %q, %q; want %q", int(c), c.Name(), c.Text(), want)
+		}
+	}
+	for k, want := range map[capture.FaultKind]Code{capture.FaultOutOfBounds: IllegalAddress, capture.FaultMisaligned: MisalignedAddress,
+		capture.FaultTrap: LaunchFailure, capture.FaultBudget: LaunchTimeout, capture.FaultBarrierDeadlock: LaunchFailure} {
+		if got := faultCode(fmt.Errorf("launch: %w", &capture.Fault{Kind: k})); got != want {
+			t.Errorf("a %s fault: %s, want %s", k, got.Name(), want.Name())
+		}
+	}
+	if got := faultCode(context.Canceled); got != LaunchFailure {
+		t.Errorf("a launch cut short: %s, want cudaErrorLaunchFailure", got.Name())
 	}
 }
 

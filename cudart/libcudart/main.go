@@ -62,16 +62,56 @@ func current() (*host.Runtime, error) {
 }
 
 // call runs one runtime call under the lock, on the program's runtime, and returns its
-// cudaError_t.
+// cudaError_t. Once a kernel has faulted, it returns the fault's code instead, as a GPU
+// does for every call after a fault (host.Runtime.Refuse).
 func call(f func(r *host.Runtime) error) C.cudaError_t {
+	return run(true, f)
+}
+
+// query is call for what a fault leaves working on a GPU: registering the program's
+// device code, the launch configuration stack, and the device's properties (on an
+// H100, cudaGetDeviceProperties and cudaDeviceGetAttribute succeed after a fault;
+// cudaMemGetInfo, cudaEventCreate, cudaFuncSetAttribute and every copy, allocation
+// and synchronisation return it: scripts/hw/sticky.cu).
+func query(f func(r *host.Runtime) error) C.cudaError_t {
+	return run(false, f)
+}
+
+func run(sticky bool, f func(r *host.Runtime) error) C.cudaError_t {
 	mu.Lock()
 	defer mu.Unlock()
 	r, err := current()
 	if err != nil {
 		return code(err)
 	}
+	if sticky {
+		if e := r.Refuse(); e != nil {
+			return C.cudaError_t(e.Code) // told once, at the fault
+		}
+	}
 	return code(f(r))
 }
+
+// words holds each name and text as a C string, made once: what cudaGetErrorName and
+// cudaGetErrorString return must stay valid, and a program may ask in a loop.
+var words = map[string]*C.char{}
+
+//export gtraceErrorWords
+func gtraceErrorWords(e C.cudaError_t, text C.int) *C.char {
+	mu.Lock()
+	defer mu.Unlock()
+	s := host.Code(e).Name()
+	if text != 0 {
+		s = host.Code(e).Text()
+	}
+	if _, ok := words[s]; !ok {
+		words[s] = C.CString(s)
+	}
+	return words[s]
+}
+
+//export gtraceSync
+func gtraceSync() C.cudaError_t { return call(func(*host.Runtime) error { return nil }) }
 
 // config is a launch configuration from the C side's dim3s.
 func config(gx, gy, gz, bx, by, bz C.uint, shared C.size_t, stream C.uintptr_t) host.Config {
@@ -122,7 +162,7 @@ func gtraceUnsupported(name *C.char) C.cudaError_t {
 //export gtraceRegisterFatBinary
 func gtraceRegisterFatBinary(data unsafe.Pointer, n C.size_t) C.int {
 	h := 0
-	call(func(r *host.Runtime) error {
+	query(func(r *host.Runtime) error {
 		var err error
 		if h, err = r.RegisterFatBinary(C.GoBytes(data, C.int(n))); err == nil {
 			loaded++
@@ -151,6 +191,10 @@ func finish() C.cudaError_t {
 	}
 	err := rt.Close(context.Background())
 	status.Launches, status.WarpInsts = rt.Launches()
+	status.Failed, status.Refused = rt.Failed()
+	if e := rt.Sticky(); e != nil {
+		status.Sticky = e.Code.Name()
+	}
 	oob := rt.OOB()
 	status.OOB, status.OOBPCs = oob[:min(len(oob), host.MaxStatusErrors)], len(oob)
 	if status.Launches > 0 {
@@ -178,19 +222,19 @@ func gtraceFinish() C.cudaError_t {
 
 //export gtraceRegisterFunction
 func gtraceRegisterFunction(h C.int, stub C.uintptr_t, name *C.char) {
-	call(func(r *host.Runtime) error { return r.RegisterFunction(int(h), uintptr(stub), C.GoString(name)) })
+	query(func(r *host.Runtime) error { return r.RegisterFunction(int(h), uintptr(stub), C.GoString(name)) })
 }
 
 //export gtraceRegisterVar
 func gtraceRegisterVar(h C.int, hostVar C.uintptr_t, name *C.char, size C.size_t, constant C.int) {
-	call(func(r *host.Runtime) error {
+	query(func(r *host.Runtime) error {
 		return r.RegisterVar(int(h), uintptr(hostVar), C.GoString(name), uint64(size), constant != 0)
 	})
 }
 
 //export gtracePushConfig
 func gtracePushConfig(gx, gy, gz, bx, by, bz C.uint, shared C.size_t, stream C.uintptr_t) {
-	call(func(r *host.Runtime) error {
+	query(func(r *host.Runtime) error {
 		r.PushConfig(config(gx, gy, gz, bx, by, bz, shared, stream))
 		return nil
 	})
@@ -198,7 +242,7 @@ func gtracePushConfig(gx, gy, gz, bx, by, bz C.uint, shared C.size_t, stream C.u
 
 //export gtracePopConfig
 func gtracePopConfig(gx, gy, gz, bx, by, bz *C.uint, shared *C.size_t, stream *C.uintptr_t) C.cudaError_t {
-	return call(func(r *host.Runtime) error {
+	return query(func(r *host.Runtime) error {
 		c, err := r.PopConfig()
 		if err != nil {
 			return err
@@ -247,7 +291,7 @@ func gtraceAttribute(attr, dev C.int, v *C.int, report C.int) C.cudaError_t {
 
 //export gtraceProperties
 func gtraceProperties(dev C.int, name *C.char, n C.size_t, total *C.uint64_t) C.cudaError_t {
-	return call(func(r *host.Runtime) error {
+	return query(func(r *host.Runtime) error {
 		p, err := r.Properties(int(dev))
 		if err != nil {
 			return err

@@ -329,6 +329,9 @@ cudaError_t cudaRuntimeGetVersion(int *v) {
 }
 cudaError_t cudaDriverGetVersion(int *v) { return cudaRuntimeGetVersion(v); }
 
+/* cudaGetLastError resets the last error even after a kernel's fault: the fault is
+ * sticky because every later call that needs the device returns it again
+ * (scripts/hw/sticky.cu, traces/hw/h100-2026-11-26-sticky). */
 cudaError_t cudaGetLastError(void) {
 	cudaError_t e = last_error;
 	last_error = 0;
@@ -337,8 +340,10 @@ cudaError_t cudaGetLastError(void) {
 
 cudaError_t cudaPeekAtLastError(void) { return last_error; }
 
-cudaError_t cudaDeviceSynchronize(void) { return 0; }
-cudaError_t cudaThreadSynchronize(void) { return 0; }
+/* Every launch and copy is done when its call returns: synchronising only tells of a
+ * fault. */
+cudaError_t cudaDeviceSynchronize(void) { return ret(gtraceSync()); }
+cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 
 cudaError_t cudaGetDeviceCount(int *n) {
 	if (n == NULL)
@@ -459,45 +464,6 @@ gtrace_channel_desc cudaCreateChannelDesc(int x, int y, int z, int w, int f) {
 	return d;
 }
 
-struct named_error {
-	cudaError_t code;
-	const char *name, *text;
-};
-
-/* Names and words of CUDA 11.8's driver_types.h for the codes the stand-in returns. */
-static const struct named_error errors[] = {
-	{0, "cudaSuccess", "no error"},
-	{1, "cudaErrorInvalidValue", "invalid argument"},
-	{2, "cudaErrorMemoryAllocation", "out of memory"},
-	{3, "cudaErrorInitializationError", "initialization error"},
-	{9, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
-	{13, "cudaErrorInvalidSymbol", "invalid device symbol"},
-	{17, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
-	{21, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
-	{98, "cudaErrorInvalidDeviceFunction", "invalid device function"},
-	{101, "cudaErrorInvalidDevice", "invalid device ordinal"},
-	{209, "cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"},
-	{218, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
-	{400, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
-	{700, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
-	{719, "cudaErrorLaunchFailure", "unspecified launch failure"},
-	{801, "cudaErrorNotSupported", "operation not supported"},
-	{999, "cudaErrorUnknown", "unknown error"},
-};
-
-static const struct named_error *find_error(cudaError_t e) {
-	for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
-		if (errors[i].code == e)
-			return &errors[i];
-	return NULL;
-}
-
-const char *cudaGetErrorString(cudaError_t e) {
-	const struct named_error *n = find_error(e);
-	return n ? n->text : "unrecognized error code";
-}
-
-const char *cudaGetErrorName(cudaError_t e) {
-	const struct named_error *n = find_error(e);
-	return n ? n->name : "cudaErrorUnknown";
-}
+/* The names and words of the codes are Go's (cudart/host's Code), made C strings once. */
+const char *cudaGetErrorString(cudaError_t e) { return gtraceErrorWords(e, 1); }
+const char *cudaGetErrorName(cudaError_t e) { return gtraceErrorWords(e, 0); }
