@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/gtrace/gtrace/internal/progress"
 	"github.com/gtrace/gtrace/replay"
 	"github.com/gtrace/gtrace/report"
 	"github.com/urfave/cli/v2"
@@ -22,10 +23,10 @@ func adviseAction(c *cli.Context) error {
 		return err
 	}
 	defer r.Close()
-	prog := newProgress("advise on "+cfg.GPU, "CTAs")
+	prog := progress.New("advise on "+cfg.GPU, "CTAs")
 	adv, err := report.Advise(c.Context, r, cfg, report.AdviseOptions{NoTiming: c.Bool("no-timing"),
-		Replay: replay.Options{Progress: func(_, done, total int) { prog.update(done, total) }}})
-	prog.done()
+		Replay: replay.Options{Progress: func(_, done, total int) { prog.Update(done, total) }}})
+	prog.Done()
 	if err != nil {
 		return err
 	}

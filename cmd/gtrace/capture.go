@@ -14,6 +14,7 @@ import (
 	"github.com/gtrace/gtrace/cudart"
 	"github.com/gtrace/gtrace/cudart/fatbin"
 	"github.com/gtrace/gtrace/format"
+	"github.com/gtrace/gtrace/internal/progress"
 	"github.com/gtrace/gtrace/kernels"
 	"github.com/gtrace/gtrace/models/arch"
 	"github.com/urfave/cli/v2"
@@ -202,9 +203,9 @@ func exePTX(exe, kernel string) ([]byte, string, error) {
 // runCapture loads, emulates, writes the trace atomically, and checks a reference
 // kernel's output against its Go reference.
 func runCapture(ctx context.Context, job captureJob, stdout, stderr io.Writer) error {
-	prog := newProgress("capture "+job.spec.Kernel, "CTAs")
-	defer prog.done()
-	job.spec.Progress = prog.update
+	prog := progress.New("capture "+job.spec.Kernel, "CTAs")
+	defer prog.Done()
+	job.spec.Progress = prog.Update
 	k, err := capture.Load(job.spec)
 	if err != nil {
 		return err
@@ -214,7 +215,7 @@ func runCapture(ctx context.Context, job captureJob, stdout, stderr io.Writer) e
 		return err
 	}
 	res, err := k.Run(ctx, 0, w)
-	prog.done()
+	prog.Done()
 	if err != nil {
 		w.Abort()
 		return err

@@ -10,6 +10,7 @@ import (
 	"github.com/gtrace/gtrace/format/accelsim"
 	"github.com/gtrace/gtrace/format/export"
 	"github.com/gtrace/gtrace/internal/atomicfile"
+	"github.com/gtrace/gtrace/internal/progress"
 	"github.com/urfave/cli/v2"
 )
 
@@ -56,10 +57,10 @@ func exportAccelsim(c *cli.Context) error {
 	}
 	defer r.Close()
 	out := c.String("output")
-	prog := newProgress("export "+c.Args().First(), "CTAs")
+	prog := progress.New("export "+c.Args().First(), "CTAs")
 	rep, err := accelsim.Export(c.Context, r, out, accelsim.ExportOptions{SASS: v,
-		Progress: func(done, total uint64) { prog.update(int(done), int(total)) }})
-	prog.done()
+		Progress: func(done, total uint64) { prog.Update(int(done), int(total)) }})
+	prog.Done()
 	if err != nil {
 		return err
 	}

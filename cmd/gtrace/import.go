@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/gtrace/gtrace/format/accelsim"
+	"github.com/gtrace/gtrace/internal/progress"
 	"github.com/urfave/cli/v2"
 )
 
@@ -28,10 +29,10 @@ func importAction(c *cli.Context) error {
 	} else if !fi.IsDir() {
 		return usageError("import accelsim %s: not a directory (give the folder that holds %s)", dir, accelsim.ListFile)
 	}
-	prog := newProgress("import "+dir, "warp-instructions")
-	opt.Progress = func(done, total uint64) { prog.update(int(done), int(total)) }
+	prog := progress.New("import "+dir, "warp-instructions")
+	opt.Progress = func(done, total uint64) { prog.Update(int(done), int(total)) }
 	rep, err := accelsim.Import(c.Context, dir, c.String("output"), opt)
-	prog.done()
+	prog.Done()
 	if err != nil {
 		return err
 	}

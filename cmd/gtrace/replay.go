@@ -10,6 +10,7 @@ import (
 
 	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/internal/atomicfile"
+	"github.com/gtrace/gtrace/internal/progress"
 	"github.com/gtrace/gtrace/models/arch"
 	"github.com/gtrace/gtrace/replay"
 	"github.com/gtrace/gtrace/sweep"
@@ -75,10 +76,10 @@ func replayAction(c *cli.Context) error {
 		return err
 	}
 	defer r.Close()
-	prog := newProgress("replay on "+cfg.GPU, "CTAs")
+	prog := progress.New("replay on "+cfg.GPU, "CTAs")
 	rep, err := run(c.Context, r, cfg, replay.Options{PerPC: c.Bool("per-pc"),
-		Progress: func(_, done, total int) { prog.update(done, total) }})
-	prog.done()
+		Progress: func(_, done, total int) { prog.Update(done, total) }})
+	prog.Done()
 	if err != nil {
 		return err
 	}
@@ -149,10 +150,10 @@ func compareAction(c *cli.Context) error {
 			return err
 		}
 		for _, cfg := range cfgs {
-			prog := newProgress("replay "+filepath.Base(file)+" on "+cfg.GPU, "CTAs")
+			prog := progress.New("replay "+filepath.Base(file)+" on "+cfg.GPU, "CTAs")
 			rep, err := replay.Memory(c.Context, r, cfg, replay.Options{
-				Progress: func(_, done, total int) { prog.update(done, total) }})
-			prog.done()
+				Progress: func(_, done, total int) { prog.Update(done, total) }})
+			prog.Done()
 			if err != nil {
 				r.Close()
 				return err

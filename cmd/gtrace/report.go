@@ -7,6 +7,7 @@ import (
 
 	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/internal/atomicfile"
+	"github.com/gtrace/gtrace/internal/progress"
 	"github.com/gtrace/gtrace/report"
 	"github.com/gtrace/gtrace/sweep"
 	"github.com/urfave/cli/v2"
@@ -46,11 +47,11 @@ func reportAction(c *cli.Context) error {
 		}
 		ins = append(ins, report.Input{Name: strings.TrimSuffix(filepath.Base(file), ".gtrace"), Trace: r})
 	}
-	prog := newProgress("report", "replays")
+	prog := progress.New("report", "replays")
 	pg, err := report.Build(c.Context, ins, cfgs, report.Options{NoTiming: c.Bool("no-timing"),
 		SourceArch: c.String("source-arch"), SourceDir: c.String("source-dir"),
-		Progress: func(_ string, done, total int) { prog.update(done, total) }})
-	prog.done()
+		Progress: func(_ string, done, total int) { prog.Update(done, total) }})
+	prog.Done()
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gtrace/gtrace/capture"
 	"github.com/gtrace/gtrace/cudart/host"
+	"github.com/gtrace/gtrace/internal/progress"
 	"github.com/gtrace/gtrace/models/arch"
 	"github.com/urfave/cli/v2"
 )
@@ -33,6 +34,7 @@ func runCommand() *cli.Command {
 			&cli.IntFlag{Name: "workers", Usage: "CTAs emulated in parallel (default: every core)"},
 			&cli.StringFlag{Name: "gpu", Value: host.DefaultGPU, Usage: "the GPU preset the program is told of (cudaGetDeviceProperties, cudaDeviceGetAttribute, cudaMemGetInfo) and limited by: ARCH, ARCH/GPU or a GPU preset (gtrace archs lists them)"},
 			&cli.StringFlag{Name: "oob", Value: "fault", Usage: "fault | warn: what a kernel's out-of-bounds access does; warn reads zeros, drops the write, runs on and lists each such instruction at the end"},
+			&cli.DurationFlag{Name: "progress", Value: progress.LogEvery, Usage: "how often a line on stderr sums the run up so far (launches, warp-instructions, time), between launches; 0: never. A launch longer than a second also shows its CTAs on a terminal"},
 			&cli.StringFlag{Name: "cudart", Usage: "the folder holding the stand-in " + host.LibName + " (default: $GTRACE_CUDART, else cudart/ beside the gtrace executable)"},
 		},
 		Action: runAction,
@@ -57,6 +59,9 @@ func runAction(c *cli.Context) error {
 	oob, err := capture.ParseOOBPolicy(c.String("oob"))
 	if err != nil {
 		return usageError("run: %v", err)
+	}
+	if c.Duration("progress") < 0 {
+		return usageError("run: --progress %v: want a duration, such as 10s, or 0", c.Duration("progress"))
 	}
 	prog := c.Args().First()
 	path, err := exec.LookPath(prog)
@@ -88,7 +93,7 @@ func runAction(c *cli.Context) error {
 	cmd.Args[0] = prog
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, c.App.Writer, c.App.ErrWriter
 	cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+joinPath(lib, os.Getenv("LD_LIBRARY_PATH")))
-	cmd.Env = append(cmd.Env, host.Environ(host.Options{Out: out, SIMT: simt, Workers: c.Int("workers"), GPU: gpu, OOB: oob}, status)...)
+	cmd.Env = append(cmd.Env, host.Environ(host.Options{Out: out, SIMT: simt, Workers: c.Int("workers"), GPU: gpu, OOB: oob}, status, c.Duration("progress"))...)
 	// Ctrl-C reaches the program from the terminal; a cancelled context (SIGTERM to
 	// gtrace) passes SIGTERM on, and the program has ten seconds to end.
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }

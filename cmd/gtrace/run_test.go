@@ -57,6 +57,29 @@ func TestRun(t *testing.T) {
 	t.Run("refuses-and-reports", func(t *testing.T) { runRefusesAndReports(t, lib) })
 	t.Run("oob", func(t *testing.T) { runOOB(t, lib) })
 	t.Run("gpu", func(t *testing.T) { runGPU(t, lib) })
+	t.Run("progress", func(t *testing.T) { runProgress(t, lib) })
+}
+
+// --progress sets how often a line sums the run up, between launches: at every launch
+// when the interval is shorter than one, never when it is 0, and not at all in a run
+// shorter than the default 10 s.
+func runProgress(t *testing.T, lib string) {
+	exe := nvccProgram(t, filepath.Join("..", "..", "examples", "cuda", "constants.cu"), "-cudart", "shared")
+	trace := filepath.Join(t.TempDir(), "c.gtrace")
+	summary := regexp.MustCompile(`(?m)^gtrace run: \d launch(es)?, \d+ warp-instructions in \d+s$`)
+	for _, c := range []struct {
+		flag  []string
+		lines int
+	}{{[]string{"--progress", "1ns"}, 2}, {[]string{"--progress", "0"}, 0}, {nil, 0}} {
+		args := append(append([]string{"run"}, c.flag...), "--cudart", lib, "-o", trace, exe, "100")
+		code, _, errs := gtrace(t, args...)
+		if n := len(summary.FindAllString(errs, -1)); code != 0 || n != c.lines {
+			t.Errorf("%v: exit %d, %d summary lines, want %d:\n%s", c.flag, code, n, c.lines, errs)
+		}
+	}
+	if code, _, errs := gtrace(t, "run", "--progress", "-1s", "--cudart", lib, exe); code != 2 || !strings.Contains(errs, "--progress") {
+		t.Errorf("--progress -1s: exit %d, %s; want a usage error naming --progress", code, errs)
+	}
 }
 
 // --gpu names the preset a program is told of: deviceprops sizes its grid from it, and

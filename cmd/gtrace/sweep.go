@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gtrace/gtrace/internal/progress"
 	"github.com/gtrace/gtrace/kernels"
 	"github.com/gtrace/gtrace/sweep"
 	"github.com/urfave/cli/v2"
@@ -93,7 +94,7 @@ func sweepAction(c *cli.Context) error {
 	}
 	prog := sweepProgress(&opts)
 	sum, err := sweep.Run(c.Context, spec, out, opts)
-	prog.done()
+	prog.Done()
 	if err != nil {
 		return err
 	}
@@ -117,7 +118,7 @@ func sweepSlurm(c *cli.Context, spec *sweep.Spec, out string, opts sweep.Options
 	}
 	prog := sweepProgress(&opts)
 	sub, err := sweep.Submit(c.Context, spec, out, opts, sl)
-	prog.done()
+	prog.Done()
 	for _, j := range sub.Jobs {
 		fmt.Fprintf(c.App.ErrWriter, "gtrace sweep: SLURM job %s, array %s; task logs in %s\n", j.ID, j.Array, filepath.Join(out, sweep.SlurmDir))
 	}
@@ -132,9 +133,9 @@ func sweepSlurm(c *cli.Context, spec *sweep.Spec, out string, opts sweep.Options
 }
 
 // sweepProgress shows the tasks finished (done or failed) as opts's runner reports them.
-func sweepProgress(opts *sweep.Options) *progress {
-	prog := newProgress("sweep", "tasks")
-	opts.Progress = func(s sweep.Summary) { prog.update(s.Done+s.Failed, s.Total) }
+func sweepProgress(opts *sweep.Options) *progress.Bar {
+	prog := progress.New("sweep", "tasks")
+	opts.Progress = func(s sweep.Summary) { prog.Update(s.Done+s.Failed, s.Total) }
 	return prog
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gtrace/gtrace/internal/atomicfile"
+	"github.com/gtrace/gtrace/internal/progress"
 	"github.com/gtrace/gtrace/validate"
 	"github.com/urfave/cli/v2"
 )
@@ -112,13 +113,13 @@ func validateFile(c *cli.Context, file string) (*validate.GroundTruth, *validate
 	if producers[0] == "all" {
 		producers = gt.Producers()
 	}
-	prog := newProgress("validate "+file, "kernels")
+	prog := progress.New("validate "+file, "kernels")
 	v, err := validate.Run(c.Context, gt, cfg, validate.Options{
 		Producers: producers, Kernels: c.StringSlice("kernel"), Exceptions: validate.KnownDifferences,
 		CacheDir: c.String("cache"), Workers: c.Int("workers"), AtPresetClock: c.Bool("at-preset-clock"),
-		Progress: func(_, _ string, i, n int) { prog.update(i, n) },
+		Progress: func(_, _ string, i, n int) { prog.Update(i, n) },
 	})
-	prog.done()
+	prog.Done()
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", file, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gtrace/gtrace/capture"
 	"github.com/gtrace/gtrace/format"
@@ -25,17 +26,21 @@ const (
 	EnvStatus  = "GTRACE_STATUS"  // where to write the Status at the end; unset: launches told on stderr
 	EnvGPU     = "GTRACE_GPU"     // the GPU preset the program sees (default DefaultGPU)
 	EnvOOB     = "GTRACE_OOB"     // fault or warn: what an out-of-bounds access does (default fault)
+	// EnvProgress is how often a line sums the run up (a Go duration; 0: never), and
+	// that long launches show their progress. Unset, as when run by hand: each launch
+	// is told on stderr instead (Options.Log).
+	EnvProgress = "GTRACE_PROGRESS"
 )
 
 // DefaultTrace is the trace file of a program run by hand, with no EnvTrace.
 const DefaultTrace = "gtrace-run.gtrace"
 
-// Environ is the environment that hands opts (Out, SIMT, Workers, GPU, OOB) and a
-// status file to the stand-in.
-func Environ(opts Options, status string) []string {
+// Environ is the environment that hands opts (Out, SIMT, Workers, GPU, OOB), a status
+// file and the interval of progress lines (EnvProgress) to the stand-in.
+func Environ(opts Options, status string, progress time.Duration) []string {
 	return []string{EnvTrace + "=" + opts.Out, EnvStatus + "=" + status,
 		EnvSIMT + "=" + opts.SIMT.String(), EnvWorkers + "=" + strconv.Itoa(opts.Workers), EnvGPU + "=" + gpuName(opts.GPU),
-		EnvOOB + "=" + opts.OOB.String()}
+		EnvOOB + "=" + opts.OOB.String(), EnvProgress + "=" + progress.String()}
 }
 
 // gpuName is how Environ names a preset: ARCH/GPU.
@@ -46,36 +51,43 @@ func gpuName(c *arch.Config) string {
 	return c.Arch + "/" + c.GPU
 }
 
-// OptionsFromEnv reads what Environ wrote (getenv is os.Getenv), and where the status
-// goes ("" when run by hand: then each launch is told on stderr, through Log).
-func OptionsFromEnv(getenv func(string) string) (opts Options, status string, err error) {
+// OptionsFromEnv reads what Environ wrote (getenv is os.Getenv), where the status
+// goes ("" when run by hand: then each launch is told on stderr, through Log), and the
+// interval of progress lines (-1 when EnvProgress is unset: no progress).
+func OptionsFromEnv(getenv func(string) string) (opts Options, status string, progress time.Duration, err error) {
+	progress = -1
+	if s := getenv(EnvProgress); s != "" {
+		if progress, err = time.ParseDuration(s); err != nil || progress < 0 {
+			return opts, "", 0, fmt.Errorf("%s=%s: want a duration, such as 10s, or 0", EnvProgress, s)
+		}
+	}
 	opts = Options{Out: getenv(EnvTrace), Producer: "gtrace run"}
 	if opts.Out == "" {
 		opts.Out = DefaultTrace
 	}
 	if s := getenv(EnvSIMT); s != "" {
 		if opts.SIMT, err = format.ParseSIMT(s); err != nil {
-			return opts, "", fmt.Errorf("%s=%w", EnvSIMT, err)
+			return opts, "", 0, fmt.Errorf("%s=%w", EnvSIMT, err)
 		}
 	}
 	if s := getenv(EnvWorkers); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 {
-			return opts, "", fmt.Errorf("%s=%q: want a count of CTAs", EnvWorkers, s)
+			return opts, "", 0, fmt.Errorf("%s=%q: want a count of CTAs", EnvWorkers, s)
 		}
 		opts.Workers = n
 	}
 	if s := getenv(EnvGPU); s != "" {
 		if opts.GPU, err = arch.Lookup(s, ""); err != nil {
-			return opts, "", fmt.Errorf("%s=%w", EnvGPU, err)
+			return opts, "", 0, fmt.Errorf("%s=%w", EnvGPU, err)
 		}
 	}
 	if s := getenv(EnvOOB); s != "" {
 		if opts.OOB, err = capture.ParseOOBPolicy(s); err != nil {
-			return opts, "", fmt.Errorf("%s=%s: want fault or warn", EnvOOB, s)
+			return opts, "", 0, fmt.Errorf("%s=%s: want fault or warn", EnvOOB, s)
 		}
 	}
-	return opts, getenv(EnvStatus), nil
+	return opts, getenv(EnvStatus), progress, nil
 }
 
 // CheckProgram says why the program at path cannot load the stand-in, or nil: it must

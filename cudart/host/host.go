@@ -113,6 +113,18 @@ type Options struct {
 	Log      io.Writer         // where each launch and each unsupported call is told; nil = nowhere
 	GPU      *arch.Config      // the GPU the program is told of and limited by; nil = DefaultGPU
 	OOB      capture.OOBPolicy // what an out-of-bounds access does in every launch
+	Progress Progress          // told of each launch as it runs; nil = nobody
+}
+
+// Progress is told of each launch as it runs: a program may launch thousands of
+// kernels, or one that takes minutes, and shows nothing until it is done.
+type Progress interface {
+	// Start: launch n (from 1, in the order the program makes them) of kernel under c.
+	Start(n int, kernel string, c Config)
+	// CTAs: done of the launch's total CTAs are emulated.
+	CTAs(done, total int)
+	// End: the launch ended after warpInsts warp-instructions, or failed with err.
+	End(warpInsts uint64, err error)
 }
 
 // Runtime is one program's CUDA runtime state.
@@ -139,6 +151,7 @@ type Runtime struct {
 	oob               []string // Options.OOB = warn: each launch's out-of-bounds pcs
 	failed            int      // launches that did not run to their end (a fault, PTX gtrace cannot run)
 	sticky            *Error   // the first kernel fault: every later call returns its code
+	started           int      // launches that reached the emulator, for Progress
 	refused           int      // calls refused with the sticky error
 	closed            bool
 }
@@ -277,7 +290,8 @@ func (r *Runtime) function(stub uintptr) (*function, error) {
 
 // Launch runs one launch of the kernel whose host stub is stub, with params (one slice
 // per parameter, ParamSizes long), to completion, and spools its trace.
-func (r *Runtime) Launch(ctx context.Context, stub uintptr, c Config, params [][]byte) error {
+func (r *Runtime) Launch(ctx context.Context, stub uintptr, c Config, params [][]byte) (err error) {
+	var warpInsts uint64 // for Progress.End
 	f, err := r.function(stub)
 	if err != nil {
 		return err
@@ -292,12 +306,20 @@ func (r *Runtime) Launch(ctx context.Context, stub uintptr, c Config, params [][
 		return fail(InvalidValue, "kernel %s <<<%v, %v, %d>>>: %d bytes of dynamic shared memory, over the kernel's %d: above 48 KiB a kernel must opt in first, with cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)",
 			f.name, c.Grid, c.Block, c.Shared, c.Shared, f.maxDynShared)
 	}
+	if p := r.opts.Progress; p != nil {
+		r.started++
+		p.Start(r.started, f.name, c)
+		defer func() { p.End(warpInsts, err) }()
+	}
 	spec := capture.Spec{
 		PTX: f.ptx.Data, PTXName: f.name + ".ptx", Kernel: f.name,
 		Grid: c.Grid, Block: c.Block, DynShared: uint32(c.Shared),
 		Device: r.dev, Params: params,
 		SIMT: r.opts.SIMT, Workers: r.opts.Workers, MaxInst: r.opts.MaxInst, OOB: r.opts.OOB,
 		PTXProducer: fmt.Sprintf("nvcc (the program's fat binary, compute_%d)", f.ptx.Arch),
+	}
+	if p := r.opts.Progress; p != nil {
+		spec.Progress = p.CTAs
 	}
 	k, err := capture.Load(spec)
 	if pe := (*capture.PTXError)(nil); errors.As(err, &pe) {
@@ -326,6 +348,7 @@ func (r *Runtime) Launch(ctx context.Context, stub uintptr, c Config, params [][
 	r.parts = append(r.parts, path)
 	r.meta = append(r.meta, launch)
 	r.insts += res.WarpInsts
+	warpInsts = res.WarpInsts
 	r.logf("launch %d: %s <<<%v, %v, %d>>>: %d warp-instructions", len(r.parts), f.name, c.Grid, c.Block, c.Shared, res.WarpInsts)
 	for _, a := range res.OOB {
 		line := fmt.Sprintf("launch %d (%s): %s", len(r.parts), f.name, a.String())

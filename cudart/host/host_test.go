@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gtrace/gtrace/capture"
 	"github.com/gtrace/gtrace/format"
@@ -240,20 +241,21 @@ func TestEnvironRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, kv := range Environ(Options{Out: "/t/x.gtrace", SIMT: format.SIMTITS, Workers: 3, GPU: c2050, OOB: capture.OOBWarn}, "/t/s.json") {
+	for _, kv := range Environ(Options{Out: "/t/x.gtrace", SIMT: format.SIMTITS, Workers: 3, GPU: c2050, OOB: capture.OOBWarn}, "/t/s.json", 3*time.Second) {
 		k, v, _ := strings.Cut(kv, "=")
 		env[k] = v
 	}
-	opts, status, err := OptionsFromEnv(func(k string) string { return env[k] })
+	opts, status, every, err := OptionsFromEnv(func(k string) string { return env[k] })
 	if err != nil || opts.Out != "/t/x.gtrace" || opts.SIMT != format.SIMTITS || opts.Workers != 3 || status != "/t/s.json" ||
-		opts.GPU == nil || opts.GPU.GPU != "c2050" || opts.OOB != capture.OOBWarn {
-		t.Fatalf("OptionsFromEnv = %+v, %q, %v", opts, status, err)
+		opts.GPU == nil || opts.GPU.GPU != "c2050" || opts.OOB != capture.OOBWarn || every != 3*time.Second {
+		t.Fatalf("OptionsFromEnv = %+v, %q, %v, %v", opts, status, every, err)
 	}
-	if opts, _, _ := OptionsFromEnv(func(string) string { return "" }); opts.Out != DefaultTrace || opts.SIMT != format.SIMTStack || opts.OOB != capture.OOBFault {
-		t.Errorf("by hand: %+v, want %s under the stack model", opts, DefaultTrace)
+	if opts, _, every, _ := OptionsFromEnv(func(string) string { return "" }); opts.Out != DefaultTrace || opts.SIMT != format.SIMTStack ||
+		opts.OOB != capture.OOBFault || every != -1 {
+		t.Errorf("by hand: %+v, progress %v; want %s under the stack model, no progress", opts, every, DefaultTrace)
 	}
-	for k, v := range map[string]string{EnvSIMT: "warp", EnvWorkers: "-1", EnvGPU: "hopper/h300", EnvOOB: "skip"} {
-		_, _, err := OptionsFromEnv(func(key string) string {
+	for k, v := range map[string]string{EnvSIMT: "warp", EnvWorkers: "-1", EnvGPU: "hopper/h300", EnvOOB: "skip", EnvProgress: "often"} {
+		_, _, _, err := OptionsFromEnv(func(key string) string {
 			if key == k {
 				return v
 			}

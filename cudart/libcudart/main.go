@@ -25,10 +25,12 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"time"
 	"unsafe"
 
 	"github.com/gtrace/gtrace/cudart/host"
 	"github.com/gtrace/gtrace/format"
+	"github.com/gtrace/gtrace/internal/progress"
 )
 
 func main() {}
@@ -48,8 +50,12 @@ func current() (*host.Runtime, error) {
 		return rt, rtErr
 	}
 	var opts host.Options
-	opts, statusPath, rtErr = host.OptionsFromEnv(os.Getenv)
-	if statusPath == "" {
+	var every time.Duration
+	opts, statusPath, every, rtErr = host.OptionsFromEnv(os.Getenv)
+	switch {
+	case every >= 0: // under gtrace run
+		opts.Progress = host.NewLaunchLog(os.Stderr, progress.Terminal(os.Stderr), every)
+	case statusPath == "":
 		opts.Log = os.Stderr // run by hand: tell each launch
 	}
 	if rtErr == nil {

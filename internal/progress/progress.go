@@ -1,4 +1,7 @@
-package main
+// Package progress shows how far a long job has come on stderr: one line redrawn on a
+// terminal, whole lines at an interval elsewhere. Every gtrace command that runs for
+// long uses it, and so does gtrace run's stand-in for the CUDA runtime, for each launch.
+package progress
 
 import (
 	"fmt"
@@ -7,17 +10,18 @@ import (
 	"time"
 )
 
-// progress shows "label: done/total unit (pct), rate, ETA" on stderr. On a terminal it
+// Bar shows "label: done/total unit (pct), rate, ETA" on stderr. On a terminal it
 // redraws one line at most ten times a second. Elsewhere (a pipe, a log file, a SLURM
 // or nohup job) it writes a whole line every logEvery, so a short command's output
 // stays clean and a long one's log shows it moving, and the last count once it ends.
 // The rate is measured from the first update (work done before it, such as a resumed
 // sweep's, does not count) and shown once a second has passed.
-type progress struct {
+type Bar struct {
 	label, unit string
 	w           io.Writer
 	tty         bool
 	every       time.Duration // between lines when not a terminal
+	after       time.Duration // on a terminal, nothing is drawn before this has passed
 	start       time.Time
 	last        time.Time
 	drawn       bool      // a terminal line is open
@@ -28,22 +32,42 @@ type progress struct {
 	done1, tot1 int       // the latest counts
 }
 
-// logEvery is how often progress writes a line when stderr is not a terminal.
-const logEvery = 10 * time.Second
+// LogEvery is how often a Bar writes a line when stderr is not a terminal.
+const LogEvery = 10 * time.Second
 
-func newProgress(label, unit string) *progress {
-	fi, err := os.Stderr.Stat()
-	tty := err == nil && fi.Mode()&os.ModeCharDevice != 0
-	return &progress{label: label, unit: unit, w: os.Stderr, tty: tty, every: logEvery, start: time.Now()}
+// New starts a Bar on stderr.
+func New(label, unit string) *Bar {
+	return On(os.Stderr, Terminal(os.Stderr), label, unit)
 }
 
-func (p *progress) update(done, total int) {
+// On starts a Bar on w, drawn as on a terminal if tty.
+func On(w io.Writer, tty bool, label, unit string) *Bar {
+	return &Bar{label: label, unit: unit, w: w, tty: tty, every: LogEvery, start: time.Now()}
+}
+
+// Terminal says whether f is a terminal.
+func Terminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// After makes a terminal show nothing until d has passed since New (a job that ends
+// sooner leaves no line), and returns p.
+func (p *Bar) After(d time.Duration) *Bar {
+	p.after = d
+	return p
+}
+
+// Update says done of total units are done.
+func (p *Bar) Update(done, total int) {
 	now := time.Now()
 	if p.t0.IsZero() {
 		p.t0, p.done0 = now, done
 	}
 	p.done1, p.tot1 = done, total
 	switch {
+	case p.tty && now.Sub(p.start) < p.after:
+		return
 	case p.tty && now.Sub(p.last) < 100*time.Millisecond && done != total:
 		return
 	case !p.tty && now.Sub(p.since()) < p.every:
@@ -60,7 +84,7 @@ func (p *progress) update(done, total int) {
 }
 
 // since is when the last line was written, or the start.
-func (p *progress) since() time.Time {
+func (p *Bar) since() time.Time {
 	if p.last.IsZero() {
 		return p.start
 	}
@@ -68,7 +92,7 @@ func (p *progress) since() time.Time {
 }
 
 // line is the progress text at now.
-func (p *progress) line(now time.Time) string {
+func (p *Bar) line(now time.Time) string {
 	done, total := p.done1, p.tot1
 	pct := 0.0
 	if total > 0 {
@@ -83,9 +107,9 @@ func (p *progress) line(now time.Time) string {
 	return fmt.Sprintf("%s: %d/%d %s (%.0f%%)%s", p.label, done, total, p.unit, pct, rate)
 }
 
-// done ends the progress line, or writes the last count to a log that showed earlier
+// Done ends the progress line, or writes the last count to a log that showed earlier
 // ones; safe to call more than once.
-func (p *progress) done() {
+func (p *Bar) Done() {
 	if p.drawn {
 		fmt.Fprintln(p.w)
 		p.drawn = false
