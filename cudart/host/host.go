@@ -151,7 +151,6 @@ type Runtime struct {
 	oob               []string // Options.OOB = warn: each launch's out-of-bounds pcs
 	failed            int      // launches that did not run to their end (a fault, PTX gtrace cannot run)
 	sticky            *Error   // the first kernel fault: every later call returns its code
-	started           int      // launches that reached the emulator, for Progress
 	refused           int      // calls refused with the sticky error
 	closed            bool
 }
@@ -290,8 +289,7 @@ func (r *Runtime) function(stub uintptr) (*function, error) {
 
 // Launch runs one launch of the kernel whose host stub is stub, with params (one slice
 // per parameter, ParamSizes long), to completion, and spools its trace.
-func (r *Runtime) Launch(ctx context.Context, stub uintptr, c Config, params [][]byte) (err error) {
-	var warpInsts uint64 // for Progress.End
+func (r *Runtime) Launch(ctx context.Context, stub uintptr, c Config, params [][]byte) error {
 	f, err := r.function(stub)
 	if err != nil {
 		return err
@@ -306,11 +304,25 @@ func (r *Runtime) Launch(ctx context.Context, stub uintptr, c Config, params [][
 		return fail(InvalidValue, "kernel %s <<<%v, %v, %d>>>: %d bytes of dynamic shared memory, over the kernel's %d: above 48 KiB a kernel must opt in first, with cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)",
 			f.name, c.Grid, c.Block, c.Shared, c.Shared, f.maxDynShared)
 	}
-	if p := r.opts.Progress; p != nil {
-		r.started++
-		p.Start(r.started, f.name, c)
-		defer func() { p.End(warpInsts, err) }()
+	// From here on the launch is one a GPU would run: if it does not end in the
+	// trace, it failed.
+	p := r.opts.Progress
+	if p != nil {
+		p.Start(len(r.parts)+r.failed+1, f.name, c)
 	}
+	warpInsts, err := r.run(ctx, f, c, params)
+	if err != nil {
+		r.failed++
+	}
+	if p != nil {
+		p.End(warpInsts, err)
+	}
+	return err
+}
+
+// run emulates one launch Launch has checked, spools its trace and returns its
+// warp-instructions. A fault in the kernel becomes the sticky error.
+func (r *Runtime) run(ctx context.Context, f *function, c Config, params [][]byte) (uint64, error) {
 	spec := capture.Spec{
 		PTX: f.ptx.Data, PTXName: f.name + ".ptx", Kernel: f.name,
 		Grid: c.Grid, Block: c.Block, DynShared: uint32(c.Shared),
@@ -323,39 +335,35 @@ func (r *Runtime) Launch(ctx context.Context, stub uintptr, c Config, params [][
 	}
 	k, err := capture.Load(spec)
 	if pe := (*capture.PTXError)(nil); errors.As(err, &pe) {
-		r.failed++
-		return fail(InvalidPTX, "kernel %s: %v", f.name, err)
+		return 0, fail(InvalidPTX, "kernel %s: %v", f.name, err)
 	} else if err != nil {
-		r.failed++
-		return fail(InvalidValue, "kernel %s: %v", f.name, err)
+		return 0, fail(InvalidValue, "kernel %s: %v", f.name, err)
 	}
 	path := filepath.Join(r.spool, fmt.Sprintf("%06d.gtrace", len(r.parts)))
 	launch := k.Launch()
 	w, err := format.Create(path, format.Meta{Version: format.CurrentVersion, Producer: r.opts.Producer, Launches: []format.Launch{launch}})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	res, err := k.Run(ctx, 0, w)
 	if err != nil {
 		w.Abort()
-		r.failed++
 		r.sticky = fail(faultCode(err), "kernel %s <<<%v, %v>>>: %v", f.name, c.Grid, c.Block, err)
-		return r.sticky
+		return 0, r.sticky
 	}
 	if err := w.Close(); err != nil {
-		return err
+		return 0, err
 	}
 	r.parts = append(r.parts, path)
 	r.meta = append(r.meta, launch)
 	r.insts += res.WarpInsts
-	warpInsts = res.WarpInsts
 	r.logf("launch %d: %s <<<%v, %v, %d>>>: %d warp-instructions", len(r.parts), f.name, c.Grid, c.Block, c.Shared, res.WarpInsts)
 	for _, a := range res.OOB {
 		line := fmt.Sprintf("launch %d (%s): %s", len(r.parts), f.name, a.String())
 		r.oob = append(r.oob, line)
 		r.logf("--oob=warn: %s", line)
 	}
-	return nil
+	return res.WarpInsts, nil
 }
 
 // checkConfig refuses what cudaLaunchKernel refuses with cudaErrorInvalidConfiguration
@@ -416,8 +424,9 @@ func (r *Runtime) Refuse() *Error {
 // Sticky is the error of the first kernel that faulted, or nil.
 func (r *Runtime) Sticky() *Error { return r.sticky }
 
-// Failed is how many launches did not run to their end, and so are not in the trace (a
-// kernel fault, PTX gtrace cannot run), and how many calls Refuse refused after a fault.
+// Failed is how many launches passed the configuration checks and are not in the trace
+// (a kernel fault, PTX gtrace cannot run, a trace not written), and how many calls
+// Refuse refused after a fault.
 func (r *Runtime) Failed() (launches, refused int) { return r.failed, r.refused }
 
 // OOB lists, under Options.OOB = capture.OOBWarn, each launch's out-of-bounds pcs

@@ -61,15 +61,21 @@ func symbolErr(call, name string, err error) error {
 	return fail(InvalidValue, "%s(%s): %v", call, name, err)
 }
 
+// symbolCopy checks a symbol copy's stream and finds its variable.
+func (r *Runtime) symbolCopy(c Copy, hostVar uintptr) (*variable, error) {
+	if err := r.CheckStream(c.Call, c.Stream); err != nil {
+		return nil, err
+	}
+	v, _, err := r.symbol(c.Call, hostVar)
+	return v, err
+}
+
 // MemcpyToSymbol is cudaMemcpyToSymbol of len(srcHost) bytes from src into the variable
 // whose host shadow is hostVar, at byte offset off, made by c. srcHost is the host's memory at
 // src, read only when src is the host's.
 func (r *Runtime) MemcpyToSymbol(c Copy, hostVar uintptr, src uint64, srcHost []byte, off uint64, kind MemcpyKind) error {
 	call := c.Call
-	if err := r.CheckStream(call, c.Stream); err != nil {
-		return err
-	}
-	v, _, err := r.symbol(call, hostVar)
+	v, err := r.symbolCopy(c, hostVar)
 	if err != nil {
 		return err
 	}
@@ -96,10 +102,7 @@ func (r *Runtime) MemcpyToSymbol(c Copy, hostVar uintptr, src uint64, srcHost []
 // dst, written only when dst is the host's.
 func (r *Runtime) MemcpyFromSymbol(c Copy, dst uint64, dstHost []byte, hostVar uintptr, off uint64, kind MemcpyKind) error {
 	call := c.Call
-	if err := r.CheckStream(call, c.Stream); err != nil {
-		return err
-	}
-	v, _, err := r.symbol(call, hostVar)
+	v, err := r.symbolCopy(c, hostVar)
 	if err != nil {
 		return err
 	}
