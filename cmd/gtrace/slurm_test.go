@@ -57,7 +57,7 @@ set:
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	killed := killRunningArrayTask(t, ctx, env, cmd)
+	killed := killRunningArrayTask(t, ctx, env, res)
 	err := cmd.Wait()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 1 ||
@@ -96,27 +96,29 @@ set:
 	}
 }
 
-// killRunningArrayTask waits until an array task of the sweep has run for half a second
-// and cancels it (scancel sends SIGTERM), returning its JOB_TASK name.
-func killRunningArrayTask(t *testing.T, ctx context.Context, env []string, sweep *exec.Cmd) string {
+// killRunningArrayTask waits until an array task of the sweep in res has logged that it
+// started (its signal handler is then in place: a SIGTERM before it would end the
+// process with no word) and cancels it (scancel sends SIGTERM), returning its JOB_TASK
+// name.
+func killRunningArrayTask(t *testing.T, ctx context.Context, env []string, res string) string {
 	t.Helper()
 	for ctx.Err() == nil {
-		q := slurmClient(ctx, env, "squeue", "--noheader", "--array", "--states=RUNNING", "--format=%i %M")
+		q := slurmClient(ctx, env, "squeue", "--noheader", "--array", "--states=RUNNING", "--format=%i")
 		b, err := q.Output()
 		if err == nil {
-			for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-				// %M is the time used, m:ss: a task past its start has run a while.
-				if f := strings.Fields(line); len(f) == 2 && f[1] != "0:00" {
-					if b, err := slurmClient(ctx, env, "scancel", f[0]).CombinedOutput(); err != nil {
-						t.Fatalf("scancel %s: %v %s", f[0], err, b)
+			for _, id := range strings.Fields(string(b)) {
+				log, _ := os.ReadFile(filepath.Join(res, "slurm", id+".out"))
+				if strings.Contains(string(log), "gtrace sweep: task ") && strings.Contains(string(log), " started") {
+					if b, err := slurmClient(ctx, env, "scancel", id).CombinedOutput(); err != nil {
+						t.Fatalf("scancel %s: %v %s", id, err, b)
 					}
-					return f[0]
+					return id
 				}
 			}
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	t.Fatal("no array task ran for a second within the test's time")
+	t.Fatal("no array task started within the test's time")
 	return ""
 }
 

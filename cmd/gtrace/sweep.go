@@ -57,6 +57,9 @@ func sweepAction(c *cli.Context) error {
 		if err != nil {
 			return usageError("sweep run-task: INDEX %q is not a number", args[2])
 		}
+		// In the array task's log: which task this is, and that SIGTERM (scancel) now
+		// stops it cleanly, the handler being in place.
+		fmt.Fprintf(c.App.ErrWriter, "gtrace sweep: task %d started\n", i)
 		return sweep.RunTask(c.Context, args[1], i)
 	case len(args) != 1:
 		return usageError("sweep: give SPEC -o RESULTS/, status RESULTS/, or run-task RESULTS/ INDEX")
