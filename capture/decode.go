@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/gtrace/gtrace/format"
@@ -58,6 +60,7 @@ const (
 	symVar   // a variable in some state space; addr is its address in that space
 	symLabel // pc in addr
 	symFunc
+	symTexRef // a .global .texref: tex reads through the binding Spec.TexRefs names
 )
 
 type symbol struct {
@@ -107,6 +110,7 @@ type Kernel struct {
 	hash     string     // hex SHA-256 of the PTX: the launch's SourceHash, a Device's module key
 	bufs     []*alloc   // per buf argument, nil for scalars
 	texs     []*texture // tex2d arguments
+	trefs    []*texRef  // the texture references tex instructions read, in first-use order
 
 	// parallel is whether CTAs may run concurrently: false when a global or generic
 	// atomic's result is used, or when it is not an order-independent integer reduction.
@@ -153,6 +157,11 @@ func loadKernel(spec Spec) (*Kernel, error) {
 	}
 	if spec.Grid.Count() > 1<<31 {
 		return nil, fmt.Errorf("grid %v has too many CTAs", spec.Grid)
+	}
+	for _, name := range slices.Sorted(maps.Keys(spec.TexRefs)) {
+		if err := spec.TexRefs[name].Check(); err != nil {
+			return nil, fmt.Errorf("texture reference %s: %v", name, err)
+		}
 	}
 	k := &Kernel{spec: spec, mod: mod, imms: map[uint64]int32{}, consts: map[string]symbol{}, nslots: numSpecial, predConst: [2]int32{-1, -1}, carry: -1}
 	k.hash = ptxHash(spec.PTX)
@@ -377,6 +386,10 @@ func (k *Kernel) placeVars() (*moduleVars, error) {
 			mv.bank = append(mv.bank, data...)
 			mv.syms[d.name] = symbol{kind: symVar, space: msConst, addr: off, size: int64(len(data))}
 		case ".global":
+			if d.typ == ".texref" {
+				mv.syms[d.name] = symbol{kind: symTexRef}
+				continue
+			}
 			data, err := k.initBytes(d)
 			if err != nil {
 				return nil, err

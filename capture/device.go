@@ -195,7 +195,7 @@ func (d *Device) Symbol(module, name string) (Symbol, error) {
 		return Symbol{}, &SymbolError{Name: name, Missing: true, Msg: "its module was never loaded"}
 	}
 	s, ok := m.syms[name]
-	if !ok {
+	if !ok || s.kind != symVar {
 		return Symbol{}, &SymbolError{Name: name, Missing: true, Msg: "no .global or .const variable of that name in its module"}
 	}
 	return Symbol{Const: s.space == msConst, Addr: uint64(s.addr), Size: uint64(s.size)}, nil

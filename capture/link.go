@@ -3,6 +3,7 @@ package capture
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"regexp"
 
 	"github.com/gtrace/gtrace/format"
@@ -309,6 +310,17 @@ func (k *Kernel) buildLaunch() {
 		l.Textures = append(l.Textures, format.Texture{
 			Handle: t.handle, Base: t.base, Width: uint32(t.w), Height: uint32(t.h),
 			ElemBytes: uint32(t.elem), Layout: texLayout,
+		})
+	}
+	for _, t := range k.trefs {
+		b := t.bind
+		if b == nil || b.Bytes < uint64(b.Format.TexelBytes()) {
+			continue // a fetch through it faults
+		}
+		eb := uint64(b.Format.TexelBytes())
+		l.Textures = append(l.Textures, format.Texture{
+			Name: t.name, Base: b.Addr, Width: uint32(min(b.Bytes/eb, math.MaxUint32)), Height: 1,
+			ElemBytes: uint32(eb), Layout: "linear",
 		})
 	}
 	k.launch = l

@@ -8,21 +8,26 @@ import (
 	"github.com/gtrace/gtrace/format"
 )
 
-// Texture fetches (PTX ISA 8.x, "Texture Instructions": tex) through a texture object;
-// the texel layout is in doc.go.
+// Texture fetches (PTX ISA 8.x, "Texture Instructions": tex) through a texture object
+// (tex2d arguments) or a texture reference bound to linear memory (Spec.TexRefs); the
+// texel layouts are in doc.go.
 var textureFamily = opFamily{name: "texture", rules: []opRule{
 	{names: []string{"tex"}, decode: decodeTex,
-		doc: ".2d.v4, f32/s32/u32 results, f32/s32 coordinates"},
+		doc: ".2d.v4 through a texture object (f32/s32 coordinates); .1d.v4 through\na texture reference (s32 coordinates: tex1Dfetch); f32/s32/u32 results"},
 }}
 
 func decodeTex(r *resolver) error {
 	m := &r.m
 	in, a := r.in, r.a
-	if len(m.other) != 1 || m.other[0] != ".2d" {
-		return r.fail("only tex.2d is supported")
+	if len(m.other) != 1 || (m.other[0] != ".2d" && m.other[0] != ".1d") {
+		return r.fail("only tex.1d and tex.2d are supported")
+	}
+	dims := 2
+	if m.other[0] == ".1d" {
+		dims = 1
 	}
 	if m.vec != 4 || len(m.types) != 2 {
-		return r.fail("want tex.2d.v4.DTYPE.CTYPE")
+		return r.fail("want tex%s.v4.DTYPE.CTYPE", m.other[0])
 	}
 	dt, ct := m.types[0], m.types[1]
 	if dt != tF32 && dt != tS32 && dt != tU32 {
@@ -34,8 +39,12 @@ func decodeTex(r *resolver) error {
 	in.op, in.t, in.t2, in.vec, in.space = opTex, dt, ct, 4, msTex
 	in.width = 4
 	r.row.Class, r.row.MemOp, r.row.Space, r.row.Width = format.ClassMem, format.MemTex, format.SpaceTexture, 4
+	want := "want {d0, d1, d2, d3}, [tex, {x, y}]"
+	if dims == 1 {
+		want = "want {d0, d1, d2, d3}, [tex, {x}]"
+	}
 	if len(a.ops) != 2 || a.ops[0].kind != oVec || len(a.ops[0].elems) != 4 {
-		return r.fail("want {d0, d1, d2, d3}, [tex, {x, y}]")
+		return r.fail("%s", want)
 	}
 	for i, e := range a.ops[0].elems {
 		if err := r.dstOp(i, e, dt); err != nil {
@@ -44,32 +53,128 @@ func decodeTex(r *resolver) error {
 	}
 	in.nd = 4
 	ad := a.ops[1]
-	if ad.kind != oAddr || ad.name == "" || len(ad.elems) != 1 || ad.elems[0].kind != oVec || len(ad.elems[0].elems) != 2 || ad.off != 0 {
-		return r.fail("want [tex, {x, y}]")
+	if ad.kind != oAddr || ad.name == "" || len(ad.elems) != 1 || ad.elems[0].kind != oVec || len(ad.elems[0].elems) != dims || ad.off != 0 {
+		return r.fail("%s", want)
 	}
 	s, ok := r.sc.lookup(ad.name)
-	if !ok || s.kind != symReg || s.typ.size() != 8 {
+	switch {
+	case ok && s.kind == symTexRef && dims == 1:
+		if ct != tS32 {
+			return r.fail("tex.1d with .f32 coordinates reads a CUDA array (tex1D), which gtrace does not model; tex1Dfetch (.s32) is supported")
+		}
+		in.base, in.target = -1, int32(r.k.texRef(ad.name))
+	case ok && s.kind == symTexRef:
+		return r.fail("tex.2d through the texture reference %s (cudaBindTexture2D, cudaBindTextureToArray) is not supported; tex.2d through a texture object is", ad.name)
+	case dims == 1:
+		return r.fail("tex.1d through a texture object is not supported; through a texture reference (.global .texref, cudaBindTexture) it is")
+	case !ok || s.kind != symReg || s.typ.size() != 8:
 		return r.fail("texture operand %s must be a 64-bit register holding a texture object", ad.name)
+	default:
+		r.read(s.slot)
+		in.base = s.slot
 	}
-	r.read(s.slot)
-	in.base = s.slot
 	for i, e := range ad.elems[0].elems {
 		if err := r.srcOp(i, e, ct); err != nil {
 			return err
 		}
 	}
-	in.ns = 2
+	in.ns = uint8(dims)
 	return nil
+}
+
+// LinearTexture is a texture reference bound to linear device memory (cudaBindTexture):
+// tex.1d with .s32 coordinates (tex1Dfetch) reads texel x at Addr + x times the texel's
+// bytes. A texel past either end reads as zeros in every channel, and channels the
+// format lacks read as zeros, as on an H100 (examples/cuda/texref.cu and
+// scripts/hw/tex1d.cu; traces/hw/h100-2026-11-26-examples, -tex1d).
+type LinearTexture struct {
+	Addr   uint64 // device address of texel 0
+	Bytes  uint64 // bytes bound: Bytes / the texel's bytes texels
+	Format ChannelFormat
+	// Normalized reads 8- and 16-bit integer channels as floats, unsigned ones in
+	// [0, 1] and signed ones in [-1, 1] (cudaReadModeNormalizedFloat).
+	Normalized bool
+}
+
+// ChannelFormat is a texel's format (cudaChannelFormatDesc): Channels channels of Bits
+// bits each, of one Kind.
+type ChannelFormat struct {
+	Channels int // 1, 2 or 4
+	Bits     int // 8, 16 or 32
+	Kind     ChannelKind
+}
+
+// ChannelKind is what a channel holds; the values are cudaChannelFormatKind's.
+type ChannelKind uint8
+
+const (
+	ChannelSigned   ChannelKind = 0
+	ChannelUnsigned ChannelKind = 1
+	ChannelFloat    ChannelKind = 2
+)
+
+// TexelBytes is the bytes of one texel.
+func (f ChannelFormat) TexelBytes() int { return f.Channels * f.Bits / 8 }
+
+func (f ChannelFormat) String() string {
+	kind := map[ChannelKind]string{ChannelSigned: "signed", ChannelUnsigned: "unsigned", ChannelFloat: "float"}[f.Kind]
+	if kind == "" {
+		kind = fmt.Sprintf("kind %d", f.Kind)
+	}
+	return fmt.Sprintf("%d × %d-bit %s", f.Channels, f.Bits, kind)
+}
+
+// Check says what gtrace cannot read through t.
+func (t LinearTexture) Check() error {
+	f := t.Format
+	switch {
+	case f.Channels != 1 && f.Channels != 2 && f.Channels != 4:
+		return fmt.Errorf("a texel of %s: textures have 1, 2 or 4 channels", f)
+	case f.Bits != 8 && f.Bits != 16 && f.Bits != 32:
+		return fmt.Errorf("a texel of %s: channels are 8, 16 or 32 bits", f)
+	case f.Kind > ChannelFloat:
+		return fmt.Errorf("a texel of %s: channels are signed, unsigned or float", f)
+	case f.Kind == ChannelFloat && f.Bits != 32:
+		return fmt.Errorf("a texel of %s: gtrace reads 32-bit float channels only (no half)", f)
+	case t.Normalized && (f.Kind == ChannelFloat || f.Bits == 32):
+		return fmt.Errorf("a texel of %s read as normalised floats: only 8- and 16-bit integer channels are", f)
+	}
+	return nil
+}
+
+// texRef is a texture reference a tex instruction reads, with its binding.
+type texRef struct {
+	name string
+	bind *LinearTexture // nil: not bound (a fetch through it faults)
+}
+
+// texRef is the index in k.trefs of the reference name, added on first use.
+func (k *Kernel) texRef(name string) int {
+	for i, t := range k.trefs {
+		if t.name == name {
+			return i
+		}
+	}
+	t := &texRef{name: name}
+	if b, ok := k.spec.TexRefs[name]; ok {
+		t.bind = &b
+	}
+	k.trefs = append(k.trefs, t)
+	return len(k.trefs) - 1
 }
 
 // Execution.
 
 // texInst fetches texels with point sampling and clamp addressing over unnormalised
-// coordinates; a one-channel texture returns (texel, 0, 0, 1).
+// coordinates; a one-channel texture returns (texel, 0, 0, 1). A texture reference's
+// tex.1d is texFetch.
 func (w *warpState) texInst(in *instr, pc int32, exec uint32, path uint16, fl format.Flags) error {
 	if exec == 0 {
 		w.rec.Append(uint32(pc), 0, path, fl)
 		return nil
+	}
+	if in.base < 0 {
+		return w.texFetch(in, pc, exec, path, fl)
 	}
 	h, xs, ys := w.slot(in.base), w.slot(in.s[0]), w.slot(in.s[1])
 	for m := exec; m != 0; m &= m - 1 {
@@ -135,4 +240,72 @@ func clampInt(x, n int) int {
 		return n - 1
 	}
 	return x
+}
+
+// texFetch is tex1Dfetch through a texture reference bound to linear memory: texel x of
+// each lane from device memory, each channel converted as the binding says, zeros past
+// either end. A lane past the end is recorded at the nearest texel (whether a GPU reads
+// memory for it is not measured).
+func (w *warpState) texFetch(in *instr, pc int32, exec uint32, path uint16, fl format.Flags) error {
+	t := w.c.k.trefs[in.target]
+	l0 := bits.TrailingZeros32(exec)
+	if t.bind == nil {
+		return w.fault(FaultOutOfBounds, pc, l0, 0, "", fmt.Sprintf("texture reference %s is not bound (cudaBindTexture before the launch)", t.name))
+	}
+	b := t.bind
+	eb := b.Format.TexelBytes()
+	n := int64(b.Bytes / uint64(eb))
+	if n == 0 {
+		return w.fault(FaultOutOfBounds, pc, l0, b.Addr, "", fmt.Sprintf("texture reference %s is bound to %d bytes, less than one texel of %d", t.name, b.Bytes, eb))
+	}
+	xs := w.slot(in.s[0])
+	for m := exec; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		x := int64(int32(xs[l]))
+		at := min(max(x, 0), n-1)
+		addr := b.Addr + uint64(at)*uint64(eb)
+		var vals [4]uint64
+		if x == at {
+			p, _, err := w.access(in, pc, l, msGlobal, addr, eb, false)
+			if err != nil {
+				return err
+			}
+			vals = texelValues(p, b, in.t) // under --oob=warn, zeros past an allocation
+
+		}
+		w.lanes[l] = addr
+		w.xy[l] = [2]int32{int32(at), 0}
+		for i := 0; i < 4; i++ {
+			if d := in.d[i]; d >= 0 {
+				w.regs[int(d)*32+l] = vals[i]
+			}
+		}
+	}
+	w.rec.AppendTex(uint32(pc), exec, path, fl, &w.lanes, &w.xy)
+	return nil
+}
+
+// texelValues converts a texel's channels to the four results of a tex whose result
+// type is t: normalised floats when b says so, else each channel's bits (sign-extended
+// for a signed one), and zeros for the channels the format lacks.
+func texelValues(p []byte, b *LinearTexture, t vtype) [4]uint64 {
+	var out [4]uint64
+	cb := b.Format.Bits / 8
+	for c := 0; c < b.Format.Channels; c++ {
+		raw := loadN(p[c*cb : (c+1)*cb])
+		signed := b.Format.Kind == ChannelSigned
+		switch {
+		case b.Normalized && signed:
+			v := int64(raw<<(64-8*cb)) >> (64 - 8*cb)
+			maxv := float32(int64(1)<<(8*cb-1) - 1)
+			out[c] = uint64(math.Float32bits(max(float32(v)/maxv, -1)))
+		case b.Normalized:
+			out[c] = uint64(math.Float32bits(float32(raw) / float32(uint64(1)<<(8*cb)-1)))
+		case signed && t != tF32:
+			out[c] = uint64(uint32(int32(int64(raw<<(64-8*cb)) >> (64 - 8*cb))))
+		default:
+			out[c] = raw
+		}
+	}
+	return out
 }

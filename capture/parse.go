@@ -319,7 +319,8 @@ func (ps *parser) varDecl(allowInit bool) (*varDecl, error) {
 				ps.next()
 			}
 		default:
-			if typeSize(t.text) == 0 && t.text != ".pred" {
+			// .texref: a texture reference (.global only), bound by the host (Spec.TexRefs).
+			if typeSize(t.text) == 0 && t.text != ".pred" && (t.text != ".texref" || d.space != ".global") {
 				return nil, ps.errAt(t, "unsupported type or qualifier %s in %s declaration", t.text, d.space)
 			}
 			d.typ = t.text

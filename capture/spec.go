@@ -31,7 +31,11 @@ type Spec struct {
 	Device *Device
 	// Params is, with Device, each kernel parameter's bytes in order, each exactly the
 	// size the .entry declares (what cudaLaunchKernel's args point at).
-	Params  [][]byte
+	Params [][]byte
+	// TexRefs binds the module's texture references (.global .texref) by name to linear
+	// device memory, as cudaBindTexture does; with Device. A tex through a reference
+	// that is not here faults.
+	TexRefs map[string]LinearTexture
 	SIMT    format.SIMTModel
 	MaxInst uint64 // per-warp instruction budget; 0 = DefaultMaxInst
 	// MaxCTATrace bounds the bytes of trace one CTA holds in memory before it ends

@@ -152,6 +152,7 @@ type wireLaunch struct {
 
 type wireTexture struct {
 	Handle    uint64 `json:"handle"`
+	Name      string `json:"name,omitempty"`
 	Base      uint64 `json:"base"`
 	Width     uint32 `json:"width"`
 	Height    uint32 `json:"height"`
@@ -387,9 +388,12 @@ func checkMeta(m *Meta) error {
 			case t.ElemBytes == 0 || t.ElemBytes > 16 || t.ElemBytes&(t.ElemBytes-1) != 0:
 				return bad(-1, f+".elem_bytes", t.ElemBytes, "a texel is 1, 2, 4, 8 or 16 bytes")
 			}
+			if (t.Handle == 0) == (t.Name == "") {
+				return bad(-1, f+".handle,name", fmt.Sprintf("%d,%q", t.Handle, t.Name), "a texture object has a handle, a texture reference a name, and not both")
+			}
 			for _, u := range l.Textures[:j] {
-				if u.Handle == t.Handle {
-					return bad(-1, f+".handle", t.Handle, "bound twice")
+				if u.Handle == t.Handle && u.Name == t.Name {
+					return bad(-1, f+".handle,name", fmt.Sprintf("%d,%q", t.Handle, t.Name), "bound twice")
 				}
 			}
 		}

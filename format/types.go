@@ -237,10 +237,12 @@ func (p *Program) SourceAt(pc int) string {
 	return ""
 }
 
-// Texture describes one 2D texture object bound for a launch.
+// Texture describes one texture a launch reads: a 2D texture object (Handle) in the
+// texture address range, or a texture reference bound to linear device memory (Name).
 type Texture struct {
-	Handle    uint64 // the value the kernel receives as its texture object
-	Base      uint64 // address of texel (0,0) in the texture's own address range
+	Handle    uint64 // the value the kernel receives as its texture object; 0 for a reference
+	Name      string // the texture reference's PTX name; "" for an object
+	Base      uint64 // address of texel (0,0): in the texture range, or global for a reference
 	Width     uint32 // texels
 	Height    uint32
 	ElemBytes uint32

@@ -144,7 +144,8 @@ func gpuRuns(t *testing.T, path string) map[string]gpuRun {
 // (the others refuse it, saying which limit it is over). A program whose kernel faults
 // (fault.cu) prints what the H100 printed, every call after the fault returning the
 // fault's code, and gtrace run exits 1 though the program exits 0: the trace lacks the
-// launch that faulted.
+// launch that faulted. texref.cu's texture references need CUDA 11 (nvcc 11.8 here; the
+// H100 ran a build of it from nvcc 11.8 with the static runtime).
 func runExamples(t *testing.T, lib string) {
 	gpu := gpuRuns(t, filepath.Join("..", "..", "traces", "hw", "h100-2026-11-26-examples", "examples.txt"))
 	all := []string{"fermi", "kepler", "ampere", "hopper"}
@@ -171,6 +172,8 @@ func runExamples(t *testing.T, lib string) {
 		"fault oob":        {1, all, sticky("cudaErrorIllegalAddress"), "1 d2h of 128 B", true},
 		"fault misaligned": {1, all, sticky("cudaErrorMisalignedAddress"), "1 d2h of 128 B", true},
 		"fault trap":       {1, all, sticky("cudaErrorLaunchFailure"), "1 d2h of 128 B", true},
+		// Texture references: the five bindings a GPU refuses are refused, and told.
+		"texref 1000": {1, all, "5 calls failed; the first: cudaBindTexture(tf): 0x1000000004 is not aligned to 512 bytes", "4 h2d of 9276 B, 6 d2h of 2484 B", false},
 	}
 	runs, err := os.ReadFile(filepath.Join("..", "..", "examples", "cuda", "runs.txt"))
 	if err != nil {

@@ -19,6 +19,7 @@ const (
 	attrMaxBlockDimX       = 2 // then Y, Z
 	attrMaxGridDimX        = 5 // then Y, Z
 	attrMaxSharedOptin     = 97
+	attrTextureAlignment   = 14
 )
 
 // attributes is every cudaDeviceGetAttribute value gtrace answers for the GPU preset c:
@@ -67,10 +68,9 @@ func attributes(c *arch.Config) map[int]int {
 		// Limits of every GPU from cc 2.0 on (PG technical specifications).
 		attrMaxBlockDimX: 1024, 3: 1024, 4: 64, // MaxBlockDimX, Y, Z
 		attrMaxGridDimX: gridX, 6: 65535, 7: 65535, // MaxGridDimX, Y, Z
+		attrTextureAlignment: 512, 51: 32, // TextureAlignment (cudaBindTexture's), TexturePitchAlignment
 		8:  48 << 10,      // MaxSharedMemoryPerBlock without opt-in
 		11: math.MaxInt32, // MaxPitch
-		14: 512,           // TextureAlignment
-		51: 32,            // TexturePitchAlignment
 		30: 512,           // SurfaceAlignment
 		// What gtrace's runtime offers, whatever the GPU.
 		15: 1, 31: 1, 41: 1, // GpuOverlap, ConcurrentKernels, UnifiedAddressing

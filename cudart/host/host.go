@@ -45,6 +45,7 @@ const (
 	InvalidConfiguration  Code = 9
 	InvalidSymbol         Code = 13
 	InvalidDevicePointer  Code = 17
+	InvalidTexture        Code = 18
 	InvalidMemcpyDir      Code = 21
 	InvalidDeviceFunc     Code = 98
 	InvalidDevice         Code = 101
@@ -68,6 +69,7 @@ var codeWords = map[Code][2]string{
 	InvalidConfiguration:  {"cudaErrorInvalidConfiguration", "invalid configuration argument"},
 	InvalidSymbol:         {"cudaErrorInvalidSymbol", "invalid device symbol"},
 	InvalidDevicePointer:  {"cudaErrorInvalidDevicePointer", "invalid device pointer"},
+	InvalidTexture:        {"cudaErrorInvalidTexture", "invalid texture reference"},
 	InvalidMemcpyDir:      {"cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
 	InvalidDeviceFunc:     {"cudaErrorInvalidDeviceFunction", "invalid device function"},
 	InvalidDevice:         {"cudaErrorInvalidDevice", "invalid device ordinal"},
@@ -136,6 +138,7 @@ type Runtime struct {
 	modules []*module
 	funcs   map[uintptr]*function
 	vars    map[uintptr]*variable
+	texrefs map[uintptr]*texref
 	streams map[uintptr]bool   // created and not destroyed
 	events  map[uintptr]*event // created and not destroyed
 	pinned  map[uint64]uint64  // page-locked host memory: start, bytes
@@ -207,7 +210,7 @@ func New(opts Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Runtime{opts: opts, gpu: gpu, attrs: attributes(gpu), dev: capture.NewDevice(), funcs: map[uintptr]*function{}, vars: map[uintptr]*variable{}, spool: dir,
+	return &Runtime{opts: opts, gpu: gpu, attrs: attributes(gpu), dev: capture.NewDevice(), funcs: map[uintptr]*function{}, vars: map[uintptr]*variable{}, texrefs: map[uintptr]*texref{}, spool: dir,
 		streams: map[uintptr]bool{}, events: map[uintptr]*event{}, pinned: map[uint64]uint64{}, start: time.Now()}, nil
 }
 
@@ -333,6 +336,7 @@ func (r *Runtime) run(ctx context.Context, f *function, c Config, params [][]byt
 	if p := r.opts.Progress; p != nil {
 		spec.Progress = p.CTAs
 	}
+	spec.TexRefs = r.boundTextures(f.mod)
 	k, err := capture.Load(spec)
 	if pe := (*capture.PTXError)(nil); errors.As(err, &pe) {
 		return 0, fail(InvalidPTX, "kernel %s: %v", f.name, err)

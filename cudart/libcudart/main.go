@@ -238,6 +238,47 @@ func gtraceRegisterVar(h C.int, hostVar C.uintptr_t, name *C.char, size C.size_t
 	})
 }
 
+//export gtraceRegisterTexture
+func gtraceRegisterTexture(h C.int, hostVar C.uintptr_t, name *C.char, normalized C.int) {
+	query(func(r *host.Runtime) error {
+		return r.RegisterTexture(int(h), uintptr(hostVar), C.GoString(name), normalized != 0)
+	})
+}
+
+//export gtraceBadTexture
+func gtraceBadTexture(msg *C.char) C.cudaError_t {
+	return call(func(*host.Runtime) error { return &host.Error{Code: host.InvalidValue, Msg: C.GoString(msg)} })
+}
+
+// channelDesc is a cudaChannelFormatDesc the C side gives as five ints.
+func channelDesc(d *C.int) host.ChannelDesc {
+	v := unsafe.Slice(d, 5)
+	return host.ChannelDesc{X: int(v[0]), Y: int(v[1]), Z: int(v[2]), W: int(v[3]), Kind: int(v[4])}
+}
+
+//export gtraceBindTexture
+func gtraceBindTexture(texref, devPtr C.uintptr_t, own, desc *C.int, size C.size_t, wantOffset C.int, offset *C.uint64_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error {
+		off, err := r.BindTexture(uintptr(texref), uint64(devPtr), channelDesc(own), channelDesc(desc), uint64(size), wantOffset != 0)
+		*offset = C.uint64_t(off)
+		return err
+	})
+}
+
+//export gtraceUnbindTexture
+func gtraceUnbindTexture(texref C.uintptr_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error { return r.UnbindTexture(uintptr(texref)) })
+}
+
+//export gtraceTextureOffset
+func gtraceTextureOffset(texref C.uintptr_t, offset *C.uint64_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error {
+		off, err := r.TextureAlignmentOffset(uintptr(texref))
+		*offset = C.uint64_t(off)
+		return err
+	})
+}
+
 //export gtracePushConfig
 func gtracePushConfig(gx, gy, gz, bx, by, bz C.uint, shared C.size_t, stream C.uintptr_t) {
 	query(func(r *host.Runtime) error {

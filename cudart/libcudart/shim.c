@@ -65,6 +65,40 @@ void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress, const 
 		gtraceRegisterVar((int)(intptr_t)*handle, (uintptr_t)hostVar, (char *)deviceName, size, constant);
 }
 
+void __cudaRegisterTexture(void **handle, const gtrace_texref *hostVar, const void **deviceAddress, const char *deviceName,
+			   int dim, int norm, int ext) {
+	/* nvcc's stub passes the PTX name as deviceAddress (host_runtime.h's
+	 * __device__text_var) and the C++ one ("::tex") as deviceName. */
+	(void)deviceName, (void)dim, (void)ext;
+	if (handle != NULL && deviceAddress != NULL)
+		gtraceRegisterTexture((int)(intptr_t)*handle, (uintptr_t)hostVar, (char *)deviceAddress, norm);
+}
+
+/* Texture references (CUDA 11 and before): the descriptor given must be the reference's
+ * own, which the Go side compares; its offset is written only when the call succeeds. */
+cudaError_t cudaBindTexture(size_t *offset, const gtrace_texref *texref, const void *devPtr,
+			    const gtrace_channel_desc *desc, size_t size) {
+	if (texref == NULL || desc == NULL)
+		return ret(gtraceBadTexture(texref == NULL ? "cudaBindTexture: no texture reference" : "cudaBindTexture: no channel descriptor"));
+	const gtrace_channel_desc *o = &texref->channelDesc;
+	int own[5] = {o->x, o->y, o->z, o->w, o->f}, given[5] = {desc->x, desc->y, desc->z, desc->w, desc->f};
+	uint64_t off = 0;
+	cudaError_t e = gtraceBindTexture((uintptr_t)texref, (uintptr_t)devPtr, own, given, size, offset != NULL, &off);
+	if (e == 0 && offset != NULL)
+		*offset = off;
+	return ret(e);
+}
+
+cudaError_t cudaUnbindTexture(const gtrace_texref *texref) { return ret(gtraceUnbindTexture((uintptr_t)texref)); }
+
+cudaError_t cudaGetTextureAlignmentOffset(size_t *offset, const gtrace_texref *texref) {
+	uint64_t off = 0;
+	cudaError_t e = gtraceTextureOffset((uintptr_t)texref, &off);
+	if (e == 0 && offset != NULL)
+		*offset = off;
+	return ret(e);
+}
+
 unsigned __cudaPushCallConfiguration(gtrace_dim3 g, gtrace_dim3 b, size_t shared, void *stream) {
 	gtracePushConfig(g.x, g.y, g.z, b.x, b.y, b.z, shared, (uintptr_t)stream);
 	return 0;

@@ -25,6 +25,15 @@ typedef struct {
 	int f; /* enum cudaChannelFormatKind */
 } gtrace_channel_desc;
 
+/* The start of struct textureReference as CUDA 11.8's texture_types.h lays it out: what
+ * cudaBindTexture reads of a texture<T, dim, mode> (its channel descriptor). */
+typedef struct {
+	int normalized;
+	int filterMode;
+	int addressMode[3];
+	gtrace_channel_desc channelDesc;
+} gtrace_texref;
+
 /* struct cudaDeviceProp as CUDA 11.8's driver_types.h lays it out (cudaGetDeviceProperties
  * fills it; CUDA 12 renamed that call _v2 and changed the struct). cudart/libcudart's
  * TestDevicePropLayout compares every field's offset with NVIDIA's header where one is

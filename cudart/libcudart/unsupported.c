@@ -17,8 +17,6 @@ cudaError_t __cudaRegisterManagedVar(void) { return gtrace_ret(gtraceUnsupported
 
 cudaError_t __cudaRegisterSurface(void) { return gtrace_ret(gtraceUnsupported("__cudaRegisterSurface")); }
 
-cudaError_t __cudaRegisterTexture(void) { return gtrace_ret(gtraceUnsupported("__cudaRegisterTexture")); }
-
 cudaError_t cudaArrayGetInfo(void) { return gtrace_ret(gtraceUnsupported("cudaArrayGetInfo")); }
 
 cudaError_t cudaArrayGetMemoryRequirements(void) { return gtrace_ret(gtraceUnsupported("cudaArrayGetMemoryRequirements")); }
@@ -28,8 +26,6 @@ cudaError_t cudaArrayGetPlane(void) { return gtrace_ret(gtraceUnsupported("cudaA
 cudaError_t cudaArrayGetSparseProperties(void) { return gtrace_ret(gtraceUnsupported("cudaArrayGetSparseProperties")); }
 
 cudaError_t cudaBindSurfaceToArray(void) { return gtrace_ret(gtraceUnsupported("cudaBindSurfaceToArray")); }
-
-cudaError_t cudaBindTexture(void) { return gtrace_ret(gtraceUnsupported("cudaBindTexture")); }
 
 cudaError_t cudaBindTexture2D(void) { return gtrace_ret(gtraceUnsupported("cudaBindTexture2D")); }
 
@@ -158,8 +154,6 @@ cudaError_t cudaGetMipmappedArrayLevel(void) { return gtrace_ret(gtraceUnsupport
 cudaError_t cudaGetSurfaceObjectResourceDesc(void) { return gtrace_ret(gtraceUnsupported("cudaGetSurfaceObjectResourceDesc")); }
 
 cudaError_t cudaGetSurfaceReference(void) { return gtrace_ret(gtraceUnsupported("cudaGetSurfaceReference")); }
-
-cudaError_t cudaGetTextureAlignmentOffset(void) { return gtrace_ret(gtraceUnsupported("cudaGetTextureAlignmentOffset")); }
 
 cudaError_t cudaGetTextureObjectResourceDesc(void) { return gtrace_ret(gtraceUnsupported("cudaGetTextureObjectResourceDesc")); }
 
@@ -614,8 +608,6 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(void) { return gtrace_ret(gtrace
 cudaError_t cudaThreadGetLimit(void) { return gtrace_ret(gtraceUnsupported("cudaThreadGetLimit")); }
 
 cudaError_t cudaThreadSetLimit(void) { return gtrace_ret(gtraceUnsupported("cudaThreadSetLimit")); }
-
-cudaError_t cudaUnbindTexture(void) { return gtrace_ret(gtraceUnsupported("cudaUnbindTexture")); }
 
 cudaError_t cudaUserObjectCreate(void) { return gtrace_ret(gtraceUnsupported("cudaUserObjectCreate")); }
 

@@ -11,6 +11,11 @@
 #   examples.txt   one block per run: "== NAME ARGS", what it printed on stdout, and
 #                  "exit N"
 #   gpu.txt        the GPU, its driver and nvcc
+#
+# A program that needs an older CUDA than the machine's (texref.cu: texture references
+# left CUDA in 12) is taken from $PREBUILT/NAME when that exists, built elsewhere with
+# nvcc 11.8: -cudart static -gencode arch=compute_90,code=sm_90 -gencode
+# arch=compute_80,code=compute_80 (the static runtime, since the machine's is newer).
 set -u
 cd "$(dirname "$0")/../.."
 OUTDIR=${1:?usage: scripts/hw/examples.sh OUTDIR}
@@ -23,7 +28,9 @@ mkdir -p "$OUTDIR" && rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
 : >"$OUTDIR/examples.txt"
 while read -r name args; do
 	case $name in '' | '#'*) continue ;; esac
-	if [ ! -x "$WORK/$name" ]; then
+	if [ -n "${PREBUILT:-}" ] && [ -x "$PREBUILT/$name" ]; then
+		cp "$PREBUILT/$name" "$WORK/$name"
+	elif [ ! -x "$WORK/$name" ]; then
 		nvcc -cudart shared -gencode arch=compute_80,code=compute_80 -o "$WORK/$name" "examples/cuda/$name.cu" || exit 1
 	fi
 	echo "== $name $args" >>"$OUTDIR/examples.txt"

@@ -1,0 +1,191 @@
+package capture
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/gtrace/gtrace/format"
+)
+
+// texrefPTX reads three texture references at idx[tid] (tex1Dfetch, as nvcc 11 writes
+// it) and stores the twelve results of each thread at out + 48 × tid.
+const texrefPTX = `.version 7.0
+.target sm_80
+.address_size 64
+.global .texref tf;
+.global .texref tn;
+.global .texref ti;
+.visible .entry fetch(.param .u64 idx, .param .u64 out)
+{
+.reg .b32 %r<8>;
+.reg .f32 %f<10>;
+.reg .b64 %rd<8>;
+ld.param.u64 %rd1, [idx];
+ld.param.u64 %rd2, [out];
+mov.u32 %r1, %tid.x;
+mul.wide.u32 %rd3, %r1, 4;
+add.s64 %rd4, %rd1, %rd3;
+ld.global.u32 %r2, [%rd4];
+tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tf, {%r2}];
+tex.1d.v4.f32.s32 {%f5, %f6, %f7, %f8}, [tn, {%r2}];
+tex.1d.v4.s32.s32 {%r3, %r4, %r5, %r6}, [ti, {%r2}];
+mul.wide.u32 %rd5, %r1, 48;
+add.s64 %rd6, %rd2, %rd5;
+st.global.v4.f32 [%rd6], {%f1, %f2, %f3, %f4};
+st.global.v4.f32 [%rd6+16], {%f5, %f6, %f7, %f8};
+st.global.v4.u32 [%rd6+32], {%r3, %r4, %r5, %r6};
+ret;
+}
+`
+
+// Texture references bound to linear memory read as on an H100 (examples/cuda/texref.cu):
+// texel x of each channel, normalised reads of signed bytes in [-1, 1], sign-extended
+// 16-bit integers, zeros for the channels a format lacks and for every index past either
+// end; each lane is recorded at its texel's device address (the nearest one past an
+// end), and the launch names each reference it reads.
+func TestTexRefFetch(t *testing.T) {
+	d := NewDevice()
+	const n = 100 // texels of each texture
+	alloc := func(b []byte) uint64 {
+		a, err := d.Malloc(uint64(len(b)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Write(a, b); err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	f2 := make([]byte, n*8) // float2 texels
+	for i := range 2 * n {
+		binary.LittleEndian.PutUint32(f2[4*i:], math.Float32bits(0.5*float32(i)-7))
+	}
+	c4 := make([]byte, n*4) // char4 texels
+	for i := range c4 {
+		c4[i] = byte(i * 37)
+	}
+	s16 := make([]byte, n*2)
+	for i := range n {
+		binary.LittleEndian.PutUint16(s16[2*i:], uint16(int16(300*i-15000)))
+	}
+	pf, pc, ps := alloc(f2), alloc(c4), alloc(s16)
+	idx := []int32{0, 1, 2, 50, n - 1, -1, n, n + 7, 1 << 24}
+	ib := make([]byte, 4*len(idx))
+	for i, x := range idx {
+		binary.LittleEndian.PutUint32(ib[4*i:], uint32(x))
+	}
+	pidx := alloc(ib)
+	out, err := d.Malloc(uint64(48 * len(idx)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := map[string]LinearTexture{
+		"tf": {Addr: pf, Bytes: n * 8, Format: ChannelFormat{Channels: 2, Bits: 32, Kind: ChannelFloat}},
+		"tn": {Addr: pc, Bytes: n * 4, Format: ChannelFormat{Channels: 4, Bits: 8, Kind: ChannelSigned}, Normalized: true},
+		"ti": {Addr: ps, Bytes: n * 2, Format: ChannelFormat{Channels: 1, Bits: 16, Kind: ChannelSigned}},
+	}
+	spec := Spec{PTX: []byte(texrefPTX), PTXName: "texref.ptx", Kernel: "fetch", Grid: d3(1, 1, 1), Block: d3(uint32(len(idx)), 1, 1),
+		Device: d, Params: [][]byte{u64Param(pidx), u64Param(out)}, TexRefs: refs}
+	k := load(t, spec)
+	s := &memSink{}
+	if _, err := k.Run(context.Background(), 0, s); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 48*len(idx))
+	if err := d.Read(out, got); err != nil {
+		t.Fatal(err)
+	}
+	word := func(tid, i int) uint32 { return binary.LittleEndian.Uint32(got[48*tid+4*i:]) }
+	for tid, x := range idx {
+		var want [12]uint32
+		if x >= 0 && x < n {
+			want[0] = binary.LittleEndian.Uint32(f2[8*x:])
+			want[1] = binary.LittleEndian.Uint32(f2[8*x+4:])
+			for c := range 4 {
+				v := float32(int8(c4[4*int(x)+c])) / 127
+				want[4+c] = math.Float32bits(max(v, -1))
+			}
+			want[8] = uint32(int32(int16(binary.LittleEndian.Uint16(s16[2*x:]))))
+		}
+		for i, w := range want {
+			if g := word(tid, i); g != w {
+				t.Errorf("index %d, result %d: %#x, want %#x", x, i, g, w)
+			}
+		}
+	}
+	// The records: each lane at its texel's address, the nearest one past an end.
+	var addrs [][]uint64
+	for _, w := range s.warps {
+		for i := 0; i < w.Len(); i++ {
+			if k.insts[w.PC[i]].Space == format.SpaceTexture {
+				addrs = append(addrs, w.Addrs(i, nil))
+			}
+		}
+	}
+	if len(addrs) != 3 {
+		t.Fatalf("%d texture records; want 3", len(addrs))
+	}
+	for r, ref := range []LinearTexture{refs["tf"], refs["tn"], refs["ti"]} {
+		eb := uint64(ref.Format.TexelBytes())
+		for l, x := range idx {
+			at := uint64(min(max(int64(x), 0), n-1))
+			if addrs[r][l] != ref.Addr+at*eb {
+				t.Errorf("record %d, lane %d (index %d): address %#x, want %#x", r, l, x, addrs[r][l], ref.Addr+at*eb)
+			}
+		}
+	}
+	texs := k.Launch().Textures
+	if len(texs) != 3 || texs[0].Name != "tf" || texs[0].Base != pf || texs[0].Width != n || texs[0].ElemBytes != 8 || texs[0].Layout != "linear" {
+		t.Errorf("launch textures %+v", texs)
+	}
+}
+
+// A texture reference the launch does not bind faults at its first fetch; a format
+// gtrace cannot read is refused at Load, naming the reference; tex.2d through a
+// reference and tex.1d through an object are PTX errors that say what is supported.
+func TestTexRefErrors(t *testing.T) {
+	d := NewDevice()
+	p, _ := d.Malloc(4096)
+	spec := Spec{PTX: []byte(texrefPTX), PTXName: "texref.ptx", Kernel: "fetch", Grid: d3(1, 1, 1), Block: d3(32, 1, 1),
+		Device: d, Params: [][]byte{u64Param(p), u64Param(p)},
+		TexRefs: map[string]LinearTexture{"tf": {Addr: p, Bytes: 64, Format: ChannelFormat{Channels: 1, Bits: 32, Kind: ChannelFloat}}}}
+	k := load(t, spec)
+	_, err := k.Run(context.Background(), 0, nil)
+	var f *Fault
+	if !errors.As(err, &f) || !strings.Contains(err.Error(), "texture reference tn is not bound") {
+		t.Errorf("unbound reference: %v", err)
+	}
+	for _, c := range []struct {
+		tex  LinearTexture
+		want string
+	}{
+		{LinearTexture{Format: ChannelFormat{Channels: 3, Bits: 32, Kind: ChannelFloat}}, "1, 2 or 4 channels"},
+		{LinearTexture{Format: ChannelFormat{Channels: 1, Bits: 16, Kind: ChannelFloat}}, "32-bit float channels only"},
+		{LinearTexture{Format: ChannelFormat{Channels: 1, Bits: 32, Kind: ChannelSigned}, Normalized: true}, "only 8- and 16-bit integer"},
+		{LinearTexture{Format: ChannelFormat{Channels: 1, Bits: 12, Kind: ChannelSigned}}, "8, 16 or 32 bits"},
+		{LinearTexture{Format: ChannelFormat{Channels: 1, Bits: 32, Kind: 3}}, "signed, unsigned or float"},
+	} {
+		spec.TexRefs = map[string]LinearTexture{"ti": c.tex}
+		if _, err := Load(spec); err == nil || !strings.Contains(err.Error(), "texture reference ti: ") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v; want %q", c.tex, err, c.want)
+		}
+	}
+	for _, c := range []struct{ from, to, want string }{
+		{"tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tf, {%r2}];", "tex.2d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tf, {%r2, %r2}];", "tex.2d through the texture reference tf"},
+		{"tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tf, {%r2}];", "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r2}];", "tex.1d through a texture object is not supported"},
+		{"tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tf, {%r2}];", "tex.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tf, {%f5}];", "tex1Dfetch (.s32) is supported"},
+		{".global .texref tf;", ".shared .texref tf;", "unsupported type or qualifier .texref"},
+	} {
+		src := strings.Replace(texrefPTX, c.from, c.to, 1)
+		_, err := Load(Spec{PTX: []byte(src), PTXName: "texref.ptx", Kernel: "fetch", Grid: d3(1, 1, 1), Block: d3(32, 1, 1),
+			Device: d, Params: [][]byte{u64Param(p), u64Param(p)}})
+		var pe *PTXError
+		if !errors.As(err, &pe) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want a PTX error saying %q", c.to, err, c.want)
+		}
+	}
+}
