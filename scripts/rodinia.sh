@@ -11,6 +11,12 @@
 #   scripts/rodinia.sh gpu RODINIA OUTDIR      the same programs on the GPU at hand
 #   scripts/rodinia.sh compare GPUDIR OUTDIR   OUTDIR/compare.md: each program's results
 #                                              against the GPU's, and its trace
+#   scripts/rodinia.sh prebuild RODINIA OUTDIR with nvcc 11.8: the programs that need
+#                                              CUDA 11 (texture references left CUDA in
+#                                              12: hybridsort, kmeans) for a GPU machine
+#                                              with a newer nvcc, static runtime, sm_90
+#                                              SASS; gpu mode there takes OUTDIR/NAME
+#                                              when PREBUILT=OUTDIR is set
 #
 # RODINIA is a checkout of Rodinia 3.1's sources (github.com/yuhc/gpu-rodinia; nothing
 # of it is committed here). The programs make their own inputs (sizes as below), or
@@ -25,7 +31,9 @@
 # /tmp/gtrace-rodinia) holds the builds.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
-mode=${1:?usage: scripts/rodinia.sh gtrace|gpu RODINIA OUTDIR, or compare GPUDIR OUTDIR}
+mode=${1:?usage: scripts/rodinia.sh gtrace|gpu|prebuild RODINIA OUTDIR, or compare GPUDIR OUTDIR}
+# The programs that use texture references, which nvcc 12 and later cannot compile.
+cuda11=" hybridsort kmeans "
 
 # NAME | folder under cuda/ | extra nvcc flags and sources | arguments | result file | gtrace run flags
 programs() {
@@ -39,6 +47,8 @@ bfs|bfs|bfs.cu|graph4096.txt|result.txt|
 streamcluster|streamcluster|-O3 streamcluster_cuda_cpu.cpp streamcluster_cuda.cu streamcluster_header.cu|10 20 16 1024 1024 100 none output.txt 1|output.txt|
 gaussian|gaussian|gaussian.cu|-s 64||
 backprop|backprop|backprop_cuda.cu|4096||
+hybridsort|hybridsort|-DVERIFY bucketsort.cu mergesort.cu main.cu|floats65536.txt||
+kmeans|kmeans|kmeans_cuda.cu|-o -i points4096.txt||
 EOF
 }
 
@@ -92,6 +102,12 @@ if ! nvcc --version | grep -q 'release 11'; then
 	compat=(-DcudaThreadSynchronize=cudaDeviceSynchronize -DclockRate=memoryBusWidth -DdeviceOverlap=asyncEngineCount)
 fi
 nv=(nvcc "${ccbin[@]}" "${compat[@]}" -cudart shared -gencode arch=compute_80,code=compute_80 -O2 -w)
+if [ "$mode" = prebuild ]; then
+	nvcc --version | grep -q 'release 11' || { echo "rodinia.sh prebuild: needs nvcc 11" >&2; exit 1; }
+	nv=(nvcc "${ccbin[@]}" -cudart static -gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,code=compute_80 -O2 -w)
+fi
+# hybridsort includes GL/glew.h and GL/glut.h and uses neither: empty ones stand in.
+mkdir -p "$work/gl/GL" && touch "$work/gl/GL/glew.h" "$work/gl/GL/glut.h" || exit 1
 
 # Inputs from a fixed-seed generator (Park and Miller's, exact in awk's doubles),
 # written once into $1 (bfs's graph, nn's record files and their list).
@@ -107,6 +123,10 @@ inputs() {
 			for (i = 0; i < 2000; i++) printf "%4d %2d %2d %2d %2d %-9s %5.1f %5.1f %4d %4d\n", 1950 + r(55), 1 + r(12), 1 + r(28),
 				6 * r(4), 1 + r(28), names[1 + r(11)], 7 + r(63) + r(1000) / 1000, r(358) + r(1000) / 1000, 10 + r(155), r(900) >(dir "/" file) } }'
 	printf 'data/cane2_0.db\ndata/cane2_1.db\n' >"$1/filelist"
+	# hybridsort's floats in [0, 1), kmeans's 4096 points of 34 features in [0, 10).
+	awk 'BEGIN { s = 3; for (i = 0; i < 65536; i++) { s = (s * 16807) % 2147483647; printf "%.6f\n", s / 2147483647 } }' >"$1/floats65536.txt"
+	awk 'BEGIN { s = 5; for (i = 0; i < 4096; i++) { printf "%d", i
+		for (j = 0; j < 34; j++) { s = (s * 16807) % 2147483647; printf " %.4f", 10 * s / 2147483647 }; printf "\n" } }' >"$1/points4096.txt"
 }
 
 inputs "$work/inputs"
@@ -114,13 +134,29 @@ status=0
 while IFS='|' read -r name dir build args result flags; do
 	src="$rodinia/cuda/$dir"
 	exe="$work/bin/$name"
+	if [ "$mode" = prebuild ] && [[ $cuda11 != *" $name "* ]]; then
+		continue
+	fi
 	# shellcheck disable=SC2086 # the flags and sources are words
-	case $name in
-	backprop) # its C files want OpenMP, which clang-14 lacks here: gcc builds them, as Rodinia's makefile does
-		for f in backprop facetrain imagenet; do gcc -O2 -fopenmp -w -c "$src/$f.c" -o "$work/bin/bp_$f.o" || exit 1; done
-		(cd "$src" && "${nv[@]}" $build "$work"/bin/bp_*.o -lgomp -o "$exe") ;;
-	*) (cd "$src" && "${nv[@]}" $build -o "$exe") ;;
-	esac || { echo "rodinia.sh: building $name failed" >&2; status=1; continue; }
+	if [ "$mode" = gpu ] && [ -n "${PREBUILT:-}" ] && [ -x "$PREBUILT/$name" ]; then
+		cp "$PREBUILT/$name" "$exe"
+	else
+		case $name in
+		hybridsort) (cd "$src" && "${nv[@]}" -I"$work/gl" $build -o "$exe") ;;
+		kmeans) # C files with OpenMP by gcc, as backprop's; kmeans_cuda.cu includes omp.h (clang-14: libomp-14-dev)
+			for f in cluster getopt kmeans kmeans_clustering rmse; do gcc -O2 -fopenmp -w -c "$src/$f.c" -o "$work/bin/km_$f.o" || exit 1; done
+			(cd "$src" && "${nv[@]}" $build "$work"/bin/km_*.o -lgomp -o "$exe") ;;
+		backprop) # its C files want OpenMP, which clang-14 lacks here: gcc builds them, as Rodinia's makefile does
+			for f in backprop facetrain imagenet; do gcc -O2 -fopenmp -w -c "$src/$f.c" -o "$work/bin/bp_$f.o" || exit 1; done
+			(cd "$src" && "${nv[@]}" $build "$work"/bin/bp_*.o -lgomp -o "$exe") ;;
+		*) (cd "$src" && "${nv[@]}" $build -o "$exe") ;;
+		esac || { echo "rodinia.sh: building $name failed" >&2; status=1; continue; }
+	fi
+	if [ "$mode" = prebuild ]; then
+		cp "$exe" "$out/$name" && echo "$name: built" && continue
+		status=1
+		continue
+	fi
 	run="$work/run/$name"
 	mkdir -p "$run" && ln -s "$work"/inputs/* "$run"/
 	rm -f "$out/$name".*
