@@ -168,7 +168,9 @@ type instr struct {
 	// register's), so a negative offset in a .u32 register wraps as on a GPU.
 	amask uint64
 
-	target int32 // bra: target pc; call: callee function index
+	// target is bra's target pc, call's callee function index, and for a tex through
+	// a texture reference that reference's index in k.trefs.
+	target int32
 	fn     int32 // function this instruction belongs to
 	imm    uint32
 

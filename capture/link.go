@@ -314,10 +314,13 @@ func (k *Kernel) buildLaunch() {
 	}
 	for _, t := range k.trefs {
 		b := t.bind
-		if b == nil || b.Bytes < uint64(b.Format.TexelBytes()) {
+		if b == nil {
 			continue // a fetch through it faults
 		}
 		eb := uint64(b.Format.TexelBytes())
+		if b.Bytes < eb {
+			continue // as does one through a binding of less than a texel
+		}
 		l.Textures = append(l.Textures, format.Texture{
 			Name: t.name, Base: b.Addr, Width: uint32(min(b.Bytes/eb, math.MaxUint32)), Height: 1,
 			ElemBytes: uint32(eb), Layout: "linear",

@@ -258,7 +258,7 @@ func (w *warpState) texFetch(in *instr, pc int32, exec uint32, path uint16, fl f
 	if n == 0 {
 		return w.fault(FaultOutOfBounds, pc, l0, b.Addr, "", fmt.Sprintf("texture reference %s is bound to %d bytes, less than one texel of %d", t.name, b.Bytes, eb))
 	}
-	xs := w.slot(in.s[0])
+	xs, ct := w.slot(in.s[0]), channelType(b.Format)
 	for m := exec; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		x := int64(int32(xs[l]))
@@ -270,8 +270,7 @@ func (w *warpState) texFetch(in *instr, pc int32, exec uint32, path uint16, fl f
 			if err != nil {
 				return err
 			}
-			vals = texelValues(p, b, in.t) // under --oob=warn, zeros past an allocation
-
+			vals = texelValues(p, b, ct, in.t) // under --oob=warn, zeros past an allocation
 		}
 		w.lanes[l] = addr
 		w.xy[l] = [2]int32{int32(at), 0}
@@ -285,27 +284,34 @@ func (w *warpState) texFetch(in *instr, pc int32, exec uint32, path uint16, fl f
 	return nil
 }
 
-// texelValues converts a texel's channels to the four results of a tex whose result
-// type is t: normalised floats when b says so, else each channel's bits (sign-extended
+// texelValues converts a texel's channels (each of type ct, channelType's) to the four
+// results of a tex whose result type is t: normalised floats when b says so, else each channel's bits (sign-extended
 // for a signed one), and zeros for the channels the format lacks.
-func texelValues(p []byte, b *LinearTexture, t vtype) [4]uint64 {
+func texelValues(p []byte, b *LinearTexture, ct, t vtype) [4]uint64 {
 	var out [4]uint64
 	cb := b.Format.Bits / 8
+	signed := b.Format.Kind == ChannelSigned
 	for c := 0; c < b.Format.Channels; c++ {
 		raw := loadN(p[c*cb : (c+1)*cb])
-		signed := b.Format.Kind == ChannelSigned
 		switch {
 		case b.Normalized && signed:
-			v := int64(raw<<(64-8*cb)) >> (64 - 8*cb)
 			maxv := float32(int64(1)<<(8*cb-1) - 1)
-			out[c] = uint64(math.Float32bits(max(float32(v)/maxv, -1)))
+			out[c] = uint64(math.Float32bits(max(float32(int64(ct.ext(raw)))/maxv, -1)))
 		case b.Normalized:
 			out[c] = uint64(math.Float32bits(float32(raw) / float32(uint64(1)<<(8*cb)-1)))
 		case signed && t != tF32:
-			out[c] = uint64(uint32(int32(int64(raw<<(64-8*cb)) >> (64 - 8*cb))))
+			out[c] = ct.ext(raw) & 0xffffffff
 		default:
 			out[c] = raw
 		}
 	}
 	return out
+}
+
+// channelType is the integer type of one channel of f, for its ext.
+func channelType(f ChannelFormat) vtype {
+	if f.Kind == ChannelSigned {
+		return [...]vtype{1: tS8, 2: tS16, 4: tS32}[f.Bits/8]
+	}
+	return [...]vtype{1: tU8, 2: tU16, 4: tU32}[f.Bits/8]
 }

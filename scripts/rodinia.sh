@@ -153,8 +153,7 @@ while IFS='|' read -r name dir build args result flags; do
 		esac || { echo "rodinia.sh: building $name failed" >&2; status=1; continue; }
 	fi
 	if [ "$mode" = prebuild ]; then
-		cp "$exe" "$out/$name" && echo "$name: built" && continue
-		status=1
+		cp "$exe" "$out/$name" && echo "$name: built" || status=1
 		continue
 	fi
 	run="$work/run/$name"

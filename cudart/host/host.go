@@ -230,13 +230,21 @@ func (r *Runtime) RegisterFatBinary(data []byte) (int, error) {
 	return len(r.modules), nil
 }
 
+// module is the fat binary RegisterFatBinary returned handle for, which call names.
+func (r *Runtime) module(call string, handle int) (*module, error) {
+	if handle < 1 || handle > len(r.modules) {
+		return nil, fail(InvalidResourceHandle, "%s: no fat binary %d", call, handle)
+	}
+	return r.modules[handle-1], nil
+}
+
 // RegisterFunction binds a kernel's host stub (the address cudaLaunchKernel is given)
 // to its device name in module handle.
 func (r *Runtime) RegisterFunction(handle int, stub uintptr, deviceName string) error {
-	if handle < 1 || handle > len(r.modules) {
-		return fail(InvalidResourceHandle, "__cudaRegisterFunction: no fat binary %d", handle)
+	m, err := r.module("__cudaRegisterFunction", handle)
+	if err != nil {
+		return err
 	}
-	m := r.modules[handle-1]
 	f := &function{mod: m, name: deviceName, maxDynShared: DefaultMaxDynShared}
 	// A kernel with no PTX (SASS only) is refused at its launch, not here: a program
 	// may register kernels it never runs.

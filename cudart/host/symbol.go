@@ -12,10 +12,11 @@ import (
 // the symbol calls are given) to its PTX name in module handle. Its module's variables
 // are placed on the Device at the first symbol call, or by the module's first launch.
 func (r *Runtime) RegisterVar(handle int, hostVar uintptr, name string, size uint64, constant bool) error {
-	if handle < 1 || handle > len(r.modules) {
-		return fail(InvalidResourceHandle, "__cudaRegisterVar(%s): no fat binary %d", name, handle)
+	m, err := r.module("__cudaRegisterVar("+name+")", handle)
+	if err != nil {
+		return err
 	}
-	r.vars[hostVar] = &variable{mod: r.modules[handle-1], name: name, size: size, constant: constant}
+	r.vars[hostVar] = &variable{mod: m, name: name, size: size, constant: constant}
 	return nil
 }
 

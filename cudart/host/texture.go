@@ -45,10 +45,11 @@ func (d ChannelDesc) format() (capture.ChannelFormat, error) {
 // RegisterTexture binds a texture reference's host shadow to its PTX name in module
 // handle (__cudaRegisterTexture); normalized is its read mode.
 func (r *Runtime) RegisterTexture(handle int, hostVar uintptr, name string, normalized bool) error {
-	if handle < 1 || handle > len(r.modules) {
-		return fail(InvalidResourceHandle, "__cudaRegisterTexture(%s): no fat binary %d", name, handle)
+	m, err := r.module("__cudaRegisterTexture("+name+")", handle)
+	if err != nil {
+		return err
 	}
-	r.texrefs[hostVar] = &texref{mod: r.modules[handle-1], name: name, normalized: normalized}
+	r.texrefs[hostVar] = &texref{mod: m, name: name, normalized: normalized}
 	return nil
 }
 
