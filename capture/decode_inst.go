@@ -125,6 +125,16 @@ func parseMods(kinds modKinds, parts []string) mods {
 	return m
 }
 
+// halfType is the first half-precision type among the modifiers.
+func (m *mods) halfType() (vtype, bool) {
+	for _, t := range m.types {
+		if t.half() {
+			return t, true
+		}
+	}
+	return tNone, false
+}
+
 // decodeInst turns one instruction into its compact form and its program-table row.
 func (k *Kernel) decodeInst(sc *scope, a *instAST, in *instr, row *format.Inst) error {
 	err := k.decodeOp(sc, a, in, row)
@@ -168,6 +178,12 @@ func (k *Kernel) decodeOp(sc *scope, a *instAST, in *instr, row *format.Inst) er
 		return errUnknownOp
 	}
 	r.m = parseMods(rule.mods, r.parts[1:])
+	if t, ok := r.m.halfType(); ok {
+		if rule = halfRules[r.base]; rule == nil {
+			return r.fail("unsupported type .%s on %s", t, r.base)
+		}
+		r.m = parseMods(rule.mods, r.parts[1:])
+	}
 	row.Opcode = a.opcode
 	row.Class = format.ClassALU
 	in.rnd = r.m.rnd
@@ -425,6 +441,9 @@ func (r *resolver) srcOp(si int, o operand, t vtype) error {
 func (r *resolver) value(o operand, t vtype) (int32, error) {
 	switch o.kind {
 	case oImm:
+		if t.half() && !isIntLiteral(o.imm.text) {
+			return 0, r.fail("a float literal (%s) as a .%s operand is not supported: give the value's bits as an integer (0x3c00 is 1.0 in .f16)", o.imm.text, t)
+		}
 		v, err := literal(o.imm.text, o.ineg, t)
 		if err != nil {
 			return 0, r.fail("bad literal %s", o.imm.text)

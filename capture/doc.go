@@ -118,9 +118,24 @@
 //	activemask             b32
 //	tex                    .2d.v4 through a texture object (f32/s32 coordinates); .1d.v4 through
 //	                       a texture reference (s32 coordinates: tex1Dfetch); f32/s32/u32 results
+//	add sub mul            f16 bf16 f16x2 bf16x2 (.rn .ftz .sat)
+//	fma                    f16 bf16 f16x2 bf16x2 .rn (.ftz .sat .relu)
+//	neg abs                f16 bf16 f16x2 bf16x2 (.ftz; a NaN gives the canonical NaN)
+//	min max                f16 bf16 f16x2 bf16x2 (.ftz; a NaN operand is ignored; .NaN,
+//	                       .xorsign.abs, .relu)
+//	ex2 tanh               f16 bf16 f16x2 bf16x2 .approx (.ftz; the value rounded to f32,
+//	                       then toward zero: within an ulp of the H100's)
+//	setp                   f16 bf16 (.ftz), every comparison; f16x2 bf16x2: p|q are the
+//	                       low and the high halves' results; .and/.or/.xor with a predicate
+//	atom red               .add.noftz: f16 bf16 f16x2 bf16x2 (.global .shared generic;
+//	                       rounded to nearest, subnormals kept)
+//	cvt                    f16 bf16 to and from f32 f64, integers and each other: .rn .rz
+//	                       .rm .rp, .rni .rzi .rmi .rpi, .relu, .satfinite; f16x2 bf16x2
+//	                       from two f32 (cvt.rn.f16x2.f32 d, a, b puts a in the high half)
 //
-// Not supported (a *PTXError naming the instruction, modifier or type): f16/bf16 and
-// other narrow float types, .cc carry chains, indirect calls, recursion, surfaces,
+// Not supported (a *PTXError naming the instruction, modifier or type): half
+// precision other than the rows above (atom/red on .f16, packed .s16x2), .tf32 and
+// the fp8 types, .cc carry chains, indirect calls, recursion, surfaces,
 // sampler references, texture references read other than by tex.1d with s32
 // coordinates, tex.1d through a texture object, mma/wmma, cp.async, mbarrier, %clock and other timing
 // registers. Approximate instructions (.approx) are computed at full precision.

@@ -36,7 +36,7 @@ func decodeAtomic(r *resolver) error {
 		return r.fail("want one type")
 	}
 	t := m.types[0]
-	if t.size() != 4 && t.size() != 8 || t == tPred {
+	if t.size() != 4 && t.size() != 8 && !t.half() || t == tPred {
 		return r.fail("only 32- and 64-bit atomics are supported")
 	}
 	if t.float() && in.bop != atomAdd && in.bop != atomExch && in.bop != atomMin && in.bop != atomMax {
@@ -100,6 +100,8 @@ func (w *warpState) atomic(in *instr, l int, b []byte) {
 			nv = uint64(math.Float32bits(f32(old) + f32(x)))
 		case tF64:
 			nv = f64r(f64(old) + f64(x))
+		case tF16, tBF16, tF16x2, tBF16x2:
+			nv = halfAtomAdd(&instr{t: t}, old, x, 0)
 		default:
 			nv = (old + x) & t.mask()
 		}

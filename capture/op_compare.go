@@ -339,44 +339,10 @@ func predOp(op uint8, a, b uint32) uint32 {
 // compare evaluates a setp/set comparison of two values of type t.
 func compare(cmp uint8, t vtype, a, b uint64) bool {
 	if t.float() {
-		var x, y float64
 		if t == tF32 {
-			x, y = float64(f32(a)), float64(f32(b))
-		} else {
-			x, y = f64(a), f64(b)
+			return compareFloat(cmp, float64(f32(a)), float64(f32(b)))
 		}
-		nan := x != x || y != y
-		switch cmp {
-		case cmpEQ:
-			return !nan && x == y
-		case cmpNE:
-			return !nan && x != y
-		case cmpLT:
-			return !nan && x < y
-		case cmpLE:
-			return !nan && x <= y
-		case cmpGT:
-			return !nan && x > y
-		case cmpGE:
-			return !nan && x >= y
-		case cmpEQU:
-			return nan || x == y
-		case cmpNEU:
-			return nan || x != y
-		case cmpLTU:
-			return nan || x < y
-		case cmpLEU:
-			return nan || x <= y
-		case cmpGTU:
-			return nan || x > y
-		case cmpGEU:
-			return nan || x >= y
-		case cmpNUM:
-			return !nan
-		case cmpNAN:
-			return nan
-		}
-		return false
+		return compareFloat(cmp, f64(a), f64(b))
 	}
 	if t.signed() {
 		x, y := int64(t.ext(a)), int64(t.ext(b))
@@ -409,6 +375,42 @@ func compare(cmp uint8, t vtype, a, b uint64) bool {
 		return x > y
 	case cmpGE, cmpHS:
 		return x >= y
+	}
+	return false
+}
+
+// compareFloat evaluates a float comparison; the u forms are true on a NaN.
+func compareFloat(cmp uint8, x, y float64) bool {
+	nan := x != x || y != y
+	switch cmp {
+	case cmpEQ:
+		return !nan && x == y
+	case cmpNE:
+		return !nan && x != y
+	case cmpLT:
+		return !nan && x < y
+	case cmpLE:
+		return !nan && x <= y
+	case cmpGT:
+		return !nan && x > y
+	case cmpGE:
+		return !nan && x >= y
+	case cmpEQU:
+		return nan || x == y
+	case cmpNEU:
+		return nan || x != y
+	case cmpLTU:
+		return nan || x < y
+	case cmpLEU:
+		return nan || x <= y
+	case cmpGTU:
+		return nan || x > y
+	case cmpGEU:
+		return nan || x >= y
+	case cmpNUM:
+		return !nan
+	case cmpNAN:
+		return nan
 	}
 	return false
 }

@@ -12,6 +12,9 @@ package capture
 type opFamily struct {
 	name  string
 	rules []opRule
+	// halfTypes: the rules take an opcode when it names a half-precision type (.f16
+	// .bf16 .f16x2 .bf16x2); the same opcode's other forms are another family's.
+	halfTypes bool
 }
 
 // An opRule decodes the opcodes that share its operands and modifiers.
@@ -29,13 +32,19 @@ type opRule struct {
 // table in doc.go.
 var opFamilies = []*opFamily{
 	&moveFamily, &memoryFamily, &arithFamily, &carryFamily, &bitsFamily, &compareFamily,
-	&controlFamily, &syncFamily, &atomicFamily, &warpFamily, &textureFamily,
+	&controlFamily, &syncFamily, &atomicFamily, &warpFamily, &textureFamily, &halfFamily,
 }
 
-// opRules is the rule of each opcode's base name.
-var opRules = func() map[string]*opRule {
+// opRules is the rule of each opcode's base name; halfRules of those naming a
+// half-precision type.
+var opRules, halfRules = rulesByName(false), rulesByName(true)
+
+func rulesByName(half bool) map[string]*opRule {
 	rules := map[string]*opRule{}
 	for _, f := range opFamilies {
+		if f.halfTypes != half {
+			continue
+		}
 		for i := range f.rules {
 			for _, n := range f.rules[i].names {
 				rules[n] = &f.rules[i]
@@ -43,4 +52,4 @@ var opRules = func() map[string]*opRule {
 		}
 	}
 	return rules
-}()
+}

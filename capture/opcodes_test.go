@@ -75,7 +75,7 @@ func TestOpcodeTable(t *testing.T) {
 // decoder and a row of documentation whose names fit the table's first column.
 func TestOpRules(t *testing.T) {
 	seen := map[string]string{}
-	n := 0
+	n, nHalf := 0, 0
 	for _, f := range opFamilies {
 		if len(f.rules) == 0 {
 			t.Errorf("family %s has no rules", f.name)
@@ -88,19 +88,30 @@ func TestOpRules(t *testing.T) {
 				t.Errorf("rule %v: names are %d characters, wider than the table's first column (22)", r.names, w)
 			}
 			for _, name := range r.names {
-				if fam, ok := seen[name]; ok {
-					t.Errorf("%s has a rule in %s and in %s", name, fam, f.name)
+				key, rules := name, opRules
+				if f.halfTypes { // the same opcode's half-precision forms have a rule of their own
+					key, rules = name+" (half)", halfRules
+					nHalf++
+				} else {
+					n++
 				}
-				seen[name] = f.name
-				n++
-				if opRules[name] == nil {
-					t.Errorf("%s is not in opRules", name)
+				if fam, ok := seen[key]; ok {
+					t.Errorf("%s has a rule in %s and in %s", key, fam, f.name)
+				}
+				seen[key] = f.name
+				if rules[name] == nil {
+					t.Errorf("%s is not in its family's rule map", key)
 				}
 			}
 		}
 	}
-	if len(opRules) != n {
-		t.Errorf("opRules has %d opcodes, the families %d", len(opRules), n)
+	if len(opRules) != n || len(halfRules) != nHalf {
+		t.Errorf("opRules has %d opcodes and halfRules %d, the families %d and %d", len(opRules), len(halfRules), n, nHalf)
+	}
+	for name := range halfRules {
+		if opRules[name] == nil {
+			t.Errorf("%s has a half-precision rule and no other: decodeOp finds half rules through opRules", name)
+		}
 	}
 }
 

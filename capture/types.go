@@ -28,12 +28,16 @@ const (
 	tF64
 	tPred
 	tB128
+	tF16    // IEEE binary16 in the low 16 bits (op_half.go)
+	tBF16   // bfloat16 in the low 16 bits
+	tF16x2  // two .f16 in 32 bits, element 0 in bits 0-15
+	tBF16x2 // two .bf16 in 32 bits
 )
 
 // unsupportedTypes are PTX types capture does not model: an instruction naming one is
 // refused by that name.
 var unsupportedTypes = map[string]bool{
-	".f16": true, ".f16x2": true, ".bf16": true, ".bf16x2": true, ".tf32": true,
+	".tf32": true,
 	".e4m3": true, ".e5m2": true, ".e4m3x2": true, ".e5m2x2": true, ".e2m1x2": true,
 	".b128": true, ".s16x2": true, ".u16x2": true,
 }
@@ -43,6 +47,7 @@ var vtypeNames = map[string]vtype{
 	".u8": tU8, ".u16": tU16, ".u32": tU32, ".u64": tU64,
 	".s8": tS8, ".s16": tS16, ".s32": tS32, ".s64": tS64,
 	".f32": tF32, ".f64": tF64, ".pred": tPred,
+	".f16": tF16, ".bf16": tBF16, ".f16x2": tF16x2, ".bf16x2": tBF16x2,
 }
 
 func (t vtype) String() string {
@@ -55,7 +60,7 @@ func (t vtype) String() string {
 }
 
 var (
-	typeSizes  = [...]uint8{tB8: 1, tB16: 2, tB32: 4, tB64: 8, tU8: 1, tU16: 2, tU32: 4, tU64: 8, tS8: 1, tS16: 2, tS32: 4, tS64: 8, tF32: 4, tF64: 8, tPred: 1, tB128: 16}
+	typeSizes  = [...]uint8{tB8: 1, tB16: 2, tB32: 4, tB64: 8, tU8: 1, tU16: 2, tU32: 4, tU64: 8, tS8: 1, tS16: 2, tS32: 4, tS64: 8, tF32: 4, tF64: 8, tPred: 1, tB128: 16, tF16: 2, tBF16: 2, tF16x2: 4, tBF16x2: 4}
 	typeMasks  [len(typeSizes)]uint64
 	typeSigned = [len(typeSizes)]bool{tS8: true, tS16: true, tS32: true, tS64: true}
 )
@@ -75,6 +80,9 @@ func (t vtype) size() int    { return int(typeSizes[t]) }
 func (t vtype) bits() uint   { return uint(typeSizes[t]) * 8 }
 func (t vtype) signed() bool { return typeSigned[t] }
 func (t vtype) float() bool  { return t == tF32 || t == tF64 }
+
+// half is true for the half-precision types, which only op_half.go's rules take.
+func (t vtype) half() bool { return t >= tF16 && t <= tBF16x2 }
 
 // mask keeps the low size() bytes.
 func (t vtype) mask() uint64 { return typeMasks[t] }
@@ -188,4 +196,17 @@ func literal(text string, neg bool, t vtype) (uint64, error) {
 		return math.Float64bits(float64(v)), nil
 	}
 	return uint64(v), nil
+}
+
+// isIntLiteral is true when text is an integer literal rather than one of literal's
+// float forms (0fXXXXXXXX, 0dXXXXXXXXXXXXXXXX, a decimal with a point or exponent).
+func isIntLiteral(text string) bool {
+	lower := strings.ToLower(text)
+	switch {
+	case len(text) == 10 && strings.HasPrefix(lower, "0f"), len(text) == 18 && strings.HasPrefix(lower, "0d"):
+		return false
+	case strings.ContainsAny(text, ".eE") && !strings.HasPrefix(lower, "0x"):
+		return false
+	}
+	return true
 }
