@@ -108,7 +108,7 @@
 //	nanosleep pmevent      recorded, no effect
 //	atom red               .global .shared generic; add min max exch cas and or xor
 //	                       inc dec; b32 b64 u32 u64 s32 s64 f32 f64 (add/exch/min/max);
-//	                       a global or generic atom whose result no instruction reads,
+//	                       cas.b16; a global or generic atom whose result no instruction reads,
 //	                       of an operation red has, is recorded as red (MemReduce), as
 //	                       ptxas emits SASS RED for it and ncu counts it under op_red
 //	shfl                   (.sync) .up .down .bfly .idx .b32, optional predicate destination

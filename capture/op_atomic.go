@@ -10,7 +10,7 @@ import (
 // Instructions": atom, red).
 var atomicFamily = opFamily{name: "atomics", rules: []opRule{
 	{names: []string{"atom", "red"}, decode: decodeAtomic,
-		doc: ".global .shared generic; add min max exch cas and or xor\ninc dec; b32 b64 u32 u64 s32 s64 f32 f64 (add/exch/min/max);\na global or generic atom whose result no instruction reads,\nof an operation red has, is recorded as red (MemReduce), as\nptxas emits SASS RED for it and ncu counts it under op_red"},
+		doc: ".global .shared generic; add min max exch cas and or xor\ninc dec; b32 b64 u32 u64 s32 s64 f32 f64 (add/exch/min/max);\ncas.b16; a global or generic atom whose result no instruction reads,\nof an operation red has, is recorded as red (MemReduce), as\nptxas emits SASS RED for it and ncu counts it under op_red"},
 }}
 
 func decodeAtomic(r *resolver) error {
@@ -36,8 +36,8 @@ func decodeAtomic(r *resolver) error {
 		return r.fail("want one type")
 	}
 	t := m.types[0]
-	if t.size() != 4 && t.size() != 8 && !t.half() || t == tPred {
-		return r.fail("only 32- and 64-bit atomics are supported")
+	if t.size() != 4 && t.size() != 8 && !t.half() && !(t == tB16 && in.bop == atomCAS) || t == tPred {
+		return r.fail("only 32- and 64-bit atomics (and cas.b16) are supported")
 	}
 	if t.float() && in.bop != atomAdd && in.bop != atomExch && in.bop != atomMin && in.bop != atomMax {
 		return r.fail("float %s is not supported", base)

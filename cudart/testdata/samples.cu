@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
 
 namespace cg = cooperative_groups;
 
@@ -336,4 +338,49 @@ extern "C" __global__ void intrinsics(const unsigned int *x, unsigned int *out)
 	o[13] = __isGlobal(x) | __isShared(&sh[lane]) << 1 | __isShared(x) << 2 | __isLocal(&pred) << 3;
 	o[14] = (unsigned int)__dp4a(make_char4((signed char)a, (signed char)b, 3, -4), make_char4(-1, 2, (signed char)c, 5), 7);
 	o[15] = __reduce_or_sync(0xffffffff, a) ^ __reduce_and_sync(0xffffffff, b);
+}
+
+// halfs: __half and __nv_bfloat16 (cuda_fp16.h, cuda_bf16.h). Thread i makes
+// a = (x[i] - 0.5) * 200 and b from y[i] the same way, in both formats, and writes the
+// bits of each result to out[24 * i + k]; every thread adds 1 to *hacc and *bacc.
+extern "C" __global__ void halfs(const float *x, const float *y, unsigned int *out, __half *hacc, __nv_bfloat16 *bacc)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	unsigned int *o = out + 24 * i;
+	float fa = (x[i] - 0.5f) * 200.f, fb = (y[i] - 0.5f) * 200.f;
+	__half a = __float2half(fa), b = __float2half(fb);
+	o[0] = __half_as_ushort(a);
+	o[1] = __half_as_ushort(a + b);
+	o[2] = __half_as_ushort(a - b);
+	o[3] = __half_as_ushort(a * b);
+	o[4] = __half_as_ushort(a / b);
+	o[5] = (a < b) | (a == b) << 1 | (a >= b) << 2;
+	__half2 p = __floats2half2_rn(fa, fb);
+	o[6] = __half_as_ushort(p.x) | (unsigned int)__half_as_ushort(p.y) << 16;
+	__half2 q = __hmul2(p, __lowhigh2highlow(p));
+	o[7] = __half_as_ushort(q.x) | (unsigned int)__half_as_ushort(q.y) << 16;
+	o[8] = __float_as_uint(__half2float(a));
+	o[9] = __half_as_ushort(__hmax(a, b)) | (unsigned int)__half_as_ushort(__hmin(a, b)) << 16;
+	o[10] = (unsigned int)__half2int_rn(a);
+	o[11] = __half_as_ushort(hsqrt(__habs(a))) | (unsigned int)__half_as_ushort(-a) << 16;
+	int k = i % 33 - 16;
+	o[12] = __half_as_ushort(__hfma(__int2half_rn(k), __int2half_rn(k + 3), __int2half_rn(-k)));
+	__nv_bfloat16 c = __float2bfloat16(fa), d = __float2bfloat16(fb);
+	o[13] = __bfloat16_as_ushort(c);
+	o[14] = __bfloat16_as_ushort(c + d);
+	o[15] = __bfloat16_as_ushort(c - d);
+	o[16] = __bfloat16_as_ushort(c * d);
+	o[17] = __bfloat16_as_ushort(c / d);
+	o[18] = (c < d) | (c == d) << 1 | (c >= d) << 2;
+	__nv_bfloat162 r = __floats2bfloat162_rn(fa, fb);
+	r += r;
+	o[19] = __bfloat16_as_ushort(r.x) | (unsigned int)__bfloat16_as_ushort(r.y) << 16;
+	o[20] = __float_as_uint(__bfloat162float(c));
+	o[21] = __bfloat16_as_ushort(__hfma(__int2bfloat16_rn(k), __int2bfloat16_rn(k + 3), __int2bfloat16_rn(-k))) |
+		(unsigned int)__bfloat16_as_ushort(__int2bfloat16_rn(i * 1234567 + 16777217)) << 16;
+	o[22] = __half_as_ushort(__shfl_xor_sync(0xffffffff, a, 1)) |
+		(unsigned int)__bfloat16_as_ushort(__shfl_xor_sync(0xffffffff, c, 1)) << 16;
+	o[23] = __bfloat16_as_ushort(__hmax(c, d)) | (unsigned int)__bfloat16_as_ushort(__hmin(c, d)) << 16;
+	atomicAdd(hacc, __float2half(1.0f));
+	atomicAdd(bacc, __float2bfloat16(1.0f));
 }

@@ -1,0 +1,376 @@
+// cuda_bf16.h: __nv_bfloat16 and __nv_bfloat162 as the CUDA SDK's cuda_bf16.h
+// declares them (the common part of its API), for clang-14 with no CUDA SDK.
+//
+// Device code uses what PTX ISA 7.0 has for bfloat16 on sm_80, as NVIDIA's header does
+// for sm_80: cvt.rn.bf16.f32, fma.rn.bf16 (add is fma with 1.0, sub with -1.0, mul with
+// -0.0), neg, abs, min, max; widening is a 16-bit shift; comparisons, division, the
+// math functions and integer conversions go through float (an integer is first
+// rounded to float toward zero with a sticky bit, round-to-odd, so that rounding
+// again to bfloat16 is correct); atomicAdd is a compare-and-swap loop. Host code converts in software, rounding to nearest even.
+//
+// Under nvcc, or under clang with the real CUDA headers, the SDK's file is used.
+#if defined(__NVCC__) || defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
+#include_next <cuda_bf16.h>
+#else
+#ifndef GTRACE_CUDA_BF16_H
+#define GTRACE_CUDA_BF16_H
+
+#include "cuda_fp16.h"
+
+#ifdef __CUDA_ARCH__
+#define GTRACE_ON_DEVICE(d, h) d
+#else
+#define GTRACE_ON_DEVICE(d, h) h
+#endif
+#define GTRACE_HD_MEMBER __host__ __device__ __forceinline__
+#define GTRACE_D static __device__ __forceinline__
+#define GTRACE_HD static __host__ __device__ __forceinline__
+
+struct __align__(2) __nv_bfloat16 {
+	unsigned short __x;
+	__nv_bfloat16() = default;
+	GTRACE_HD_MEMBER __nv_bfloat16(float f);
+	GTRACE_HD_MEMBER __nv_bfloat16(double f);
+	GTRACE_HD_MEMBER __nv_bfloat16(int i);
+	GTRACE_HD_MEMBER __nv_bfloat16(unsigned int i);
+	GTRACE_HD_MEMBER operator float() const;
+};
+
+struct __align__(4) __nv_bfloat162 {
+	__nv_bfloat16 x, y;
+	__nv_bfloat162() = default;
+	GTRACE_HD_MEMBER __nv_bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) : x(a), y(b) {}
+};
+
+typedef struct __nv_bfloat16 nv_bfloat16;
+typedef struct __nv_bfloat162 nv_bfloat162;
+
+GTRACE_HD __nv_bfloat16 __gtrace_b(unsigned short x)
+{
+	__nv_bfloat16 h;
+	h.__x = x;
+	return h;
+}
+GTRACE_HD __nv_bfloat162 __gtrace_b2(unsigned int x)
+{
+	return __nv_bfloat162(__gtrace_b((unsigned short)x), __gtrace_b((unsigned short)(x >> 16)));
+}
+GTRACE_HD unsigned int __gtrace_u(__nv_bfloat162 h) { return (unsigned int)h.x.__x | (unsigned int)h.y.__x << 16; }
+
+// __gtrace_f2b rounds a float to the nearest bfloat16, ties to even; a NaN is 0x7fff.
+GTRACE_HD unsigned short __gtrace_f2b(float f)
+{
+	unsigned int x = __builtin_bit_cast(unsigned int, f);
+	if ((x & 0x7fffffffu) > 0x7f800000u)
+		return 0x7fff;
+	unsigned int r = x >> 16, rem = x & 0xffffu;
+	if (rem > 0x8000u || (rem == 0x8000u && (r & 1)))
+		r++;
+	return (unsigned short)r;
+}
+
+// ---- Conversions ----------------------------------------------------------------
+GTRACE_HD float __bfloat162float(__nv_bfloat16 h) { return __builtin_bit_cast(float, (unsigned int)h.__x << 16); }
+GTRACE_HD __nv_bfloat16 __float2bfloat16(float f)
+{
+	__nv_bfloat16 r;
+	GTRACE_ON_DEVICE(asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(r.__x) : "f"(f)), r.__x = __gtrace_f2b(f));
+	return r;
+}
+GTRACE_HD __nv_bfloat16 __float2bfloat16_rn(float f) { return __float2bfloat16(f); }
+GTRACE_D __nv_bfloat16 __float2bfloat16_rz(float f)
+{
+	__nv_bfloat16 r;
+	asm("cvt.rz.bf16.f32 %0, %1;" : "=h"(r.__x) : "f"(f));
+	return r;
+}
+GTRACE_HD __nv_bfloat16 __double2bfloat16(double d)
+{
+	__nv_bfloat16 r;
+	GTRACE_ON_DEVICE(asm("cvt.rn.bf16.f64 %0, %1;" : "=h"(r.__x) : "d"(d)), r.__x = __gtrace_f2b((float)d));
+	return r;
+}
+
+// Integers: toward zero to float, with the lowest bit set when that was inexact (round
+// to odd), then to nearest bfloat16: a float has more than 8+2 bits, so the two
+// roundings give the correctly rounded result (Boldo and Melquiond, "Emulation of FMA
+// and correctly rounded sums: proved algorithms using rounding to odd", 2008).
+GTRACE_D float __gtrace_odd(float rz, bool inexact)
+{
+	return inexact ? __builtin_bit_cast(float, __builtin_bit_cast(unsigned int, rz) | 1u) : rz;
+}
+GTRACE_D __nv_bfloat16 __int2bfloat16_rn(int i)
+{
+	float rz;
+	asm("cvt.rz.f32.s32 %0, %1;" : "=f"(rz) : "r"(i));
+	return __float2bfloat16(__gtrace_odd(rz, (long long)rz != i));
+}
+GTRACE_D __nv_bfloat16 __uint2bfloat16_rn(unsigned int i)
+{
+	float rz;
+	asm("cvt.rz.f32.u32 %0, %1;" : "=f"(rz) : "r"(i));
+	return __float2bfloat16(__gtrace_odd(rz, (unsigned long long)rz != i));
+}
+GTRACE_D __nv_bfloat16 __short2bfloat16_rn(short i) { return __float2bfloat16((float)i); }
+GTRACE_D __nv_bfloat16 __ushort2bfloat16_rn(unsigned short i) { return __float2bfloat16((float)i); }
+GTRACE_D int __bfloat162int_rn(__nv_bfloat16 h) { return __float2int_rn(__bfloat162float(h)); }
+GTRACE_D int __bfloat162int_rz(__nv_bfloat16 h) { return (int)__bfloat162float(h); }
+GTRACE_D unsigned int __bfloat162uint_rz(__nv_bfloat16 h) { return (unsigned int)__bfloat162float(h); }
+
+GTRACE_HD short __bfloat16_as_short(__nv_bfloat16 h) { return (short)h.__x; }
+GTRACE_HD unsigned short __bfloat16_as_ushort(__nv_bfloat16 h) { return h.__x; }
+GTRACE_HD __nv_bfloat16 __short_as_bfloat16(short x) { return __gtrace_b((unsigned short)x); }
+GTRACE_HD __nv_bfloat16 __ushort_as_bfloat16(unsigned short x) { return __gtrace_b(x); }
+
+// Pairs: .x is the low half, .y the high (cvt.rn.bf16x2.f32 d, a, b puts a high).
+GTRACE_HD __nv_bfloat162 __floats2bfloat162_rn(float lo, float hi)
+{
+	unsigned int r;
+	GTRACE_ON_DEVICE(asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo)),
+			 r = __gtrace_f2b(lo) | (unsigned int)__gtrace_f2b(hi) << 16);
+	return __gtrace_b2(r);
+}
+GTRACE_HD __nv_bfloat162 __float2bfloat162_rn(float f) { return __floats2bfloat162_rn(f, f); }
+GTRACE_HD __nv_bfloat162 __float22bfloat162_rn(float2 f) { return __floats2bfloat162_rn(f.x, f.y); }
+GTRACE_HD __nv_bfloat162 __halves2bfloat162(__nv_bfloat16 lo, __nv_bfloat16 hi) { return __nv_bfloat162(lo, hi); }
+GTRACE_HD __nv_bfloat162 __bfloat162bfloat162(__nv_bfloat16 h) { return __nv_bfloat162(h, h); }
+GTRACE_HD __nv_bfloat162 make_bfloat162(__nv_bfloat16 x, __nv_bfloat16 y) { return __nv_bfloat162(x, y); }
+GTRACE_HD __nv_bfloat162 __lows2bfloat162(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162(a.x, b.x); }
+GTRACE_HD __nv_bfloat162 __highs2bfloat162(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162(a.y, b.y); }
+GTRACE_HD __nv_bfloat162 __lowhigh2highlow(__nv_bfloat162 a) { return __nv_bfloat162(a.y, a.x); }
+GTRACE_HD __nv_bfloat16 __low2bfloat16(__nv_bfloat162 a) { return a.x; }
+GTRACE_HD __nv_bfloat16 __high2bfloat16(__nv_bfloat162 a) { return a.y; }
+GTRACE_HD float __low2float(__nv_bfloat162 a) { return __bfloat162float(a.x); }
+GTRACE_HD float __high2float(__nv_bfloat162 a) { return __bfloat162float(a.y); }
+GTRACE_HD float2 __bfloat1622float2(__nv_bfloat162 a) { return make_float2(__bfloat162float(a.x), __bfloat162float(a.y)); }
+
+GTRACE_HD_MEMBER __nv_bfloat16::__nv_bfloat16(float f) { *this = __float2bfloat16(f); }
+GTRACE_HD_MEMBER __nv_bfloat16::__nv_bfloat16(double f) { *this = __double2bfloat16(f); }
+GTRACE_HD_MEMBER __nv_bfloat16::__nv_bfloat16(int i) { *this = __float2bfloat16((float)i); }
+GTRACE_HD_MEMBER __nv_bfloat16::__nv_bfloat16(unsigned int i) { *this = __float2bfloat16((float)i); }
+GTRACE_HD_MEMBER __nv_bfloat16::operator float() const { return __bfloat162float(*this); }
+
+// ---- Arithmetic (device): fma.rn.bf16 with a constant operand ----------------------------
+#define GTRACE_B_FMA(NAME, A, B, C, K, K2)                                                    \
+	GTRACE_D __nv_bfloat16 NAME(__nv_bfloat16 a, __nv_bfloat16 b)                       \
+	{                                                                                   \
+		__nv_bfloat16 r;                                                            \
+		asm("{ .reg .b16 k; mov.b16 k, " K "; fma.rn.bf16 %0, " A ", " B ", " C "; }" \
+		    : "=h"(r.__x) : "h"(a.__x), "h"(b.__x));                                \
+		return r;                                                                   \
+	}                                                                                   \
+	GTRACE_D __nv_bfloat162 NAME##2(__nv_bfloat162 a, __nv_bfloat162 b)                 \
+	{                                                                                   \
+		unsigned int r;                                                             \
+		asm("{ .reg .b32 k; mov.b32 k, " K2 "; fma.rn.bf16x2 %0, " A ", " B ", " C "; }" \
+		    : "=r"(r) : "r"(__gtrace_u(a)), "r"(__gtrace_u(b)));                    \
+		return __gtrace_b2(r);                                                      \
+	}
+GTRACE_B_FMA(__hadd, "%1", "k", "%2", "0x3f80", "0x3f803f80")
+GTRACE_B_FMA(__hsub, "%2", "k", "%1", "0xbf80", "0xbf80bf80")
+GTRACE_B_FMA(__hmul, "%1", "%2", "k", "0x8000", "0x80008000")
+#undef GTRACE_B_FMA
+#define GTRACE_B_FMA3(NAME, PTX)                                                            \
+	GTRACE_D __nv_bfloat16 NAME(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c)      \
+	{                                                                                   \
+		__nv_bfloat16 r;                                                            \
+		asm(PTX " %0, %1, %2, %3;" : "=h"(r.__x) : "h"(a.__x), "h"(b.__x), "h"(c.__x)); \
+		return r;                                                                   \
+	}                                                                                   \
+	GTRACE_D __nv_bfloat162 NAME##2(__nv_bfloat162 a, __nv_bfloat162 b, __nv_bfloat162 c) \
+	{                                                                                   \
+		unsigned int r;                                                             \
+		asm(PTX "x2 %0, %1, %2, %3;"                                                \
+		    : "=r"(r)                                                               \
+		    : "r"(__gtrace_u(a)), "r"(__gtrace_u(b)), "r"(__gtrace_u(c)));          \
+		return __gtrace_b2(r);                                                      \
+	}
+GTRACE_B_FMA3(__hfma, "fma.rn.bf16")
+GTRACE_B_FMA3(__hfma_relu, "fma.rn.relu.bf16")
+#undef GTRACE_B_FMA3
+#define GTRACE_B_OP2(NAME, PTX)                                                             \
+	GTRACE_D __nv_bfloat16 NAME(__nv_bfloat16 a, __nv_bfloat16 b)                       \
+	{                                                                                   \
+		__nv_bfloat16 r;                                                            \
+		asm(PTX ".bf16 %0, %1, %2;" : "=h"(r.__x) : "h"(a.__x), "h"(b.__x));        \
+		return r;                                                                   \
+	}                                                                                   \
+	GTRACE_D __nv_bfloat162 NAME##2(__nv_bfloat162 a, __nv_bfloat162 b)                 \
+	{                                                                                   \
+		unsigned int r;                                                             \
+		asm(PTX ".bf16x2 %0, %1, %2;" : "=r"(r) : "r"(__gtrace_u(a)), "r"(__gtrace_u(b))); \
+		return __gtrace_b2(r);                                                      \
+	}
+GTRACE_B_OP2(__hmax, "max")
+GTRACE_B_OP2(__hmin, "min")
+GTRACE_B_OP2(__hmax_nan, "max.NaN")
+GTRACE_B_OP2(__hmin_nan, "min.NaN")
+#undef GTRACE_B_OP2
+#define GTRACE_B_OP1(NAME, PTX)                                                             \
+	GTRACE_D __nv_bfloat16 NAME(__nv_bfloat16 a)                                        \
+	{                                                                                   \
+		__nv_bfloat16 r;                                                            \
+		asm(PTX ".bf16 %0, %1;" : "=h"(r.__x) : "h"(a.__x));                        \
+		return r;                                                                   \
+	}                                                                                   \
+	GTRACE_D __nv_bfloat162 NAME##2(__nv_bfloat162 a)                                   \
+	{                                                                                   \
+		unsigned int r;                                                             \
+		asm(PTX ".bf16x2 %0, %1;" : "=r"(r) : "r"(__gtrace_u(a)));                  \
+		return __gtrace_b2(r);                                                      \
+	}
+GTRACE_B_OP1(__hneg, "neg")
+GTRACE_B_OP1(__habs, "abs")
+#undef GTRACE_B_OP1
+
+// Division and the math functions in float, rounded once (24 >= 2*8+2 significant
+// bits: the double rounding is innocuous, Figueroa 1995).
+GTRACE_D __nv_bfloat16 __hdiv(__nv_bfloat16 a, __nv_bfloat16 b) { return __float2bfloat16(__bfloat162float(a) / __bfloat162float(b)); }
+GTRACE_D __nv_bfloat162 __h2div(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162(__hdiv(a.x, b.x), __hdiv(a.y, b.y)); }
+#define GTRACE_B_MATH(NAME, F)                                                              \
+	GTRACE_D __nv_bfloat16 h##NAME(__nv_bfloat16 a) { return __float2bfloat16(F(__bfloat162float(a))); } \
+	GTRACE_D __nv_bfloat162 h2##NAME(__nv_bfloat162 a) { return __nv_bfloat162(h##NAME(a.x), h##NAME(a.y)); }
+GTRACE_B_MATH(sqrt, sqrtf)
+GTRACE_B_MATH(rsqrt, rsqrtf)
+GTRACE_B_MATH(rcp, 1.0f /)
+GTRACE_B_MATH(exp, expf)
+GTRACE_B_MATH(exp2, exp2f)
+GTRACE_B_MATH(exp10, exp10f)
+GTRACE_B_MATH(log, logf)
+GTRACE_B_MATH(log2, log2f)
+GTRACE_B_MATH(log10, log10f)
+GTRACE_B_MATH(sin, sinf)
+GTRACE_B_MATH(cos, cosf)
+GTRACE_B_MATH(floor, floorf)
+GTRACE_B_MATH(ceil, ceilf)
+GTRACE_B_MATH(trunc, truncf)
+GTRACE_B_MATH(rint, rintf)
+#undef GTRACE_B_MATH
+
+// ---- Comparisons (device, in float) -----------------------------------------------
+#define GTRACE_B_CMP(NAME, EXPR)                                                            \
+	GTRACE_D bool NAME(__nv_bfloat16 a, __nv_bfloat16 b)                                \
+	{                                                                                   \
+		float x = __bfloat162float(a), y = __bfloat162float(b);                     \
+		return EXPR;                                                                \
+	}                                                                                   \
+	GTRACE_D __nv_bfloat162 NAME##2(__nv_bfloat162 a, __nv_bfloat162 b)                 \
+	{                                                                                   \
+		return __nv_bfloat162(__gtrace_b(NAME(a.x, b.x) ? 0x3f80 : 0), __gtrace_b(NAME(a.y, b.y) ? 0x3f80 : 0)); \
+	}
+GTRACE_B_CMP(__heq, x == y)
+GTRACE_B_CMP(__hne, x < y || x > y)
+GTRACE_B_CMP(__hlt, x < y)
+GTRACE_B_CMP(__hle, x <= y)
+GTRACE_B_CMP(__hgt, x > y)
+GTRACE_B_CMP(__hge, x >= y)
+GTRACE_B_CMP(__hequ, !(x < y || x > y))
+GTRACE_B_CMP(__hneu, x != y)
+GTRACE_B_CMP(__hltu, !(x >= y))
+GTRACE_B_CMP(__hleu, !(x > y))
+GTRACE_B_CMP(__hgtu, !(x <= y))
+GTRACE_B_CMP(__hgeu, !(x < y))
+#undef GTRACE_B_CMP
+#define GTRACE_BB(NAME)                                                                     \
+	GTRACE_D bool __hb##NAME##2(__nv_bfloat162 a, __nv_bfloat162 b)                     \
+	{                                                                                   \
+		return __h##NAME(a.x, b.x) && __h##NAME(a.y, b.y);                          \
+	}
+GTRACE_BB(eq)
+GTRACE_BB(ne)
+GTRACE_BB(lt)
+GTRACE_BB(le)
+GTRACE_BB(gt)
+GTRACE_BB(ge)
+GTRACE_BB(equ)
+GTRACE_BB(neu)
+GTRACE_BB(ltu)
+GTRACE_BB(leu)
+GTRACE_BB(gtu)
+GTRACE_BB(geu)
+#undef GTRACE_BB
+GTRACE_D bool __hisnan(__nv_bfloat16 a) { return (a.__x & 0x7fff) > 0x7f80; }
+GTRACE_D int __hisinf(__nv_bfloat16 a) { return a.__x == 0x7f80 ? 1 : a.__x == 0xff80 ? -1 : 0; }
+
+// ---- Operators (device) -----------------------------------------------------------------
+#define GTRACE_B_OPS(T)                                                                     \
+	GTRACE_D T operator+(const T &a, const T &b) { return __hadd(a, b); }               \
+	GTRACE_D T operator-(const T &a, const T &b) { return __hsub(a, b); }               \
+	GTRACE_D T operator*(const T &a, const T &b) { return __hmul(a, b); }               \
+	GTRACE_D T &operator+=(T &a, const T &b) { return a = __hadd(a, b); }               \
+	GTRACE_D T &operator-=(T &a, const T &b) { return a = __hsub(a, b); }               \
+	GTRACE_D T &operator*=(T &a, const T &b) { return a = __hmul(a, b); }
+GTRACE_B_OPS(__nv_bfloat16)
+#undef GTRACE_B_OPS
+GTRACE_D __nv_bfloat16 operator/(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __hdiv(a, b); }
+GTRACE_D __nv_bfloat16 &operator/=(__nv_bfloat16 &a, const __nv_bfloat16 &b) { return a = __hdiv(a, b); }
+GTRACE_D __nv_bfloat16 operator-(const __nv_bfloat16 &a) { return __hneg(a); }
+GTRACE_D __nv_bfloat16 operator+(const __nv_bfloat16 &a) { return a; }
+GTRACE_D bool operator==(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __heq(a, b); }
+GTRACE_D bool operator!=(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __hneu(a, b); }
+GTRACE_D bool operator<(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __hlt(a, b); }
+GTRACE_D bool operator<=(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __hle(a, b); }
+GTRACE_D bool operator>(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __hgt(a, b); }
+GTRACE_D bool operator>=(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __hge(a, b); }
+GTRACE_D __nv_bfloat162 operator+(const __nv_bfloat162 &a, const __nv_bfloat162 &b) { return __hadd2(a, b); }
+GTRACE_D __nv_bfloat162 operator-(const __nv_bfloat162 &a, const __nv_bfloat162 &b) { return __hsub2(a, b); }
+GTRACE_D __nv_bfloat162 operator*(const __nv_bfloat162 &a, const __nv_bfloat162 &b) { return __hmul2(a, b); }
+GTRACE_D __nv_bfloat162 operator/(const __nv_bfloat162 &a, const __nv_bfloat162 &b) { return __h2div(a, b); }
+GTRACE_D __nv_bfloat162 &operator+=(__nv_bfloat162 &a, const __nv_bfloat162 &b) { return a = __hadd2(a, b); }
+GTRACE_D __nv_bfloat162 &operator-=(__nv_bfloat162 &a, const __nv_bfloat162 &b) { return a = __hsub2(a, b); }
+GTRACE_D __nv_bfloat162 &operator*=(__nv_bfloat162 &a, const __nv_bfloat162 &b) { return a = __hmul2(a, b); }
+GTRACE_D __nv_bfloat162 operator-(const __nv_bfloat162 &a) { return __hneg2(a); }
+
+// ---- Atomics, shuffles and loads (device) ------------------------------------------
+// atomicAdd: a compare-and-swap loop (atom.cas.b16, as NVIDIA's header for sm_80).
+GTRACE_D __nv_bfloat16 atomicAdd(__nv_bfloat16 *p, __nv_bfloat16 v)
+{
+	unsigned short old = *(volatile unsigned short *)p, assumed;
+	do {
+		assumed = old;
+		unsigned short n = __hadd(__gtrace_b(assumed), v).__x;
+		asm volatile("atom.cas.b16 %0, [%1], %2, %3;" : "=h"(old) : "l"(p), "h"(assumed), "h"(n) : "memory");
+	} while (old != assumed);
+	return __gtrace_b(old);
+}
+GTRACE_D __nv_bfloat162 atomicAdd(__nv_bfloat162 *p, __nv_bfloat162 v)
+{
+	unsigned int *w = (unsigned int *)p, old = *w, assumed;
+	do {
+		assumed = old;
+		old = atomicCAS(w, assumed, __gtrace_u(__hadd2(__gtrace_b2(assumed), v)));
+	} while (old != assumed);
+	return __gtrace_b2(old);
+}
+#define GTRACE_B_SHFL(NAME)                                                                 \
+	GTRACE_D __nv_bfloat16 NAME(unsigned int m, __nv_bfloat16 v, int lane, int width = 32) \
+	{                                                                                   \
+		return __gtrace_b((unsigned short)NAME(m, (unsigned int)v.__x, lane, width)); \
+	}                                                                                   \
+	GTRACE_D __nv_bfloat162 NAME(unsigned int m, __nv_bfloat162 v, int lane, int width = 32) \
+	{                                                                                   \
+		return __gtrace_b2(NAME(m, __gtrace_u(v), lane, width));                    \
+	}
+GTRACE_B_SHFL(__shfl_sync)
+GTRACE_B_SHFL(__shfl_up_sync)
+GTRACE_B_SHFL(__shfl_down_sync)
+GTRACE_B_SHFL(__shfl_xor_sync)
+#undef GTRACE_B_SHFL
+GTRACE_D __nv_bfloat16 __ldg(const __nv_bfloat16 *p) { return __gtrace_b(__ldg((const unsigned short *)p)); }
+GTRACE_D __nv_bfloat162 __ldg(const __nv_bfloat162 *p) { return __gtrace_b2(__ldg((const unsigned int *)p)); }
+
+#define CUDART_INF_BF16 __ushort_as_bfloat16((unsigned short)0x7f80U)
+#define CUDART_NAN_BF16 __ushort_as_bfloat16((unsigned short)0x7fffU)
+#define CUDART_MIN_DENORM_BF16 __ushort_as_bfloat16((unsigned short)0x0001U)
+#define CUDART_MAX_NORMAL_BF16 __ushort_as_bfloat16((unsigned short)0x7f7fU)
+#define CUDART_NEG_ZERO_BF16 __ushort_as_bfloat16((unsigned short)0x8000U)
+#define CUDART_ZERO_BF16 __ushort_as_bfloat16((unsigned short)0x0000U)
+#define CUDART_ONE_BF16 __ushort_as_bfloat16((unsigned short)0x3f80U)
+
+#undef GTRACE_D
+#undef GTRACE_HD
+#undef GTRACE_HD_MEMBER
+#undef GTRACE_ON_DEVICE
+
+#endif // GTRACE_CUDA_BF16_H
+#endif
