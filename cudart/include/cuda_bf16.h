@@ -292,36 +292,7 @@ GTRACE_BB(geu)
 GTRACE_D bool __hisnan(__nv_bfloat16 a) { return (a.__x & 0x7fff) > 0x7f80; }
 GTRACE_D int __hisinf(__nv_bfloat16 a) { return a.__x == 0x7f80 ? 1 : a.__x == 0xff80 ? -1 : 0; }
 
-// ---- Operators (device) -----------------------------------------------------------------
-#define GTRACE_B_OPS(T)                                                                     \
-	GTRACE_D T operator+(const T &a, const T &b) { return __hadd(a, b); }               \
-	GTRACE_D T operator-(const T &a, const T &b) { return __hsub(a, b); }               \
-	GTRACE_D T operator*(const T &a, const T &b) { return __hmul(a, b); }               \
-	GTRACE_D T &operator+=(T &a, const T &b) { return a = __hadd(a, b); }               \
-	GTRACE_D T &operator-=(T &a, const T &b) { return a = __hsub(a, b); }               \
-	GTRACE_D T &operator*=(T &a, const T &b) { return a = __hmul(a, b); }
-GTRACE_B_OPS(__nv_bfloat16)
-#undef GTRACE_B_OPS
-GTRACE_D __nv_bfloat16 operator/(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __hdiv(a, b); }
-GTRACE_D __nv_bfloat16 &operator/=(__nv_bfloat16 &a, const __nv_bfloat16 &b) { return a = __hdiv(a, b); }
-GTRACE_D __nv_bfloat16 operator-(const __nv_bfloat16 &a) { return __hneg(a); }
-GTRACE_D __nv_bfloat16 operator+(const __nv_bfloat16 &a) { return a; }
-GTRACE_D bool operator==(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __heq(a, b); }
-GTRACE_D bool operator!=(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __hneu(a, b); }
-GTRACE_D bool operator<(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __hlt(a, b); }
-GTRACE_D bool operator<=(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __hle(a, b); }
-GTRACE_D bool operator>(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __hgt(a, b); }
-GTRACE_D bool operator>=(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __hge(a, b); }
-GTRACE_D __nv_bfloat162 operator+(const __nv_bfloat162 &a, const __nv_bfloat162 &b) { return __hadd2(a, b); }
-GTRACE_D __nv_bfloat162 operator-(const __nv_bfloat162 &a, const __nv_bfloat162 &b) { return __hsub2(a, b); }
-GTRACE_D __nv_bfloat162 operator*(const __nv_bfloat162 &a, const __nv_bfloat162 &b) { return __hmul2(a, b); }
-GTRACE_D __nv_bfloat162 operator/(const __nv_bfloat162 &a, const __nv_bfloat162 &b) { return __h2div(a, b); }
-GTRACE_D __nv_bfloat162 &operator+=(__nv_bfloat162 &a, const __nv_bfloat162 &b) { return a = __hadd2(a, b); }
-GTRACE_D __nv_bfloat162 &operator-=(__nv_bfloat162 &a, const __nv_bfloat162 &b) { return a = __hsub2(a, b); }
-GTRACE_D __nv_bfloat162 &operator*=(__nv_bfloat162 &a, const __nv_bfloat162 &b) { return a = __hmul2(a, b); }
-GTRACE_D __nv_bfloat162 operator-(const __nv_bfloat162 &a) { return __hneg2(a); }
-
-// ---- Atomics, shuffles and loads (device) ------------------------------------------
+// ---- Operators, shuffles, loads (GTRACE_HALF_COMMON, in cuda_fp16.h) and atomics ----
 // atomicAdd: a compare-and-swap loop (atom.cas.b16, as NVIDIA's header for sm_80).
 GTRACE_D __nv_bfloat16 atomicAdd(__nv_bfloat16 *p, __nv_bfloat16 v)
 {
@@ -342,22 +313,7 @@ GTRACE_D __nv_bfloat162 atomicAdd(__nv_bfloat162 *p, __nv_bfloat162 v)
 	} while (old != assumed);
 	return __gtrace_b2(old);
 }
-#define GTRACE_B_SHFL(NAME)                                                                 \
-	GTRACE_D __nv_bfloat16 NAME(unsigned int m, __nv_bfloat16 v, int lane, int width = 32) \
-	{                                                                                   \
-		return __gtrace_b((unsigned short)NAME(m, (unsigned int)v.__x, lane, width)); \
-	}                                                                                   \
-	GTRACE_D __nv_bfloat162 NAME(unsigned int m, __nv_bfloat162 v, int lane, int width = 32) \
-	{                                                                                   \
-		return __gtrace_b2(NAME(m, __gtrace_u(v), lane, width));                    \
-	}
-GTRACE_B_SHFL(__shfl_sync)
-GTRACE_B_SHFL(__shfl_up_sync)
-GTRACE_B_SHFL(__shfl_down_sync)
-GTRACE_B_SHFL(__shfl_xor_sync)
-#undef GTRACE_B_SHFL
-GTRACE_D __nv_bfloat16 __ldg(const __nv_bfloat16 *p) { return __gtrace_b(__ldg((const unsigned short *)p)); }
-GTRACE_D __nv_bfloat162 __ldg(const __nv_bfloat162 *p) { return __gtrace_b2(__ldg((const unsigned int *)p)); }
+GTRACE_HALF_COMMON(__nv_bfloat16, __nv_bfloat162, __gtrace_b, __gtrace_b2)
 
 #define CUDART_INF_BF16 __ushort_as_bfloat16((unsigned short)0x7f80U)
 #define CUDART_NAN_BF16 __ushort_as_bfloat16((unsigned short)0x7fffU)

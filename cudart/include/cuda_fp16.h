@@ -362,36 +362,55 @@ GTRACE_D bool __hisnan(__half a) { return __hequ(a, a) && !__heq(a, a); }
 GTRACE_D __half2 __hisnan2(__half2 a) { return __half2(__gtrace_h(__hisnan(a.x) ? 0x3c00 : 0), __gtrace_h(__hisnan(a.y) ? 0x3c00 : 0)); }
 GTRACE_D int __hisinf(__half a) { return a.__x == 0x7c00 ? 1 : a.__x == 0xfc00 ? -1 : 0; }
 
-// ---- Operators (device, as in CUDA 11) ------------------------------------------------
-GTRACE_D __half operator+(const __half &a, const __half &b) { return __hadd(a, b); }
-GTRACE_D __half operator-(const __half &a, const __half &b) { return __hsub(a, b); }
-GTRACE_D __half operator*(const __half &a, const __half &b) { return __hmul(a, b); }
-GTRACE_D __half operator/(const __half &a, const __half &b) { return __hdiv(a, b); }
-GTRACE_D __half &operator+=(__half &a, const __half &b) { return a = __hadd(a, b); }
-GTRACE_D __half &operator-=(__half &a, const __half &b) { return a = __hsub(a, b); }
-GTRACE_D __half &operator*=(__half &a, const __half &b) { return a = __hmul(a, b); }
-GTRACE_D __half &operator/=(__half &a, const __half &b) { return a = __hdiv(a, b); }
-GTRACE_D __half operator-(const __half &a) { return __hneg(a); }
-GTRACE_D __half operator+(const __half &a) { return a; }
-GTRACE_D bool operator==(const __half &a, const __half &b) { return __heq(a, b); }
-GTRACE_D bool operator!=(const __half &a, const __half &b) { return __hneu(a, b); }
-GTRACE_D bool operator<(const __half &a, const __half &b) { return __hlt(a, b); }
-GTRACE_D bool operator<=(const __half &a, const __half &b) { return __hle(a, b); }
-GTRACE_D bool operator>(const __half &a, const __half &b) { return __hgt(a, b); }
-GTRACE_D bool operator>=(const __half &a, const __half &b) { return __hge(a, b); }
-GTRACE_D __half2 operator+(const __half2 &a, const __half2 &b) { return __hadd2(a, b); }
-GTRACE_D __half2 operator-(const __half2 &a, const __half2 &b) { return __hsub2(a, b); }
-GTRACE_D __half2 operator*(const __half2 &a, const __half2 &b) { return __hmul2(a, b); }
-GTRACE_D __half2 operator/(const __half2 &a, const __half2 &b) { return __h2div(a, b); }
-GTRACE_D __half2 &operator+=(__half2 &a, const __half2 &b) { return a = __hadd2(a, b); }
-GTRACE_D __half2 &operator-=(__half2 &a, const __half2 &b) { return a = __hsub2(a, b); }
-GTRACE_D __half2 &operator*=(__half2 &a, const __half2 &b) { return a = __hmul2(a, b); }
-GTRACE_D __half2 &operator/=(__half2 &a, const __half2 &b) { return a = __h2div(a, b); }
-GTRACE_D __half2 operator-(const __half2 &a) { return __hneg2(a); }
-GTRACE_D bool operator==(const __half2 &a, const __half2 &b) { return __hbeq2(a, b); }
-GTRACE_D bool operator!=(const __half2 &a, const __half2 &b) { return __hbneu2(a, b); }
+// ---- Operators, atomics, shuffles and loads (device) ----------------------------------
+// GTRACE_HALF_COMMON(T, T2, MK, MK2) is what __half and __nv_bfloat16 share, written
+// with each type's own __hadd, __heq, ... and its bits-to-value functions MK (16 bits)
+// and MK2 (a pair's 32): the operators (device, as in CUDA 11), the warp shuffles and
+// __ldg of the type and of its pair. cuda_bf16.h uses it too.
+#define GTRACE_HALF_COMMON(T, T2, MK, MK2)                                                  \
+	GTRACE_D T operator+(const T &a, const T &b) { return __hadd(a, b); }               \
+	GTRACE_D T operator-(const T &a, const T &b) { return __hsub(a, b); }               \
+	GTRACE_D T operator*(const T &a, const T &b) { return __hmul(a, b); }               \
+	GTRACE_D T operator/(const T &a, const T &b) { return __hdiv(a, b); }               \
+	GTRACE_D T &operator+=(T &a, const T &b) { return a = __hadd(a, b); }               \
+	GTRACE_D T &operator-=(T &a, const T &b) { return a = __hsub(a, b); }               \
+	GTRACE_D T &operator*=(T &a, const T &b) { return a = __hmul(a, b); }               \
+	GTRACE_D T &operator/=(T &a, const T &b) { return a = __hdiv(a, b); }               \
+	GTRACE_D T operator-(const T &a) { return __hneg(a); }                              \
+	GTRACE_D T operator+(const T &a) { return a; }                                      \
+	GTRACE_D bool operator==(const T &a, const T &b) { return __heq(a, b); }            \
+	GTRACE_D bool operator!=(const T &a, const T &b) { return __hneu(a, b); }           \
+	GTRACE_D bool operator<(const T &a, const T &b) { return __hlt(a, b); }             \
+	GTRACE_D bool operator<=(const T &a, const T &b) { return __hle(a, b); }            \
+	GTRACE_D bool operator>(const T &a, const T &b) { return __hgt(a, b); }             \
+	GTRACE_D bool operator>=(const T &a, const T &b) { return __hge(a, b); }            \
+	GTRACE_D T2 operator+(const T2 &a, const T2 &b) { return __hadd2(a, b); }           \
+	GTRACE_D T2 operator-(const T2 &a, const T2 &b) { return __hsub2(a, b); }           \
+	GTRACE_D T2 operator*(const T2 &a, const T2 &b) { return __hmul2(a, b); }           \
+	GTRACE_D T2 operator/(const T2 &a, const T2 &b) { return __h2div(a, b); }           \
+	GTRACE_D T2 &operator+=(T2 &a, const T2 &b) { return a = __hadd2(a, b); }           \
+	GTRACE_D T2 &operator-=(T2 &a, const T2 &b) { return a = __hsub2(a, b); }           \
+	GTRACE_D T2 &operator*=(T2 &a, const T2 &b) { return a = __hmul2(a, b); }           \
+	GTRACE_D T2 &operator/=(T2 &a, const T2 &b) { return a = __h2div(a, b); }           \
+	GTRACE_D T2 operator-(const T2 &a) { return __hneg2(a); }                           \
+	GTRACE_D bool operator==(const T2 &a, const T2 &b) { return __hbeq2(a, b); }        \
+	GTRACE_D bool operator!=(const T2 &a, const T2 &b) { return __hbneu2(a, b); }       \
+	GTRACE_HALF_SHFL(T, T2, MK, MK2, __shfl_sync)                                       \
+	GTRACE_HALF_SHFL(T, T2, MK, MK2, __shfl_up_sync)                                    \
+	GTRACE_HALF_SHFL(T, T2, MK, MK2, __shfl_down_sync)                                  \
+	GTRACE_HALF_SHFL(T, T2, MK, MK2, __shfl_xor_sync)                                   \
+	GTRACE_D T __ldg(const T *p) { return MK(__ldg((const unsigned short *)p)); }       \
+	GTRACE_D T2 __ldg(const T2 *p) { return MK2(__ldg((const unsigned int *)p)); }
+#define GTRACE_HALF_SHFL(T, T2, MK, MK2, NAME)                                              \
+	GTRACE_D T NAME(unsigned int m, T v, int lane, int width = 32)                      \
+	{                                                                                   \
+		return MK((unsigned short)NAME(m, (unsigned int)v.__x, lane, width));       \
+	}                                                                                   \
+	GTRACE_D T2 NAME(unsigned int m, T2 v, int lane, int width = 32)                    \
+	{                                                                                   \
+		return MK2(NAME(m, __gtrace_u(v), lane, width));                            \
+	}
 
-// ---- Atomics, shuffles and loads (device) ------------------------------------------
 GTRACE_D __half atomicAdd(__half *p, __half v)
 {
 	__half r;
@@ -404,22 +423,7 @@ GTRACE_D __half2 atomicAdd(__half2 *p, __half2 v)
 	asm volatile("atom.add.noftz.f16x2 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(__gtrace_u(v)) : "memory");
 	return __gtrace_h2(r);
 }
-#define GTRACE_H_SHFL(NAME)                                                                 \
-	GTRACE_D __half NAME(unsigned int m, __half v, int lane, int width = 32)            \
-	{                                                                                   \
-		return __gtrace_h((unsigned short)NAME(m, (unsigned int)v.__x, lane, width)); \
-	}                                                                                   \
-	GTRACE_D __half2 NAME(unsigned int m, __half2 v, int lane, int width = 32)          \
-	{                                                                                   \
-		return __gtrace_h2(NAME(m, __gtrace_u(v), lane, width));                    \
-	}
-GTRACE_H_SHFL(__shfl_sync)
-GTRACE_H_SHFL(__shfl_up_sync)
-GTRACE_H_SHFL(__shfl_down_sync)
-GTRACE_H_SHFL(__shfl_xor_sync)
-#undef GTRACE_H_SHFL
-GTRACE_D __half __ldg(const __half *p) { return __gtrace_h(__ldg((const unsigned short *)p)); }
-GTRACE_D __half2 __ldg(const __half2 *p) { return __gtrace_h2(__ldg((const unsigned int *)p)); }
+GTRACE_HALF_COMMON(__half, __half2, __gtrace_h, __gtrace_h2)
 
 // Values of CUDA's cuda_fp16.h.
 #define CUDART_INF_FP16 __ushort_as_half((unsigned short)0x7c00U)
