@@ -135,6 +135,15 @@ func (m *mods) halfType() (vtype, bool) {
 	return tNone, false
 }
 
+// take removes the modifier o from those no kind claimed and says whether it was there.
+func (m *mods) take(o string) bool {
+	i := slices.Index(m.other, o)
+	if i >= 0 {
+		m.other = slices.Delete(m.other, i, i+1)
+	}
+	return i >= 0
+}
+
 // decodeInst turns one instruction into its compact form and its program-table row.
 func (k *Kernel) decodeInst(sc *scope, a *instAST, in *instr, row *format.Inst) error {
 	err := k.decodeOp(sc, a, in, row)

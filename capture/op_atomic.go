@@ -101,7 +101,7 @@ func (w *warpState) atomic(in *instr, l int, b []byte) {
 		case tF64:
 			nv = f64r(f64(old) + f64(x))
 		case tF16, tBF16, tF16x2, tBF16x2:
-			nv = halfAtomAdd(&instr{t: t}, old, x, 0)
+			nv = halfAtomAdd(t, old, x)
 		default:
 			nv = (old + x) & t.mask()
 		}

@@ -20,7 +20,12 @@ var compareFamily = opFamily{name: "comparison and selection", rules: []opRule{
 		doc: "a destination type and an .s32 or .f32 selector"},
 }}
 
-func decodeSetp(r *resolver) error {
+func decodeSetp(r *resolver) error { return r.setp(runSetp, nil) }
+
+// setp decodes setp's operands, whatever its type: the comparison, a destination p or
+// p|q, the sources a and b, and an optional predicate combined by .and/.or/.xor; run
+// executes it, and checkDst (when not nil) vets the destination's shape for the type.
+func (r *resolver) setp(run runFunc, checkDst func(t vtype, pair bool) error) error {
 	in, a, m := r.in, r.a, &r.m
 	if err := r.unknownMods(); err != nil {
 		return err
@@ -32,9 +37,14 @@ func decodeSetp(r *resolver) error {
 	if err != nil || m.cmp < 0 {
 		return r.fail("setp needs a comparison and a type")
 	}
-	in.op, in.t, in.t2, in.cmp, in.bop, in.run = opCompute, t, t, uint8(m.cmp), m.bop, runSetp
+	in.op, in.t, in.t2, in.cmp, in.bop, in.run = opCompute, t, t, uint8(m.cmp), m.bop, run
 	in.flags |= fSinkOK
 	d := a.ops[0]
+	if checkDst != nil {
+		if err := checkDst(t, d.kind == oPair); err != nil {
+			return err
+		}
+	}
 	if d.kind == oPair {
 		if err := r.predDst(0, d.elems[0]); err != nil {
 			return err
@@ -153,20 +163,25 @@ func runSetp(w *warpState, in *instr, exec, _ uint32) {
 			}
 		}
 	}
-	notR := exec &^ r
+	w.setpResult(in, exec, r, exec&^r)
+}
+
+// setpResult writes a setp's results over the executing lanes: p to its destination
+// and q to the second one of p|q, each first combined with the instruction's predicate
+// operand under .and/.or/.xor.
+func (w *warpState) setpResult(in *instr, exec, p, q uint32) {
 	if in.flags&fCmpBool != 0 {
 		c := w.preds[in.s[2]]
 		if in.sneg&4 != 0 {
 			c = ^c
 		}
-		r = predOp(in.bop, r, c) & exec
-		notR = predOp(in.bop, notR, c) & exec
+		p, q = predOp(in.bop, p, c)&exec, predOp(in.bop, q, c)&exec
 	}
 	if in.d[0] >= 0 {
-		w.preds[in.d[0]] = w.preds[in.d[0]]&^exec | r
+		w.preds[in.d[0]] = w.preds[in.d[0]]&^exec | p
 	}
 	if in.dp >= 0 {
-		w.preds[in.dp] = w.preds[in.dp]&^exec | notR
+		w.preds[in.dp] = w.preds[in.dp]&^exec | q
 	}
 }
 

@@ -205,23 +205,19 @@ func (f *halfFmt) relu(in *instr, h uint16) uint16 {
 
 func decodeHalfArith(r *resolver) error {
 	in, m, base := r.in, &r.m, r.base
-	rest := m.other[:0:0]
-	for _, o := range m.other {
-		switch {
-		case o == ".relu" && (base == "fma" || base == "min" || base == "max"):
-			in.bop |= halfRelu
-		case o == ".NaN" && (base == "min" || base == "max"):
-			in.flags |= fNaN
-		case (o == ".xorsign" || o == ".abs") && (base == "min" || base == "max"):
-			if !strings.Contains(r.a.opcode, ".xorsign.abs") {
-				return r.fail(".xorsign and .abs on %s go together, as .xorsign.abs", base)
-			}
-			in.flags |= fXorSign
-		default:
-			rest = append(rest, o)
-		}
+	minMax := base == "min" || base == "max"
+	if (base == "fma" || minMax) && m.take(".relu") {
+		in.bop |= halfRelu
 	}
-	m.other = rest
+	if minMax && m.take(".NaN") {
+		in.flags |= fNaN
+	}
+	if xorsign, abs := minMax && m.take(".xorsign"), minMax && m.take(".abs"); xorsign || abs {
+		if !strings.Contains(r.a.opcode, ".xorsign.abs") {
+			return r.fail(".xorsign and .abs on %s go together, as .xorsign.abs", base)
+		}
+		in.flags |= fXorSign
+	}
 	approx := base == "ex2" || base == "tanh"
 	if approx != m.approx {
 		if approx {
@@ -246,7 +242,7 @@ func decodeHalfArith(r *resolver) error {
 
 // halfLanes are the lane functions of decodeHalfArith's opcodes.
 var halfLanes = map[string]laneFunc{
-	"add": laneHalf(halfAdd), "sub": laneHalf(halfSub), "mul": laneHalf(halfMul),
+	"add": laneHalfAdd, "sub": laneHalf(halfSub), "mul": laneHalf(halfMul),
 	"fma": laneHalf(halfFma), "neg": laneHalf(halfNeg), "abs": laneHalf(halfAbs),
 	"min": laneHalf(halfMin), "max": laneHalf(halfMax),
 	"ex2": laneHalf(halfEx2), "tanh": laneHalf(halfTanh),
@@ -356,54 +352,18 @@ func (f *halfFmt) approx(in *instr, x float64) uint16 {
 	return f.ftz(in, h)
 }
 
+// decodeHalfSetp: an x2 writes a pair p|q, the low and the high halves' results; a
+// scalar writes one predicate (the GPU's JIT refuses p|q on .f16).
 func decodeHalfSetp(r *resolver) error {
-	in, a, m := r.in, r.a, &r.m
-	if err := r.unknownMods(); err != nil {
-		return err
-	}
-	if err := r.nops(3, 4); err != nil {
-		return err
-	}
-	t, err := r.needType()
-	if err != nil || m.cmp < 0 {
-		return r.fail("setp needs a comparison and a type")
-	}
-	in.op, in.t, in.t2, in.cmp, in.bop, in.run = opCompute, t, t, uint8(m.cmp), m.bop, runHalfSetp
-	in.flags |= fSinkOK
-	switch d := a.ops[0]; {
-	case d.kind == oPair && t.packed():
-		if err := r.predDst(0, d.elems[0]); err != nil {
-			return err
+	return r.setp(runHalfSetp, func(t vtype, pair bool) error {
+		switch {
+		case t.packed() && !pair:
+			return r.fail("setp.%s writes a pair p|q: p the low halves' result, q the high halves'", t)
+		case !t.packed() && pair:
+			return r.fail("setp.%s writes one predicate (p|q is for .f16x2 and .bf16x2)", t)
 		}
-		if err := r.predDstP(d.elems[1]); err != nil {
-			return err
-		}
-	case t.packed():
-		return r.fail("setp.%s writes a pair p|q: p the low halves' result, q the high halves'", t)
-	case d.kind == oPair:
-		return r.fail("setp.%s writes one predicate (p|q is for .f16x2 and .bf16x2)", t)
-	default:
-		if err := r.predDst(0, d); err != nil {
-			return err
-		}
-	}
-	if err := r.src(0, 1, t); err != nil {
-		return err
-	}
-	if err := r.src(1, 2, t); err != nil {
-		return err
-	}
-	if len(a.ops) == 4 {
-		if m.bop == bopNone {
-			return r.fail("a fourth operand needs .and, .or or .xor")
-		}
-		in.flags |= fCmpBool
-		return r.predSrc(2, a.ops[3])
-	}
-	if m.bop != bopNone {
-		return r.fail(".and/.or/.xor needs a predicate operand")
-	}
-	return nil
+		return nil
+	})
 }
 
 // runHalfSetp: p is the comparison of the low (or only) elements, q of the high ones.
@@ -420,35 +380,17 @@ func runHalfSetp(w *warpState, in *instr, exec, _ uint32) {
 			q |= 1 << l
 		}
 	}
-	if in.flags&fCmpBool != 0 {
-		c := w.preds[in.s[2]]
-		if in.sneg&4 != 0 {
-			c = ^c
-		}
-		p, q = predOp(in.bop, p, c)&exec, predOp(in.bop, q, c)&exec
-	}
-	if in.d[0] >= 0 {
-		w.preds[in.d[0]] = w.preds[in.d[0]]&^exec | p
-	}
-	if in.dp >= 0 {
-		w.preds[in.dp] = w.preds[in.dp]&^exec | q
-	}
+	w.setpResult(in, exec, p, q) // a scalar has no q: p|q is refused on it
 }
 
 func decodeHalfCvt(r *resolver) error {
 	in, m := r.in, &r.m
-	rest := m.other[:0:0]
-	for _, o := range m.other {
-		switch o {
-		case ".relu":
-			in.bop |= halfRelu
-		case ".satfinite":
-			in.bop |= halfSatFinite
-		default:
-			rest = append(rest, o)
-		}
+	if m.take(".relu") {
+		in.bop |= halfRelu
 	}
-	m.other = rest
+	if m.take(".satfinite") {
+		in.bop |= halfSatFinite
+	}
 	if err := r.unknownMods(); err != nil {
 		return err
 	}
@@ -531,7 +473,9 @@ func toHalf(in *instr, v uint64) uint16 {
 		x, rnd = roundInt(x, in.rnd), rndN
 	}
 	h := f.round(x, lo, rnd)
-	if x != x && lo == 1 {
+	if x != x && in.t2 == tF64 {
+		// From f64 a NaN becomes the format's default quiet NaN (0x7e00, 0x7fc0), not
+		// the canonical one (measured).
 		h = f.expMask() | 1<<(f.frac-1)
 	}
 	if in.bop&halfSatFinite != 0 && h&0x7fff == f.expMask() {
@@ -549,10 +493,6 @@ func cvtSource(in *instr, v uint64) (x, lo float64) {
 		return fmtOf(t).value(uint16(v)), 0
 	case t == tF32:
 		return float64(ftz32(in, f32(v))), 0
-	case t == tF64 && f64(v) != f64(v):
-		// From f64 a NaN becomes the format's default quiet NaN (0x7e00, 0x7fc0), not
-		// the canonical one (measured).
-		return math.NaN(), 1
 	case t == tF64:
 		return f64(v), 0
 	case t.signed():
@@ -575,22 +515,19 @@ func cvtSource(in *instr, v uint64) (x, lo float64) {
 // required, and add is the one operation); the rest is decodeAtomic's.
 func decodeHalfAtomic(r *resolver) error {
 	m := &r.m
-	rest := m.other[:0:0]
-	noftz := false
-	for _, o := range m.other {
-		if o == ".noftz" {
-			noftz = true
-		} else {
-			rest = append(rest, o)
-		}
-	}
 	t, _ := m.halfType()
-	if !noftz || len(rest) != 1 || rest[0] != ".add" {
+	if !m.take(".noftz") || len(m.other) != 1 || m.other[0] != ".add" {
 		return r.fail("%s on .%s is .add.noftz only", r.base, t)
 	}
-	m.other = rest
 	return decodeAtomic(r)
 }
 
-// halfAtomAdd is an atomic add's new value: .rn, no flush to zero.
-var halfAtomAdd = laneHalf(halfAdd)
+// halfAtomAdd is an atomic add's new value for a half type t: .rn, no flush to zero
+// (an instruction of type t with no modifier, one per type so that none is allocated
+// per lane).
+func halfAtomAdd(t vtype, old, x uint64) uint64 { return laneHalfAdd(&halfPlain[t], old, x, 0) }
+
+var (
+	laneHalfAdd = laneHalf(halfAdd)
+	halfPlain   = [...]instr{tF16: {t: tF16}, tBF16: {t: tBF16}, tF16x2: {t: tF16x2}, tBF16x2: {t: tBF16x2}}
+)

@@ -170,66 +170,22 @@ GTRACE_B_FMA(__hadd, "%1", "k", "%2", "0x3f80", "0x3f803f80")
 GTRACE_B_FMA(__hsub, "%2", "k", "%1", "0xbf80", "0xbf80bf80")
 GTRACE_B_FMA(__hmul, "%1", "%2", "k", "0x8000", "0x80008000")
 #undef GTRACE_B_FMA
-#define GTRACE_B_FMA3(NAME, PTX)                                                            \
-	GTRACE_D __nv_bfloat16 NAME(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c)      \
-	{                                                                                   \
-		__nv_bfloat16 r;                                                            \
-		asm(PTX " %0, %1, %2, %3;" : "=h"(r.__x) : "h"(a.__x), "h"(b.__x), "h"(c.__x)); \
-		return r;                                                                   \
-	}                                                                                   \
-	GTRACE_D __nv_bfloat162 NAME##2(__nv_bfloat162 a, __nv_bfloat162 b, __nv_bfloat162 c) \
-	{                                                                                   \
-		unsigned int r;                                                             \
-		asm(PTX "x2 %0, %1, %2, %3;"                                                \
-		    : "=r"(r)                                                               \
-		    : "r"(__gtrace_u(a)), "r"(__gtrace_u(b)), "r"(__gtrace_u(c)));          \
-		return __gtrace_b2(r);                                                      \
-	}
-GTRACE_B_FMA3(__hfma, "fma.rn.bf16")
-GTRACE_B_FMA3(__hfma_relu, "fma.rn.relu.bf16")
-#undef GTRACE_B_FMA3
-#define GTRACE_B_OP2(NAME, PTX)                                                             \
-	GTRACE_D __nv_bfloat16 NAME(__nv_bfloat16 a, __nv_bfloat16 b)                       \
-	{                                                                                   \
-		__nv_bfloat16 r;                                                            \
-		asm(PTX ".bf16 %0, %1, %2;" : "=h"(r.__x) : "h"(a.__x), "h"(b.__x));        \
-		return r;                                                                   \
-	}                                                                                   \
-	GTRACE_D __nv_bfloat162 NAME##2(__nv_bfloat162 a, __nv_bfloat162 b)                 \
-	{                                                                                   \
-		unsigned int r;                                                             \
-		asm(PTX ".bf16x2 %0, %1, %2;" : "=r"(r) : "r"(__gtrace_u(a)), "r"(__gtrace_u(b))); \
-		return __gtrace_b2(r);                                                      \
-	}
-GTRACE_B_OP2(__hmax, "max")
-GTRACE_B_OP2(__hmin, "min")
-GTRACE_B_OP2(__hmax_nan, "max.NaN")
-GTRACE_B_OP2(__hmin_nan, "min.NaN")
-#undef GTRACE_B_OP2
-#define GTRACE_B_OP1(NAME, PTX)                                                             \
-	GTRACE_D __nv_bfloat16 NAME(__nv_bfloat16 a)                                        \
-	{                                                                                   \
-		__nv_bfloat16 r;                                                            \
-		asm(PTX ".bf16 %0, %1;" : "=h"(r.__x) : "h"(a.__x));                        \
-		return r;                                                                   \
-	}                                                                                   \
-	GTRACE_D __nv_bfloat162 NAME##2(__nv_bfloat162 a)                                   \
-	{                                                                                   \
-		unsigned int r;                                                             \
-		asm(PTX ".bf16x2 %0, %1;" : "=r"(r) : "r"(__gtrace_u(a)));                  \
-		return __gtrace_b2(r);                                                      \
-	}
-GTRACE_B_OP1(__hneg, "neg")
-GTRACE_B_OP1(__habs, "abs")
-#undef GTRACE_B_OP1
+#define GTRACE_B(n, NAME, NAME2, PTX) GTRACE_HALF_OP##n(__nv_bfloat16, __nv_bfloat162, __gtrace_b2, NAME, NAME2, PTX)
+GTRACE_B(3, __hfma, __hfma2, "fma.rn.bf16")
+GTRACE_B(3, __hfma_relu, __hfma2_relu, "fma.rn.relu.bf16")
+GTRACE_B(2, __hmax, __hmax2, "max.bf16")
+GTRACE_B(2, __hmin, __hmin2, "min.bf16")
+GTRACE_B(2, __hmax_nan, __hmax2_nan, "max.NaN.bf16")
+GTRACE_B(2, __hmin_nan, __hmin2_nan, "min.NaN.bf16")
+GTRACE_B(1, __hneg, __hneg2, "neg.bf16")
+GTRACE_B(1, __habs, __habs2, "abs.bf16")
+#undef GTRACE_B
 
 // Division and the math functions in float, rounded once (24 >= 2*8+2 significant
 // bits: the double rounding is innocuous, Figueroa 1995).
 GTRACE_D __nv_bfloat16 __hdiv(__nv_bfloat16 a, __nv_bfloat16 b) { return __float2bfloat16(__bfloat162float(a) / __bfloat162float(b)); }
 GTRACE_D __nv_bfloat162 __h2div(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162(__hdiv(a.x, b.x), __hdiv(a.y, b.y)); }
-#define GTRACE_B_MATH(NAME, F)                                                              \
-	GTRACE_D __nv_bfloat16 h##NAME(__nv_bfloat16 a) { return __float2bfloat16(F(__bfloat162float(a))); } \
-	GTRACE_D __nv_bfloat162 h2##NAME(__nv_bfloat162 a) { return __nv_bfloat162(h##NAME(a.x), h##NAME(a.y)); }
+#define GTRACE_B_MATH(NAME, F) GTRACE_HALF_MATH(__nv_bfloat16, __nv_bfloat162, __float2bfloat16, __bfloat162float, NAME, F)
 GTRACE_B_MATH(sqrt, sqrtf)
 GTRACE_B_MATH(rsqrt, rsqrtf)
 GTRACE_B_MATH(rcp, 1.0f /)

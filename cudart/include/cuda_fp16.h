@@ -199,90 +199,80 @@ GTRACE_HD_MEMBER __half::__half(unsigned long long i) { *this = __ull2half_rn(i)
 GTRACE_HD_MEMBER __half::operator float() const { return __half2float(*this); }
 
 // ---- Arithmetic (device) -----------------------------------------------------------
-#define GTRACE_H_OP2(NAME, PTX)                                                             \
-	GTRACE_D __half NAME(__half a, __half b)                                            \
+// Inline-PTX wrappers, shared with cuda_bf16.h: GTRACE_HALF_OPn(T, T2, MK2, NAME, NAME2,
+// PTX) defines NAME on two T of n operands as the instruction PTX and NAME2 on two
+// pairs T2 as PTX "x2" (MK2 makes a pair of its 32 bits).
+#define GTRACE_HALF_OP1(T, T2, MK2, NAME, NAME2, PTX)                                       \
+	GTRACE_D T NAME(T a)                                                                \
 	{                                                                                   \
-		__half r;                                                                   \
-		asm(PTX " %0, %1, %2;" : "=h"(r.__x) : "h"(a.__x), "h"(b.__x));             \
+		T r;                                                                        \
+		asm(PTX " %0, %1;" : "=h"(r.__x) : "h"(a.__x));                             \
 		return r;                                                                   \
-	}
-#define GTRACE_H2_OP2(NAME, PTX)                                                            \
-	GTRACE_D __half2 NAME(__half2 a, __half2 b)                                         \
+	}                                                                                   \
+	GTRACE_D T2 NAME2(T2 a)                                                             \
 	{                                                                                   \
 		unsigned int r;                                                             \
-		asm(PTX " %0, %1, %2;" : "=r"(r) : "r"(__gtrace_u(a)), "r"(__gtrace_u(b))); \
-		return __gtrace_h2(r);                                                      \
+		asm(PTX "x2 %0, %1;" : "=r"(r) : "r"(__gtrace_u(a)));                       \
+		return MK2(r);                                                              \
 	}
-GTRACE_H_OP2(__hadd, "add.f16")
-GTRACE_H_OP2(__hsub, "sub.f16")
-GTRACE_H_OP2(__hmul, "mul.f16")
-GTRACE_H_OP2(__hadd_sat, "add.sat.f16")
-GTRACE_H_OP2(__hsub_sat, "sub.sat.f16")
-GTRACE_H_OP2(__hmul_sat, "mul.sat.f16")
-GTRACE_H_OP2(__hmax, "max.f16")
-GTRACE_H_OP2(__hmin, "min.f16")
-GTRACE_H_OP2(__hmax_nan, "max.NaN.f16")
-GTRACE_H_OP2(__hmin_nan, "min.NaN.f16")
-GTRACE_H2_OP2(__hadd2, "add.f16x2")
-GTRACE_H2_OP2(__hsub2, "sub.f16x2")
-GTRACE_H2_OP2(__hmul2, "mul.f16x2")
-GTRACE_H2_OP2(__hadd2_sat, "add.sat.f16x2")
-GTRACE_H2_OP2(__hsub2_sat, "sub.sat.f16x2")
-GTRACE_H2_OP2(__hmul2_sat, "mul.sat.f16x2")
-GTRACE_H2_OP2(__hmax2, "max.f16x2")
-GTRACE_H2_OP2(__hmin2, "min.f16x2")
-GTRACE_H2_OP2(__hmax2_nan, "max.NaN.f16x2")
-GTRACE_H2_OP2(__hmin2_nan, "min.NaN.f16x2")
-#undef GTRACE_H_OP2
-#undef GTRACE_H2_OP2
-#define GTRACE_H_FMA(NAME, PTX)                                                             \
-	GTRACE_D __half NAME(__half a, __half b, __half c)                                  \
+#define GTRACE_HALF_OP2(T, T2, MK2, NAME, NAME2, PTX)                                       \
+	GTRACE_D T NAME(T a, T b)                                                           \
 	{                                                                                   \
-		__half r;                                                                   \
+		T r;                                                                        \
+		asm(PTX " %0, %1, %2;" : "=h"(r.__x) : "h"(a.__x), "h"(b.__x));             \
+		return r;                                                                   \
+	}                                                                                   \
+	GTRACE_D T2 NAME2(T2 a, T2 b)                                                       \
+	{                                                                                   \
+		unsigned int r;                                                             \
+		asm(PTX "x2 %0, %1, %2;" : "=r"(r) : "r"(__gtrace_u(a)), "r"(__gtrace_u(b))); \
+		return MK2(r);                                                              \
+	}
+#define GTRACE_HALF_OP3(T, T2, MK2, NAME, NAME2, PTX)                                       \
+	GTRACE_D T NAME(T a, T b, T c)                                                      \
+	{                                                                                   \
+		T r;                                                                        \
 		asm(PTX " %0, %1, %2, %3;" : "=h"(r.__x) : "h"(a.__x), "h"(b.__x), "h"(c.__x)); \
 		return r;                                                                   \
 	}                                                                                   \
-	GTRACE_D __half2 NAME##2(__half2 a, __half2 b, __half2 c)                           \
+	GTRACE_D T2 NAME2(T2 a, T2 b, T2 c)                                                 \
 	{                                                                                   \
 		unsigned int r;                                                             \
 		asm(PTX "x2 %0, %1, %2, %3;"                                                \
 		    : "=r"(r)                                                               \
 		    : "r"(__gtrace_u(a)), "r"(__gtrace_u(b)), "r"(__gtrace_u(c)));          \
-		return __gtrace_h2(r);                                                      \
+		return MK2(r);                                                              \
 	}
-GTRACE_H_FMA(__hfma, "fma.rn.f16")
-GTRACE_H_FMA(__hfma_sat, "fma.rn.sat.f16")
-GTRACE_H_FMA(__hfma_relu, "fma.rn.relu.f16")
-#undef GTRACE_H_FMA
-#define GTRACE_H_OP1(NAME, PTX)                                                             \
-	GTRACE_D __half NAME(__half a)                                                      \
-	{                                                                                   \
-		__half r;                                                                   \
-		asm(PTX " %0, %1;" : "=h"(r.__x) : "h"(a.__x));                             \
-		return r;                                                                   \
-	}                                                                                   \
-	GTRACE_D __half2 NAME##2(__half2 a)                                                 \
-	{                                                                                   \
-		unsigned int r;                                                             \
-		asm(PTX "x2 %0, %1;" : "=r"(r) : "r"(__gtrace_u(a)));                       \
-		return __gtrace_h2(r);                                                      \
-	}
-GTRACE_H_OP1(__hneg, "neg.f16")
-GTRACE_H_OP1(__habs, "abs.f16")
-GTRACE_H_OP1(hexp2_approx_, "ex2.approx.f16")
-GTRACE_H_OP1(htanh_approx_, "tanh.approx.f16")
-#undef GTRACE_H_OP1
-GTRACE_D __half htanh_approx(__half a) { return htanh_approx_(a); }
-GTRACE_D __half2 h2tanh_approx(__half2 a) { return htanh_approx_2(a); }
+#define GTRACE_H(n, NAME, NAME2, PTX) GTRACE_HALF_OP##n(__half, __half2, __gtrace_h2, NAME, NAME2, PTX)
+GTRACE_H(2, __hadd, __hadd2, "add.f16")
+GTRACE_H(2, __hsub, __hsub2, "sub.f16")
+GTRACE_H(2, __hmul, __hmul2, "mul.f16")
+GTRACE_H(2, __hadd_sat, __hadd2_sat, "add.sat.f16")
+GTRACE_H(2, __hsub_sat, __hsub2_sat, "sub.sat.f16")
+GTRACE_H(2, __hmul_sat, __hmul2_sat, "mul.sat.f16")
+GTRACE_H(2, __hmax, __hmax2, "max.f16")
+GTRACE_H(2, __hmin, __hmin2, "min.f16")
+GTRACE_H(2, __hmax_nan, __hmax2_nan, "max.NaN.f16")
+GTRACE_H(2, __hmin_nan, __hmin2_nan, "min.NaN.f16")
+GTRACE_H(3, __hfma, __hfma2, "fma.rn.f16")
+GTRACE_H(3, __hfma_sat, __hfma2_sat, "fma.rn.sat.f16")
+GTRACE_H(3, __hfma_relu, __hfma2_relu, "fma.rn.relu.f16")
+GTRACE_H(1, __hneg, __hneg2, "neg.f16")
+GTRACE_H(1, __habs, __habs2, "abs.f16")
+GTRACE_H(1, htanh_approx, h2tanh_approx, "tanh.approx.f16")
+#undef GTRACE_H
 
 // Division and the math functions: in float, then rounded once to half. A float
 // quotient rounded again to half is the correctly rounded half quotient (24 >= 2*11+2
 // significant bits: Figueroa, "When is double rounding innocuous?", 1995).
 GTRACE_D __half __hdiv(__half a, __half b) { return __float2half(__half2float(a) / __half2float(b)); }
 GTRACE_D __half2 __h2div(__half2 a, __half2 b) { return __half2(__hdiv(a.x, b.x), __hdiv(a.y, b.y)); }
-#define GTRACE_H_MATH(NAME, F)                                                              \
-	GTRACE_D __half h##NAME(__half a) { return __float2half(F(__half2float(a))); }       \
-	GTRACE_D __half2 h2##NAME(__half2 a) { return __half2(h##NAME(a.x), h##NAME(a.y)); }
+// GTRACE_HALF_MATH(T, T2, TO, FROM, NAME, F): hNAME and h2NAME through float's F,
+// FROM and TO converting (cuda_bf16.h uses it too).
+#define GTRACE_HALF_MATH(T, T2, TO, FROM, NAME, F)                                          \
+	GTRACE_D T h##NAME(T a) { return TO(F(FROM(a))); }                                  \
+	GTRACE_D T2 h2##NAME(T2 a) { return T2(h##NAME(a.x), h##NAME(a.y)); }
+#define GTRACE_H_MATH(NAME, F) GTRACE_HALF_MATH(__half, __half2, __float2half, __half2float, NAME, F)
 GTRACE_H_MATH(sqrt, sqrtf)
 GTRACE_H_MATH(rsqrt, rsqrtf)
 GTRACE_H_MATH(rcp, 1.0f /)
