@@ -116,8 +116,10 @@ type Kernel struct {
 	// atomic's result is used, or when it is not an order-independent integer reduction.
 	parallel bool
 	maxInst  uint64
-	maxTrace int // bytes of trace one CTA may hold (Spec.MaxCTATrace)
-	mem      memLimits
+	// printfLimit: Spec.PrintfLimit, or its default.
+	printfLimit int
+	maxTrace    int // bytes of trace one CTA may hold (Spec.MaxCTATrace)
+	mem         memLimits
 
 	predConst [2]int32 // predicates holding constant false/true, -1 until used
 	carry     int32    // the slot of the carry flag CC.CF (op_carry.go), -1 until used
@@ -166,6 +168,9 @@ func loadKernel(spec Spec) (*Kernel, error) {
 	k := &Kernel{spec: spec, mod: mod, imms: map[uint64]int32{}, consts: map[string]symbol{}, nslots: numSpecial, predConst: [2]int32{-1, -1}, carry: -1}
 	k.hash = ptxHash(spec.PTX)
 	k.maxInst = spec.MaxInst
+	if k.printfLimit = spec.PrintfLimit; k.printfLimit <= 0 {
+		k.printfLimit = DefaultPrintfLimit
+	}
 	if k.maxInst == 0 {
 		k.maxInst = DefaultMaxInst
 	}
@@ -440,6 +445,9 @@ func (k *Kernel) layoutFuncs(entry *function) error {
 				}
 			}
 			g, ok := bodies[callee]
+			if !ok && k.syscall(callee) {
+				continue
+			}
 			if !ok {
 				return k.errAt(s.pos, "call to %q: no .func with a body of that name (%s)", callee, s.inst.text)
 			}

@@ -148,6 +148,12 @@ func (w *warpState) step(pc int32, active uint32, path uint16, fl format.Flags) 
 			return 0, 0, err
 		}
 		return ctlNext, exec, nil
+	case opVprintf:
+		rec.Append(uint32(pc), exec, path, fl)
+		if err := w.vprintf(in, pc, exec); err != nil {
+			return 0, 0, err
+		}
+		return ctlNext, exec, nil
 	case opTex:
 		if err := w.texInst(in, pc, exec, path, fl); err != nil {
 			return 0, 0, err

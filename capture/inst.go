@@ -26,6 +26,7 @@ const (
 	opVote
 	opTex
 	opTrap
+	opVprintf // call of the vprintf system call (printf.go)
 )
 
 // A runFunc executes a computing instruction over the executing lanes (exec) of a

@@ -8,7 +8,7 @@ var controlFamily = opFamily{name: "control flow", rules: []opRule{
 	{names: []string{"bra"}, decode: decodeBra,
 		doc: "(.uni) to a label of the same function"},
 	{names: []string{"call"}, decode: decodeCall,
-		doc: "(.uni) direct, with .param arguments and results; no recursion"},
+		doc: "(.uni) direct, with .param arguments and results; no recursion; vprintf (printf)"},
 	{names: []string{"ret"}, decode: decodeRet,
 		doc: "from a .func; in the kernel, as exit"},
 	{names: []string{"exit"}, decode: decodeExit,
@@ -94,6 +94,9 @@ func decodeCall(r *resolver) error {
 	}
 	if len(ops) > 0 {
 		return r.fail("indirect calls and call prototypes are not supported")
+	}
+	if r.k.syscall(name) {
+		return decodeVprintf(r, retOps, argOps)
 	}
 	fidx := -1
 	for i, fi := range r.k.funcs {

@@ -29,6 +29,12 @@ type Result struct {
 	// OOB holds, under Spec.OOB == OOBWarn, each pc that accessed out of bounds, in pc
 	// order; empty when none did.
 	OOB []OOBAccess
+	// PrintfBytes is how much the kernel's printf calls printed (to Spec.Printf), and
+	// PrintfDropped how many lanes' calls printed nothing past Spec.PrintfLimit.
+	PrintfBytes, PrintfDropped int
+	// PrintfNotes names each printf whose format a GPU prints differently from C's
+	// printf, which gtrace follows; in pc order.
+	PrintfNotes []PrintfNote
 }
 
 // Buffer is a buf: argument's device memory before and after the launch.
@@ -58,6 +64,13 @@ type cta struct {
 	lockAtomics bool
 	stop        func() bool          // reports that the run is over (cancelled, or an earlier CTA faulted)
 	oob         map[int32]*OOBAccess // under OOBWarn: this worker's out-of-bounds accesses by pc
+
+	// What the CTA's printf calls printed, the calls dropped past Spec.PrintfLimit, and
+	// a note by pc on a format a GPU prints differently (printf.go).
+	printf        []byte
+	printfEnds    []int32 // where each call's text ends in printf
+	printfDropped int
+	printfNotes   map[int32]string
 
 	gate     *memGate // nil: no other CTA runs beside this one's worker
 	held     int      // bytes of records the CTA holds (format.Warp.Bytes)
@@ -114,8 +127,13 @@ func (k *Kernel) runGrid(ctx context.Context, kernelIndex int, sink Sink) (*Resu
 	type ctaResult struct {
 		warps []*format.Warp
 		insts uint64
-		held  int64 // storage of warps, as told to the gate
+		held  int64 // storage of warps and printf output, as told to the gate
 		err   error
+		// The CTA's printf output, calls dropped and notes (cta.printf...).
+		printf        []byte
+		printfEnds    []int32
+		printfDropped int
+		printfNotes   map[int32]string
 	}
 	type result struct {
 		first int  // first CTA of the result
@@ -220,7 +238,7 @@ func (k *Kernel) runGrid(ctx context.Context, kernelIndex int, sink Sink) (*Resu
 					n, err := c.run(id, warps)
 					gate.add(int64(c.heldCap - c.reported))
 					gate.finish(id)
-					r.ctas = append(r.ctas, ctaResult{warps, n, int64(c.heldCap), err})
+					r.ctas = append(r.ctas, ctaResult{warps, n, int64(c.heldCap), err, c.printf, c.printfEnds, c.printfDropped, c.printfNotes})
 					rHeld += int64(c.heldCap)
 					if err != nil {
 						for {
@@ -252,6 +270,7 @@ func (k *Kernel) runGrid(ctx context.Context, kernelIndex int, sink Sink) (*Resu
 	go func() { wg.Wait(); close(results) }()
 
 	res := &Result{Workers: workers}
+	pr := printfSink{k: k, res: res}
 	pending := map[int]result{}
 	next := 0
 	var runErr error
@@ -268,6 +287,7 @@ func (k *Kernel) runGrid(ctx context.Context, kernelIndex int, sink Sink) (*Resu
 			}
 			delete(pending, next)
 			for _, cr := range r.ctas {
+				pr.add(cr.printf, cr.printfEnds, cr.printfDropped, cr.printfNotes)
 				if cr.err != nil {
 					runErr = cr.err
 					break
@@ -317,6 +337,7 @@ func (k *Kernel) runGrid(ctx context.Context, kernelIndex int, sink Sink) (*Resu
 		return nil, runErr
 	}
 	res.OOB = k.mergeOOB(ctas)
+	pr.finish()
 	for i, a := range k.args {
 		if a.Kind != ArgBuf {
 			continue
@@ -448,6 +469,7 @@ func (c *cta) run(id int, recs []*format.Warp) (uint64, error) {
 		}
 	}
 	c.held, c.heldCap, c.reported = 0, 0, 0
+	c.printf, c.printfEnds, c.printfDropped, c.printfNotes = nil, nil, 0, nil
 	for _, w := range c.warps {
 		w.held, w.heldCap = w.rec.Bytes(), w.rec.CapBytes()
 		c.held += w.held

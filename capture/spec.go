@@ -48,7 +48,24 @@ type Spec struct {
 	// PTXProducer is copied into the Launch; "" = guessed from the PTX header comment.
 	PTXProducer string
 	Progress    func(ctasDone, ctasTotal int) // may be nil; called from Run's goroutine
+	// Printf receives what the kernel's printf calls print (the vprintf system call),
+	// CTA by CTA in CTA order, each CTA's in the order its warps ran them, lane by lane:
+	// the same bytes for any worker count. It is called from Run's goroutine as CTAs are
+	// written, so what came before a fault is printed too. nil: printf output is only
+	// counted (Result.PrintfBytes).
+	Printf func([]byte)
+	// PrintfLimit bounds the bytes of printf output a launch prints (0:
+	// DefaultPrintfLimit); the calls past it print nothing and are counted in
+	// Result.PrintfDropped.
+	PrintfLimit int
 }
+
+// DefaultPrintfLimit is Spec.PrintfLimit when it is 0: the size of the printf buffer
+// (cudaLimitPrintfFifoSize) CUDA 13 gives an H100 (scripts/hw/printf.sh). A GPU's
+// buffer holds records (arguments and strings) rather than text, and is circular:
+// past it, older records are overwritten (CUDA C++ Programming Guide, "Formatted
+// Output"). gtrace keeps the first bytes of text instead, and counts what it drops.
+const DefaultPrintfLimit = 8650752
 
 // DefaultMaxInst is the per-warp instruction budget when Spec.MaxInst is 0: large enough
 // for every reference kernel by three orders of magnitude, small enough that a livelock

@@ -17,3 +17,5 @@
 #define __shfl_idx_sync(m, v, l) __nvvm_shfl_sync_idx_i32((m), (v), (l), 0x1f)
 #define __ballot_sync(m, p) __nvvm_vote_ballot_sync((m), (p))
 #define __all_sync(m, p) __nvvm_vote_all_sync((m), (p))
+extern "C" __device__ int vprintf(const char *, const char *);
+extern "C" __device__ int printf(const char *, ...);

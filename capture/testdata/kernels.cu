@@ -167,3 +167,16 @@ extern "C" __global__ void busy(float *out, int iters)
 	}
 	out[blockIdx.x * blockDim.x + threadIdx.x] = x + y;
 }
+
+// printf: one line from every 16th thread, another from the next; each call's value
+// stored. In CTA fault (when given) thread 0 reads far past out after printing.
+extern "C" __global__ void show(int *out, const char *word, int fault)
+{
+	int t = blockIdx.x * blockDim.x + threadIdx.x;
+	if (t % 16 == 0)
+		out[t] = printf("cta %d thread %d: %s %5.2f|%hhd\n", blockIdx.x, threadIdx.x, word, t * 0.5, (signed char)t);
+	else if (t % 16 == 1)
+		out[t] = printf("next one\n");
+	if (blockIdx.x == fault && threadIdx.x == 0)
+		out[t] = out[t + (1 << 24)];
+}

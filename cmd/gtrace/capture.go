@@ -88,6 +88,14 @@ func captureAction(c *cli.Context) error {
 		return usageError("capture: --max-cta-trace %q: %v", c.String("max-cta-trace"), err)
 	}
 	job.spec.MaxCTATrace = uint64(maxTrace)
+	limit, err := arch.ParseSize(c.String("printf-limit"))
+	if err == nil && (limit == 0 || limit > 1<<40) {
+		err = errors.New("want a size above 0 (e.g. 1MiB)")
+	}
+	if err != nil {
+		return usageError("capture: --printf-limit %q: %v", c.String("printf-limit"), err)
+	}
+	job.spec.PrintfLimit = int(limit)
 	job.spec.Workers = c.Int("workers")
 	if r := c.Uint("regs"); r > 0 {
 		job.spec.RegsPerThread = uint32(r)
@@ -183,6 +191,17 @@ func userJob(c *cli.Context) (captureJob, error) {
 	return job, nil
 }
 
+// printfReport tells on stderr what a launch's printf output lacks or prints
+// differently from a GPU.
+func printfReport(stderr io.Writer, who string, res *capture.Result) {
+	if res.PrintfDropped > 0 {
+		fmt.Fprintf(stderr, "%s: %d printf calls printed nothing: the launch's output reached its limit after %d bytes (--printf-limit)\n", who, res.PrintfDropped, res.PrintfBytes)
+	}
+	for i := range res.PrintfNotes {
+		fmt.Fprintf(stderr, "%s: %s\n", who, &res.PrintfNotes[i])
+	}
+}
+
 // exePTX is the PTX that a program built by nvcc carries for kernel (fatbin.PTXFor),
 // and words naming it for errors.
 func exePTX(exe, kernel string) ([]byte, string, error) {
@@ -206,6 +225,12 @@ func runCapture(ctx context.Context, job captureJob, stdout, stderr io.Writer) e
 	prog := progress.New("capture "+job.spec.Kernel, "CTAs")
 	defer prog.Done()
 	job.spec.Progress = prog.Update
+	// What the kernel prints goes to stdout as CTAs finish, so that what it printed
+	// before a fault is there too.
+	job.spec.Printf = func(b []byte) {
+		prog.Clear()
+		stdout.Write(b)
+	}
 	k, err := capture.Load(job.spec)
 	if err != nil {
 		return err
@@ -220,6 +245,7 @@ func runCapture(ctx context.Context, job captureJob, stdout, stderr io.Writer) e
 		w.Abort()
 		return err
 	}
+	printfReport(stderr, "gtrace capture", res)
 	if err := w.Close(); err != nil {
 		return err
 	}

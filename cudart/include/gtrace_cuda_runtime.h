@@ -111,6 +111,14 @@ GTRACE_BUILTIN_CONV(blockDim)
 GTRACE_BUILTIN_CONV(gridDim)
 #undef GTRACE_BUILTIN_CONV
 
+// ---- System calls (PTX Writer's Guide to Interoperability, "System Calls") ------
+// clang turns printf(fmt, ...) in device code into vprintf(fmt, buffer of the
+// arguments); capture runs vprintf and prints on the host, as the driver does.
+extern "C" {
+__device__ int vprintf(const char *, const char *);
+__device__ int printf(const char *, ...);
+}
+
 // ---- Synchronisation and fences ------------------------------------------------
 // __syncthreads is a clang builtin for NVPTX (bar.sync 0).
 GTRACE_D void __threadfence_block(void) { __nvvm_membar_cta(); }

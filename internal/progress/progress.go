@@ -120,3 +120,12 @@ func (p *Bar) Done() {
 	}
 	p.logged = false
 }
+
+// Clear takes a terminal's progress line away, for output of another kind (a kernel's
+// printf on stdout) to start on a clean line; the next Update draws it again.
+func (p *Bar) Clear() {
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\x1b[K")
+		p.drawn = false
+	}
+}

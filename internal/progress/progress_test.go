@@ -59,3 +59,20 @@ func TestAfter(t *testing.T) {
 		t.Errorf("a job longer than After drew %q", buf.String())
 	}
 }
+
+// Clear takes a drawn terminal line away once, and Done then ends no line.
+func TestClear(t *testing.T) {
+	var buf bytes.Buffer
+	p := On(&buf, true, "launch", "CTAs")
+	p.Clear()
+	if buf.Len() != 0 {
+		t.Errorf("Clear with nothing drawn wrote %q", buf.String())
+	}
+	p.Update(2, 2)
+	p.Clear()
+	p.Clear()
+	p.Done()
+	if buf.String() != "\rlaunch: 2/2 CTAs (100%)\x1b[K\r\x1b[K" {
+		t.Errorf("drawn, cleared twice, done: %q", buf.String())
+	}
+}
