@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -116,7 +117,7 @@ type Kernel struct {
 	// atomic's result is used, or when it is not an order-independent integer reduction.
 	parallel bool
 	maxInst  uint64
-	// printfLimit: Spec.PrintfLimit, or its default.
+	// printfLimit: Spec.PrintfLimit, or no limit.
 	printfLimit int
 	maxTrace    int // bytes of trace one CTA may hold (Spec.MaxCTATrace)
 	mem         memLimits
@@ -169,7 +170,7 @@ func loadKernel(spec Spec) (*Kernel, error) {
 	k.hash = ptxHash(spec.PTX)
 	k.maxInst = spec.MaxInst
 	if k.printfLimit = spec.PrintfLimit; k.printfLimit <= 0 {
-		k.printfLimit = DefaultPrintfLimit
+		k.printfLimit = math.MaxInt
 	}
 	if k.maxInst == 0 {
 		k.maxInst = DefaultMaxInst

@@ -117,9 +117,10 @@ const (
 	FaultLivelock                             // no forward progress under stack-based SIMT
 	FaultTrap                                 // trap or brkpt executed
 	FaultUnsupported                          // a run-time case capture does not model
+	FaultAssert                               // a device-side assert failed (the __assertfail system call)
 )
 
-var faultKindNames = [...]string{"", "out-of-bounds", "misaligned", "barrier-deadlock", "warp-sync", "budget", "livelock", "trap", "unsupported"}
+var faultKindNames = [...]string{"", "out-of-bounds", "misaligned", "barrier-deadlock", "warp-sync", "budget", "livelock", "trap", "unsupported", "assert"}
 
 func (k FaultKind) String() string {
 	if int(k) < len(faultKindNames) {

@@ -148,9 +148,9 @@ func (w *warpState) step(pc int32, active uint32, path uint16, fl format.Flags) 
 			return 0, 0, err
 		}
 		return ctlNext, exec, nil
-	case opVprintf:
+	case opSyscall:
 		rec.Append(uint32(pc), exec, path, fl)
-		if err := w.vprintf(in, pc, exec); err != nil {
+		if err := w.syscall(in, pc, exec); err != nil {
 			return 0, 0, err
 		}
 		return ctlNext, exec, nil

@@ -26,7 +26,7 @@ const (
 	opVote
 	opTex
 	opTrap
-	opVprintf // call of the vprintf system call (printf.go)
+	opSyscall // call of a system call, vprintf or __assertfail (printf.go); target says which
 )
 
 // A runFunc executes a computing instruction over the executing lanes (exec) of a

@@ -127,9 +127,13 @@ func (c *cta) account(w *warpState) error {
 		if n := w.rec.Len(); n > 0 {
 			pc = int32(w.rec.PC[n-1])
 		}
+		what := "trace"
+		if len(c.printf) > 0 {
+			what = fmt.Sprintf("trace and printf output (%s of it)", mib(len(c.printf)))
+		}
 		return w.fault(FaultBudget, pc, -1, 0, "", fmt.Sprintf(
-			"the CTA's trace passed %s held in memory before its warps ended (--max-cta-trace); warp %d had run %d warp-instructions and was here: a loop that never exits?",
-			mib(c.k.maxTrace), w.idx, w.ninst))
+			"the CTA's %s passed %s held in memory before its warps ended (--max-cta-trace); warp %d had run %d warp-instructions and was here: a loop that never exits?",
+			what, mib(c.k.maxTrace), w.idx, w.ninst))
 	}
 	if c.gate != nil && c.heldCap-c.reported >= c.k.mem.report {
 		n := c.heldCap - c.reported

@@ -96,7 +96,7 @@ func decodeCall(r *resolver) error {
 		return r.fail("indirect calls and call prototypes are not supported")
 	}
 	if r.k.syscall(name) {
-		return decodeVprintf(r, retOps, argOps)
+		return decodeSyscall(r, name, retOps, argOps)
 	}
 	fidx := -1
 	for i, fi := range r.k.funcs {

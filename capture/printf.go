@@ -24,9 +24,9 @@ import (
 // Measured on an H100 with CUDA 13 (scripts/hw/printf.sh, traces/hw/h100-2026-11-26-printf):
 // every well-formed conversion prints what glibc's printf prints, except that a NaN
 // prints without its sign. Two forms the GPU gets wrong: an hh length (the device
-// counts no argument for it, so every later conversion reads past the arguments) and
-// a '*' width or precision (the same for what follows '.*'). cformat prints them as C
-// would, and says so in its note.
+// counts no argument for it, so later conversions read past the arguments) and a
+// '*' precision (what follows it is read from the wrong place; a '*' width is right).
+// cformat prints them as C would, and says so in its note.
 
 // A cformatReader reads n bytes at off in the argument buffer, and the string (NUL
 // excluded) at a device address, at most max bytes when max >= 0.
@@ -91,7 +91,6 @@ func cformat(out, format []byte, rd cformatReader) ([]byte, int, string, error) 
 			} else {
 				s.width = int(w)
 			}
-			note = "a '*' width"
 		} else {
 			for ; i < len(format) && format[i] >= '0' && format[i] <= '9'; i++ {
 				s.width = min(s.width*10+int(format[i]-'0'), 1<<20)
@@ -432,10 +431,27 @@ func hexFloat(x float64, prec int, alt bool) (string, string) {
 	return "0x", body + "p" + es + strconv.Itoa(exp)
 }
 
-// syscall reports whether name is a system call capture runs (vprintf) and the module
-// declares it as CUDA's headers do: an .extern .func with no body.
+// The system calls capture runs (PTX Writer's Guide to Interoperability, "System
+// Calls"): each one's parameter sizes and result size (0: none).
+const (
+	sysVprintf = iota
+	sysAssertfail
+)
+
+var syscalls = map[string]struct {
+	id     int32
+	params []int64
+	what   []string
+	ret    int64
+}{
+	"vprintf":      {sysVprintf, []int64{8, 8}, []string{"the format", "the argument buffer"}, 4},
+	"__assertfail": {sysAssertfail, []int64{8, 8, 4, 8, 8}, []string{"the message", "the file", "the line", "the function", "the character size"}, 0},
+}
+
+// syscall reports whether name is a system call capture runs and the module declares
+// it as CUDA's headers do: an .extern .func with no body.
 func (k *Kernel) syscall(name string) bool {
-	if name != "vprintf" {
+	if _, ok := syscalls[name]; !ok {
 		return false
 	}
 	for _, f := range k.mod.funcs {
@@ -446,37 +462,57 @@ func (k *Kernel) syscall(name string) bool {
 	return false
 }
 
-// decodeVprintf decodes call (ret), vprintf, (format, args): both arguments .b64
-// generic addresses, the result a .b32.
-func decodeVprintf(r *resolver, retOps, argOps []operand) error {
-	if len(argOps) != 2 || len(retOps) > 1 {
-		return r.fail("call to vprintf passes %d arguments and %d results; it takes 2 (the format and the argument buffer) and 1", len(argOps), len(retOps))
+// decodeSyscall decodes call (ret), vprintf, (format, args) and call __assertfail,
+// (message, file, line, function, charSize): each argument a .param of its size.
+func decodeSyscall(r *resolver, name string, retOps, argOps []operand) error {
+	sc := syscalls[name]
+	rets := 0
+	if sc.ret > 0 {
+		rets = 1
+	}
+	if len(argOps) != len(sc.params) || len(retOps) > rets {
+		return r.fail("call to %s passes %d arguments and %d results; it takes %d (%s) and %d", name, len(argOps), len(retOps), len(sc.params), strings.Join(sc.what, ", "), rets)
 	}
 	param := func(o operand, size int64, what string) (int32, error) {
 		s, ok := r.sc.lookup(o.name)
 		if o.kind != oName || !ok || s.kind != symVar || s.space != msParamF || s.size < size {
-			return 0, r.fail("vprintf's %s must be a .param variable of %d bytes", what, size)
+			return 0, r.fail("%s's %s must be a .param variable of %d bytes", name, what, size)
 		}
 		return int32(s.addr), nil
 	}
 	in := r.in
-	in.op = opVprintf
+	in.op, in.target = opSyscall, sc.id
 	r.row.Class = format.ClassControl
-	for i, what := range []string{"format", "argument buffer"} {
-		at, err := param(argOps[i], 8, what)
+	for i, size := range sc.params {
+		at, err := param(argOps[i], size, sc.what[i])
 		if err != nil {
 			return err
 		}
-		in.copies = append(in.copies, paramCopy{from: at, size: 8})
+		in.copies = append(in.copies, paramCopy{from: at, size: int32(size)})
 	}
 	for _, o := range retOps {
-		at, err := param(o, 4, "result")
+		at, err := param(o, sc.ret, "result")
 		if err != nil {
 			return err
 		}
-		in.rcopies = append(in.rcopies, paramCopy{to: at, size: 4})
+		in.rcopies = append(in.rcopies, paramCopy{to: at, size: int32(sc.ret)})
 	}
 	return nil
+}
+
+// syscall runs a system call on the executing lanes.
+func (w *warpState) syscall(in *instr, pc int32, exec uint32) error {
+	if in.target == sysAssertfail {
+		return w.assertfail(in, pc, exec)
+	}
+	return w.vprintf(in, pc, exec)
+}
+
+// sysArg is lane l's system-call argument i.
+func (w *warpState) sysArg(in *instr, l, i int) uint64 {
+	ps := int(w.c.k.fparamSize)
+	c := in.copies[i]
+	return loadN(w.fparam[l*ps+int(c.from) : l*ps+int(c.from)+int(c.size)])
 }
 
 // vprintf runs the system call on each executing lane, in lane order: it formats the
@@ -488,9 +524,8 @@ func (w *warpState) vprintf(in *instr, pc int32, exec uint32) error {
 	ps := int(k.fparamSize)
 	for m := exec; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
-		p := w.fparam[l*ps : (l+1)*ps]
-		rd := &laneReader{w: w, in: in, pc: pc, lane: l, args: binary.LittleEndian.Uint64(p[in.copies[1].from:])}
-		fs, err := rd.str(binary.LittleEndian.Uint64(p[in.copies[0].from:]), -1)
+		rd := &laneReader{w: w, in: in, pc: pc, lane: l, args: w.sysArg(in, l, 1)}
+		fs, err := rd.str(w.sysArg(in, l, 0), -1)
 		if err != nil {
 			return err
 		}
@@ -499,13 +534,14 @@ func (w *warpState) vprintf(in *instr, pc int32, exec uint32) error {
 		if err != nil {
 			return err
 		}
-		if len(out) > k.printfLimit {
+		if len(out)-start > 0 && len(out) > k.printfLimit {
 			out = out[:start]
 			c.printfDropped++
 		} else {
 			c.printfEnds = append(c.printfEnds, int32(len(out)))
 		}
 		c.printf = out
+		c.held += len(out) - start + 4 // checked against MaxCTATrace after the quantum
 		c.heldCap += len(out) - start + 4
 		if note != "" && c.printfNotes[pc] == "" {
 			if c.printfNotes == nil {
@@ -514,11 +550,39 @@ func (w *warpState) vprintf(in *instr, pc int32, exec uint32) error {
 			c.printfNotes[pc] = note
 		}
 		for _, r := range in.rcopies {
-			binary.LittleEndian.PutUint32(p[r.to:], uint32(int32(n)))
+			binary.LittleEndian.PutUint32(w.fparam[l*ps+int(r.to):], uint32(int32(n)))
 		}
 	}
 	return nil
 }
+
+// assertfail ends the kernel with a FaultAssert at the first executing lane, whose
+// Reason is the line a GPU prints on stderr for it ("FILE:LINE: FUNCTION: block:
+// [x,y,z], thread: [x,y,z] Assertion `MESSAGE` failed.", measured on an H100 by
+// scripts/hw/printf.sh).
+func (w *warpState) assertfail(in *instr, pc int32, exec uint32) error {
+	if exec == 0 {
+		return nil
+	}
+	l := bits.TrailingZeros32(exec)
+	rd := &laneReader{w: w, in: in, pc: pc, lane: l}
+	var s [3][]byte
+	for i, a := range []int{0, 1, 3} {
+		var err error
+		if s[i], err = rd.str(w.sysArg(in, l, a), -1); err != nil {
+			return err
+		}
+	}
+	reg := func(sp int) uint64 { return w.regs[sp*32+l] }
+	msg := fmt.Sprintf("%s:%d: %s: block: [%d,%d,%d], thread: [%d,%d,%d] Assertion `%s` failed.", s[1], uint32(w.sysArg(in, l, 2)), s[2],
+		reg(spCtaidX), reg(spCtaidY), reg(spCtaidZ), reg(spTidX), reg(spTidY), reg(spTidZ), s[0])
+	return w.fault(FaultAssert, pc, l, 0, "", msg)
+}
+
+// maxDeviceString bounds a string printf or assert reads (a pointer to memory with no
+// NUL for gigabytes): the size of the printf buffer CUDA 13 gives an H100
+// (cudaLimitPrintfFifoSize, scripts/hw/printf.sh), which a GPU copies strings into.
+const maxDeviceString = 8650752
 
 // laneReader reads one lane's vprintf arguments and strings through its generic
 // address space, faulting as a load would.
@@ -542,8 +606,8 @@ func (r *laneReader) arg(off, n int) (uint64, error) {
 }
 
 func (r *laneReader) str(addr uint64, max int) ([]byte, error) {
-	if max < 0 || max > r.w.c.k.printfLimit {
-		max = r.w.c.k.printfLimit
+	if max < 0 || max > maxDeviceString {
+		max = maxDeviceString
 	}
 	var s []byte
 	for len(s) < max {
@@ -560,9 +624,9 @@ func (r *laneReader) str(addr uint64, max int) ([]byte, error) {
 }
 
 // A PrintfNote is a printf call whose format has a form a GPU prints differently:
-// an hh length or a '*' width or precision (CUDA 13 on an H100 reads the arguments
-// after it from the wrong place), an unknown or unfinished conversion (printed as
-// written). gtrace prints what C's printf prints.
+// an hh length or a '*' precision (CUDA 13 on an H100 reads the arguments after it
+// from the wrong place), an unknown or unfinished conversion (printed as written).
+// gtrace prints what C's printf prints.
 type PrintfNote struct {
 	PC     int
 	Source string // "file:line" of the call, when the PTX has line information

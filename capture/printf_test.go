@@ -319,7 +319,7 @@ func TestCFormatNotes(t *testing.T) {
 	}{
 		{"%d %s", []any{int32(1), "x"}, ""},
 		{"%hhd", []any{int32(1)}, "the hh length"},
-		{"%*d", []any{int32(1), int32(2)}, "a '*' width"},
+		{"%*d", []any{int32(1), int32(2)}, ""},
 		{"%.*f", []any{int32(1), 2.0}, "a '*' precision"},
 		{"%k", nil, "the unknown conversion %k"},
 	} {
@@ -442,6 +442,22 @@ func TestPrintfLimitAndFault(t *testing.T) {
 			t.Errorf("%d workers: %d calls dropped, want %d", workers, res.PrintfDropped, want)
 		}
 	}
+	// What a CTA prints counts towards MaxCTATrace: a loop that prints without end
+	// ends there, naming the printf output, after the lines it printed; one that ends
+	// prints every line.
+	for _, n := range []int{100, 1 << 30} {
+		var lines int
+		spec := Spec{Kernel: "chatter", Grid: d3(2, 1, 1), Block: d3(64, 1, 1), Args: []string{fmt.Sprintf("i32:%d", n)}, MaxCTATrace: 1 << 20,
+			Printf: func(b []byte) { lines += bytes.Count(b, []byte("\n")) }}
+		_, err := load(t, spec).Run(context.Background(), 0, nil)
+		var f *Fault
+		switch {
+		case n == 100 && (err != nil || lines != 2*64*100):
+			t.Errorf("chatter 100: %v, %d lines; want 12800", err, lines)
+		case n > 100 && (!errors.As(err, &f) || f.Kind != FaultBudget || !strings.Contains(f.Reason, "the CTA's trace and printf output (") || f.CTA != 0 || lines == 0):
+			t.Errorf("chatter forever: %v after %d lines; want a budget fault naming the printf output, in CTA 0, after its lines", err, lines)
+		}
+	}
 	var out []byte
 	spec = showSpec(format.SIMTITS, 2, 2)
 	spec.Printf = func(b []byte) { out = append(out, b...) }
@@ -453,5 +469,23 @@ func TestPrintfLimitAndFault(t *testing.T) {
 	// CTAs 0 and 1 print all 16 lines; CTA 2's warp 0 prints its 4 before thread 0 faults.
 	if lines := strings.SplitAfter(string(all), "\n"); !bytes.HasPrefix(all, out) || strings.Count(string(out), "\n") != 8+8+4 || !strings.HasPrefix(string(out[bytes.LastIndex(out, []byte("cta 2")):]), "cta 2 thread 16") {
 		t.Errorf("printed before the fault:\n%s\nwant the first 20 of:\n%s", out, strings.Join(lines, ""))
+	}
+}
+
+// A failed device-side assert ends the launch with a FaultAssert at the failing
+// thread, saying what a GPU prints for it; printf in the same launch printed before.
+func TestAssert(t *testing.T) {
+	for _, workers := range []int{1, 4} {
+		spec := Spec{Kernel: "checked", Grid: d3(8, 1, 1), Block: d3(32, 1, 1), Workers: workers, Args: []string{"buf:i32:256:iota"}}
+		_, err := load(t, spec).Run(context.Background(), 0, nil)
+		var f *Fault
+		want := "checked.cu:12: void checked(int *): block: [1,0,0], thread: [5,0,0] Assertion `v[i] != 37` failed."
+		if !errors.As(err, &f) || f.Kind != FaultAssert || f.CTA != 1 || f.Thread != 5 || f.Reason != want {
+			t.Errorf("%d workers: %v; want a FaultAssert in CTA 1, thread 5: %q", workers, err, want)
+		}
+	}
+	spec := Spec{Kernel: "checked", Grid: d3(8, 1, 1), Block: d3(32, 1, 1), Args: []string{"buf:i32:256:const:1"}}
+	if res := run(t, spec, nil); i32s(res.Buffers[0].Final)[255] != 2 {
+		t.Errorf("with no 37 the kernel runs to its end: %v", i32s(res.Buffers[0].Final)[250:])
 	}
 }

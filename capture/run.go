@@ -93,7 +93,8 @@ type barrier struct {
 // lowest faulting CTA.
 func (k *Kernel) Run(ctx context.Context, kernelIndex int, sink Sink) (*Result, error) {
 	res, err := k.runGrid(ctx, kernelIndex, sink)
-	if f := (*Fault)(nil); errors.As(err, &f) && f.Source == "" {
+	if f := (*Fault)(nil); errors.As(err, &f) && f.Source == "" && f.Kind != FaultAssert {
+		// An assert's message leads with the assert's own file and line.
 		f.Source = k.launch.Program.SourceAt(f.PC)
 	}
 	return res, err

@@ -54,18 +54,14 @@ type Spec struct {
 	// written, so what came before a fault is printed too. nil: printf output is only
 	// counted (Result.PrintfBytes).
 	Printf func([]byte)
-	// PrintfLimit bounds the bytes of printf output a launch prints (0:
-	// DefaultPrintfLimit); the calls past it print nothing and are counted in
-	// Result.PrintfDropped.
+	// PrintfLimit bounds the bytes of printf output a launch prints (0: no bound);
+	// the calls past it print nothing and are counted in Result.PrintfDropped. A GPU
+	// has no such bound while the host waits for the kernel: an H100 printed all
+	// 38 MB of one launch through its 8 MiB printf buffer (scripts/hw/printf.sh).
+	// What a CTA prints is held until the CTA is written, and counts towards
+	// MaxCTATrace with its trace, so a loop that prints forever ends there.
 	PrintfLimit int
 }
-
-// DefaultPrintfLimit is Spec.PrintfLimit when it is 0: the size of the printf buffer
-// (cudaLimitPrintfFifoSize) CUDA 13 gives an H100 (scripts/hw/printf.sh). A GPU's
-// buffer holds records (arguments and strings) rather than text, and is circular:
-// past it, older records are overwritten (CUDA C++ Programming Guide, "Formatted
-// Output"). gtrace keeps the first bytes of text instead, and counts what it drops.
-const DefaultPrintfLimit = 8650752
 
 // DefaultMaxInst is the per-warp instruction budget when Spec.MaxInst is 0: large enough
 // for every reference kernel by three orders of magnitude, small enough that a livelock

@@ -19,3 +19,4 @@
 #define __all_sync(m, p) __nvvm_vote_all_sync((m), (p))
 extern "C" __device__ int vprintf(const char *, const char *);
 extern "C" __device__ int printf(const char *, ...);
+extern "C" __device__ void __assertfail(const char *, const char *, unsigned, const char *, unsigned long);

@@ -180,3 +180,19 @@ extern "C" __global__ void show(int *out, const char *word, int fault)
 	if (blockIdx.x == fault && threadIdx.x == 0)
 		out[t] = out[t + (1 << 24)];
 }
+
+// assert(v[i] != 37), as <cassert> expands it in device code.
+extern "C" __global__ void checked(int *v)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (v[i] == 37)
+		__assertfail("v[i] != 37", "checked.cu", 12, "void checked(int *)", 1);
+	v[i] += 1;
+}
+
+// A loop that prints n lines from every thread.
+extern "C" __global__ void chatter(int n)
+{
+	for (int i = 0; i < n; i++)
+		printf("thread %d line %d\n", threadIdx.x, i);
+}

@@ -89,8 +89,8 @@ func captureAction(c *cli.Context) error {
 	}
 	job.spec.MaxCTATrace = uint64(maxTrace)
 	limit, err := arch.ParseSize(c.String("printf-limit"))
-	if err == nil && (limit == 0 || limit > 1<<40) {
-		err = errors.New("want a size above 0 (e.g. 1MiB)")
+	if err == nil && limit > 1<<40 {
+		err = errors.New("want at most 1TiB (0: no limit)")
 	}
 	if err != nil {
 		return usageError("capture: --printf-limit %q: %v", c.String("printf-limit"), err)

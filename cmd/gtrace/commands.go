@@ -51,7 +51,7 @@ func captureCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "size", Usage: "override a reference kernel's size: NAME=VALUE"},
 			&cli.Uint64Flag{Name: "max-inst", Usage: "per-warp instruction budget (0: the default)"},
 			&cli.StringFlag{Name: "max-cta-trace", Value: "128MiB", Usage: "bytes of trace one CTA may hold in memory before it ends; a CTA past it faults (a loop that never exits ends here)"},
-			&cli.StringFlag{Name: "printf-limit", Value: "8650752", Usage: "bytes of printf output a launch prints; calls past it print nothing and are counted (the default is the printf buffer an H100 has)"},
+			&cli.StringFlag{Name: "printf-limit", Value: "0", Usage: "bytes of printf output a launch prints; calls past it print nothing and are counted (0: no limit, as on a GPU)"},
 			&cli.StringFlag{Name: "oob", Value: "fault", Usage: "an out-of-bounds access: fault (stop), or warn (read zeros, drop the write, report each pc once)"},
 			&cli.IntFlag{Name: "workers", Usage: "CTAs emulated in parallel (0: all cores)"},
 			&cli.UintFlag{Name: "regs", Usage: "registers per thread, recorded for occupancy (0: unknown)"},

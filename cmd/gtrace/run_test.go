@@ -1,6 +1,9 @@
 package main
 
 import (
+	"errors"
+	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -148,6 +151,8 @@ func gpuRuns(t *testing.T, path string) map[string]gpuRun {
 // H100 ran a build of it from nvcc 11.8 with the static runtime).
 func runExamples(t *testing.T, lib string) {
 	gpu := gpuRuns(t, filepath.Join("..", "..", "traces", "hw", "h100-2026-11-26-examples", "examples.txt"))
+	// printf.cu's runs: scripts/hw/printf.sh, which also keeps their stderr.
+	maps.Copy(gpu, gpuRuns(t, filepath.Join("..", "..", "traces", "hw", "h100-2026-11-26-printf", "examples.txt")))
 	all := []string{"fermi", "kepler", "ampere", "hopper"}
 	sticky := func(code string) string {
 		return "the fault is sticky, as on a GPU: the 6 runtime calls after it returned " + code
@@ -156,7 +161,7 @@ func runExamples(t *testing.T, lib string) {
 		launches int
 		archs    []string // where it replays; the rest refuse it
 		stderr   string   // what the run also says, if anything
-		copies   string   // the program's copies, as gtrace inspect sums them
+		copies   string   // the program's copies, as gtrace inspect sums them ("": none)
 		faults   bool     // a launch faults: gtrace run exits 1 where the program exits 0
 	}{
 		"vectoradd 5000": {1, all, "", "2 h2d of 40000 B, 1 d2h of 20000 B", false},
@@ -174,6 +179,15 @@ func runExamples(t *testing.T, lib string) {
 		"fault trap":       {1, all, sticky("cudaErrorLaunchFailure"), "1 d2h of 128 B", true},
 		// Texture references: the five bindings a GPU refuses are refused, and told.
 		"texref 1000": {1, all, "5 calls failed; the first: cudaBindTexture(tf): 0x1000000004 is not aligned to 512 bytes", "4 h2d of 9276 B, 6 d2h of 2484 B", false},
+		// Device printf: what kernels print comes out where a GPU prints it, after the
+		// host's earlier lines, at the calls that wait for the device.
+		"printf formats": {1, all, "", "3 h2d of 51 B, 1 d2h of 128 B", false},
+		"printf lanes 3": {3, all, "", "1 d2h of 4 B", false},
+		"printf limits":  {0, nil, "1 call failed; the first: cudaLimit 99: no such limit", "", false},
+		// A failed assert prints the GPU's line on stderr, and is sticky.
+		"printf assert": {0, nil, "examples/cuda/printf.cu:84: void checked(int *): block: [1,0,0], thread: [5,0,0] Assertion `v[i] != 37` failed.\n", "", true},
+		// What the last kernel printed is lost when the program does not wait for it.
+		"printf noflush": {1, all, "bytes that kernels printed were not printed: the program ended without waiting for its kernels", "", false},
 	}
 	runs, err := os.ReadFile(filepath.Join("..", "..", "examples", "cuda", "runs.txt"))
 	if err != nil {
@@ -207,8 +221,14 @@ func runExamples(t *testing.T, lib string) {
 			if failed := strings.Contains(errs, "1 launch did not run to the end: the trace lacks it"); failed != c.faults {
 				t.Errorf("stderr tells of a launch that did not run to the end: %v, want %v:\n%s", failed, c.faults, errs)
 			}
-			if !strings.Contains(errs, "launch") || !strings.Contains(errs, trace) || !strings.Contains(errs, c.stderr) {
+			if !strings.Contains(errs, "launch") || !strings.Contains(errs, c.stderr) || c.launches > 0 && !strings.Contains(errs, trace) {
 				t.Errorf("stderr does not sum the run up (want %q): %s", c.stderr, errs)
+			}
+			if c.launches == 0 {
+				if _, err := os.Stat(trace); !errors.Is(err, fs.ErrNotExist) {
+					t.Errorf("a run with no launch in the trace wrote %s: %v", trace, err)
+				}
+				return
 			}
 			rd, err := format.Open(trace)
 			if err != nil {
@@ -219,8 +239,9 @@ func runExamples(t *testing.T, lib string) {
 			if got != c.launches {
 				t.Errorf("the trace holds %d launches, want %d", got, c.launches)
 			}
-			if _, info, _ := gtrace(t, "inspect", trace); !strings.Contains(info, "\ncopies "+c.copies+"\n") {
-				t.Errorf("gtrace inspect does not sum the copies up as %q:\n%s", c.copies, info)
+			if _, info, _ := gtrace(t, "inspect", trace); c.copies == "" && strings.Contains(info, "\ncopies ") ||
+				c.copies != "" && !strings.Contains(info, "\ncopies "+c.copies+"\n") {
+				t.Errorf("gtrace inspect does not sum the copies up as %q (\"\": none):\n%s", c.copies, info)
 			}
 			for _, arch := range all {
 				code, _, errs := gtrace(t, "replay", trace, "--arch", arch)

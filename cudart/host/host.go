@@ -50,10 +50,12 @@ const (
 	InvalidDeviceFunc     Code = 98
 	InvalidDevice         Code = 101
 	NoKernelImage         Code = 209
+	UnsupportedLimit      Code = 215
 	InvalidPTX            Code = 218
 	InvalidResourceHandle Code = 400
 	IllegalAddress        Code = 700
 	LaunchTimeout         Code = 702
+	Assert                Code = 710
 	MisalignedAddress     Code = 716
 	LaunchFailure         Code = 719
 	NotSupported          Code = 801
@@ -74,10 +76,12 @@ var codeWords = map[Code][2]string{
 	InvalidDeviceFunc:     {"cudaErrorInvalidDeviceFunction", "invalid device function"},
 	InvalidDevice:         {"cudaErrorInvalidDevice", "invalid device ordinal"},
 	NoKernelImage:         {"cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"},
+	UnsupportedLimit:      {"cudaErrorUnsupportedLimit", "limit is not supported on this architecture"},
 	InvalidPTX:            {"cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
 	InvalidResourceHandle: {"cudaErrorInvalidResourceHandle", "invalid resource handle"},
 	IllegalAddress:        {"cudaErrorIllegalAddress", "an illegal memory access was encountered"},
 	LaunchTimeout:         {"cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+	Assert:                {"cudaErrorAssert", "device-side assert triggered"},
 	MisalignedAddress:     {"cudaErrorMisalignedAddress", "misaligned address"},
 	LaunchFailure:         {"cudaErrorLaunchFailure", "unspecified launch failure"},
 	NotSupported:          {"cudaErrorNotSupported", "operation not supported"},
@@ -116,6 +120,10 @@ type Options struct {
 	GPU      *arch.Config      // the GPU the program is told of and limited by; nil = DefaultGPU
 	OOB      capture.OOBPolicy // what an out-of-bounds access does in every launch
 	Progress Progress          // told of each launch as it runs; nil = nobody
+	// Stdout receives what kernels print (printf), at the calls where a GPU prints
+	// it (Flush); nil = nowhere. Stderr receives what a GPU prints there (a failed
+	// assert's line) and what gtrace says of printf; nil = nowhere.
+	Stdout, Stderr io.Writer
 }
 
 // Progress is told of each launch as it runs: a program may launch thousands of
@@ -156,6 +164,9 @@ type Runtime struct {
 	sticky            *Error   // the first kernel fault: every later call returns its code
 	refused           int      // calls refused with the sticky error
 	closed            bool
+
+	printf []byte           // what kernels printed since the last Flush
+	limits map[Limit]uint64 // cudaDeviceSetLimit's values, where set
 }
 
 type module struct {
@@ -212,6 +223,13 @@ func New(opts Options) (*Runtime, error) {
 	}
 	return &Runtime{opts: opts, gpu: gpu, attrs: attributes(gpu), dev: capture.NewDevice(), funcs: map[uintptr]*function{}, vars: map[uintptr]*variable{}, texrefs: map[uintptr]*texref{}, spool: dir,
 		streams: map[uintptr]bool{}, events: map[uintptr]*event{}, pinned: map[uint64]uint64{}, start: time.Now()}, nil
+}
+
+// say tells the user on Options.Stderr, under gtrace run too (where Log is nil).
+func (r *Runtime) say(f string, args ...any) {
+	if r.opts.Stderr != nil {
+		fmt.Fprintf(r.opts.Stderr, "gtrace: "+f+"\n", args...)
+	}
 }
 
 func (r *Runtime) logf(f string, args ...any) {
@@ -344,6 +362,7 @@ func (r *Runtime) run(ctx context.Context, f *function, c Config, params [][]byt
 	if p := r.opts.Progress; p != nil {
 		spec.Progress = p.CTAs
 	}
+	spec.Printf = func(b []byte) { r.printf = append(r.printf, b...) }
 	spec.TexRefs = r.boundTextures(f.mod)
 	k, err := capture.Load(spec)
 	if pe := (*capture.PTXError)(nil); errors.As(err, &pe) {
@@ -360,8 +379,14 @@ func (r *Runtime) run(ctx context.Context, f *function, c Config, params [][]byt
 	res, err := k.Run(ctx, 0, w)
 	if err != nil {
 		w.Abort()
+		if fa := (*capture.Fault)(nil); errors.As(err, &fa) && fa.Kind == capture.FaultAssert && r.opts.Stderr != nil {
+			fmt.Fprintln(r.opts.Stderr, fa.Reason) // what a GPU prints for it
+		}
 		r.sticky = fail(faultCode(err), "kernel %s <<<%v, %v>>>: %v", f.name, c.Grid, c.Block, err)
 		return 0, r.sticky
+	}
+	for i := range res.PrintfNotes {
+		r.say("launch %d (%s): %s", len(r.parts)+1, f.name, &res.PrintfNotes[i])
 	}
 	if err := w.Close(); err != nil {
 		return 0, err
@@ -405,8 +430,9 @@ func (r *Runtime) checkConfig(c Config) string {
 // faultCode is the cudaError_t a GPU reports for a kernel that failed as err says: an
 // out-of-bounds access is cudaErrorIllegalAddress, a misaligned one
 // cudaErrorMisalignedAddress, a warp past its instruction budget (a kernel that would
-// not end) cudaErrorLaunchTimeout, and anything else cudaErrorLaunchFailure
-// ("unspecified launch failure", what a trap gives). All four are sticky on a GPU
+// not end) cudaErrorLaunchTimeout, a failed assert cudaErrorAssert (measured on an
+// H100, scripts/hw/printf.sh), and anything else cudaErrorLaunchFailure
+// ("unspecified launch failure", what a trap gives). All five are sticky on a GPU
 // (CUDA Runtime API, "Error Handling"; driver_types.h's words for each code).
 func faultCode(err error) Code {
 	var f *capture.Fault
@@ -418,6 +444,8 @@ func faultCode(err error) Code {
 			return MisalignedAddress
 		case capture.FaultBudget:
 			return LaunchTimeout
+		case capture.FaultAssert:
+			return Assert
 		}
 	}
 	return LaunchFailure

@@ -114,9 +114,18 @@ GTRACE_BUILTIN_CONV(gridDim)
 // ---- System calls (PTX Writer's Guide to Interoperability, "System Calls") ------
 // clang turns printf(fmt, ...) in device code into vprintf(fmt, buffer of the
 // arguments); capture runs vprintf and prints on the host, as the driver does.
+// <cassert>'s assert calls __assert_fail, which in device code is the __assertfail
+// system call: capture ends the kernel with the line a GPU prints.
 extern "C" {
 __device__ int vprintf(const char *, const char *);
 __device__ int printf(const char *, ...);
+__device__ void __assertfail(const char *__message, const char *__file, unsigned __line, const char *__function,
+			     size_t __charSize);
+__device__ static inline void __assert_fail(const char *__message, const char *__file, unsigned __line,
+					    const char *__function)
+{
+	__assertfail(__message, __file, __line, __function, sizeof(char));
+}
 }
 
 // ---- Synchronisation and fences ------------------------------------------------

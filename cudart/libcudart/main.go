@@ -58,6 +58,7 @@ func current() (*host.Runtime, error) {
 	case statusPath == "":
 		opts.Log = os.Stderr // run by hand: tell each launch
 	}
+	opts.Stdout, opts.Stderr = cStdout{}, os.Stderr
 	if rtErr == nil {
 		rt, rtErr = host.New(opts)
 	}
@@ -186,14 +187,20 @@ func gtraceUnregisterFatBinary(h C.int) {
 		return
 	}
 	if loaded--; loaded == 0 {
-		finish()
+		finish(false)
 	}
 }
 
-// finish writes the trace; after it the runtime is gone.
-func finish() C.cudaError_t {
+// finish writes the trace; after it the runtime is gone. At cudaDeviceReset (reset)
+// what kernels printed is flushed first; at the program's end it is lost, as on a GPU.
+func finish(reset bool) C.cudaError_t {
 	if rt == nil {
 		return 0
+	}
+	if reset {
+		rt.Flush()
+	} else if n := rt.Unflushed(); n > 0 {
+		fmt.Fprintf(os.Stderr, "gtrace: %d bytes that kernels printed were not printed: the program ended without waiting for its kernels (cudaDeviceSynchronize), and a GPU drops them too\n", n)
 	}
 	err := rt.Close(context.Background())
 	status.Launches, status.WarpInsts = rt.Launches()
@@ -223,7 +230,44 @@ func finish() C.cudaError_t {
 func gtraceFinish() C.cudaError_t {
 	mu.Lock()
 	defer mu.Unlock()
-	return finish()
+	return finish(true)
+}
+
+//export gtraceFlush
+func gtraceFlush() {
+	mu.Lock()
+	defer mu.Unlock()
+	if rt != nil {
+		rt.Flush()
+	}
+}
+
+// cStdout writes to the program's C stdout (stdio's buffer), where a GPU's driver
+// writes what kernels print: after the host's own earlier lines, however stdout is
+// buffered (scripts/hw/printf.sh redirects it to a file).
+type cStdout struct{}
+
+func (cStdout) Write(b []byte) (int, error) {
+	if len(b) > 0 {
+		C.gtraceStdout((*C.char)(unsafe.Pointer(&b[0])), C.size_t(len(b)))
+	}
+	return len(b), nil
+}
+
+//export gtraceGetLimit
+func gtraceGetLimit(v *C.size_t, limit C.int) C.cudaError_t {
+	return call(func(r *host.Runtime) error {
+		x, err := r.GetLimit(host.Limit(limit))
+		if err == nil {
+			*v = C.size_t(x)
+		}
+		return err
+	})
+}
+
+//export gtraceSetLimit
+func gtraceSetLimit(limit C.int, v C.size_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error { return r.SetLimit(host.Limit(limit), uint64(v)) })
 }
 
 //export gtraceRegisterFunction

@@ -18,6 +18,13 @@ cudaError_t gtrace_ret(cudaError_t e) {
 
 #define ret gtrace_ret
 
+void gtraceStdout(const char *p, size_t n) { fwrite(p, 1, n, stdout); }
+
+/* The calls that wait for the device print what kernels printed first, as a GPU's
+ * driver does (cudart/host/printf.go): the copies below that block,
+ * cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize and
+ * cudaDeviceReset. */
+
 void **__cudaRegisterFatBinary(void *fatCubin) {
 	void **handle = calloc(1, sizeof(void *));
 	const gtrace_fatbin_wrapper *w = fatCubin;
@@ -136,12 +143,14 @@ cudaError_t cudaFree(void *p) { return p == NULL ? 0 : ret(gtraceFree((uintptr_t
 
 /* Each copy names its call and stream for its record in the trace (format.Transfer). */
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind) {
+	gtraceFlush();
 	return ret(gtraceMemcpy(dst, (void *)src, n, kind, (char *)"cudaMemcpy", 0));
 }
 
 /* The symbol calls. A stream's copies run in order and at once under gtrace, so the
  * Async forms and the per-thread-default-stream forms (_ptds, _ptsz) are the same call. */
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, size_t off, int kind) {
+	gtraceFlush();
 	return ret(gtraceMemcpyToSymbol((uintptr_t)symbol, (void *)src, n, off, kind, (char *)"cudaMemcpyToSymbol", 0));
 }
 cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t n, size_t off, int kind) {
@@ -158,6 +167,7 @@ cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, si
 }
 
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t off, int kind) {
+	gtraceFlush();
 	return ret(gtraceMemcpyFromSymbol(dst, (uintptr_t)symbol, n, off, kind, (char *)"cudaMemcpyFromSymbol", 0));
 }
 cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t n, size_t off, int kind) {
@@ -230,7 +240,10 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int flags, in
 	return cudaStreamCreateWithFlags(s, flags);
 }
 cudaError_t cudaStreamDestroy(cudaStream_t s) { return ret(gtraceStreamDestroy((uintptr_t)s)); }
-cudaError_t cudaStreamSynchronize(cudaStream_t s) { return ret(stream_ok("cudaStreamSynchronize", s)); }
+cudaError_t cudaStreamSynchronize(cudaStream_t s) {
+	gtraceFlush();
+	return ret(stream_ok("cudaStreamSynchronize", s));
+}
 cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s) { return cudaStreamSynchronize(s); }
 cudaError_t cudaStreamQuery(cudaStream_t s) { return ret(stream_ok("cudaStreamQuery", s)); }
 cudaError_t cudaStreamQuery_ptsz(cudaStream_t s) { return cudaStreamQuery(s); }
@@ -266,7 +279,10 @@ cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t ev, cudaStream_t s, unsign
 	return cudaEventRecordWithFlags(ev, s, flags);
 }
 cudaError_t cudaEventQuery(cudaEvent_t ev) { return ret(gtraceEventSync("cudaEventQuery", (uintptr_t)ev)); }
-cudaError_t cudaEventSynchronize(cudaEvent_t ev) { return ret(gtraceEventSync("cudaEventSynchronize", (uintptr_t)ev)); }
+cudaError_t cudaEventSynchronize(cudaEvent_t ev) {
+	gtraceFlush();
+	return ret(gtraceEventSync("cudaEventSynchronize", (uintptr_t)ev));
+}
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
 	float t = 0;
 	if (ms == NULL)
@@ -376,7 +392,17 @@ cudaError_t cudaPeekAtLastError(void) { return last_error; }
 
 /* Every launch and copy is done when its call returns: synchronising only tells of a
  * fault. */
-cudaError_t cudaDeviceSynchronize(void) { return ret(gtraceSync()); }
+cudaError_t cudaDeviceSynchronize(void) {
+	gtraceFlush();
+	return ret(gtraceSync());
+}
+
+cudaError_t cudaDeviceGetLimit(size_t *v, int limit) {
+	if (v == NULL)
+		return ret(1); /* cudaErrorInvalidValue */
+	return ret(gtraceGetLimit(v, limit));
+}
+cudaError_t cudaDeviceSetLimit(int limit, size_t v) { return ret(gtraceSetLimit(limit, v)); }
 cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 
 cudaError_t cudaGetDeviceCount(int *n) {

@@ -75,6 +75,9 @@ typedef struct {
 /* gtrace_ret records a failing call's code as the last error and returns it. */
 cudaError_t gtrace_ret(cudaError_t e);
 
+/* gtraceStdout writes what kernels printed to the program's stdio stdout. */
+void gtraceStdout(const char *p, size_t n);
+
 #define GTRACE_FATBIN_WRAPPER_MAGIC 0x466243b1
 #define GTRACE_FATBIN_MAGIC 0xBA55ED50u
 #endif

@@ -65,8 +65,6 @@ cudaError_t cudaDeviceGetDefaultMemPool(void) { return gtrace_ret(gtraceUnsuppor
 
 cudaError_t cudaDeviceGetGraphMemAttribute(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceGetGraphMemAttribute")); }
 
-cudaError_t cudaDeviceGetLimit(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceGetLimit")); }
-
 cudaError_t cudaDeviceGetMemPool(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceGetMemPool")); }
 
 cudaError_t cudaDeviceGetNvSciSyncAttributes(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceGetNvSciSyncAttributes")); }
@@ -82,8 +80,6 @@ cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(void) { return gtrace_ret(gtrac
 cudaError_t cudaDeviceGraphMemTrim(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceGraphMemTrim")); }
 
 cudaError_t cudaDeviceSetGraphMemAttribute(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceSetGraphMemAttribute")); }
-
-cudaError_t cudaDeviceSetLimit(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceSetLimit")); }
 
 cudaError_t cudaDeviceSetMemPool(void) { return gtrace_ret(gtraceUnsupported("cudaDeviceSetMemPool")); }
 
