@@ -128,8 +128,8 @@ func (c *cta) account(w *warpState) error {
 			pc = int32(w.rec.PC[n-1])
 		}
 		what := "trace"
-		if len(c.printf) > 0 {
-			what = fmt.Sprintf("trace and printf output (%s of it)", mib(len(c.printf)))
+		if len(c.printf.text) > 0 {
+			what = fmt.Sprintf("trace and printf output (%s of it)", mib(len(c.printf.text)))
 		}
 		return w.fault(FaultBudget, pc, -1, 0, "", fmt.Sprintf(
 			"the CTA's %s passed %s held in memory before its warps ended (--max-cta-trace); warp %d had run %d warp-instructions and was here: a loop that never exits?",

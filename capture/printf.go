@@ -515,39 +515,43 @@ func (w *warpState) sysArg(in *instr, l, i int) uint64 {
 	return loadN(w.fparam[l*ps+int(c.from) : l*ps+int(c.from)+int(c.size)])
 }
 
+// printfOut is what one CTA's printf calls printed: their text, where each call's
+// text ends in it (Spec.PrintfLimit keeps whole calls), and a note by pc on a format a
+// GPU prints differently.
+type printfOut struct {
+	text  []byte
+	ends  []int32
+	notes map[int32]string
+}
+
 // vprintf runs the system call on each executing lane, in lane order: it formats the
-// lane's call into the CTA's printf output (at most Spec.PrintfLimit bytes, the rest
-// counted) and writes the number of arguments as its result.
+// lane's call into the CTA's printf output and writes the number of arguments as its
+// result.
 func (w *warpState) vprintf(in *instr, pc int32, exec uint32) error {
 	c := w.c
-	k := c.k
-	ps := int(k.fparamSize)
+	o := &c.printf
+	ps := int(c.k.fparamSize)
+	rd := &laneReader{w: w, in: in, pc: pc}
 	for m := exec; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
-		rd := &laneReader{w: w, in: in, pc: pc, lane: l, args: w.sysArg(in, l, 1)}
+		rd.lane, rd.args = l, w.sysArg(in, l, 1)
 		fs, err := rd.str(w.sysArg(in, l, 0), -1)
 		if err != nil {
 			return err
 		}
-		start := len(c.printf)
-		out, n, note, err := cformat(c.printf, fs, rd)
+		start := len(o.text)
+		out, n, note, err := cformat(o.text, fs, rd)
 		if err != nil {
 			return err
 		}
-		if len(out)-start > 0 && len(out) > k.printfLimit {
-			out = out[:start]
-			c.printfDropped++
-		} else {
-			c.printfEnds = append(c.printfEnds, int32(len(out)))
-		}
-		c.printf = out
+		o.text, o.ends = out, append(o.ends, int32(len(out)))
 		c.held += len(out) - start + 4 // checked against MaxCTATrace after the quantum
 		c.heldCap += len(out) - start + 4
-		if note != "" && c.printfNotes[pc] == "" {
-			if c.printfNotes == nil {
-				c.printfNotes = map[int32]string{}
+		if note != "" && o.notes[pc] == "" {
+			if o.notes == nil {
+				o.notes = map[int32]string{}
 			}
-			c.printfNotes[pc] = note
+			o.notes[pc] = note
 		}
 		for _, r := range in.rcopies {
 			binary.LittleEndian.PutUint32(w.fparam[l*ps+int(r.to):], uint32(int32(n)))
@@ -651,22 +655,22 @@ type printfSink struct {
 	notes map[int32]string
 }
 
-func (p *printfSink) add(out []byte, ends []int32, dropped int, notes map[int32]string) {
+func (p *printfSink) add(o printfOut) {
+	out := o.text
 	if room := p.k.printfLimit - p.res.PrintfBytes; len(out) > room {
 		// Whole calls only: keep the calls that end within the room.
-		n := sort.Search(len(ends), func(i int) bool { return int(ends[i]) > room })
-		dropped += len(ends) - n
+		n := sort.Search(len(o.ends), func(i int) bool { return int(o.ends[i]) > room })
+		p.res.PrintfDropped += len(o.ends) - n
 		out = out[:0]
 		if n > 0 {
-			out = out[:ends[n-1]]
+			out = out[:o.ends[n-1]]
 		}
 	}
-	p.res.PrintfDropped += dropped
 	p.res.PrintfBytes += len(out)
 	if len(out) > 0 && p.k.spec.Printf != nil {
 		p.k.spec.Printf(out)
 	}
-	for pc, n := range notes {
+	for pc, n := range o.notes {
 		if p.notes == nil {
 			p.notes = map[int32]string{}
 		}

@@ -65,12 +65,7 @@ type cta struct {
 	stop        func() bool          // reports that the run is over (cancelled, or an earlier CTA faulted)
 	oob         map[int32]*OOBAccess // under OOBWarn: this worker's out-of-bounds accesses by pc
 
-	// What the CTA's printf calls printed, the calls dropped past Spec.PrintfLimit, and
-	// a note by pc on a format a GPU prints differently (printf.go).
-	printf        []byte
-	printfEnds    []int32 // where each call's text ends in printf
-	printfDropped int
-	printfNotes   map[int32]string
+	printf printfOut // what the CTA's printf calls printed (printf.go)
 
 	gate     *memGate // nil: no other CTA runs beside this one's worker
 	held     int      // bytes of records the CTA holds (format.Warp.Bytes)
@@ -126,15 +121,11 @@ func (k *Kernel) runGrid(ctx context.Context, kernelIndex int, sink Sink) (*Resu
 	window := 4 * workers
 
 	type ctaResult struct {
-		warps []*format.Warp
-		insts uint64
-		held  int64 // storage of warps and printf output, as told to the gate
-		err   error
-		// The CTA's printf output, calls dropped and notes (cta.printf...).
-		printf        []byte
-		printfEnds    []int32
-		printfDropped int
-		printfNotes   map[int32]string
+		warps  []*format.Warp
+		insts  uint64
+		held   int64 // storage of warps and printf output, as told to the gate
+		err    error
+		printf printfOut
 	}
 	type result struct {
 		first int  // first CTA of the result
@@ -239,7 +230,7 @@ func (k *Kernel) runGrid(ctx context.Context, kernelIndex int, sink Sink) (*Resu
 					n, err := c.run(id, warps)
 					gate.add(int64(c.heldCap - c.reported))
 					gate.finish(id)
-					r.ctas = append(r.ctas, ctaResult{warps, n, int64(c.heldCap), err, c.printf, c.printfEnds, c.printfDropped, c.printfNotes})
+					r.ctas = append(r.ctas, ctaResult{warps, n, int64(c.heldCap), err, c.printf})
 					rHeld += int64(c.heldCap)
 					if err != nil {
 						for {
@@ -288,7 +279,7 @@ func (k *Kernel) runGrid(ctx context.Context, kernelIndex int, sink Sink) (*Resu
 			}
 			delete(pending, next)
 			for _, cr := range r.ctas {
-				pr.add(cr.printf, cr.printfEnds, cr.printfDropped, cr.printfNotes)
+				pr.add(cr.printf)
 				if cr.err != nil {
 					runErr = cr.err
 					break
@@ -470,7 +461,7 @@ func (c *cta) run(id int, recs []*format.Warp) (uint64, error) {
 		}
 	}
 	c.held, c.heldCap, c.reported = 0, 0, 0
-	c.printf, c.printfEnds, c.printfDropped, c.printfNotes = nil, nil, 0, nil
+	c.printf = printfOut{}
 	for _, w := range c.warps {
 		w.held, w.heldCap = w.rec.Bytes(), w.rec.CapBytes()
 		c.held += w.held

@@ -193,12 +193,12 @@ func userJob(c *cli.Context) (captureJob, error) {
 
 // printfReport tells on stderr what a launch's printf output lacks or prints
 // differently from a GPU.
-func printfReport(stderr io.Writer, who string, res *capture.Result) {
+func printfReport(stderr io.Writer, res *capture.Result) {
 	if res.PrintfDropped > 0 {
-		fmt.Fprintf(stderr, "%s: %d printf calls printed nothing: the launch's output reached its limit after %d bytes (--printf-limit)\n", who, res.PrintfDropped, res.PrintfBytes)
+		fmt.Fprintf(stderr, "gtrace capture: %d printf calls printed nothing: the launch's output reached its limit after %d bytes (--printf-limit)\n", res.PrintfDropped, res.PrintfBytes)
 	}
 	for i := range res.PrintfNotes {
-		fmt.Fprintf(stderr, "%s: %s\n", who, &res.PrintfNotes[i])
+		fmt.Fprintf(stderr, "gtrace capture: %s\n", &res.PrintfNotes[i])
 	}
 }
 
@@ -245,7 +245,7 @@ func runCapture(ctx context.Context, job captureJob, stdout, stderr io.Writer) e
 		w.Abort()
 		return err
 	}
-	printfReport(stderr, "gtrace capture", res)
+	printfReport(stderr, res)
 	if err := w.Close(); err != nil {
 		return err
 	}
