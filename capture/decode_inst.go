@@ -154,7 +154,7 @@ func (k *Kernel) decodeInst(sc *scope, a *instAST, in *instr, row *format.Inst) 
 	// An instruction on a type capture does not model is refused by the type's name,
 	// whatever the opcode's own decoding made of it.
 	for _, p := range strings.Split(rest, ".") {
-		if unsupportedTypes["."+p] {
+		if only, ok := unsupportedTypes["."+p]; ok && !slices.Contains(only, base) {
 			return k.errAt(a.pos, "%s: unsupported type .%s on %s", a.text, p, base)
 		}
 	}

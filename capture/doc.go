@@ -103,7 +103,8 @@
 //	ret                    from a .func; in the kernel, as exit
 //	exit                   the thread ends
 //	trap brkpt             a trap Fault
-//	bar barrier            .sync: id, optional thread count; bar.warp.sync
+//	bar barrier            .sync .arrive, .red.popc.u32, .red.and.pred, .red.or.pred (with
+//	                       .cta, .aligned): id, thread count; bar.warp.sync
 //	membar fence           recorded, no effect (capture is sequentially consistent)
 //	nanosleep pmevent      recorded, no effect
 //	atom red               .global .shared generic; add min max exch cas and or xor
@@ -116,6 +117,7 @@
 //	redux                  .sync .add .min .max (u32 s32), .and .or .xor (b32)
 //	match                  .sync .any .all (b32 b64; .all with an optional predicate)
 //	activemask             b32
+//	elect                  .sync d|p, membermask: the lowest lane of the membermask leads
 //	tex                    .2d.v4 through a texture object (f32/s32 coordinates); .1d.v4 through
 //	                       a texture reference (s32 coordinates: tex1Dfetch); f32/s32/u32 results
 //	add sub mul            f16 bf16 f16x2 bf16x2 (.rn .ftz .sat)

@@ -206,8 +206,8 @@ func decodeMinMax(r *resolver) error {
 			if base == "max" {
 				lane = laneMaxRelu
 			}
-			if len(m.types) != 1 || m.types[0] != tS32 {
-				return r.fail(".relu on %s is supported on .s32 only", base)
+			if len(m.types) != 1 || m.types[0] != tS32 && m.types[0] != tS16x2 {
+				return r.fail(".relu on %s takes .s32 or .s16x2", base)
 			}
 		case ".xorsign":
 			in.flags |= fXorSign
@@ -350,10 +350,19 @@ func laneMadHi(in *instr, a, b, c uint64) uint64   { return (mulHi(in.t, a, b) +
 func laneMadWide(in *instr, a, b, c uint64) uint64 { return in.t.ext(a)*in.t.ext(b) + c }
 
 // laneMinRelu and laneMaxRelu: min and max on .s32, negative results clamped to 0.
-func laneMinRelu(in *instr, a, b, c uint64) uint64 { return relu32(laneMin(in, a, b, c)) }
-func laneMaxRelu(in *instr, a, b, c uint64) uint64 { return relu32(laneMax(in, a, b, c)) }
+func laneMinRelu(in *instr, a, b, c uint64) uint64 { return relu(in.t, laneMin(in, a, b, c)) }
+func laneMaxRelu(in *instr, a, b, c uint64) uint64 { return relu(in.t, laneMax(in, a, b, c)) }
 
-func relu32(v uint64) uint64 {
+// relu clears a negative .s32, or each negative element of an .s16x2.
+func relu(t vtype, v uint64) uint64 {
+	if t == tS16x2 {
+		for sh := uint(0); sh < 32; sh += 16 {
+			if int16(v>>sh) < 0 {
+				v &^= 0xffff << sh
+			}
+		}
+		return v
+	}
 	if int32(v) < 0 {
 		return 0
 	}
@@ -740,9 +749,23 @@ func minMax(in *instr, a, b uint64, isMax bool) uint64 {
 			return f64r(math.Max(x, y))
 		}
 		return f64r(math.Min(x, y))
+	case tS16x2, tU16x2:
+		// Each 16-bit element on its own (PTX ISA 8.x, integer min/max, sm_90).
+		et := tU16
+		if in.t == tS16x2 {
+			et = tS16
+		}
+		lo := minMaxInt(et, a&0xffff, b&0xffff, isMax)
+		hi := minMaxInt(et, a>>16&0xffff, b>>16&0xffff, isMax)
+		return lo | hi<<16
 	}
-	if in.t.signed() {
-		x, y := int64(in.t.ext(a)), int64(in.t.ext(b))
+	return minMaxInt(in.t, a, b, isMax)
+}
+
+// minMaxInt is the smaller or larger of two integers of type t.
+func minMaxInt(t vtype, a, b uint64, isMax bool) uint64 {
+	if t.signed() {
+		x, y := int64(t.ext(a)), int64(t.ext(b))
 		if (x > y) == isMax {
 			return a
 		}

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gtrace/gtrace/format"
@@ -11,12 +12,25 @@ import (
 // "Miscellaneous Instructions").
 var syncFamily = opFamily{name: "synchronisation", rules: []opRule{
 	{names: []string{"bar", "barrier"}, decode: decodeBar,
-		doc: ".sync: id, optional thread count; bar.warp.sync"},
+		doc: ".sync .arrive, .red.popc.u32, .red.and.pred, .red.or.pred (with\n.cta, .aligned): id, thread count; bar.warp.sync"},
 	{names: []string{"membar", "fence"}, decode: decodeFence,
 		doc: "recorded, no effect (capture is sequentially consistent)"},
 	{names: []string{"nanosleep", "pmevent"}, decode: decodeNoEffect,
 		doc: "recorded, no effect"},
 }}
+
+// bar modes (in.bop): bar.sync waits; bar.arrive counts its threads and goes on; bar.red
+// waits and gives every thread that took part the reduction of their predicates.
+const (
+	barSync uint8 = iota
+	barArrive
+	barRedPopc
+	barRedAnd
+	barRedOr
+)
+
+// barReds are bar.red's operations, named by their modifiers.
+var barReds = map[string]uint8{".popc": barRedPopc, ".and": barRedAnd, ".or": barRedOr}
 
 func decodeBar(r *resolver) error {
 	in, a, m := r.in, r.a, &r.m
@@ -28,24 +42,63 @@ func decodeBar(r *resolver) error {
 		}
 		return r.src(0, 0, tU32)
 	}
-	if err := r.unknownMods(".cta"); err != nil {
+	if slices.Contains(r.parts, "cluster") { // parseMods drops scopes: .cta is the default
+		return r.fail("unsupported modifier .cluster on %s (cluster barriers are not modelled)", r.base)
+	}
+	in.op, in.bop = opBar, barSync
+	first, nops := 0, []int{1, 2} // the barrier id's operand; the operand counts
+	switch {
+	case m.take(".arrive"):
+		in.bop, nops = barArrive, []int{2}
+	case m.take(".red"):
+		op, err := r.mode(barReds, ".popc .and .or")
+		if err != nil {
+			return err
+		}
+		name := m.other[0]
+		m.other = nil
+		want := tPred
+		if op == barRedPopc {
+			want = tU32
+		}
+		if len(m.types) != 1 || m.types[0] != want {
+			return r.fail("%s.red%s takes .%s", r.base, name, want)
+		}
+		in.bop, first, nops = op, 1, []int{3, 4}
+	case !m.sync && len(r.parts) != 1:
+		return r.fail("%s takes .sync, .arrive or .red", r.base)
+	}
+	if in.bop < barRedPopc && len(m.types) > 0 {
+		return r.fail("%s takes no type here", r.base)
+	}
+	if err := r.unknownMods(); err != nil {
 		return err
 	}
-	if !m.sync && len(r.parts) != 1 {
-		return r.fail("only bar.sync / barrier.sync are supported")
-	}
-	in.op = opBar
-	if err := r.nops(1, 2); err != nil {
+	if err := r.nops(nops...); err != nil {
 		return err
 	}
-	if err := r.src(0, 0, tU32); err != nil {
+	if err := r.src(0, first, tU32); err != nil {
 		return err
 	}
-	if len(a.ops) == 2 {
+	if len(a.ops) == nops[len(nops)-1] { // the longest form has the thread count
 		in.flags |= fHasDPred // reuse: thread count present
-		return r.src(1, 1, tU32)
+		if err := r.src(1, first+1, tU32); err != nil {
+			return err
+		}
 	}
-	return nil
+	switch in.bop {
+	case barRedPopc:
+		if err := r.dst(0, 0, tU32); err != nil {
+			return err
+		}
+	case barRedAnd, barRedOr:
+		if err := r.predDst(0, a.ops[0]); err != nil {
+			return err
+		}
+	default:
+		return nil
+	}
+	return r.predSrc(2, a.ops[len(a.ops)-1])
 }
 
 func decodeFence(r *resolver) error {

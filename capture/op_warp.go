@@ -8,7 +8,7 @@ import (
 )
 
 // Warp-level instructions (PTX ISA 8.x: shfl.sync, vote.sync, redux.sync, match.sync,
-// activemask). vote, redux and match share opVote: warp-synchronous over the
+// activemask, elect.sync). vote, redux, match and elect share opVote: warp-synchronous over the
 // membermask in their second source (simt.go's syncMask).
 var warpFamily = opFamily{name: "warp-level", rules: []opRule{
 	{names: []string{"shfl"}, decode: decodeShfl,
@@ -21,6 +21,8 @@ var warpFamily = opFamily{name: "warp-level", rules: []opRule{
 		doc: ".sync .any .all (b32 b64; .all with an optional predicate)"},
 	{names: []string{"activemask"}, decode: decodeActivemask,
 		doc: "b32"},
+	{names: []string{"elect"}, decode: decodeElect,
+		doc: ".sync d|p, membermask: the lowest lane of the membermask leads"},
 }}
 
 // shflModes and voteModes are the modes of shfl and vote, each named by its modifier.
@@ -381,5 +383,66 @@ func runActivemask(w *warpState, in *instr, exec, active uint32) {
 	d := w.slot(in.d[0])
 	for m := exec; m != 0; m &= m - 1 {
 		d[bits.TrailingZeros32(m)] = uint64(active)
+	}
+}
+
+// decodeElect decodes elect.sync d|p, membermask (PTX ISA 8.x, sm_90): d, or the sink
+// _, is the leader's lane, p is true on the leader only.
+func decodeElect(r *resolver) error {
+	in, a := r.in, r.a
+	if !r.m.sync {
+		return r.fail("elect needs .sync")
+	}
+	if err := r.unknownMods(); err != nil {
+		return err
+	}
+	if len(r.m.types) > 0 {
+		return r.fail("elect.sync takes no type")
+	}
+	if err := r.nops(2); err != nil {
+		return err
+	}
+	d := a.ops[0]
+	if d.kind != oPair {
+		return r.fail("elect.sync takes d|p, membermask")
+	}
+	in.op, in.run = opVote, runElect
+	r.row.Class = format.ClassWarp
+	if err := r.dstOp(0, d.elems[0], tU32); err != nil {
+		return err
+	}
+	in.nd = 1
+	if d.elems[1].kind == oSink {
+		return r.fail("elect.sync's predicate p cannot be the sink _ (only d can)")
+	}
+	if err := r.predDstP(d.elems[1]); err != nil {
+		return err
+	}
+	in.s[0] = r.k.imm(0) // unused: syncMask reads opVote's membermask from s[1]
+	return r.src(1, 1, tB32)
+}
+
+// runElect elects the lowest lane of each lane's membermask among the executing lanes.
+// The PTX ISA leaves the choice to the GPU but for being the same for the same mask;
+// the H100 takes the lowest (traces/hw/h100-2026-11-26-syncops).
+func runElect(w *warpState, in *instr, exec, _ uint32) {
+	ms := w.slot(in.s[1])
+	var d *[32]uint64
+	if in.d[0] >= 0 {
+		d = w.slot(in.d[0])
+	}
+	var lead uint32
+	for m := exec; m != 0; m &= m - 1 {
+		lane := bits.TrailingZeros32(m)
+		leader := bits.TrailingZeros32(exec&uint32(ms[lane]) | 1<<lane)
+		if d != nil {
+			d[lane] = uint64(leader)
+		}
+		if leader == lane {
+			lead |= 1 << lane
+		}
+	}
+	if in.flags&fHasDPred != 0 {
+		w.preds[in.dp] = w.preds[in.dp]&^exec | lead
 	}
 }

@@ -104,12 +104,7 @@ func opInputs() [][3]uint64 {
 func runOpCases(t *testing.T, cases []opCase) {
 	t.Helper()
 	x := opInputs()
-	in := make([]byte, 24*len(x))
-	for i, v := range x {
-		for j := range v {
-			binary.LittleEndian.PutUint64(in[24*i+8*j:], v[j])
-		}
-	}
+	in := opInputBytes(x)
 	for _, c := range cases {
 		for _, simt := range []format.SIMTModel{format.SIMTStack, format.SIMTITS} {
 			t.Run(fmt.Sprintf("%s/%v", c.name, simt), func(t *testing.T) {
@@ -585,7 +580,7 @@ func TestNewFormsRefuseBadModifiers(t *testing.T) {
 		{"dp4a.u32.b32 %r1, %r2, %r3, %r4;", "takes .u32 or .s32"},
 		{"dp2a.u32.u32 %r1, %r2, %r3, %r4;", "needs .lo or .hi"},
 		{"sad.f32 %f1, %f2, %f3, %f4;", "integer type"},
-		{"min.relu.u32 %r1, %r2, %r3;", ".s32 only"},
+		{"min.relu.u32 %r1, %r2, %r3;", ".s32 or .s16x2"},
 		{"testp.f32 %p1, %f1;", "testp needs one of"},
 		{"testp.finite.f16 %p1, %rs1;", "unsupported type"},
 		{"testp.finite.s32 %p1, %r1;", "takes .f32 or .f64"},

@@ -751,17 +751,17 @@ func (ps *parser) operand(depth int) (operand, error) {
 		return operand{kind: oImm, pos: t, imm: n, ineg: neg}, nil
 	case t.kind == tIdent:
 		ps.next()
-		if t.text == "_" {
-			return operand{kind: oSink, pos: t}, nil
-		}
-		o := operand{kind: oName, pos: t, name: t.text}
-		if ps.peek().is("|") {
+		o := nameOrSink(t)
+		if ps.peek().is("|") { // d|p, either of them the sink _ (elect.sync _|%p)
 			ps.next()
 			n := ps.next()
 			if n.kind != tIdent {
 				return o, ps.errAt(n, "expected a predicate after |")
 			}
-			return operand{kind: oPair, pos: t, elems: []operand{o, {kind: oName, pos: n, name: n.text}}}, nil
+			return operand{kind: oPair, pos: t, elems: []operand{o, nameOrSink(n)}}, nil
+		}
+		if o.kind == oSink {
+			return o, nil
 		}
 		if ps.peek().is("+") { // sym+off as a plain operand (mov.u64 %rd, sym+8)
 			ps.next()
@@ -794,4 +794,12 @@ func (ps *parser) intLit() (int64, error) {
 		v = -v
 	}
 	return v, nil
+}
+
+// nameOrSink is the operand an identifier names: the sink _, or a name.
+func nameOrSink(t token) operand {
+	if t.text == "_" {
+		return operand{kind: oSink, pos: t}
+	}
+	return operand{kind: oName, pos: t, name: t.text}
 }

@@ -79,7 +79,16 @@ var errStopped = errors.New("capture: stopped")
 type barrier struct {
 	arrived int
 	count   int // 0: every live thread of the CTA
-	waiters []*warpState
+	waiters []barWaiter
+	red     uint8 // barSync (bar.sync, bar.arrive) or the bar.red operation of the threads that arrived
+	truths  int   // bar.red: the threads that arrived with a true predicate
+}
+
+// barWaiter is lanes of w waiting at a barrier since the instruction at pc.
+type barWaiter struct {
+	w     *warpState
+	pc    int32
+	lanes uint32
 }
 
 // Run emulates every CTA of the launch and hands each CTA's warps to sink (which may be
@@ -524,15 +533,42 @@ func (w *warpState) waitingAtBarrier() bool {
 	return w.blocked
 }
 
-// arrive counts n threads of w at barrier id (count 0: all live threads).
-func (c *cta) arrive(w *warpState, id, count, n int) {
+// arrive counts lanes of w at barrier id (count 0: all live threads) from the
+// instruction at pc; in.bop says whether they wait and what they reduce (truths: the
+// lanes whose bar.red predicate is true).
+func (c *cta) arrive(w *warpState, pc int32, id, count int, lanes, truths uint32) error {
+	in := &c.k.prog[pc]
 	b := &c.bars[id]
-	b.arrived += n
+	red := in.bop
+	if red == barArrive {
+		red = barSync
+	}
+	if b.arrived > 0 && red != b.red {
+		// PTX ISA 8.x, bar.red: not to be intermixed with bar.sync or bar.arrive on the
+		// same active barrier; two different reductions meeting are undefined too.
+		return w.fault(FaultUnsupported, pc, bits.TrailingZeros32(lanes), 0, "", fmt.Sprintf("barrier %d: %s meets %s from threads already waiting there, which PTX leaves undefined", id, c.k.insts[pc].PTX, barModeName(b.red)))
+	}
+	b.red = red
+	b.arrived += bits.OnesCount32(lanes)
+	b.truths += bits.OnesCount32(truths)
 	if count > 0 {
 		b.count = count
 	}
-	b.waiters = append(b.waiters, w)
+	if in.bop != barArrive {
+		b.waiters = append(b.waiters, barWaiter{w: w, pc: pc, lanes: lanes})
+	}
 	c.checkBarrier(id)
+	return nil
+}
+
+// barModeName names a barrier's mode for a message.
+func barModeName(red uint8) string {
+	for name, op := range barReds {
+		if op == red {
+			return "bar.red" + name
+		}
+	}
+	return "bar.sync or bar.arrive"
 }
 
 func (c *cta) checkBarrier(id int) {
@@ -547,9 +583,20 @@ func (c *cta) checkBarrier(id int) {
 	if b.arrived < need {
 		return
 	}
-	ws := b.waiters
-	b.arrived, b.count, b.waiters = 0, 0, ws[:0]
-	for _, w := range ws {
+	ws, red := b.waiters, b.red
+	// bar.red's value for every thread that took part: a count, or 0 or 1.
+	result := uint64(b.truths)
+	if red == barRedAnd && b.truths != b.arrived || red == barRedOr && b.truths == 0 {
+		result = 0
+	} else if red != barRedPopc {
+		result = 1
+	}
+	b.arrived, b.count, b.waiters, b.red, b.truths = 0, 0, ws[:0], barSync, 0
+	for _, x := range ws {
+		w := x.w
+		if red != barSync {
+			w.barResult(&c.k.prog[x.pc], x.lanes, result)
+		}
 		w.epochBarrier()
 		if c.k.spec.SIMT == format.SIMTITS {
 			w.releaseBarrier()

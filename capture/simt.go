@@ -108,7 +108,11 @@ func (w *warpState) runStack(quantum int) (warpStatus, error) {
 		case ctlBar:
 			top.pc++
 			w.lastEvent = w.ninst
-			if w.arrive(pc, m) {
+			wait, err := w.arrive(pc, m)
+			if err != nil {
+				return 0, err
+			}
+			if wait {
 				return wsBlocked, nil
 			}
 		}
@@ -191,17 +195,49 @@ func (w *warpState) exitLanes(m uint32) {
 }
 
 // arrive registers the lanes at the barrier named by the instruction at pc and reports
-// whether the warp must wait.
-func (w *warpState) arrive(pc int32, lanes uint32) bool {
+// whether the warp must wait (bar.arrive's lanes go on).
+func (w *warpState) arrive(pc int32, lanes uint32) (bool, error) {
 	in := &w.c.k.prog[pc]
-	id := int(w.regs[int(in.s[0])*32+bits.TrailingZeros32(lanes|1)] & 15)
+	first := bits.TrailingZeros32(lanes | 1)
+	id := int(w.regs[int(in.s[0])*32+first] & 15)
 	count := 0
 	if in.flags&fHasDPred != 0 {
-		count = int(uint32(w.regs[int(in.s[1])*32+bits.TrailingZeros32(lanes|1)]))
+		count = int(uint32(w.regs[int(in.s[1])*32+first]))
 	}
-	w.blocked, w.barID, w.barPC, w.barMask = true, id, pc, lanes
-	w.c.arrive(w, id, count, bits.OnesCount32(lanes))
-	return w.blocked
+	var truths uint32
+	if in.bop >= barRedPopc {
+		truths = w.preds[in.s[2]]
+		if in.sneg&(1<<2) != 0 {
+			truths = ^truths
+		}
+		truths &= lanes
+	}
+	if in.bop != barArrive {
+		w.blocked, w.barID, w.barPC, w.barMask = true, id, pc, lanes
+	}
+	if err := w.c.arrive(w, pc, id, count, lanes, truths); err != nil {
+		return false, err
+	}
+	return w.blocked, nil
+}
+
+// barResult writes bar.red's result to the lanes that took part.
+func (w *warpState) barResult(in *instr, lanes uint32, v uint64) {
+	if in.d[0] < 0 {
+		return
+	}
+	if in.bop != barRedPopc {
+		m := uint32(0)
+		if v != 0 {
+			m = lanes
+		}
+		w.preds[in.d[0]] = w.preds[in.d[0]]&^lanes | m
+		return
+	}
+	d := w.slot(in.d[0])
+	for m := lanes; m != 0; m &= m - 1 {
+		d[bits.TrailingZeros32(m)] = v
+	}
 }
 
 // ---------------------------------------------------------------------------------
@@ -357,11 +393,17 @@ func (w *warpState) runITS(quantum int) (warpStatus, error) {
 			continue
 		case ctlBar:
 			p.pc++
-			p.state = psBarrier
-			w.arrive(pc, m)
+			if in.bop != barArrive {
+				p.state = psBarrier
+			}
+			if _, err := w.arrive(pc, m); err != nil {
+				return 0, err
+			}
 			// Other paths of this warp may still run; the warp blocks only when none can.
 			w.blocked = false
-			continue
+			if in.bop != barArrive {
+				continue
+			}
 		}
 		w.checkPark(p)
 	}

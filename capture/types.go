@@ -32,14 +32,16 @@ const (
 	tBF16   // bfloat16 in the low 16 bits
 	tF16x2  // two .f16 in 32 bits, element 0 in bits 0-15
 	tBF16x2 // two .bf16 in 32 bits
+	tS16x2  // two .s16 in 32 bits, element 0 in bits 0-15: min and max only
+	tU16x2  // two .u16 in 32 bits
 )
 
-// unsupportedTypes are PTX types capture does not model: an instruction naming one is
-// refused by that name.
-var unsupportedTypes = map[string]bool{
-	".tf32": true,
-	".e4m3": true, ".e5m2": true, ".e4m3x2": true, ".e5m2x2": true, ".e2m1x2": true,
-	".b128": true, ".s16x2": true, ".u16x2": true,
+// unsupportedTypes are PTX types capture does not model, each with the opcodes that do
+// take it: an instruction naming one on any other opcode is refused by that name.
+var unsupportedTypes = map[string][]string{
+	".tf32": nil,
+	".e4m3": nil, ".e5m2": nil, ".e4m3x2": nil, ".e5m2x2": nil, ".e2m1x2": nil,
+	".b128": nil, ".s16x2": {"min", "max"}, ".u16x2": {"min", "max"},
 }
 
 var vtypeNames = map[string]vtype{
@@ -48,6 +50,7 @@ var vtypeNames = map[string]vtype{
 	".s8": tS8, ".s16": tS16, ".s32": tS32, ".s64": tS64,
 	".f32": tF32, ".f64": tF64, ".pred": tPred,
 	".f16": tF16, ".bf16": tBF16, ".f16x2": tF16x2, ".bf16x2": tBF16x2,
+	".s16x2": tS16x2, ".u16x2": tU16x2,
 }
 
 func (t vtype) String() string {
@@ -60,7 +63,7 @@ func (t vtype) String() string {
 }
 
 var (
-	typeSizes  = [...]uint8{tB8: 1, tB16: 2, tB32: 4, tB64: 8, tU8: 1, tU16: 2, tU32: 4, tU64: 8, tS8: 1, tS16: 2, tS32: 4, tS64: 8, tF32: 4, tF64: 8, tPred: 1, tB128: 16, tF16: 2, tBF16: 2, tF16x2: 4, tBF16x2: 4}
+	typeSizes  = [...]uint8{tB8: 1, tB16: 2, tB32: 4, tB64: 8, tU8: 1, tU16: 2, tU32: 4, tU64: 8, tS8: 1, tS16: 2, tS32: 4, tS64: 8, tF32: 4, tF64: 8, tPred: 1, tB128: 16, tF16: 2, tBF16: 2, tF16x2: 4, tBF16x2: 4, tS16x2: 4, tU16x2: 4}
 	typeMasks  [len(typeSizes)]uint64
 	typeSigned = [len(typeSizes)]bool{tS8: true, tS16: true, tS32: true, tS64: true}
 )

@@ -224,6 +224,18 @@ func TestAtomicsEveryType(t *testing.T) {
 }
 
 // The warp functions against their definitions in the CUDA Programming Guide.
+// TestSyncthreadsReductions: __syncthreads_count, _and and _or (bar.red) give every
+// thread the CTA's reduction; 43 of the 128 threads are multiples of 3, thread 100's
+// predicate is false, thread 77's true.
+func TestSyncthreadsReductions(t *testing.T) {
+	got := u32s(launch(t, "syncs", 1, 128, "buf:i32:384")[0])
+	for tid := 0; tid < 128; tid++ {
+		if r := got[3*tid : 3*tid+3]; r[0] != 43 || r[1] != 0 || r[2] != 1 {
+			t.Errorf("thread %d: count, and, or = %d, %d, %d; want 43, 0, 1", tid, r[0], r[1], r[2])
+		}
+	}
+}
+
 func TestWarpFunctions(t *testing.T) {
 	out := launch(t, "warp", 1, 64, "buf:i32:1024", "buf:f64:64")
 	got, dout := u32s(out[0]), u64s(out[1])

@@ -134,6 +134,11 @@ GTRACE_D void __threadfence_block(void) { __nvvm_membar_cta(); }
 GTRACE_D void __threadfence(void) { __nvvm_membar_gl(); }
 GTRACE_D void __threadfence_system(void) { __nvvm_membar_sys(); }
 GTRACE_D void __syncwarp(unsigned int mask = 0xffffffffu) { __nvvm_bar_warp_sync(mask); }
+// bar.red on barrier 0: the count of the CTA's threads whose predicate is non-zero,
+// and whether all or any of them are.
+GTRACE_D int __syncthreads_count(int p) { return __nvvm_bar0_popc(p); }
+GTRACE_D int __syncthreads_and(int p) { return __nvvm_bar0_and(p); }
+GTRACE_D int __syncthreads_or(int p) { return __nvvm_bar0_or(p); }
 GTRACE_D void __nanosleep(unsigned int ns) { asm volatile("nanosleep.u32 %0;" ::"r"(ns)); }
 
 // ---- Atomics (CUDA Programming Guide, "Atomic Functions") ----------------------

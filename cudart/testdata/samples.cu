@@ -152,6 +152,15 @@ extern "C" __global__ void warp(int *out, double *dout)
 	__syncwarp();
 }
 
+// syncs: __syncthreads_count, _and and _or, three results per thread.
+extern "C" __global__ void syncs(int *out)
+{
+	int t = threadIdx.x;
+	out[t * 3 + 0] = __syncthreads_count(t % 3 == 0);
+	out[t * 3 + 1] = __syncthreads_and(t != 100);
+	out[t * 3 + 2] = __syncthreads_or(t == 77);
+}
+
 // math: one result per function per thread, slot layout in header_test.go.
 extern "C" __global__ void math(const float *x, float *out, int *iout)
 {
