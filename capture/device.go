@@ -89,6 +89,12 @@ func (d *Device) Fill(addr uint64, v byte, n uint64) error {
 	}, v != 0)
 }
 
+// Check reports whether [addr, addr+n) lies inside one allocation, as the other calls
+// need, without touching it.
+func (d *Device) Check(addr, n uint64) error {
+	return d.span("check", addr, n, func([]byte, uint64) {}, false)
+}
+
 // Copy copies n bytes from src to dst, both device addresses (a device-to-device copy).
 // Overlapping ranges copy as memmove does.
 func (d *Device) Copy(dst, src, n uint64) error {

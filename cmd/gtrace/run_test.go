@@ -153,6 +153,7 @@ func runExamples(t *testing.T, lib string) {
 	gpu := gpuRuns(t, filepath.Join("..", "..", "traces", "hw", "h100-2026-11-26-examples", "examples.txt"))
 	// printf.cu's runs: scripts/hw/printf.sh, which also keeps their stderr.
 	maps.Copy(gpu, gpuRuns(t, filepath.Join("..", "..", "traces", "hw", "h100-2026-11-26-printf", "examples.txt")))
+	maps.Copy(gpu, gpuRuns(t, filepath.Join("..", "..", "traces", "hw", "h100-2026-11-26-pitch", "examples.txt")))
 	all := []string{"fermi", "kepler", "ampere", "hopper"}
 	sticky := func(code string) string {
 		return "the fault is sticky, as on a GPU: the 6 runtime calls after it returned " + code
@@ -188,6 +189,12 @@ func runExamples(t *testing.T, lib string) {
 		"printf assert": {0, nil, "examples/cuda/printf.cu:84: void checked(int *): block: [1,0,0], thread: [5,0,0] Assertion `v[i] != 37` failed.\n", "", true},
 		// What the last kernel printed is lost when the program does not wait for it.
 		"printf noflush": {1, all, "bytes that kernels printed were not printed: the program ended without waiting for its kernels", "", false},
+		// Pitched memory: cudaMallocPitch's pitches, 2D copies in three directions and a
+		// 2D memset; the four bad calls fail with the H100's codes, and are told.
+		"pitch 300 20": {1, all, "4 calls failed; the first: cudaMemcpy2D: a row of 32 bytes is wider than the destination's pitch 16 or the source's 1200",
+			"1 h2d of 24000 B, 1 d2h of 24000 B, 1 d2d of 24000 B", false},
+		"pitch 5 3": {1, all, "4 calls failed; the first: cudaMemcpy2D: a row of 32 bytes is wider than the destination's pitch 16 or the source's 20",
+			"1 h2d of 60 B, 1 d2h of 60 B, 1 d2d of 60 B", false},
 	}
 	runs, err := os.ReadFile(filepath.Join("..", "..", "examples", "cuda", "runs.txt"))
 	if err != nil {

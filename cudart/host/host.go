@@ -43,6 +43,7 @@ const (
 	MemoryAllocation      Code = 2
 	InitializationError   Code = 3
 	InvalidConfiguration  Code = 9
+	InvalidPitchValue     Code = 12
 	InvalidSymbol         Code = 13
 	InvalidDevicePointer  Code = 17
 	InvalidTexture        Code = 18
@@ -69,6 +70,7 @@ var codeWords = map[Code][2]string{
 	MemoryAllocation:      {"cudaErrorMemoryAllocation", "out of memory"},
 	InitializationError:   {"cudaErrorInitializationError", "initialization error"},
 	InvalidConfiguration:  {"cudaErrorInvalidConfiguration", "invalid configuration argument"},
+	InvalidPitchValue:     {"cudaErrorInvalidPitchValue", "invalid pitch argument"},
 	InvalidSymbol:         {"cudaErrorInvalidSymbol", "invalid device symbol"},
 	InvalidDevicePointer:  {"cudaErrorInvalidDevicePointer", "invalid device pointer"},
 	InvalidTexture:        {"cudaErrorInvalidTexture", "invalid texture reference"},
@@ -570,13 +572,16 @@ func (k MemcpyKind) resolve(srcDev, dstDev bool) MemcpyKind {
 }
 
 // Malloc is cudaMalloc.
-func (r *Runtime) Malloc(n uint64) (uint64, error) {
+func (r *Runtime) Malloc(n uint64) (uint64, error) { return r.alloc("cudaMalloc", n) }
+
+// alloc allocates n bytes of device memory for call.
+func (r *Runtime) alloc(call string, n uint64) (uint64, error) {
 	if free, total := r.MemInfo(); n > free {
-		return 0, fail(MemoryAllocation, "cudaMalloc(%d): %d of the %s's %d bytes (dram.size) are free", n, free, r.gpu.GPU, total)
+		return 0, fail(MemoryAllocation, "%s(%d): %d of the %s's %d bytes (dram.size) are free", call, n, free, r.gpu.GPU, total)
 	}
 	a, err := r.dev.Malloc(n)
 	if err != nil {
-		return 0, fail(MemoryAllocation, "cudaMalloc(%d): %v", n, err)
+		return 0, fail(MemoryAllocation, "%s(%d): %v", call, n, err)
 	}
 	return a, nil
 }
@@ -597,12 +602,12 @@ type Copy struct {
 }
 
 // record keeps a finished copy of n bytes for the trace, with where it falls among the
-// launches; hostAddr is its host side's start (unused for DeviceToDevice).
-func (r *Runtime) record(c Copy, kind MemcpyKind, n, hostAddr uint64) {
+// launches; its host side (unused for DeviceToDevice) is span bytes from hostAddr.
+func (r *Runtime) record(c Copy, kind MemcpyKind, n, hostAddr, span uint64) {
 	t := format.Transfer{Call: c.Call, Kind: format.TransferKind(kind), Bytes: n, Stream: uint64(c.Stream), After: len(r.meta)}
 	if kind == HostToDevice || kind == DeviceToHost {
 		for start, size := range r.pinned {
-			if hostAddr >= start && hostAddr+n <= start+size {
+			if hostAddr >= start && hostAddr+span <= start+size {
 				t.Pinned = true
 				break
 			}
@@ -619,27 +624,34 @@ func (r *Runtime) Memcpy(c Copy, dst, src uint64, dstHost, srcHost []byte, kind 
 	}
 	n := uint64(len(dstHost))
 	kind = kind.resolve(r.dev.Holds(src), r.dev.Holds(dst))
-	var err error
-	switch kind {
-	case HostToHost:
-		copy(dstHost, srcHost)
-	case HostToDevice:
-		err = r.dev.Write(dst, srcHost)
-	case DeviceToHost:
-		err = r.dev.Read(src, dstHost)
-	case DeviceToDevice:
-		err = r.dev.Copy(dst, src, n)
-	default:
+	if kind < HostToHost || kind > DeviceToDevice {
 		return fail(InvalidMemcpyDir, "%s: kind %d is no cudaMemcpyKind", c.Call, int(kind))
 	}
-	if err != nil {
+	if err := r.copyBytes(kind, dst, src, n, dstHost, srcHost); err != nil {
 		return fail(InvalidValue, "%s %s of %d bytes: %v", c.Call, kind, n, err)
 	}
 	hostSide := dst
 	if kind == HostToDevice {
 		hostSide = src
 	}
-	r.record(c, kind, n, hostSide)
+	r.record(c, kind, n, hostSide, n)
+	return nil
+}
+
+// copyBytes copies n bytes from src to dst in the direction kind (resolved) says;
+// dstHost and srcHost are the host's memory at dst and src, used where that side is
+// the host's.
+func (r *Runtime) copyBytes(kind MemcpyKind, dst, src, n uint64, dstHost, srcHost []byte) error {
+	switch kind {
+	case HostToHost:
+		copy(dstHost, srcHost)
+	case HostToDevice:
+		return r.dev.Write(dst, srcHost)
+	case DeviceToHost:
+		return r.dev.Read(src, dstHost)
+	case DeviceToDevice:
+		return r.dev.Copy(dst, src, n)
+	}
 	return nil
 }
 

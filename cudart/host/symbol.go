@@ -94,7 +94,7 @@ func (r *Runtime) MemcpyToSymbol(c Copy, hostVar uintptr, src uint64, srcHost []
 	if err := r.dev.WriteSymbol(v.key, v.name, off, data); err != nil {
 		return symbolErr(call, v.name, err)
 	}
-	r.record(c, kind, uint64(len(srcHost)), src)
+	r.record(c, kind, uint64(len(srcHost)), src, uint64(len(srcHost)))
 	return nil
 }
 
@@ -123,7 +123,7 @@ func (r *Runtime) MemcpyFromSymbol(c Copy, dst uint64, dstHost []byte, hostVar u
 	if err != nil {
 		return symbolErr(call, v.name, err)
 	}
-	r.record(c, kind, uint64(len(dstHost)), dst)
+	r.record(c, kind, uint64(len(dstHost)), dst, uint64(len(dstHost)))
 	return nil
 }
 

@@ -431,6 +431,43 @@ func gtraceMemcpy(dst, src unsafe.Pointer, n C.size_t, kind C.int, name *C.char,
 	})
 }
 
+//export gtraceMallocPitch
+func gtraceMallocPitch(width, height C.size_t, addr *C.uint64_t, pitch *C.size_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error {
+		a, p, err := r.MallocPitch(uint64(width), uint64(height))
+		*addr, *pitch = C.uint64_t(a), C.size_t(p)
+		return err
+	})
+}
+
+//export gtraceMemcpy2D
+func gtraceMemcpy2D(dst unsafe.Pointer, dpitch C.size_t, src unsafe.Pointer, spitch, width, height C.size_t, kind C.int, name *C.char, stream C.uintptr_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error {
+		// The views cover each side's rows; they are read or written only in the rows
+		// and only where the address is the host's.
+		dv := hostView(dst, host.Span2D(uint64(dpitch), uint64(width), uint64(height)))
+		sv := hostView(src, host.Span2D(uint64(spitch), uint64(width), uint64(height)))
+		return r.Memcpy2D(copyBy(name, stream), uint64(uintptr(dst)), uint64(dpitch), uint64(uintptr(src)), uint64(spitch),
+			uint64(width), uint64(height), dv, sv, host.MemcpyKind(kind))
+	})
+}
+
+//export gtraceMemset2D
+func gtraceMemset2D(p C.uintptr_t, pitch C.size_t, v C.int, width, height C.size_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error {
+		return r.Memset2D(uint64(p), uint64(pitch), byte(v), uint64(width), uint64(height))
+	})
+}
+
+// hostView is n bytes of the program's memory at p, or nil where no such view can be
+// made (n over 2^56: beyond any address space); the call then refuses the copy.
+func hostView(p unsafe.Pointer, n uint64) []byte {
+	if p == nil || n == 0 || n > 1<<56 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(p), int(n))
+}
+
 //export gtraceMemset
 func gtraceMemset(p C.uintptr_t, v C.int, n C.size_t) C.cudaError_t {
 	return call(func(r *host.Runtime) error { return r.Memset(uint64(p), byte(v), uint64(n)) })

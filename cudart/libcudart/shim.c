@@ -225,6 +225,47 @@ cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s) {
 }
 cudaError_t cudaMemsetAsync_ptsz(void *p, int v, size_t n, cudaStream_t s) { return cudaMemsetAsync(p, v, n, s); }
 
+/* Pitched memory (examples/cuda/pitch.cu shows each answer against an H100). */
+cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height) {
+	uint64_t addr = 0;
+	if (p == NULL || pitch == NULL)
+		return ret(1);
+	cudaError_t e = gtraceMallocPitch(width, height, &addr, pitch);
+	*p = (void *)(uintptr_t)addr;
+	return ret(e);
+}
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+			 int kind) {
+	gtraceFlush();
+	return ret(gtraceMemcpy2D(dst, dpitch, (void *)src, spitch, width, height, kind, (char *)"cudaMemcpy2D", 0));
+}
+cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+			      int kind) {
+	return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+			      int kind, cudaStream_t s) {
+	return ret(gtraceMemcpy2D(dst, dpitch, (void *)src, spitch, width, height, kind, (char *)"cudaMemcpy2DAsync",
+				  (uintptr_t)s));
+}
+cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+				   size_t height, int kind, cudaStream_t s) {
+	return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, s);
+}
+cudaError_t cudaMemset2D(void *p, size_t pitch, int v, size_t width, size_t height) {
+	return ret(gtraceMemset2D((uintptr_t)p, pitch, v, width, height));
+}
+cudaError_t cudaMemset2D_ptds(void *p, size_t pitch, int v, size_t width, size_t height) {
+	return cudaMemset2D(p, pitch, v, width, height);
+}
+cudaError_t cudaMemset2DAsync(void *p, size_t pitch, int v, size_t width, size_t height, cudaStream_t s) {
+	cudaError_t e = stream_ok("cudaMemset2DAsync", s);
+	return e ? ret(e) : cudaMemset2D(p, pitch, v, width, height);
+}
+cudaError_t cudaMemset2DAsync_ptsz(void *p, size_t pitch, int v, size_t width, size_t height, cudaStream_t s) {
+	return cudaMemset2DAsync(p, pitch, v, width, height, s);
+}
+
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int flags) {
 	uintptr_t h = 0;
 	if (s == NULL || flags > 1) /* cudaStreamDefault, cudaStreamNonBlocking */

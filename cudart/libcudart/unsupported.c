@@ -393,8 +393,6 @@ cudaError_t cudaMallocManaged(void) { return gtrace_ret(gtraceUnsupported("cudaM
 
 cudaError_t cudaMallocMipmappedArray(void) { return gtrace_ret(gtraceUnsupported("cudaMallocMipmappedArray")); }
 
-cudaError_t cudaMallocPitch(void) { return gtrace_ret(gtraceUnsupported("cudaMallocPitch")); }
-
 cudaError_t cudaMemAdvise(void) { return gtrace_ret(gtraceUnsupported("cudaMemAdvise")); }
 
 cudaError_t cudaMemPoolCreate(void) { return gtrace_ret(gtraceUnsupported("cudaMemPoolCreate")); }
@@ -427,15 +425,9 @@ cudaError_t cudaMemRangeGetAttribute(void) { return gtrace_ret(gtraceUnsupported
 
 cudaError_t cudaMemRangeGetAttributes(void) { return gtrace_ret(gtraceUnsupported("cudaMemRangeGetAttributes")); }
 
-cudaError_t cudaMemcpy2D(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpy2D")); }
-
 cudaError_t cudaMemcpy2DArrayToArray(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpy2DArrayToArray")); }
 
 cudaError_t cudaMemcpy2DArrayToArray_ptds(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpy2DArrayToArray_ptds")); }
-
-cudaError_t cudaMemcpy2DAsync(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpy2DAsync")); }
-
-cudaError_t cudaMemcpy2DAsync_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpy2DAsync_ptsz")); }
 
 cudaError_t cudaMemcpy2DFromArray(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpy2DFromArray")); }
 
@@ -452,8 +444,6 @@ cudaError_t cudaMemcpy2DToArrayAsync(void) { return gtrace_ret(gtraceUnsupported
 cudaError_t cudaMemcpy2DToArrayAsync_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpy2DToArrayAsync_ptsz")); }
 
 cudaError_t cudaMemcpy2DToArray_ptds(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpy2DToArray_ptds")); }
-
-cudaError_t cudaMemcpy2D_ptds(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpy2D_ptds")); }
 
 cudaError_t cudaMemcpy3D(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpy3D")); }
 
@@ -494,14 +484,6 @@ cudaError_t cudaMemcpyToArrayAsync(void) { return gtrace_ret(gtraceUnsupported("
 cudaError_t cudaMemcpyToArrayAsync_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpyToArrayAsync_ptsz")); }
 
 cudaError_t cudaMemcpyToArray_ptds(void) { return gtrace_ret(gtraceUnsupported("cudaMemcpyToArray_ptds")); }
-
-cudaError_t cudaMemset2D(void) { return gtrace_ret(gtraceUnsupported("cudaMemset2D")); }
-
-cudaError_t cudaMemset2DAsync(void) { return gtrace_ret(gtraceUnsupported("cudaMemset2DAsync")); }
-
-cudaError_t cudaMemset2DAsync_ptsz(void) { return gtrace_ret(gtraceUnsupported("cudaMemset2DAsync_ptsz")); }
-
-cudaError_t cudaMemset2D_ptds(void) { return gtrace_ret(gtraceUnsupported("cudaMemset2D_ptds")); }
 
 cudaError_t cudaMemset3D(void) { return gtrace_ret(gtraceUnsupported("cudaMemset3D")); }
 
