@@ -565,7 +565,7 @@ selp.u32 %r5, 1, 0, %p1;`
 // TestNewFormsRefuseBadModifiers: a form the PTX ISA does not define, or one capture
 // does not run, is an error naming what is wrong.
 func TestNewFormsRefuseBadModifiers(t *testing.T) {
-	for _, c := range []struct{ form, msg string }{
+	checkRefused(t, []badForm{
 		{"add.cc.f32 %f1, %f2, %f3;", "takes .u32, .s32, .u64 or .s64"},
 		{"addc.sat.s32 %r1, %r2, %r3;", ".sat with a carry"},
 		{"madc.u32 %r1, %r2, %r3, %r4;", "needs .lo or .hi"},
@@ -590,7 +590,17 @@ func TestNewFormsRefuseBadModifiers(t *testing.T) {
 		{"match.any.sync.b32 %r1|%p1, %r2, -1;", "only match.all"},
 		{"match.all.sync.u32 %r1, %r2, -1;", "takes .b32 or .b64"},
 		{"isspacep.param %p1, %rd1;", "isspacep needs .global"},
-	} {
+	})
+}
+
+// A badForm is one instruction capture must refuse when it loads it, with words that
+// say why.
+type badForm struct{ form, msg string }
+
+// checkRefused loads each form in a one-instruction kernel and checks its PTX error.
+func checkRefused(t *testing.T, forms []badForm) {
+	t.Helper()
+	for _, c := range forms {
 		_, err := Load(Spec{PTX: []byte(coverageKernel("", c.form)), PTXName: "bad.ptx", Kernel: "cov",
 			Grid: d3(1, 1, 1), Block: d3(32, 1, 1), Args: []string{"u64:0"}})
 		var pe *PTXError

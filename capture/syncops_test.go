@@ -172,7 +172,7 @@ bar.red.popc.u32 %r2, 0, %p1;`
 
 // TestSyncFormsRefuseBadModifiers checks the errors of the new forms' bad spellings.
 func TestSyncFormsRefuseBadModifiers(t *testing.T) {
-	for _, c := range []struct{ form, msg string }{
+	checkRefused(t, []badForm{
 		{"bar.red.popc.pred %p1, 0, %p2;", "takes .u32"},
 		{"bar.red.and.u32 %r1, 0, %p2;", "takes .pred"},
 		{"bar.red.xor.pred %p1, 0, %p2;", "unsupported bar mode .xor"},
@@ -186,12 +186,5 @@ func TestSyncFormsRefuseBadModifiers(t *testing.T) {
 		{"max.relu.u16x2 %r1, %r2, %r3;", ".s32 or .s16x2"},
 		{"add.s16x2 %r1, %r2, %r3;", "unsupported type .s16x2 on add"},
 		{"mov.u16x2 %r1, %r2;", "unsupported type .u16x2 on mov"},
-	} {
-		_, err := Load(Spec{PTX: []byte(coverageKernel("", c.form)), PTXName: "bad.ptx", Kernel: "cov",
-			Grid: d3(1, 1, 1), Block: d3(32, 1, 1), Args: []string{"u64:0"}})
-		var pe *PTXError
-		if !errors.As(err, &pe) || !strings.Contains(pe.Msg, c.msg) {
-			t.Errorf("%s: %v, want a PTX error saying %q", c.form, err, c.msg)
-		}
-	}
+	})
 }

@@ -20,9 +20,8 @@ var updateStubs = flag.Bool("update-stubs", false, "rewrite unsupported.c from a
 // its return type.
 var defined = regexp.MustCompile(`(?m)^[A-Za-z_][\w *]*?\b(_*cuda\w+)\(`)
 
-// stubs is unsupported.c as api.txt (NVIDIA's libcudart.so.11.0 exports) less what
-// shim.c defines says it must be.
-func stubs(t *testing.T) []byte {
+// exports is what NVIDIA's libcudart.so.11.0 exports (api.txt), and shim.c.
+func exports(t *testing.T) ([]string, []byte) {
 	t.Helper()
 	api, err := os.ReadFile("api.txt")
 	if err != nil {
@@ -32,7 +31,14 @@ func stubs(t *testing.T) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := strings.Fields(string(api))
+	return strings.Fields(string(api)), shim
+}
+
+// stubs is unsupported.c as api.txt (NVIDIA's libcudart.so.11.0 exports) less what
+// shim.c defines says it must be.
+func stubs(t *testing.T) []byte {
+	t.Helper()
+	names, shim := exports(t)
 	var done []string
 	for _, m := range defined.FindAllSubmatch(shim, -1) {
 		n := string(m[1])
@@ -77,16 +83,9 @@ func TestUnsupportedStubs(t *testing.T) {
 		t.Fatal("unsupported.c is stale: go test ./cudart/libcudart -run TestUnsupportedStubs -update-stubs")
 	}
 	// Every exported function is in one file or the other, once.
-	api, err := os.ReadFile("api.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	shim, err := os.ReadFile("shim.c")
-	if err != nil {
-		t.Fatal(err)
-	}
+	names, shim := exports(t)
 	n, ran := bytes.Count(got, []byte("gtraceUnsupported(\"")), len(defined.FindAllSubmatch(shim, -1))
-	if total := len(strings.Fields(string(api))); n+ran != total || total < 395 {
+	if total := len(names); n+ran != total || total < 395 {
 		t.Errorf("unsupported.c has %d stubs and shim.c %d functions; api.txt lists %d (395 in CUDA 11.8's)", n, ran, total)
 	}
 }
