@@ -118,14 +118,20 @@ func runOpCase(t *testing.T, c opCase, simt format.SIMTModel, x [][3]uint64, in 
 	spec := Spec{PTX: []byte(opKernel(c)), PTXName: c.name + ".ptx", Kernel: "op", SIMT: simt, Grid: d3(opThreads/128, 1, 1),
 		Block: d3(128, 1, 1), Args: []string{fmt.Sprintf("buf:u64:%d", 3*opThreads), fmt.Sprintf("buf:u64:%d", 2*opThreads)},
 		Data: map[int][]byte{0: in}}
-	out := run(t, spec, nil).Buffers[1].Final
+	checkOpOut(t, c, x, run(t, spec, nil).Buffers[1].Final, "capture")
+}
+
+// checkOpOut compares each thread's two results in out, which who computed, with the
+// case's reference (the first five that differ are told).
+func checkOpOut(t *testing.T, c opCase, x [][3]uint64, out []byte, who string) {
+	t.Helper()
 	bad := 0
 	for th := range x {
 		want := c.ref(x, th)
 		got := [2]uint64{binary.LittleEndian.Uint64(out[16*th:]), binary.LittleEndian.Uint64(out[16*th+8:])}
 		if got != want && bad < 5 {
 			bad++
-			t.Errorf("thread %d, inputs %#x: got %#x, want %#x", th, x[th], got, want)
+			t.Errorf("%s: thread %d, inputs %#x: %s %#x, the reference %#x", c.name, th, x[th], who, got, want)
 		}
 	}
 }

@@ -584,13 +584,7 @@ func (c *cta) checkBarrier(id int) {
 		return
 	}
 	ws, red := b.waiters, b.red
-	// bar.red's value for every thread that took part: a count, or 0 or 1.
-	result := uint64(b.truths)
-	if red == barRedAnd && b.truths != b.arrived || red == barRedOr && b.truths == 0 {
-		result = 0
-	} else if red != barRedPopc {
-		result = 1
-	}
+	result := barRedValue(red, b.truths, b.arrived)
 	b.arrived, b.count, b.waiters, b.red, b.truths = 0, 0, ws[:0], barSync, 0
 	for _, x := range ws {
 		w := x.w
@@ -603,6 +597,24 @@ func (c *cta) checkBarrier(id int) {
 		}
 		w.blocked = false
 	}
+}
+
+// barRedValue is what bar.red gives every thread that took part, truths of the arrived
+// threads having had a true predicate: the count (.popc), or 0 or 1 (.and, .or).
+func barRedValue(red uint8, truths, arrived int) uint64 {
+	switch red {
+	case barRedAnd:
+		if truths != arrived {
+			return 0
+		}
+		return 1
+	case barRedOr:
+		if truths == 0 {
+			return 0
+		}
+		return 1
+	}
+	return uint64(truths)
 }
 
 func (w *warpState) epochBarrier() { w.lastEvent = w.ninst }

@@ -393,7 +393,8 @@ func (w *warpState) runITS(quantum int) (warpStatus, error) {
 			continue
 		case ctlBar:
 			p.pc++
-			if in.bop != barArrive {
+			wait := in.bop != barArrive // bar.arrive's lanes go on
+			if wait {
 				p.state = psBarrier
 			}
 			if _, err := w.arrive(pc, m); err != nil {
@@ -401,7 +402,7 @@ func (w *warpState) runITS(quantum int) (warpStatus, error) {
 			}
 			// Other paths of this warp may still run; the warp blocks only when none can.
 			w.blocked = false
-			if in.bop != barArrive {
+			if wait {
 				continue
 			}
 		}

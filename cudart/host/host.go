@@ -623,9 +623,9 @@ func (r *Runtime) Memcpy(c Copy, dst, src uint64, dstHost, srcHost []byte, kind 
 		return err
 	}
 	n := uint64(len(dstHost))
-	kind = kind.resolve(r.dev.Holds(src), r.dev.Holds(dst))
-	if kind < HostToHost || kind > DeviceToDevice {
-		return fail(InvalidMemcpyDir, "%s: kind %d is no cudaMemcpyKind", c.Call, int(kind))
+	kind, err := r.direction(c, kind, dst, src)
+	if err != nil {
+		return err
 	}
 	if err := r.copyBytes(kind, dst, src, n, dstHost, srcHost); err != nil {
 		return fail(InvalidValue, "%s %s of %d bytes: %v", c.Call, kind, n, err)
@@ -636,6 +636,16 @@ func (r *Runtime) Memcpy(c Copy, dst, src uint64, dstHost, srcHost []byte, kind 
 	}
 	r.record(c, kind, n, hostSide, n)
 	return nil
+}
+
+// direction is the copy's kind, cudaMemcpyDefault's read from where dst and src lie,
+// or cudaErrorInvalidMemcpyDirection for a number that is no cudaMemcpyKind.
+func (r *Runtime) direction(c Copy, kind MemcpyKind, dst, src uint64) (MemcpyKind, error) {
+	kind = kind.resolve(r.dev.Holds(src), r.dev.Holds(dst))
+	if kind < HostToHost || kind > DeviceToDevice {
+		return kind, fail(InvalidMemcpyDir, "%s: kind %d is no cudaMemcpyKind", c.Call, int(kind))
+	}
+	return kind, nil
 }
 
 // copyBytes copies n bytes from src to dst in the direction kind (resolved) says;

@@ -24,21 +24,14 @@ func (r *Runtime) MallocPitch(width, height uint64) (addr, pitch uint64, err err
 	return addr, pitch, err
 }
 
-// span2D is how many bytes height rows of width bytes, pitch apart, reach from the first.
-func span2D(pitch, width, height uint64) uint64 {
-	if width == 0 || height == 0 {
+// Span2D is how many bytes height rows of width bytes, pitch apart, reach from the
+// first (what the C shim makes Memcpy2D's views of the host's rows): 0 when there are
+// none, or when they reach past the 64-bit address space.
+func Span2D(pitch, width, height uint64) uint64 {
+	if width == 0 || height == 0 || height > 1 && pitch > (math.MaxUint64-width)/(height-1) {
 		return 0
 	}
 	return (height-1)*pitch + width
-}
-
-// Span2D is span2D for the C shim, which gives Memcpy2D views of the host's rows: 0
-// when the rows reach past the 64-bit address space.
-func Span2D(pitch, width, height uint64) uint64 {
-	if height > 1 && pitch > (math.MaxUint64-width)/(height-1) {
-		return 0
-	}
-	return span2D(pitch, width, height)
 }
 
 // Memcpy2D is cudaMemcpy2D: height rows of width bytes from src, rows spitch bytes
@@ -62,9 +55,9 @@ func (r *Runtime) Memcpy2D(c Copy, dst, dpitch, src, spitch, width, height uint6
 	if dspan == 0 || sspan == 0 {
 		return fail(InvalidValue, "%s: %d rows %d and %d bytes apart reach past the address space", c.Call, height, dpitch, spitch)
 	}
-	kind = kind.resolve(r.dev.Holds(src), r.dev.Holds(dst))
-	if kind < HostToHost || kind > DeviceToDevice {
-		return fail(InvalidMemcpyDir, "%s: kind %d is no cudaMemcpyKind", c.Call, int(kind))
+	kind, err := r.direction(c, kind, dst, src)
+	if err != nil {
+		return err
 	}
 	devSrc, devDst := kind == DeviceToHost || kind == DeviceToDevice, kind == HostToDevice || kind == DeviceToDevice
 	if !devDst && uint64(len(dstHost)) < dspan || !devSrc && uint64(len(srcHost)) < sspan {
