@@ -41,7 +41,7 @@ type Report struct {
 type KernelReport struct {
 	Name      string
 	Launch    *format.Launch
-	Occupancy CTAOccupancy
+	Occupancy arch.CTAOccupancy
 	// SharedCarveout and L1Bytes are the per-SM split the replay used for this launch.
 	SharedCarveout, L1Bytes int
 	Metrics                 []Metric

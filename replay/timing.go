@@ -279,7 +279,7 @@ type timer struct {
 	insts  []timedInst
 	l2     *timedL2
 	sms    []*timedSM
-	occ    CTAOccupancy
+	occ    arch.CTAOccupancy
 	grid   sched.Grid // the launch's CTAs, handed to SMs as they have room
 	issue  int        // dispatch per scheduler
 	lsuCyc int64
