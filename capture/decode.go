@@ -570,6 +570,13 @@ func (k *Kernel) layoutShared() error {
 	return nil
 }
 
+// placeLocal places the .local variable d after size bytes of a thread's local memory:
+// its offset, and the size with it, kept a multiple of 4.
+func placeLocal(size uint32, d *varDecl) (off int64, end uint32) {
+	off = alignUp(int64(size), varAlign(d))
+	return off, uint32(min(alignUp(off+varSize(d), 4), math.MaxUint32))
+}
+
 // imm returns the slot holding the constant v in every lane.
 func (k *Kernel) imm(v uint64) int32 {
 	if s, ok := k.imms[v]; ok {
@@ -725,9 +732,9 @@ func (k *Kernel) declare(sc *scope, d *varDecl) error {
 		if d.hasInit {
 			return k.errAt(d.pos, ".local variable %s cannot have an initialiser", d.name)
 		}
-		off := alignUp(int64(k.localSize), varAlign(d))
+		var off int64
+		off, k.localSize = placeLocal(k.localSize, d)
 		sc.def(d.name, symbol{kind: symVar, space: msLocal, addr: off, size: varSize(d)})
-		k.localSize = uint32(alignUp(off+varSize(d), 4))
 		if k.localSize > 512<<10 {
 			return k.errAt(d.pos, "local memory over 512 KiB per thread")
 		}

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -246,23 +247,61 @@ func (d *Device) symbolAt(module, name string, off, n uint64) (bank []byte, addr
 	return nil, s.Addr + off, nil
 }
 
-// EntryParams is the byte size of each parameter of the .entry named kernel in ptx, in
-// order: what a runtime must copy from cudaLaunchKernel's argument pointers.
-func EntryParams(ptxName string, ptx []byte, kernel string) ([]int, error) {
+// EntryInfo is what a kernel's PTX fixes before any launch.
+type EntryInfo struct {
+	// Params is each parameter's size in bytes, in order: what a runtime copies from
+	// cudaLaunchKernel's argument pointers.
+	Params []int
+	// StaticShared is the kernel's static shared memory per CTA: its own and its
+	// callees' .shared variables, and the module's that they name, as a launch lays
+	// them out.
+	StaticShared uint32
+	// Local is the local memory per thread the PTX declares (.local variables of the
+	// kernel and its callees); ptxas's stack frame may differ.
+	Local uint32
+	// Const is the bytes of the module's .const variables: the constant bank every
+	// kernel of the module is given, whether it reads them or not (cudaFuncGetAttributes'
+	// constSizeBytes on an H100: examples/cuda/occupancy.cu).
+	Const uint32
+}
+
+// Entry is what the PTX fixes about the .entry named kernel, before any launch.
+func Entry(ptxName string, ptx []byte, kernel string) (EntryInfo, error) {
 	mod, err := parsePTX(ptxName, ptx)
 	if err != nil {
-		return nil, err
+		return EntryInfo{}, err
 	}
-	for _, f := range mod.funcs {
-		if f.entry && !f.noBody && f.name == kernel {
-			sizes := make([]int, len(f.params))
-			for i, p := range f.params {
-				sizes[i] = int(varSize(p))
+	i := slices.IndexFunc(mod.funcs, func(f *function) bool { return f.entry && !f.noBody && f.name == kernel })
+	if i < 0 {
+		return EntryInfo{}, fmt.Errorf("%s: no .entry %q", ptxName, kernel)
+	}
+	entry := mod.funcs[i]
+	k := &Kernel{spec: Spec{PTXName: ptxName, Kernel: kernel}, mod: mod}
+	if err := k.layoutFuncs(entry); err != nil {
+		return EntryInfo{}, err
+	}
+	if err := k.layoutShared(); err != nil {
+		return EntryInfo{}, err
+	}
+	info := EntryInfo{Params: make([]int, len(entry.params)), StaticShared: k.sharedStatic}
+	for i, p := range entry.params {
+		info.Params[i] = int(varSize(p))
+	}
+	for _, fi := range k.funcs {
+		for _, s := range fi.f.body {
+			if s.kind == sDecl && s.decl.space == ".local" {
+				_, info.Local = placeLocal(info.Local, s.decl)
 			}
-			return sizes, nil
 		}
 	}
-	return nil, fmt.Errorf("%s: no .entry %q", ptxName, kernel)
+	var bank int64
+	for _, d := range mod.vars {
+		if d.space == ".const" {
+			bank = alignUp(bank, varAlign(d)) + varSize(d)
+		}
+	}
+	info.Const = uint32(min(bank, math.MaxUint32))
+	return info, nil
 }
 
 // Holds says whether addr lies inside one of the device's allocations.

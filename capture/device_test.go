@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -215,11 +216,65 @@ func TestDeviceRefusesBadRequests(t *testing.T) {
 			t.Errorf("%s: %v, want an error saying %q", c.what, err, c.want)
 		}
 	}
-	sizes, err := EntryParams("dev.ptx", []byte(devPTX), "inc")
-	if err != nil || len(sizes) != 2 || sizes[0] != 8 || sizes[1] != 4 {
-		t.Errorf("EntryParams = %v, %v; want [8 4]", sizes, err)
+	if info, err := Entry("dev.ptx", []byte(devPTX), "inc"); err != nil || !slices.Equal(info.Params, []int{8, 4}) {
+		t.Errorf("Entry = %+v, %v; want parameters of 8 and 4 bytes", info, err)
 	}
-	if _, err := EntryParams("dev.ptx", []byte(devPTX), "nope"); err == nil || !strings.Contains(err.Error(), `no .entry "nope"`) {
-		t.Errorf("EntryParams of a missing kernel: %v", err)
+	if _, err := Entry("dev.ptx", []byte(devPTX), "nope"); err == nil || !strings.Contains(err.Error(), `no .entry "nope"`) {
+		t.Errorf("Entry of a missing kernel: %v", err)
+	}
+}
+
+// entryPTX has static shared memory in the kernel, in a module variable it names and in
+// a callee (and a module variable no one names), dynamic shared memory, local memory in
+// both functions, and two .const arrays the kernel does not read.
+const entryPTX = `
+.version 7.0
+.target sm_80
+.address_size 64
+.const .align 4 .b8 coef[400];
+.const .align 8 .b8 other[10];
+.shared .align 4 .b8 modsh[100];
+.shared .align 4 .b8 unusedsh[1000];
+.extern .shared .align 16 .b8 dyn[];
+.func helper()
+{
+	.shared .align 8 .b8 hs[24];
+	.local .align 4 .b8 hl[12];
+	.reg .b64 %rd<2>;
+	mov.u64 %rd1, hs;
+	ret;
+}
+.entry k(.param .u64 p, .param .u32 n, .param .align 16 .b8 s[20])
+{
+	.shared .align 4 .b8 ks[36];
+	.local .align 8 .b8 kl[20];
+	.reg .b64 %rd<3>;
+	mov.u64 %rd1, modsh;
+	mov.u64 %rd2, dyn;
+	call helper, ();
+	ret;
+}
+`
+
+// Entry lays out what a launch would: the kernel's shared variables in order (ks at 0,
+// modsh at 36, the callee's hs at 136 after alignment: 160 bytes, the unnamed module
+// variable and the dynamic area left out), local memory across both functions (20, then
+// 12: 32), and the module's whole constant bank (400, then 10 at 400: 410).
+func TestEntry(t *testing.T) {
+	info, err := Entry("entry.ptx", []byte(entryPTX), "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := EntryInfo{Params: []int{8, 4, 20}, StaticShared: 160, Local: 32, Const: 410}
+	if !slices.Equal(info.Params, want.Params) || info.StaticShared != want.StaticShared || info.Local != want.Local || info.Const != want.Const {
+		t.Errorf("Entry = %+v, want %+v", info, want)
+	}
+	k, err := Load(Spec{PTX: []byte(entryPTX), PTXName: "entry.ptx", Kernel: "k", Grid: d3(1, 1, 1), Block: d3(32, 1, 1), Device: NewDevice(),
+		Params: [][]byte{u64Param(0), u32Param(0), make([]byte, 20)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := k.Launch(); l.LocalBytes != info.Local || l.SharedBytes != info.StaticShared {
+		t.Errorf("a launch with no dynamic shared memory has %d B local, %d B shared; Entry says %d and %d", l.LocalBytes, l.SharedBytes, info.Local, info.StaticShared)
 	}
 }

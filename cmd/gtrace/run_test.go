@@ -154,6 +154,7 @@ func runExamples(t *testing.T, lib string) {
 	// printf.cu's runs: scripts/hw/printf.sh, which also keeps their stderr.
 	maps.Copy(gpu, gpuRuns(t, filepath.Join("..", "..", "traces", "hw", "h100-2026-11-26-printf", "examples.txt")))
 	maps.Copy(gpu, gpuRuns(t, filepath.Join("..", "..", "traces", "hw", "h100-2026-11-26-pitch", "examples.txt")))
+	maps.Copy(gpu, gpuRuns(t, filepath.Join("..", "..", "traces", "hw", "h100-2026-11-26-occupancy", "examples.txt")))
 	all := []string{"fermi", "kepler", "ampere", "hopper"}
 	sticky := func(code string) string {
 		return "the fault is sticky, as on a GPU: the 6 runtime calls after it returned " + code
@@ -172,7 +173,7 @@ func runExamples(t *testing.T, lib string) {
 		"deviceprops 100000": {1, all, "", "1 h2d of 400000 B, 1 d2h of 400000 B", false},
 		// 64 KiB of shared memory per block: sm_70 and later, after the opt-in. The
 		// launch before the opt-in is refused, as on a GPU, and told; the run succeeds.
-		"streams 3 2": {3, []string{"ampere", "hopper"}, "1 call failed; the first: kernel _Z7reversePKfPf <<<1,1,1, 256,1,1, 65536>>>: 65536 bytes of dynamic shared memory, over the kernel's 49152: above 48 KiB a kernel must opt in first",
+		"streams 3 2": {3, []string{"ampere", "hopper"}, "1 call failed; the first: kernel _Z7reversePKfPf <<<1,1,1, 256,1,1, 65536>>>: 65536 bytes of dynamic shared memory, over the kernel's 49152: above 48 KiB of shared memory a kernel must opt in first",
 			"3 h2d of 393216 B (3 pinned), 3 d2h of 393216 B (3 pinned)", false},
 		// The copy after the first launch is in the trace; the one after the fault is not.
 		"fault oob":        {1, all, sticky("cudaErrorIllegalAddress"), "1 d2h of 128 B", true},
@@ -193,6 +194,12 @@ func runExamples(t *testing.T, lib string) {
 		// 2D memset; the four bad calls fail with the H100's codes, and are told.
 		"pitch 300 20": {1, all, "4 calls failed; the first: cudaMemcpy2D: a row of 32 bytes is wider than the destination's pitch 16 or the source's 1200",
 			"1 h2d of 24000 B, 1 d2h of 24000 B, 1 d2d of 24000 B", false},
+		// The occupancy API and cudaFuncGetAttributes: blocks per multiprocessor across
+		// block and shared memory sizes, opt-ins and a carve-out preference, as on the
+		// H100, whose 13 bad calls fail here too; the launch is sized by
+		// cudaOccupancyMaxPotentialBlockSize.
+		"occupancy 100000": {1, all, "13 calls failed; the first: cudaOccupancyMaxActiveBlocksPerMultiprocessor(_Z6squarePKfPfi): a block of 0 threads; want at least 1",
+			"1 h2d of 400000 B, 1 d2h of 400000 B", false},
 		"pitch 5 3": {1, all, "4 calls failed; the first: cudaMemcpy2D: a row of 32 bytes is wider than the destination's pitch 16 or the source's 20",
 			"1 h2d of 60 B, 1 d2h of 60 B, 1 d2d of 60 B", false},
 	}

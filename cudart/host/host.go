@@ -176,13 +176,16 @@ type module struct {
 }
 
 type function struct {
-	mod    *module
-	name   string // the .entry name
-	ptx    *fatbin.Entry
-	params []int // parameter sizes, read on first launch
-	// maxDynShared is the dynamic shared memory a launch may ask for: 48 KiB until the
-	// program opts in to more (cudaFuncAttributeMaxDynamicSharedMemorySize).
-	maxDynShared uint64
+	mod  *module
+	name string // the .entry name
+	ptx  *fatbin.Entry
+	info *capture.EntryInfo // what its PTX fixes, read on first need
+	// optIn is the dynamic shared memory the program opted in to with
+	// cudaFuncAttributeMaxDynamicSharedMemorySize; -1 until it does.
+	optIn int
+	// carveout is its cudaFuncAttributePreferredSharedMemoryCarveout: a percentage of
+	// the largest carve-out, or -1 for none.
+	carveout int
 }
 
 // DefaultMaxDynShared is what a kernel may ask for before it opts in to more: 48 KiB
@@ -265,7 +268,7 @@ func (r *Runtime) RegisterFunction(handle int, stub uintptr, deviceName string) 
 	if err != nil {
 		return err
 	}
-	f := &function{mod: m, name: deviceName, maxDynShared: DefaultMaxDynShared}
+	f := &function{mod: m, name: deviceName, optIn: -1, carveout: -1}
 	// A kernel with no PTX (SASS only) is refused at its launch, not here: a program
 	// may register kernels it never runs.
 	f.ptx, _ = fatbin.PTXFor(m.entries, deviceName)
@@ -296,14 +299,38 @@ func (r *Runtime) ParamSizes(stub uintptr) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	if f.params == nil {
-		sizes, err := capture.EntryParams(f.name+".ptx", f.ptx.Data, f.name)
+	info, err := f.entry()
+	if err != nil {
+		return nil, err
+	}
+	return info.Params, nil
+}
+
+// entry is what f's PTX fixes before a launch, read once.
+func (f *function) entry() (*capture.EntryInfo, error) {
+	if f.info == nil {
+		info, err := capture.Entry(f.name+".ptx", f.ptx.Data, f.name)
 		if err != nil {
 			return nil, fail(InvalidPTX, "%v", err)
 		}
-		f.params = sizes
+		f.info = &info
 	}
-	return f.params, nil
+	return f.info, nil
+}
+
+// maxDynShared is the dynamic shared memory a launch of f may ask for: what the program
+// opted in to, or until it does, what is left of 48 KiB beside f's static shared memory
+// (cudaFuncGetAttributes' maxDynamicSharedSizeBytes on an H100: 44928 for a kernel of
+// 4224 static bytes, examples/cuda/occupancy.cu).
+func (f *function) maxDynShared() (uint64, error) {
+	info, err := f.entry()
+	if err != nil {
+		return 0, err
+	}
+	if f.optIn >= 0 {
+		return uint64(f.optIn), nil
+	}
+	return DefaultMaxDynShared - min(uint64(info.StaticShared), DefaultMaxDynShared), nil
 }
 
 func (r *Runtime) function(stub uintptr) (*function, error) {
@@ -331,9 +358,13 @@ func (r *Runtime) Launch(ctx context.Context, stub uintptr, c Config, params [][
 	if err := r.checkConfig(c); err != "" {
 		return fail(InvalidConfiguration, "kernel %s <<<%v, %v, %d>>>: %s", f.name, c.Grid, c.Block, c.Shared, err)
 	}
-	if c.Shared > f.maxDynShared {
-		return fail(InvalidValue, "kernel %s <<<%v, %v, %d>>>: %d bytes of dynamic shared memory, over the kernel's %d: above 48 KiB a kernel must opt in first, with cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)",
-			f.name, c.Grid, c.Block, c.Shared, c.Shared, f.maxDynShared)
+	maxDyn, err := f.maxDynShared()
+	if err != nil {
+		return err
+	}
+	if c.Shared > maxDyn {
+		return fail(InvalidValue, "kernel %s <<<%v, %v, %d>>>: %d bytes of dynamic shared memory, over the kernel's %d: above 48 KiB of shared memory a kernel must opt in first, with cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)",
+			f.name, c.Grid, c.Block, c.Shared, c.Shared, maxDyn)
 	}
 	// From here on the launch is one a GPU would run: if it does not end in the
 	// trace, it failed.

@@ -105,7 +105,7 @@ func TestStreamCallErrors(t *testing.T) {
 		{"page-locked twice", r.HostAlloc("cudaHostRegister", 0x7f0000002000, 64), InvalidValue, "page-locked already"},
 		{"page-locked nothing", r.HostAlloc("cudaHostRegister", 0x7f0000004000, 0), InvalidValue, "0 bytes"},
 		{"over 48 KiB without the opt-in", launch(Config{Grid: one, Block: one, Shared: 48<<10 + 1}), InvalidValue, "cudaFuncAttributeMaxDynamicSharedMemorySize"},
-		{"an opt-in past the H100's", r.FuncSetAttribute(scaleStub, FuncAttrMaxDynamicSharedMemorySize, 228<<10), InvalidValue, "232448 bytes the h100"},
+		{"an opt-in past the H100's", r.FuncSetAttribute(scaleStub, FuncAttrMaxDynamicSharedMemorySize, 228<<10), InvalidValue, "the 232448 the h100 gives a block"},
 		{"a carve-out over 100%", r.FuncSetAttribute(scaleStub, FuncAttrPreferredSharedMemoryCarveout, 101), InvalidValue, "percentage"},
 		{"an attribute gtrace does not know", r.FuncSetAttribute(scaleStub, 3, 1), InvalidValue, "attribute 3"},
 		{"an attribute of no kernel", r.FuncSetAttribute(0x99, FuncAttrMaxDynamicSharedMemorySize, 1), InvalidDeviceFunc, "no registered kernel"},

@@ -575,6 +575,43 @@ func gtraceFuncSetAttribute(stub C.uintptr_t, attr, value C.int) C.cudaError_t {
 	return call(func(r *host.Runtime) error { return r.FuncSetAttribute(uintptr(stub), int(attr), int(value)) })
 }
 
+//export gtraceFuncAttributes
+func gtraceFuncAttributes(stub C.uintptr_t, a *C.gtrace_func_attributes) C.cudaError_t {
+	return call(func(r *host.Runtime) error {
+		f, err := r.FuncAttributes(uintptr(stub))
+		if err != nil {
+			return err
+		}
+		a.sharedSizeBytes, a.constSizeBytes, a.localSizeBytes = C.size_t(f.SharedSizeBytes), C.size_t(f.ConstSizeBytes), C.size_t(f.LocalSizeBytes)
+		a.maxThreadsPerBlock, a.numRegs = C.int(f.MaxThreadsPerBlock), C.int(f.NumRegs)
+		a.ptxVersion, a.binaryVersion, a.cacheModeCA = C.int(f.PTXVersion), C.int(f.BinaryVersion), C.int(f.CacheModeCA)
+		a.maxDynamicSharedSizeBytes, a.preferredShmemCarveout = C.int(f.MaxDynamicSharedSizeBytes), C.int(f.PreferredShmemCarveout)
+		return nil
+	})
+}
+
+//export gtraceOccupancy
+func gtraceOccupancy(stub C.uintptr_t, blockSize C.int, smem C.size_t, flags C.uint, n *C.int) C.cudaError_t {
+	return call(func(r *host.Runtime) error {
+		blocks, err := r.OccupancyMaxActiveBlocks(uintptr(stub), int(blockSize), uint64(smem), uint(flags))
+		if err == nil {
+			*n = C.int(blocks)
+		}
+		return err
+	})
+}
+
+//export gtraceAvailableShared
+func gtraceAvailableShared(stub C.uintptr_t, numBlocks, blockSize C.int, smem *C.size_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error {
+		bytes, err := r.OccupancyAvailableDynamicShared(uintptr(stub), int(numBlocks), int(blockSize))
+		if err == nil {
+			*smem = C.size_t(bytes)
+		}
+		return err
+	})
+}
+
 //export gtraceFuncCheck
 func gtraceFuncCheck(name *C.char, stub C.uintptr_t) C.cudaError_t {
 	return call(func(r *host.Runtime) error { return r.FuncCheck(C.GoString(name), uintptr(stub)) })

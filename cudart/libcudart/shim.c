@@ -374,6 +374,28 @@ cudaError_t cudaHostUnregister(void *p) { return ret(gtraceHostFree("cudaHostUnr
 cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value) {
 	return ret(gtraceFuncSetAttribute((uintptr_t)func, attr, value));
 }
+
+/* A kernel's attributes and the occupancy API (cudart/host/function.go). */
+cudaError_t cudaFuncGetAttributes(gtrace_func_attributes *a, const void *func) {
+	if (a == NULL)
+		return ret(1);
+	memset(a, 0, sizeof *a);
+	return ret(gtraceFuncAttributes((uintptr_t)func, a));
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, const void *func, int blockSize,
+                                                                   size_t smem, unsigned int flags) {
+	if (n == NULL)
+		return ret(1);
+	return ret(gtraceOccupancy((uintptr_t)func, blockSize, smem, flags, n));
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *func, int blockSize, size_t smem) {
+	return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, func, blockSize, smem, 0);
+}
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *smem, const void *func, int numBlocks, int blockSize) {
+	if (smem == NULL)
+		return ret(1);
+	return ret(gtraceAvailableShared((uintptr_t)func, numBlocks, blockSize, smem));
+}
 cudaError_t cudaFuncSetCacheConfig(const void *func, int config) {
 	return config < 0 || config > 3 ? ret(1) : ret(gtraceFuncCheck("cudaFuncSetCacheConfig", (uintptr_t)func));
 }

@@ -36,7 +36,7 @@ typedef struct {
 
 /* struct cudaDeviceProp as CUDA 11.8's driver_types.h lays it out (cudaGetDeviceProperties
  * fills it; CUDA 12 renamed that call _v2 and changed the struct). cudart/libcudart's
- * TestDevicePropLayout compares every field's offset with NVIDIA's header where one is
+ * TestStructLayouts compares every field's offset with NVIDIA's header where one is
  * installed. */
 typedef struct {
 	char name[256];
@@ -71,6 +71,14 @@ typedef struct {
 	    maxBlocksPerMultiProcessor, accessPolicyMaxWindowSize;
 	size_t reservedSharedMemPerBlock;
 } gtrace_device_prop;
+
+/* struct cudaFuncAttributes as CUDA 11.8's driver_types.h lays it out (cudaFuncGetAttributes
+ * fills it; TestFuncAttributesLayout compares it with NVIDIA's header). */
+typedef struct {
+	size_t sharedSizeBytes, constSizeBytes, localSizeBytes;
+	int maxThreadsPerBlock, numRegs, ptxVersion, binaryVersion, cacheModeCA,
+	    maxDynamicSharedSizeBytes, preferredShmemCarveout;
+} gtrace_func_attributes;
 
 /* gtrace_ret records a failing call's code as the last error and returns it. */
 cudaError_t gtrace_ret(cudaError_t e);

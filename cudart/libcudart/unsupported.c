@@ -115,8 +115,6 @@ cudaError_t cudaFreeAsync_ptsz(void) { return gtrace_ret(gtraceUnsupported("cuda
 
 cudaError_t cudaFreeMipmappedArray(void) { return gtrace_ret(gtraceUnsupported("cudaFreeMipmappedArray")); }
 
-cudaError_t cudaFuncGetAttributes(void) { return gtrace_ret(gtraceUnsupported("cudaFuncGetAttributes")); }
-
 cudaError_t cudaGLGetDevices(void) { return gtrace_ret(gtraceUnsupported("cudaGLGetDevices")); }
 
 cudaError_t cudaGLMapBufferObject(void) { return gtrace_ret(gtraceUnsupported("cudaGLMapBufferObject")); }
@@ -496,12 +494,6 @@ cudaError_t cudaMemset3D_ptds(void) { return gtrace_ret(gtraceUnsupported("cudaM
 cudaError_t cudaMipmappedArrayGetMemoryRequirements(void) { return gtrace_ret(gtraceUnsupported("cudaMipmappedArrayGetMemoryRequirements")); }
 
 cudaError_t cudaMipmappedArrayGetSparseProperties(void) { return gtrace_ret(gtraceUnsupported("cudaMipmappedArrayGetSparseProperties")); }
-
-cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(void) { return gtrace_ret(gtraceUnsupported("cudaOccupancyAvailableDynamicSMemPerBlock")); }
-
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(void) { return gtrace_ret(gtraceUnsupported("cudaOccupancyMaxActiveBlocksPerMultiprocessor")); }
-
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(void) { return gtrace_ret(gtraceUnsupported("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags")); }
 
 cudaError_t cudaOccupancyMaxActiveClusters(void) { return gtrace_ret(gtraceUnsupported("cudaOccupancyMaxActiveClusters")); }
 

@@ -1,0 +1,209 @@
+package host
+
+import (
+	"github.com/gtrace/gtrace/models/arch"
+)
+
+// A kernel's attributes, and the occupancy API, answered from the GPU preset and the
+// kernel's PTX as the H100 answers them (examples/cuda/occupancy.cu, its output in
+// traces/hw/h100-2026-11-26-occupancy). The register count is not in PTX (ptxas fixes
+// it): every kernel is taken to use arch.DefaultRegsPerThread, 32, as the replay does,
+// too few to limit a block on any preset.
+
+// Function attributes (enum cudaFuncAttribute, CUDA 11.8's driver_types.h).
+const (
+	FuncAttrMaxDynamicSharedMemorySize    = 8
+	FuncAttrPreferredSharedMemoryCarveout = 9
+)
+
+// Flags of cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags (driver_types.h).
+const (
+	OccupancyDefault                = 0
+	OccupancyDisableCachingOverride = 1 // about caching global loads in L1, which the count ignores
+)
+
+// FuncSetAttribute is cudaFuncSetAttribute on the kernel whose host stub is stub. The
+// dynamic shared memory a kernel may ask for is kept and checked at each launch: at most
+// what the GPU gives a block less the kernel's static shared memory (the H100 refuses a
+// byte more). The carve-out preference is kept for the occupancy API; the replay picks
+// the carve-out for the architecture it models.
+func (r *Runtime) FuncSetAttribute(stub uintptr, attr int, value int) error {
+	const call = "cudaFuncSetAttribute"
+	f, err := r.kernel(call, stub)
+	if err != nil {
+		return err
+	}
+	switch attr {
+	case FuncAttrMaxDynamicSharedMemorySize:
+		info, err := f.entry()
+		if err != nil {
+			return err
+		}
+		most := max(r.gpu.Shared.MaxPerCTA-int(info.StaticShared), 0)
+		if value < 0 || value > most {
+			return fail(InvalidValue, "%s(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %d): want 0 to %d bytes, the %d the %s gives a block (shared.max_per_cta) less the kernel's %d bytes of static shared memory",
+				call, f.name, value, most, r.gpu.Shared.MaxPerCTA, r.gpu.GPU, info.StaticShared)
+		}
+		f.optIn = value
+	case FuncAttrPreferredSharedMemoryCarveout:
+		if value < -1 || value > 100 {
+			return fail(InvalidValue, "%s(%s, cudaFuncAttributePreferredSharedMemoryCarveout, %d): want -1 (no preference) or a percentage", call, f.name, value)
+		}
+		f.carveout = value
+	default:
+		return fail(InvalidValue, "%s(%s): attribute %d is not one gtrace knows (cudaFuncAttributeMaxDynamicSharedMemorySize or cudaFuncAttributePreferredSharedMemoryCarveout)", call, f.name, attr)
+	}
+	return nil
+}
+
+// kernel is the kernel whose host stub is stub, with its PTX, for call.
+func (r *Runtime) kernel(call string, stub uintptr) (*function, error) {
+	f, err := r.function(stub)
+	if e, ok := err.(*Error); ok && e.Code == InvalidDeviceFunc {
+		return nil, fail(InvalidDeviceFunc, "%s: %#x is no registered kernel", call, stub)
+	}
+	return f, err
+}
+
+// FuncAttributes are what cudaFuncGetAttributes reports of a kernel (struct
+// cudaFuncAttributes).
+type FuncAttributes struct {
+	SharedSizeBytes, ConstSizeBytes, LocalSizeBytes                     uint64
+	MaxThreadsPerBlock, NumRegs, PTXVersion, BinaryVersion, CacheModeCA int
+	MaxDynamicSharedSizeBytes, PreferredShmemCarveout                   int
+}
+
+// FuncAttributes is cudaFuncGetAttributes on the kernel whose host stub is stub: its
+// static shared, constant and local memory from its PTX (constant memory is the whole
+// module's bank, as the H100 reports it; local memory is what the PTX declares, where
+// ptxas's frame may differ), the block size the GPU and its registers allow, the PTX
+// version of its fat binary entry, the GPU's compute capability as the binary version
+// (the driver compiles the PTX for it), and the dynamic shared memory and carve-out the
+// program set.
+func (r *Runtime) FuncAttributes(stub uintptr) (FuncAttributes, error) {
+	f, err := r.kernel("cudaFuncGetAttributes", stub)
+	if err != nil {
+		return FuncAttributes{}, err
+	}
+	info, err := f.entry()
+	if err != nil {
+		return FuncAttributes{}, err
+	}
+	maxDyn, err := f.maxDynShared()
+	if err != nil {
+		return FuncAttributes{}, err
+	}
+	major, minor := computeCapability(r.gpu.CC)
+	return FuncAttributes{
+		SharedSizeBytes: uint64(info.StaticShared), ConstSizeBytes: uint64(info.Const), LocalSizeBytes: uint64(info.Local),
+		MaxThreadsPerBlock: r.maxThreads(), NumRegs: arch.DefaultRegsPerThread,
+		PTXVersion: f.ptx.Arch, BinaryVersion: major*10 + minor,
+		MaxDynamicSharedSizeBytes: int(maxDyn), PreferredShmemCarveout: f.carveout,
+	}, nil
+}
+
+// maxThreads is the largest block a kernel of arch.DefaultRegsPerThread registers may
+// have: the GPU's limit, or fewer where the SM's registers run out first.
+func (r *Runtime) maxThreads() int {
+	lim := r.gpu.SMLimits()
+	unit := max(lim.RegAllocUnit, 1)
+	perWarp := (arch.DefaultRegsPerThread*32 + unit - 1) / unit * unit
+	return min(r.gpu.SM.MaxThreadsPerCTA, lim.Registers/perWarp*32)
+}
+
+// smLimits are the per-SM limits a kernel's blocks share, with the shared memory its
+// carve-out preference leaves them: the largest carve-out when it has none (what the
+// driver sizes occupancy with: 16 blocks of 128 threads and 20000 B on an H100), else the
+// smallest carve-out holding that percentage of the largest (50% gives the H100's 132
+// KB carve-out: 6 such blocks), and never less than one block of shared bytes needs.
+func (r *Runtime) smLimits(f *function, shared int) arch.SMLimits {
+	lim := r.gpu.MaxCarveoutLimits()
+	if f.carveout >= 0 {
+		want := (lim.SharedBytes*f.carveout + 99) / 100
+		carve, _ := r.gpu.SharedCarveout(max(want, lim.SharedPerCTA(shared)))
+		lim.SharedBytes = min(carve, lim.SharedBytes)
+	}
+	return lim
+}
+
+// OccupancyMaxActiveBlocks is cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags:
+// how many blocks of blockSize threads and dynShared bytes of dynamic shared memory fit
+// on one multiprocessor at once. As on the H100, a block over the kernel's thread limit
+// or over its dynamic shared memory limit gives 0 blocks, not an error; a block size
+// below 1 and an unknown flag are invalid values.
+func (r *Runtime) OccupancyMaxActiveBlocks(stub uintptr, blockSize int, dynShared uint64, flags uint) (int, error) {
+	const call = "cudaOccupancyMaxActiveBlocksPerMultiprocessor"
+	f, err := r.kernel(call, stub)
+	if err != nil {
+		return 0, err
+	}
+	if blockSize < 1 {
+		return 0, fail(InvalidValue, "%s(%s): a block of %d threads; want at least 1", call, f.name, blockSize)
+	}
+	if flags != OccupancyDefault && flags != OccupancyDisableCachingOverride {
+		return 0, fail(InvalidValue, "%s(%s): flags %#x (want cudaOccupancyDefault or cudaOccupancyDisableCachingOverride)", call, f.name, flags)
+	}
+	info, err := f.entry()
+	if err != nil {
+		return 0, err
+	}
+	maxDyn, err := f.maxDynShared()
+	if err != nil {
+		return 0, err
+	}
+	if blockSize > r.maxThreads() || dynShared > maxDyn {
+		return 0, nil
+	}
+	shared := int(info.StaticShared) + int(dynShared)
+	occ, err := arch.Occupancy(r.smLimits(f, shared), blockSize, arch.DefaultRegsPerThread, shared)
+	if err != nil {
+		return 0, nil // does not fit at all
+	}
+	return occ.CTAsPerSM, nil
+}
+
+// OccupancyAvailableDynamicShared is cudaOccupancyAvailableDynamicSMemPerBlock: the
+// dynamic shared memory each of numBlocks blocks of blockSize threads may have for all
+// of them to fit on one multiprocessor. It is what the H100 answers: the largest
+// carve-out split numBlocks ways, rounded down to the allocation unit, less the
+// kernel's static shared memory, at most the kernel's dynamic limit. The H100 does not
+// take the 1 KB it reserves per block from it (7 blocks of 256 threads: 33280 B each,
+// where the occupancy API then fits 6 such blocks, not 7). Blocks that cannot fit for
+// their threads, their count or their registers are an invalid value.
+func (r *Runtime) OccupancyAvailableDynamicShared(stub uintptr, numBlocks, blockSize int) (uint64, error) {
+	const call = "cudaOccupancyAvailableDynamicSMemPerBlock"
+	f, err := r.kernel(call, stub)
+	if err != nil {
+		return 0, err
+	}
+	info, err := f.entry()
+	if err != nil {
+		return 0, err
+	}
+	maxDyn, err := f.maxDynShared()
+	if err != nil {
+		return 0, err
+	}
+	lim := r.smLimits(f, 0)
+	if numBlocks < 1 {
+		return 0, fail(InvalidValue, "%s(%s): %d blocks; want at least 1", call, f.name, numBlocks)
+	}
+	if blockSize < 1 || blockSize > r.maxThreads() {
+		return 0, fail(InvalidValue, "%s(%s): a block of %d threads; want 1 to %d", call, f.name, blockSize, r.maxThreads())
+	}
+	if occ, err := arch.Occupancy(lim, blockSize, arch.DefaultRegsPerThread, 0); err != nil || occ.CTAsPerSM < numBlocks {
+		return 0, fail(InvalidValue, "%s(%s): %d blocks of %d threads do not fit on one %s multiprocessor", call, f.name, numBlocks, blockSize, r.gpu.GPU)
+	}
+	unit := max(lim.SharedAllocUnit, 1)
+	each := lim.SharedBytes / numBlocks / unit * unit
+	return min(uint64(max(each-int(info.StaticShared), 0)), maxDyn), nil
+}
+
+// FuncCheck is cudaFuncSetCacheConfig and cudaFuncSetSharedMemConfig: a preference the
+// replay's architecture decides on; the call only checks that stub is a kernel.
+func (r *Runtime) FuncCheck(call string, stub uintptr) error {
+	if _, ok := r.funcs[stub]; !ok {
+		return fail(InvalidDeviceFunc, "%s: %#x is no registered kernel", call, stub)
+	}
+	return nil
+}
