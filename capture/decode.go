@@ -193,6 +193,9 @@ func loadKernel(spec Spec) (*Kernel, error) {
 	if entry == nil {
 		return nil, fmt.Errorf("%s: no .entry %q (entries: %s)", spec.PTXName, spec.Kernel, strings.Join(names, ", "))
 	}
+	if err := bounds(entry).CheckBlock(spec.Block); err != nil {
+		return nil, fmt.Errorf("kernel %s: %v", spec.Kernel, err)
+	}
 	if spec.Device != nil && (len(spec.Args) > 0 || len(spec.Data) > 0 || len(spec.Consts) > 0) {
 		return nil, errors.New("a launch on a Device takes its parameters from Spec.Params, not Args, Data or Consts")
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/gtrace/gtrace/format"
 )
 
 // Device is device memory that outlives a launch: what a program allocates with
@@ -263,6 +265,38 @@ type EntryInfo struct {
 	// kernel of the module is given, whether it reads them or not (cudaFuncGetAttributes'
 	// constSizeBytes on an H100: examples/cuda/occupancy.cu).
 	Const uint32
+	// MaxBlock and ReqBlock are the extents of the kernel's .maxntid (what
+	// __launch_bounds__ gives) and .reqntid directives: zero where it has none.
+	MaxBlock, ReqBlock format.Dim3
+}
+
+// MaxThreads is the most threads a block of the kernel may have by its directives: the
+// product of the .maxntid or .reqntid extents, or 0 where it has neither.
+func (e EntryInfo) MaxThreads() uint64 {
+	if e.ReqBlock.X > 0 {
+		return e.ReqBlock.Count()
+	}
+	return e.MaxBlock.Count()
+}
+
+// CheckBlock refuses a block the kernel's directives do not allow, as a GPU does
+// (cudaErrorInvalidValue one thread past __launch_bounds__ on an H100:
+// examples/cuda/bounds.cu): more threads than .maxntid's extents multiply to, or other
+// extents than .reqntid's (PTX ISA, "Performance-Tuning Directives").
+func (e EntryInfo) CheckBlock(b format.Dim3) error {
+	if r := e.ReqBlock; r.X > 0 && b != r {
+		return fmt.Errorf("block %v, but the kernel's .reqntid requires %v", b, r)
+	}
+	if m := e.MaxBlock.Count(); m > 0 && b.Count() > m {
+		return fmt.Errorf("a block of %d threads, over the %d that its .maxntid (__launch_bounds__) allows", b.Count(), m)
+	}
+	return nil
+}
+
+// bounds is what f's directives say of its block.
+func bounds(f *function) EntryInfo {
+	d3 := func(d [3]uint32) format.Dim3 { return format.Dim3{X: d[0], Y: d[1], Z: d[2]} }
+	return EntryInfo{MaxBlock: d3(f.maxntid), ReqBlock: d3(f.reqntid)}
 }
 
 // Entry is what the PTX fixes about the .entry named kernel, before any launch.
@@ -283,7 +317,8 @@ func Entry(ptxName string, ptx []byte, kernel string) (EntryInfo, error) {
 	if err := k.layoutShared(); err != nil {
 		return EntryInfo{}, err
 	}
-	info := EntryInfo{Params: make([]int, len(entry.params)), StaticShared: k.sharedStatic}
+	info := bounds(entry)
+	info.Params, info.StaticShared = make([]int, len(entry.params)), k.sharedStatic
 	for i, p := range entry.params {
 		info.Params[i] = int(varSize(p))
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gtrace/gtrace/format"
 )
 
 // devPTX adds the .const step to n u32s at p and counts the threads that did in a
@@ -276,5 +278,57 @@ func TestEntry(t *testing.T) {
 	}
 	if l := k.Launch(); l.LocalBytes != info.Local || l.SharedBytes != info.StaticShared {
 		t.Errorf("a launch with no dynamic shared memory has %d B local, %d B shared; Entry says %d and %d", l.LocalBytes, l.SharedBytes, info.Local, info.StaticShared)
+	}
+}
+
+// boundsPTX has a kernel bounded by .maxntid (as __launch_bounds__(256) gives, over two
+// dimensions here) and one that requires its block's extents (.reqntid).
+const boundsPTX = `
+.version 7.0
+.target sm_80
+.address_size 64
+.entry most(.param .u64 p)
+.maxntid 128, 2, 1
+.minnctapersm 4
+{
+	ret;
+}
+.entry exact(.param .u64 p)
+.reqntid 8, 4
+{
+	ret;
+}
+`
+
+// A launch past a kernel's .maxntid, or with other extents than its .reqntid, is refused
+// at Load, naming the directive, as a GPU refuses it; Entry reports both bounds.
+func TestLaunchBounds(t *testing.T) {
+	for _, c := range []struct {
+		kernel string
+		block  format.Dim3
+		want   string // "": runs
+	}{
+		{"most", d3(256, 1, 1), ""}, {"most", d3(64, 4, 1), ""}, {"most", d3(257, 1, 1), "over the 256 that its .maxntid"},
+		{"most", d3(16, 16, 2), "a block of 512 threads"},
+		{"exact", d3(8, 4, 1), ""}, {"exact", d3(32, 1, 1), "requires 8,4,1"}, {"exact", d3(4, 8, 1), "requires"},
+	} {
+		_, err := Load(Spec{PTX: []byte(boundsPTX), PTXName: "bounds.ptx", Kernel: c.kernel, Grid: d3(1, 1, 1), Block: c.block, Device: NewDevice(), Params: [][]byte{u64Param(0)}})
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%s with block %v: %v, want %q", c.kernel, c.block, err, c.want)
+		}
+	}
+	most, err := Entry("bounds.ptx", []byte(boundsPTX), "most")
+	if err != nil || most.MaxThreads() != 256 || most.ReqBlock.X != 0 {
+		t.Errorf("Entry(most) = %+v, %v; want at most 256 threads", most, err)
+	}
+	exact, err := Entry("bounds.ptx", []byte(boundsPTX), "exact")
+	if err != nil || exact.MaxThreads() != 32 || exact.ReqBlock != d3(8, 4, 1) {
+		t.Errorf("Entry(exact) = %+v, %v; want exactly 8×4×1", exact, err)
+	}
+	for _, bad := range []string{".maxntid 0", ".maxntid 1, 2, 3, 4", ".reqntid"} {
+		src := strings.Replace(boundsPTX, ".maxntid 128, 2, 1", bad, 1)
+		if _, err := Entry("bounds.ptx", []byte(src), "most"); err == nil || !strings.Contains(err.Error(), "one to three extents") {
+			t.Errorf("%s: %v, want an error naming the extents", bad, err)
+		}
 	}
 }

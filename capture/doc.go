@@ -38,7 +38,8 @@
 // .extern .weak .entry .func (with return parameters) .param (kernel, function and
 // call-site, with .align and .ptr) .reg (%r<N> and lists) .shared (static, and extern
 // unsized = dynamic) .const (with initialisers) .global (with initialisers) .local;
-// .maxntid .reqntid .minnctapersm .maxnreg .noreturn are accepted and ignored.
+// .maxntid and .reqntid bound a launch's block (a block past them is refused, as a GPU
+// refuses it); .minnctapersm .maxnreg .noreturn are accepted and ignored.
 // Operands: registers, special registers, immediates (decimal, 0x, 0b, octal, U suffix,
 // 0fXXXXXXXX, 0dXXXXXXXXXXXXXXXX, decimal floats), predicates with @p / @!p and !p,
 // p|q destinations, {a, b, c, d} vectors, _ sinks, [reg], [reg+imm], [reg+-imm],

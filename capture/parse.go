@@ -42,16 +42,18 @@ type initElem struct {
 }
 
 type function struct {
-	pos     token
-	name    string
-	entry   bool
-	extern  bool // a prototype without a body
-	rets    []*varDecl
-	params  []*varDecl
-	body    []stmt
-	noBody  bool
-	endPos  token
-	perfDir []string
+	pos    token
+	name   string
+	entry  bool
+	extern bool // a prototype without a body
+	rets   []*varDecl
+	params []*varDecl
+	body   []stmt
+	noBody bool
+	endPos token
+	// maxntid and reqntid are the extents of the .maxntid and .reqntid directives
+	// (__launch_bounds__ gives .maxntid): zero where the function has none.
+	maxntid, reqntid [3]uint32
 }
 
 type stmtKind uint8
@@ -441,8 +443,26 @@ func (ps *parser) function(linkage string) error {
 	for ps.peek().kind == tIdent && ps.peek().text[0] == '.' {
 		t := ps.next()
 		switch t.text {
-		case ".maxntid", ".reqntid", ".minnctapersm", ".maxnreg", ".maxnctapersm", ".explicitcluster", ".reqnctapercluster", ".maxclusterrank":
-			f.perfDir = append(f.perfDir, t.text)
+		case ".maxntid", ".reqntid":
+			dims := [3]uint32{1, 1, 1}
+			for i := 0; ; i++ {
+				n := ps.next()
+				v, err := parseInt(n.text)
+				if n.kind != tNumber || err != nil || v < 1 || v > 1<<31 || i > 2 {
+					return ps.errAt(n, "%s takes one to three extents of at least 1 (found %s)", t.text, n.text)
+				}
+				dims[i] = uint32(v)
+				if !ps.peek().is(",") {
+					break
+				}
+				ps.next()
+			}
+			if t.text == ".maxntid" {
+				f.maxntid = dims
+			} else {
+				f.reqntid = dims
+			}
+		case ".minnctapersm", ".maxnreg", ".maxnctapersm", ".explicitcluster", ".reqnctapercluster", ".maxclusterrank":
 			for ps.peek().kind == tNumber {
 				ps.next()
 				if ps.peek().is(",") {

@@ -155,6 +155,9 @@ func runExamples(t *testing.T, lib string) {
 	maps.Copy(gpu, gpuRuns(t, filepath.Join("..", "..", "traces", "hw", "h100-2026-11-26-printf", "examples.txt")))
 	maps.Copy(gpu, gpuRuns(t, filepath.Join("..", "..", "traces", "hw", "h100-2026-11-26-pitch", "examples.txt")))
 	maps.Copy(gpu, gpuRuns(t, filepath.Join("..", "..", "traces", "hw", "h100-2026-11-26-occupancy", "examples.txt")))
+	// bounds.cu's: built by nvcc 11.8 with the static runtime (launch configuration
+	// errors differ in CUDA 13's: the folder's README).
+	maps.Copy(gpu, gpuRuns(t, filepath.Join("..", "..", "traces", "hw", "h100-2026-11-26-bounds", "examples.txt")))
 	all := []string{"fermi", "kepler", "ampere", "hopper"}
 	sticky := func(code string) string {
 		return "the fault is sticky, as on a GPU: the 6 runtime calls after it returned " + code
@@ -200,6 +203,11 @@ func runExamples(t *testing.T, lib string) {
 		// cudaOccupancyMaxPotentialBlockSize.
 		"occupancy 100000": {1, all, "13 calls failed; the first: cudaOccupancyMaxActiveBlocksPerMultiprocessor(_Z6squarePKfPfi): a block of 0 threads; want at least 1",
 			"1 h2d of 400000 B, 1 d2h of 400000 B", false},
+		// __launch_bounds__: the attributes, the occupancy API and the suggested block
+		// sizes of bounded kernels, a launch one thread past each bound refused, and bad
+		// launch configurations refused with the H100's codes under CUDA 11.8's runtime.
+		"bounds 10000": {4, all, "13 calls failed; the first: kernel _Z4b256Pii <<<39,1,1, 257,1,1, 0>>>: a block of 257 threads, over the 256 that its .maxntid (__launch_bounds__) allows",
+			"1 d2h of 40000 B", false},
 		"pitch 5 3": {1, all, "4 calls failed; the first: cudaMemcpy2D: a row of 32 bytes is wider than the destination's pitch 16 or the source's 20",
 			"1 h2d of 60 B, 1 d2h of 60 B, 1 d2d of 60 B", false},
 	}

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"github.com/gtrace/gtrace/capture"
 	"github.com/gtrace/gtrace/models/arch"
 )
 
@@ -56,6 +57,16 @@ func (r *Runtime) FuncSetAttribute(stub uintptr, attr int, value int) error {
 	return nil
 }
 
+// sharedLimits are what f's PTX fixes and the dynamic shared memory a launch of it may ask for.
+func (f *function) sharedLimits() (*capture.EntryInfo, uint64, error) {
+	info, err := f.entry()
+	if err != nil {
+		return nil, 0, err
+	}
+	maxDyn, err := f.maxDynShared()
+	return info, maxDyn, err
+}
+
 // kernel is the kernel whose host stub is stub, with its PTX, for call.
 func (r *Runtime) kernel(call string, stub uintptr) (*function, error) {
 	f, err := r.function(stub)
@@ -85,18 +96,14 @@ func (r *Runtime) FuncAttributes(stub uintptr) (FuncAttributes, error) {
 	if err != nil {
 		return FuncAttributes{}, err
 	}
-	info, err := f.entry()
-	if err != nil {
-		return FuncAttributes{}, err
-	}
-	maxDyn, err := f.maxDynShared()
+	info, maxDyn, err := f.sharedLimits()
 	if err != nil {
 		return FuncAttributes{}, err
 	}
 	major, minor := computeCapability(r.gpu.CC)
 	return FuncAttributes{
 		SharedSizeBytes: uint64(info.StaticShared), ConstSizeBytes: uint64(info.Const), LocalSizeBytes: uint64(info.Local),
-		MaxThreadsPerBlock: r.maxThreads(), NumRegs: arch.DefaultRegsPerThread,
+		MaxThreadsPerBlock: r.blockLimit(info), NumRegs: arch.DefaultRegsPerThread,
 		PTXVersion: f.ptx.Arch, BinaryVersion: major*10 + minor,
 		MaxDynamicSharedSizeBytes: int(maxDyn), PreferredShmemCarveout: f.carveout,
 	}, nil
@@ -109,6 +116,15 @@ func (r *Runtime) maxThreads() int {
 	unit := max(lim.RegAllocUnit, 1)
 	perWarp := (arch.DefaultRegsPerThread*32 + unit - 1) / unit * unit
 	return min(r.gpu.SM.MaxThreadsPerCTA, lim.Registers/perWarp*32)
+}
+
+// blockLimit is the most threads a block of the kernel of info may have: maxThreads,
+// or fewer where its __launch_bounds__ say so (.maxntid, .reqntid).
+func (r *Runtime) blockLimit(info *capture.EntryInfo) int {
+	if m := info.MaxThreads(); m > 0 {
+		return int(min(m, uint64(r.maxThreads())))
+	}
+	return r.maxThreads()
 }
 
 // smLimits are the per-SM limits a kernel's blocks share, with the shared memory its
@@ -128,9 +144,11 @@ func (r *Runtime) smLimits(f *function, shared int) arch.SMLimits {
 
 // OccupancyMaxActiveBlocks is cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags:
 // how many blocks of blockSize threads and dynShared bytes of dynamic shared memory fit
-// on one multiprocessor at once. As on the H100, a block over the kernel's thread limit
-// or over its dynamic shared memory limit gives 0 blocks, not an error; a block size
-// below 1 and an unknown flag are invalid values.
+// on one multiprocessor at once. As on the H100, a block over the GPU's thread limit or
+// over the kernel's dynamic shared memory limit gives 0 blocks, not an error, and a
+// block over the kernel's __launch_bounds__ is counted like any other (257 threads of a
+// kernel bounded at 256 give 7 blocks: examples/cuda/bounds.cu); a block size below 1
+// and an unknown flag are invalid values.
 func (r *Runtime) OccupancyMaxActiveBlocks(stub uintptr, blockSize int, dynShared uint64, flags uint) (int, error) {
 	const call = "cudaOccupancyMaxActiveBlocksPerMultiprocessor"
 	f, err := r.kernel(call, stub)
@@ -143,11 +161,7 @@ func (r *Runtime) OccupancyMaxActiveBlocks(stub uintptr, blockSize int, dynShare
 	if flags != OccupancyDefault && flags != OccupancyDisableCachingOverride {
 		return 0, fail(InvalidValue, "%s(%s): flags %#x (want cudaOccupancyDefault or cudaOccupancyDisableCachingOverride)", call, f.name, flags)
 	}
-	info, err := f.entry()
-	if err != nil {
-		return 0, err
-	}
-	maxDyn, err := f.maxDynShared()
+	info, maxDyn, err := f.sharedLimits()
 	if err != nil {
 		return 0, err
 	}
@@ -176,11 +190,7 @@ func (r *Runtime) OccupancyAvailableDynamicShared(stub uintptr, numBlocks, block
 	if err != nil {
 		return 0, err
 	}
-	info, err := f.entry()
-	if err != nil {
-		return 0, err
-	}
-	maxDyn, err := f.maxDynShared()
+	info, maxDyn, err := f.sharedLimits()
 	if err != nil {
 		return 0, err
 	}

@@ -358,9 +358,12 @@ func (r *Runtime) Launch(ctx context.Context, stub uintptr, c Config, params [][
 	if err := r.checkConfig(c); err != "" {
 		return fail(InvalidConfiguration, "kernel %s <<<%v, %v, %d>>>: %s", f.name, c.Grid, c.Block, c.Shared, err)
 	}
-	maxDyn, err := f.maxDynShared()
+	info, maxDyn, err := f.sharedLimits()
 	if err != nil {
 		return err
+	}
+	if err := info.CheckBlock(c.Block); err != nil {
+		return fail(InvalidValue, "kernel %s <<<%v, %v, %d>>>: %v", f.name, c.Grid, c.Block, c.Shared, err)
 	}
 	if c.Shared > maxDyn {
 		return fail(InvalidValue, "kernel %s <<<%v, %v, %d>>>: %d bytes of dynamic shared memory, over the kernel's %d: above 48 KiB of shared memory a kernel must opt in first, with cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)",
@@ -436,9 +439,11 @@ func (r *Runtime) run(ctx context.Context, f *function, c Config, params [][]byt
 	return res.WarpInsts, nil
 }
 
-// checkConfig refuses what cudaLaunchKernel refuses with cudaErrorInvalidConfiguration
-// on the GPU the program is told of: a zero or too large dimension, too many threads, or
-// more dynamic shared memory than the GPU gives a block. The limits are its device
+// checkConfig refuses what CUDA 11.8's cudaLaunchKernel refuses with
+// cudaErrorInvalidConfiguration on the GPU the program is told of: a zero or too large
+// dimension, or too many threads (an H100, examples/cuda/bounds.cu; CUDA 13's runtime
+// says cudaErrorInvalidValue instead). More dynamic shared memory than the kernel may
+// have is cudaErrorInvalidValue in both, checked in Launch. The limits are the device's
 // attributes, so a program that reads them and a launch that passes them agree.
 func (r *Runtime) checkConfig(c Config) string {
 	a := r.attrs
@@ -454,8 +459,6 @@ func (r *Runtime) checkConfig(c Config) string {
 		return fmt.Sprintf("the grid is at most %d × %d × %d", grid[0], grid[1], grid[2])
 	case over(c.Block, block) || int64(c.Block.Count()) > int64(a[attrMaxThreadsPerBlock]):
 		return fmt.Sprintf("a block is at most %d × %d × %d and %d threads", block[0], block[1], block[2], a[attrMaxThreadsPerBlock])
-	case c.Shared > uint64(a[attrMaxSharedOptin]):
-		return fmt.Sprintf("more dynamic shared memory than the %d bytes the %s gives a block", a[attrMaxSharedOptin], r.gpu.GPU)
 	}
 	return ""
 }
