@@ -309,20 +309,20 @@ func TestCaptureUserCU(t *testing.T) {
 	if err := os.WriteFile(hello, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs = gtrace(t, "capture", "--cu", hello, "--kernel", "hello", "--grid", "1", "--block", "8",
-		"--arg", "i32:3", "-o", filepath.Join(dir, "h.gtrace"))
+	helloCapture := func(more ...string) (int, string, string) {
+		return gtrace(t, append([]string{"capture", "--cu", hello, "--kernel", "hello", "--grid", "1", "--block", "8", "--arg", "i32:3"}, more...)...)
+	}
+	code, out, errs = helloCapture("-o", filepath.Join(dir, "h.gtrace"))
 	if want := "hello from 0 of 8 (fa)\nhello from 1 of 8 (fb)\nhello from 2 of 8 (fc)\ncaptured "; code != 0 || !strings.HasPrefix(out, want) ||
 		!strings.Contains(errs, hello+":4 (pc ") || !strings.Contains(errs, "printf's format has the hh length") {
 		t.Errorf("capture of a printf: exit %d, printed\n%s\nwant it to start %q; stderr (want the hh length noted at %s:4):\n%s", code, out, want, hello, errs)
 	}
-	code, out, errs = gtrace(t, "capture", "--cu", hello, "--kernel", "hello", "--grid", "1", "--block", "8",
-		"--arg", "i32:3", "--printf-limit", "50", "-o", filepath.Join(dir, "h.gtrace"))
+	code, out, errs = helloCapture("--printf-limit", "50", "-o", filepath.Join(dir, "h.gtrace"))
 	if code != 0 || !strings.HasPrefix(out, "hello from 0 of 8 (fa)\nhello from 1 of 8 (fb)\ncaptured ") ||
 		!strings.Contains(errs, "1 printf calls printed nothing: the launch's output reached its limit after 46 bytes (--printf-limit)") {
 		t.Errorf("--printf-limit 50: exit %d\n%s%s", code, out, errs)
 	}
-	if code, _, errs = gtrace(t, "capture", "--cu", hello, "--kernel", "hello", "--grid", "1", "--block", "8",
-		"--arg", "i32:3", "--printf-limit", "lots"); code != 2 || !strings.Contains(errs, "--printf-limit") {
+	if code, _, errs = helloCapture("--printf-limit", "lots"); code != 2 || !strings.Contains(errs, "--printf-limit") {
 		t.Errorf("--printf-limit lots: exit %d, %q; want a usage error naming it", code, errs)
 	}
 	// clang-14 turns a clamp into min.NaN.f32 on sm_80.

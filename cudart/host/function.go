@@ -30,7 +30,7 @@ const (
 // the carve-out for the architecture it models.
 func (r *Runtime) FuncSetAttribute(stub uintptr, attr int, value int) error {
 	const call = "cudaFuncSetAttribute"
-	f, err := r.kernel(call, stub)
+	f, err := r.function(call, stub)
 	if err != nil {
 		return err
 	}
@@ -57,25 +57,6 @@ func (r *Runtime) FuncSetAttribute(stub uintptr, attr int, value int) error {
 	return nil
 }
 
-// sharedLimits are what f's PTX fixes and the dynamic shared memory a launch of it may ask for.
-func (f *function) sharedLimits() (*capture.EntryInfo, uint64, error) {
-	info, err := f.entry()
-	if err != nil {
-		return nil, 0, err
-	}
-	maxDyn, err := f.maxDynShared()
-	return info, maxDyn, err
-}
-
-// kernel is the kernel whose host stub is stub, with its PTX, for call.
-func (r *Runtime) kernel(call string, stub uintptr) (*function, error) {
-	f, err := r.function(stub)
-	if e, ok := err.(*Error); ok && e.Code == InvalidDeviceFunc {
-		return nil, fail(InvalidDeviceFunc, "%s: %#x is no registered kernel", call, stub)
-	}
-	return f, err
-}
-
 // FuncAttributes are what cudaFuncGetAttributes reports of a kernel (struct
 // cudaFuncAttributes).
 type FuncAttributes struct {
@@ -92,7 +73,7 @@ type FuncAttributes struct {
 // (the driver compiles the PTX for it), and the dynamic shared memory and carve-out the
 // program set.
 func (r *Runtime) FuncAttributes(stub uintptr) (FuncAttributes, error) {
-	f, err := r.kernel("cudaFuncGetAttributes", stub)
+	f, err := r.function("cudaFuncGetAttributes", stub)
 	if err != nil {
 		return FuncAttributes{}, err
 	}
@@ -113,9 +94,7 @@ func (r *Runtime) FuncAttributes(stub uintptr) (FuncAttributes, error) {
 // have: the GPU's limit, or fewer where the SM's registers run out first.
 func (r *Runtime) maxThreads() int {
 	lim := r.gpu.SMLimits()
-	unit := max(lim.RegAllocUnit, 1)
-	perWarp := (arch.DefaultRegsPerThread*32 + unit - 1) / unit * unit
-	return min(r.gpu.SM.MaxThreadsPerCTA, lim.Registers/perWarp*32)
+	return min(r.gpu.SM.MaxThreadsPerCTA, lim.Registers/lim.RegsPerWarp(arch.DefaultRegsPerThread)*32)
 }
 
 // blockLimit is the most threads a block of the kernel of info may have: maxThreads,
@@ -151,7 +130,7 @@ func (r *Runtime) smLimits(f *function, shared int) arch.SMLimits {
 // and an unknown flag are invalid values.
 func (r *Runtime) OccupancyMaxActiveBlocks(stub uintptr, blockSize int, dynShared uint64, flags uint) (int, error) {
 	const call = "cudaOccupancyMaxActiveBlocksPerMultiprocessor"
-	f, err := r.kernel(call, stub)
+	f, err := r.function(call, stub)
 	if err != nil {
 		return 0, err
 	}
@@ -186,7 +165,7 @@ func (r *Runtime) OccupancyMaxActiveBlocks(stub uintptr, blockSize int, dynShare
 // their threads, their count or their registers are an invalid value.
 func (r *Runtime) OccupancyAvailableDynamicShared(stub uintptr, numBlocks, blockSize int) (uint64, error) {
 	const call = "cudaOccupancyAvailableDynamicSMemPerBlock"
-	f, err := r.kernel(call, stub)
+	f, err := r.function(call, stub)
 	if err != nil {
 		return 0, err
 	}

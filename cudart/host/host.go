@@ -295,7 +295,7 @@ func (r *Runtime) Device() *capture.Device { return r.dev }
 // ParamSizes is the byte size of each parameter of the kernel whose host stub is stub:
 // how many bytes the shim copies from each of cudaLaunchKernel's argument pointers.
 func (r *Runtime) ParamSizes(stub uintptr) ([]int, error) {
-	f, err := r.function(stub)
+	f, err := r.function("cudaLaunchKernel", stub)
 	if err != nil {
 		return nil, err
 	}
@@ -318,25 +318,25 @@ func (f *function) entry() (*capture.EntryInfo, error) {
 	return f.info, nil
 }
 
-// maxDynShared is the dynamic shared memory a launch of f may ask for: what the program
-// opted in to, or until it does, what is left of 48 KiB beside f's static shared memory
-// (cudaFuncGetAttributes' maxDynamicSharedSizeBytes on an H100: 44928 for a kernel of
-// 4224 static bytes, examples/cuda/occupancy.cu).
-func (f *function) maxDynShared() (uint64, error) {
-	info, err := f.entry()
-	if err != nil {
-		return 0, err
+// sharedLimits are what f's PTX fixes and the dynamic shared memory a launch of f may
+// ask for: what the program opted in to, or until it does, what is left of 48 KiB beside
+// f's static shared memory (cudaFuncGetAttributes' maxDynamicSharedSizeBytes on an
+// H100: 44928 for a kernel of 4224 static bytes, examples/cuda/occupancy.cu).
+func (f *function) sharedLimits() (info *capture.EntryInfo, maxDyn uint64, err error) {
+	if info, err = f.entry(); err != nil {
+		return nil, 0, err
 	}
 	if f.optIn >= 0 {
-		return uint64(f.optIn), nil
+		return info, uint64(f.optIn), nil
 	}
-	return DefaultMaxDynShared - min(uint64(info.StaticShared), DefaultMaxDynShared), nil
+	return info, DefaultMaxDynShared - min(uint64(info.StaticShared), DefaultMaxDynShared), nil
 }
 
-func (r *Runtime) function(stub uintptr) (*function, error) {
+// function is the kernel whose host stub is stub, with its PTX, for call.
+func (r *Runtime) function(call string, stub uintptr) (*function, error) {
 	f, ok := r.funcs[stub]
 	if !ok {
-		return nil, fail(InvalidDeviceFunc, "cudaLaunchKernel: %#x is no registered kernel", stub)
+		return nil, fail(InvalidDeviceFunc, "%s: %#x is no registered kernel", call, stub)
 	}
 	if f.ptx == nil {
 		_, err := fatbin.PTXFor(f.mod.entries, f.name)
@@ -348,7 +348,7 @@ func (r *Runtime) function(stub uintptr) (*function, error) {
 // Launch runs one launch of the kernel whose host stub is stub, with params (one slice
 // per parameter, ParamSizes long), to completion, and spools its trace.
 func (r *Runtime) Launch(ctx context.Context, stub uintptr, c Config, params [][]byte) error {
-	f, err := r.function(stub)
+	f, err := r.function("cudaLaunchKernel", stub)
 	if err != nil {
 		return err
 	}

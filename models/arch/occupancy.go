@@ -49,9 +49,7 @@ func Occupancy(l SMLimits, threads, regs, shared int) (CTAOccupancy, error) {
 			o.ByWarps = t
 		}
 	}
-	unit := max(l.RegAllocUnit, 1)
-	regsPerWarp := (regs*32 + unit - 1) / unit * unit
-	o.ByRegisters = l.Registers / (regsPerWarp * warps)
+	o.ByRegisters = l.Registers / (l.RegsPerWarp(regs) * warps)
 	o.ByShared = l.MaxCTAs
 	if need := l.SharedPerCTA(shared); need > 0 {
 		o.ByShared = l.SharedBytes / need
@@ -70,6 +68,13 @@ func Occupancy(l SMLimits, threads, regs, shared int) (CTAOccupancy, error) {
 			threads, regs, shared, o.Limiter)
 	}
 	return o, nil
+}
+
+// RegsPerWarp is what a warp of regs registers per thread takes from the SM's register
+// file: 32 threads' registers, rounded up to the allocation unit.
+func (l SMLimits) RegsPerWarp(regs int) int {
+	unit := max(l.RegAllocUnit, 1)
+	return (regs*32 + unit - 1) / unit * unit
 }
 
 // SharedPerCTA is what a CTA of shared bytes takes from the SM's carve-out: its own
