@@ -124,6 +124,9 @@ type Kernel struct {
 
 	predConst [2]int32 // predicates holding constant false/true, -1 until used
 	carry     int32    // the slot of the carry flag CC.CF (op_carry.go), -1 until used
+	// clockPC is the first pc that reads a clock register (clockReg), -1 if none.
+	clockPC  int32
+	clockReg string
 
 	// per-load scratch
 	modSyms    map[string]symbol
@@ -166,7 +169,7 @@ func loadKernel(spec Spec) (*Kernel, error) {
 			return nil, fmt.Errorf("texture reference %s: %v", name, err)
 		}
 	}
-	k := &Kernel{spec: spec, mod: mod, imms: map[uint64]int32{}, consts: map[string]symbol{}, nslots: numSpecial, predConst: [2]int32{-1, -1}, carry: -1}
+	k := &Kernel{spec: spec, mod: mod, imms: map[uint64]int32{}, consts: map[string]symbol{}, nslots: numSpecial, predConst: [2]int32{-1, -1}, carry: -1, clockPC: -1}
 	k.hash = ptxHash(spec.PTX)
 	k.maxInst = spec.MaxInst
 	if k.printfLimit = spec.PrintfLimit; k.printfLimit <= 0 {

@@ -473,7 +473,10 @@ func (r *resolver) value(o operand, t vtype) (int32, error) {
 				if o.name == "%dynamic_smem_size" {
 					return r.k.imm(uint64(r.k.spec.DynShared)), nil
 				}
-				if strings.Contains(o.name, "clock") || strings.HasPrefix(o.name, "%envreg") || strings.HasPrefix(o.name, "%pm") || strings.HasPrefix(o.name, "%globaltimer") {
+				if strings.HasPrefix(o.name, "%clock") {
+					return 0, r.fail("special register %s is read only by mov (mov.u64 %%rd1, %s)", o.name, o.name)
+				}
+				if strings.HasPrefix(o.name, "%envreg") || strings.HasPrefix(o.name, "%pm") || strings.HasPrefix(o.name, "%globaltimer") {
 					return 0, r.fail("special register %s is not supported (its value depends on timing)", o.name)
 				}
 				for _, p := range []string{"%total_smem_size", "%aggr_smem_size", "%reserved_smem_offset", "%cluster", "%ncluster", "%is_explicit_cluster", "%current_graph_exec"} {

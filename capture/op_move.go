@@ -1,8 +1,10 @@
 package capture
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
+	"strings"
 
 	"github.com/gtrace/gtrace/format"
 )
@@ -11,7 +13,7 @@ import (
 // Conversion Instructions").
 var moveFamily = opFamily{name: "data movement and conversion", rules: []opRule{
 	{names: []string{"mov"}, decode: decodeMov,
-		doc: "b16-b64 u s f32 f64 pred; pack {a,b}→d and unpack d→{a,b}"},
+		doc: "b16-b64 u s f32 f64 pred; pack {a,b}→d and unpack d→{a,b};\n%clock %clock_hi %clock64: the warp's instruction count"},
 	{names: []string{"cvta"}, decode: decodeCvta,
 		doc: ".global .shared .local .const, and .to.*; 64-bit"},
 	{names: []string{"isspacep"}, decode: decodeIsspacep,
@@ -50,11 +52,65 @@ func decodeMov(r *resolver) error {
 		in.ns = uint8(n)
 		return r.dst(0, 0, t)
 	}
+	if o := a.ops[1]; o.kind == oName && strings.HasPrefix(o.name, "%clock") {
+		return r.clock(o.name, t)
+	}
 	in.op, in.run = opCompute, runMov
 	if err := r.dst(0, 0, t); err != nil {
 		return err
 	}
 	return r.src(0, 1, t)
+}
+
+// The clock registers a mov may read: what runClock gives of the count (in.imm).
+var clockRegs = map[string]struct {
+	part uint32 // 0: the low 32 bits, 1: the high 32 bits, 2: all 64
+	size int
+}{"%clock": {0, 4}, "%clock_hi": {1, 4}, "%clock64": {2, 8}}
+
+// clock decodes mov d, %clock (or %clock_hi, %clock64). A GPU's clock counts the SM's
+// cycles, which only a timing model knows: capture gives the warp's count of executed
+// instructions instead (this mov included), the same for any worker count and rising
+// as a clock does, so code that times a section or waits for a number of cycles runs
+// on; Kernel.ClockNote says so.
+func (r *resolver) clock(name string, t vtype) error {
+	c, ok := clockRegs[name]
+	if !ok || t.size() != c.size || t.float() || t.half() {
+		return r.fail("special register %s is not supported as .%s", name, t)
+	}
+	r.in.op, r.in.run, r.in.imm = opCompute, runClock, c.part
+	if r.k.clockPC < 0 {
+		r.k.clockPC, r.k.clockReg = int32(r.row.PC), name
+	}
+	return r.dst(0, 0, t)
+}
+
+// ClockNote is "" for a kernel that reads no clock register, and otherwise says where
+// it reads one and what capture gives there, for the user who would take it for cycles.
+func (k *Kernel) ClockNote() string {
+	if k.clockPC < 0 {
+		return ""
+	}
+	at := fmt.Sprintf("pc %d", k.clockPC)
+	if src := k.launch.Program.SourceAt(int(k.clockPC)); src != "" {
+		at = src + " (" + at + ")"
+	}
+	return fmt.Sprintf("kernel %s reads %s at %s: gtrace gives the warp's count of executed instructions there, not cycles (gtrace replay --engine timing models time)", k.launch.Kernel, k.clockReg, at)
+}
+
+// runClock writes the warp's instruction count (see clock).
+func runClock(w *warpState, in *instr, exec, _ uint32) {
+	v := w.ninst
+	switch in.imm {
+	case 0:
+		v &= 0xffffffff
+	case 1:
+		v >>= 32
+	}
+	d := w.slot(in.d[0])
+	for m := exec; m != 0; m &= m - 1 {
+		d[bits.TrailingZeros32(m)] = v
+	}
 }
 
 // movParts checks mov's vector operand k ({a, b} or {a, b, c, d}, splitting a t into

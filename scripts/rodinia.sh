@@ -52,33 +52,11 @@ kmeans|kmeans|kmeans_cuda.cu|-o -i points4096.txt||
 EOF
 }
 
-# results: what a run printed and wrote, less the lines that report times (and the
-# device's name, which gtrace gives as the preset's, and the two fields CUDA 13 lacks).
-results() {
-	grep -viE 'time|took|exec:|elapsed|device name|clock rate|device overlap' "$1.stdout"
-	[ -f "$1.result" ] && cat "$1.result"
-}
+# shellcheck source=lib/suite.sh
+. "$here/scripts/lib/suite.sh"
 
 if [ "$mode" = compare ]; then
-	gpu=${2:?GPUDIR}
-	out=${3:?OUTDIR}
-	{
-		echo "| program | arguments | results as on the GPU | launches | warp-instructions | copies | gtrace run | replay exit (fermi kepler ampere hopper) |"
-		echo "|---|---|---|---|---|---|---|---|"
-		programs | while IFS='|' read -r name _ _ args _ flags; do
-			same=no
-			if [ -f "$gpu/$name.stdout" ] && [ -f "$out/$name.stdout" ] && cmp -s <(results "$gpu/$name") <(results "$out/$name"); then
-				same=yes
-			fi
-			info=$("$here/bin/gtrace" inspect "$out/$name.gtrace" 2>/dev/null)
-			launches=$(grep -c '^kernel ' <<<"$info")
-			insts=$(awk '$1 == "warp-instructions" {s += $2} END {printf "%d", s}' <<<"$info")
-			copies=$(sed -n 's/^copies \([0-9]\)/\1/p' <<<"$info")
-			replays=$(for a in fermi kepler ampere hopper; do cut -d: -f2 "$out/$name.replay-$a.exit" 2>/dev/null; done | tr '\n' ' ')
-			echo "| $name | \`$args\` | $same | $launches | $insts | ${copies:-none} | ${flags:+\`$flags\`, }$(cat "$out/$name.seconds" 2>/dev/null) s | ${replays% } |"
-		done
-	} >"$out/compare.md"
-	cat "$out/compare.md"
+	suite_compare "${2:?GPUDIR}" "${3:?OUTDIR}"
 	exit 0
 fi
 
@@ -88,24 +66,7 @@ mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 1
 work=${WORK:-/tmp/gtrace-rodinia}
 rm -rf "$work" && mkdir -p "$work/bin" "$work/run" || exit 1
 
-# nvcc 11.8 from Debian needs clang as its host compiler (Debian 12 has no g++-11).
-ccbin=()
-if nvcc --version | grep -q 'release 11' && command -v clang++-14 >/dev/null; then
-	ccbin=(-ccbin clang++-14)
-fi
-# CUDA 12 removed cudaThreadSynchronize (cudaDeviceSynchronize does the same), CUDA 13
-# cudaDeviceProp's clockRate and deviceOverlap (gaussian prints them): on a GPU machine
-# with a newer nvcc the programs build with stand-ins for those, and the comparison
-# leaves the two lines out.
-compat=()
-if ! nvcc --version | grep -q 'release 11'; then
-	compat=(-DcudaThreadSynchronize=cudaDeviceSynchronize -DclockRate=memoryBusWidth -DdeviceOverlap=asyncEngineCount)
-fi
-nv=(nvcc "${ccbin[@]}" "${compat[@]}" -cudart shared -gencode arch=compute_80,code=compute_80 -O2 -w)
-if [ "$mode" = prebuild ]; then
-	nvcc --version | grep -q 'release 11' || { echo "rodinia.sh prebuild: needs nvcc 11" >&2; exit 1; }
-	nv=(nvcc "${ccbin[@]}" -cudart static -gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,code=compute_80 -O2 -w)
-fi
+suite_nvcc
 # hybridsort includes GL/glew.h and GL/glut.h and uses neither: empty ones stand in.
 mkdir -p "$work/gl/GL" && touch "$work/gl/GL/glew.h" "$work/gl/GL/glut.h" || exit 1
 
@@ -158,23 +119,6 @@ while IFS='|' read -r name dir build args result flags; do
 	fi
 	run="$work/run/$name"
 	mkdir -p "$run" && ln -s "$work"/inputs/* "$run"/
-	rm -f "$out/$name".*
-	# shellcheck disable=SC2086
-	if [ "$mode" = gpu ]; then
-		(cd "$run" && "$exe" $args >"$out/$name.stdout" 2>"$out/$name.stderr")
-		echo $? >"$out/$name.exit"
-	else
-		start=$(date +%s.%N)
-		(cd "$run" && "$here/bin/gtrace" run $flags --cudart "$here/bin/cudart" -o "$out/$name.gtrace" "$exe" $args \
-			>"$out/$name.stdout" 2>"$out/$name.stderr")
-		echo $? >"$out/$name.exit"
-		echo "$start $(date +%s.%N)" | awk '{printf "%.1f\n", $2 - $1}' >"$out/$name.seconds"
-		for a in fermi kepler ampere hopper; do
-			"$here/bin/gtrace" replay "$out/$name.gtrace" --arch "$a" >"$out/$name.replay-$a.txt" 2>&1
-			echo "$a:$?" >"$out/$name.replay-$a.exit"
-		done
-	fi
-	[ -n "$result" ] && [ -f "$run/$result" ] && cp "$run/$result" "$out/$name.result"
-	echo "$name: exit $(cat "$out/$name.exit")"
+	suite_run "$name" "$exe" "$run" "$args" "$result" "$flags"
 done < <(programs)
 exit $status

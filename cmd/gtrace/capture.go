@@ -235,6 +235,9 @@ func runCapture(ctx context.Context, job captureJob, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
+	if n := k.ClockNote(); n != "" {
+		fmt.Fprintf(stderr, "gtrace capture: %s\n", n)
+	}
 	w, err := format.Create(job.out, k.Meta("gtrace "+version))
 	if err != nil {
 		return err

@@ -463,3 +463,32 @@ func TestCaptureExe(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptureClockNote: a kernel that reads the clock captures, and capture says what the
+// reads gave (the warp's instruction count, not cycles).
+func TestCaptureClockNote(t *testing.T) {
+	dir := t.TempDir()
+	ptx := filepath.Join(dir, "clk.ptx")
+	src := `.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry clk(.param .u64 p)
+{
+.reg .b64 %rd<4>;
+mov.u64 %rd1, %clock64;
+ld.param.u64 %rd2, [p];
+cvta.to.global.u64 %rd3, %rd2;
+st.global.u64 [%rd3], %rd1;
+ret;
+}
+`
+	if err := os.WriteFile(ptx, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := gtrace(t, "capture", "--ptx", ptx, "--kernel", "clk", "--grid", "1", "--block", "1",
+		"--arg", "buf:u64:1", "-o", filepath.Join(dir, "clk.gtrace"))
+	want := "gtrace capture: kernel clk reads %clock64 at pc 0: gtrace gives the warp's count of executed instructions there, not cycles"
+	if code != 0 || !strings.Contains(errs, want) {
+		t.Errorf("capture of a clock read: exit %d, stderr %q; want it to say\n%s", code, errs, want)
+	}
+}

@@ -186,6 +186,9 @@ type function struct {
 	// carveout is its cudaFuncAttributePreferredSharedMemoryCarveout: a percentage of
 	// the largest carve-out, or -1 for none.
 	carveout int
+	// clockSaid: the program was told, at the first launch, what the kernel's clock
+	// reads give (capture.Kernel.ClockNote).
+	clockSaid bool
 }
 
 // DefaultMaxDynShared is what a kernel may ask for before it opts in to more: 48 KiB
@@ -405,6 +408,10 @@ func (r *Runtime) run(ctx context.Context, f *function, c Config, params [][]byt
 		return 0, fail(InvalidPTX, "kernel %s: %v", f.name, err)
 	} else if err != nil {
 		return 0, fail(InvalidValue, "kernel %s: %v", f.name, err)
+	}
+	if n := k.ClockNote(); n != "" && !f.clockSaid {
+		f.clockSaid = true
+		r.say("%s", n)
 	}
 	path := filepath.Join(r.spool, fmt.Sprintf("%06d.gtrace", len(r.parts)))
 	launch := k.Launch()

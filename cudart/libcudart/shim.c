@@ -578,6 +578,11 @@ cudaError_t cudaMemGetInfo(size_t *free, size_t *total) {
 
 cudaError_t cudaSetDevice(int d) { return d == 0 ? 0 : ret(101); /* cudaErrorInvalidDevice */ }
 
+/* The profiler's range markers: with no profiler attached, as under gtrace run, a GPU's
+ * runtime returns cudaSuccess and does nothing (cuda-samples' asyncAPI calls them). */
+cudaError_t cudaProfilerStart(void) { return 0; }
+cudaError_t cudaProfilerStop(void) { return 0; }
+
 cudaError_t cudaDeviceReset(void) { return ret(gtraceFinish()); }
 cudaError_t cudaThreadExit(void) { return cudaDeviceReset(); }
 

@@ -503,10 +503,6 @@ cudaError_t cudaPointerGetAttributes(void) { return gtrace_ret(gtraceUnsupported
 
 cudaError_t cudaProfilerInitialize(void) { return gtrace_ret(gtraceUnsupported("cudaProfilerInitialize")); }
 
-cudaError_t cudaProfilerStart(void) { return gtrace_ret(gtraceUnsupported("cudaProfilerStart")); }
-
-cudaError_t cudaProfilerStop(void) { return gtrace_ret(gtraceUnsupported("cudaProfilerStop")); }
-
 cudaError_t cudaSetDoubleForDevice(void) { return gtrace_ret(gtraceUnsupported("cudaSetDoubleForDevice")); }
 
 cudaError_t cudaSetDoubleForHost(void) { return gtrace_ret(gtraceUnsupported("cudaSetDoubleForHost")); }
