@@ -247,7 +247,8 @@
 // # Barriers and atomics
 //
 // Warps of a CTA run round-robin, each until it blocks at a barrier, exits, or has run
-// 8192 instructions. bar.sync counts threads: it completes when the expected number
+// 32 instructions, so that warps which race on memory see each other's accesses about
+// as a GPU's interleaved warps do (ctaQuantum says why). bar.sync counts threads: it completes when the expected number
 // (the thread count operand, or every non-exited thread of the CTA) has arrived;
 // exiting threads release a barrier they were holding up (PTX ISA, exit). A CTA in
 // which no warp can run is a barrier-deadlock Fault naming a thread that never arrives

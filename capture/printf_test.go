@@ -466,9 +466,11 @@ func TestPrintfLimitAndFault(t *testing.T) {
 	if !errors.As(err, &f) || f.CTA != 2 {
 		t.Fatalf("fault in CTA 2: %v", err)
 	}
-	// CTAs 0 and 1 print all 16 lines; CTA 2's warp 0 prints its 4 before thread 0 faults.
-	if lines := strings.SplitAfter(string(all), "\n"); !bytes.HasPrefix(all, out) || strings.Count(string(out), "\n") != 8+8+4 || !strings.HasPrefix(string(out[bytes.LastIndex(out, []byte("cta 2")):]), "cta 2 thread 16") {
-		t.Errorf("printed before the fault:\n%s\nwant the first 20 of:\n%s", out, strings.Join(lines, ""))
+	// CTAs 0 and 1 print all 8 lines each. CTA 2's two warps take turns (ctaQuantum):
+	// warp 1 prints its first 2 lines (threads 32 and 48) between warp 0's two calls,
+	// and warp 0 its 4 before its thread 0 faults.
+	if lines := strings.SplitAfter(string(all), "\n"); !bytes.HasPrefix(all, out) || strings.Count(string(out), "\n") != 8+8+6 || !strings.HasPrefix(string(out[bytes.LastIndex(out, []byte("cta 2")):]), "cta 2 thread 48") {
+		t.Errorf("printed before the fault:\n%s\nwant the first 22 of:\n%s", out, strings.Join(lines, ""))
 	}
 }
 

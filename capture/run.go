@@ -47,8 +47,17 @@ type Buffer struct {
 }
 
 // ctaQuantum is how many warp-instructions a warp runs before the CTA scheduler moves
-// to the next warp, when no barrier stops it first.
-const ctaQuantum = 1 << 13
+// to the next warp, when no barrier stops it first. A GPU issues a CTA's warps
+// interleaved, cycle by cycle, each held back by its own latencies (a few cycles for an
+// ALU result, hundreds for a load), so no warp runs thousands of instructions ahead of
+// the others. A kernel whose warps race on one address sees that: PolyBench/GPU's mvt
+// has 8 warps load the same x1[i] once, sum a row into it and store it, which gives the
+// row's sum on an H100 because every warp loads before any stores; with 8192 here (the
+// value until 2026-11-26) each warp finished before the next began, and the sums came
+// out 8 times over (docs/polybench.md). 32 keeps warps that close and costs capture
+// about 5% (BenchmarkTransposeV1, BenchmarkReductionV3, against 8192); traces of
+// race-free kernels do not depend on it (TestOracle, TestTimingOracle unchanged).
+const ctaQuantum = 32
 
 // cta is the state of one CTA being emulated, reused from CTA to CTA by a worker.
 type cta struct {

@@ -28,7 +28,7 @@
 # cuda::barrier, grid-wide cooperative launches).
 #
 # OUTDIR gets, per program NAME, what scripts/lib/suite.sh's suite_run writes. WORK
-# (default /tmp/gtrace-cuda-samples) holds the builds.
+# (default /tmp/gtrace-cuda-samples) holds the builds (suite_main).
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 mode=${1:?usage: scripts/cuda-samples.sh gtrace|gpu SAMPLES OUTDIR, or compare GPUDIR OUTDIR}
@@ -62,32 +62,13 @@ binaryPartitionCG|3_CUDA_Features/binaryPartitionCG|binaryPartitionCG.cu|||
 EOF2
 }
 
+# suite_build NAME FOLDER BUILD EXE: as the suite's own makefiles build a program.
+suite_build() {
+	# shellcheck disable=SC2086 # the sources are words
+	(cd "$src/Samples/$2" && "${nv[@]}" -I"$src/Common" $3 -o "$4")
+}
+
+suite=cuda-samples
 # shellcheck source=lib/suite.sh
 . "$here/scripts/lib/suite.sh"
-
-if [ "$mode" = compare ]; then
-	suite_compare "${2:?GPUDIR}" "${3:?OUTDIR}"
-	exit 0
-fi
-
-samples=$(cd "${2:?SAMPLES}" && pwd) || exit 1
-out=${3:?OUTDIR}
-mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 1
-work=${WORK:-/tmp/gtrace-cuda-samples}
-rm -rf "$work" && mkdir -p "$work/bin" "$work/run" || exit 1
-shift 3
-suite_nvcc
-status=0
-while IFS='|' read -r name dir build args result flags; do
-	if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then
-		continue
-	fi
-	exe="$work/bin/$name"
-	# shellcheck disable=SC2086 # the sources and flags are words
-	(cd "$samples/Samples/$dir" && "${nv[@]}" -I"$samples/Common" $build -o "$exe") ||
-		{ echo "cuda-samples.sh: building $name failed" >&2; status=1; continue; }
-	run="$work/run/$name"
-	mkdir -p "$run"
-	suite_run "$name" "$exe" "$run" "$args" "$result" "$flags"
-done < <(programs)
-exit $status
+suite_main "$@"

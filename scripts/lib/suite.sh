@@ -90,3 +90,32 @@ suite_compare() {
 	} >"$out/compare.md"
 	cat "$out/compare.md"
 }
+
+# suite_main MODE ARGS... is a whole script's work for a suite whose programs build
+# alike: "compare GPUDIR OUTDIR" writes the table; "gtrace|gpu SOURCE OUTDIR [NAME...]"
+# builds each program (or each NAMEd one) with the script's suite_build NAME FOLDER
+# BUILD EXE, where $src is SOURCE and $nv the nvcc line, and runs it with suite_run.
+# WORK (default /tmp/gtrace-$suite) holds the builds.
+suite_main() {
+	if [ "$mode" = compare ]; then
+		suite_compare "${2:?GPUDIR}" "${3:?OUTDIR}"
+		exit 0
+	fi
+	src=$(cd "${2:?SOURCE}" && pwd) || exit 1
+	out=${3:?OUTDIR}
+	mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 1
+	local work=${WORK:-/tmp/gtrace-$suite} status=0 name dir build args result flags
+	rm -rf "$work" && mkdir -p "$work/bin" "$work/run" || exit 1
+	shift 3
+	suite_nvcc
+	while IFS='|' read -r name dir build args result flags; do
+		if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then
+			continue
+		fi
+		suite_build "$name" "$dir" "$build" "$work/bin/$name" ||
+			{ echo "$suite: building $name failed" >&2; status=1; continue; }
+		mkdir -p "$work/run/$name"
+		suite_run "$name" "$work/bin/$name" "$work/run/$name" "$args" "$result" "$flags"
+	done < <(programs)
+	exit $status
+}
