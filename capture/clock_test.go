@@ -3,11 +3,8 @@ package capture
 import (
 	"context"
 	"encoding/binary"
-	"errors"
 	"strings"
 	"testing"
-
-	"github.com/gtrace/gtrace/format"
 )
 
 // TestClock: %clock64, %clock and %clock_hi read the warp's count of executed
@@ -80,63 +77,12 @@ ret;
 	if n := load(t, Spec{PTX: []byte(plain), PTXName: "t.ptx", Kernel: "k", Grid: d3(1, 1, 1), Block: d3(32, 1, 1), Args: []string{"buf:u64:128"}}).ClockNote(); n != "" {
 		t.Errorf("ClockNote of a kernel with no clock read = %q, want none", n)
 	}
-	for _, bad := range []struct{ inst, msg string }{
-		{"mov.u32 %r7, %clock64;", "%clock64 is not supported as .u32"},
-		{"mov.u64 %rd3, %clock;", "%clock is not supported as .u64"},
+	checkRefused(t, []badForm{
+		{"mov.u32 %r1, %clock64;", "%clock64 is not supported as .u32"},
+		{"mov.u64 %rd1, %clock;", "%clock is not supported as .u64"},
 		{"mov.f32 %f1, %clock;", "%clock is not supported as .f32"},
-		{"add.u32 %r7, %clock, 1;", "read only by mov"},
-		{"mov.u32 %r7, %clock_lo;", "%clock_lo is not supported"},
-		{"mov.u64 %rd3, %globaltimer;", "depends on timing"},
-	} {
-		src := strings.Replace(ptx, "mov.u64 %rd3, %clock64;", ".reg .f32 %f<2>;\n"+bad.inst, 1)
-		_, err := Load(Spec{PTX: []byte(src), PTXName: "t.ptx", Kernel: "k", Grid: d3(1, 1, 1), Block: d3(32, 1, 1), Args: []string{"buf:u64:128"}})
-		var pe *PTXError
-		if !errors.As(err, &pe) || !strings.Contains(pe.Msg, bad.msg) {
-			t.Errorf("%s: %v, want a PTX error saying %q", bad.inst, err, bad.msg)
-		}
-	}
-}
-
-// TestWarpsInterleave: the warps of a CTA advance together, at most ctaQuantum
-// warp-instructions apart, as a GPU issues them. Eight warps race on one word per lane
-// as PolyBench/GPU's mvt does: each loads it once, adds 1 in a loop of 200
-// instructions and stores it. On a GPU every warp loads before any stores, so the word
-// ends one loop's sum above where it started; a warp that ran its whole loop before
-// the next one began would leave eight.
-func TestWarpsInterleave(t *testing.T) {
-	ptx := `.version 7.0
-.target sm_80
-.address_size 64
-.visible .entry race(.param .u64 p)
-{
-.reg .pred %p<2>;
-.reg .f32 %f<4>;
-.reg .b32 %r<4>;
-.reg .b64 %rd<6>;
-ld.param.u64 %rd1, [p];
-cvta.to.global.u64 %rd2, %rd1;
-mov.u32 %r1, %tid.x;
-mul.wide.u32 %rd3, %r1, 4;
-add.u64 %rd4, %rd2, %rd3;
-ld.global.f32 %f1, [%rd4];
-mov.u32 %r2, 100;
-LOOP:
-add.f32 %f1, %f1, 0f3F800000;
-sub.u32 %r2, %r2, 1;
-setp.ne.u32 %p1, %r2, 0;
-@%p1 bra LOOP;
-st.global.f32 [%rd4], %f1;
-ret;
-}
-`
-	for _, simt := range []format.SIMTModel{format.SIMTStack, format.SIMTITS} {
-		spec := Spec{PTX: []byte(ptx), PTXName: "race.ptx", Kernel: "race", Grid: d3(1, 1, 1), Block: d3(32, 8, 1), Args: []string{"buf:f32:32"}, SIMT: simt}
-		res := run(t, spec, nil)
-		for i, v := range f32s(res.Buffers[0].Final) {
-			if v != 100 {
-				t.Errorf("%v: word %d = %g after 8 warps each added 100 to what they loaded at the start, want 100", simt, i, v)
-				break
-			}
-		}
-	}
+		{"add.u32 %r1, %clock, 1;", "read only by mov"},
+		{"mov.u32 %r1, %clock_lo;", "%clock_lo is not supported"},
+		{"mov.u64 %rd1, %globaltimer;", "depends on timing"},
+	})
 }

@@ -124,9 +124,8 @@ type Kernel struct {
 
 	predConst [2]int32 // predicates holding constant false/true, -1 until used
 	carry     int32    // the slot of the carry flag CC.CF (op_carry.go), -1 until used
-	// clockPC is the first pc that reads a clock register (clockReg), -1 if none.
-	clockPC  int32
-	clockReg string
+	// clockPC is the first pc that reads a clock register, -1 if none.
+	clockPC int32
 
 	// per-load scratch
 	modSyms    map[string]symbol

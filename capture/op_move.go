@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/gtrace/gtrace/format"
@@ -62,11 +63,14 @@ func decodeMov(r *resolver) error {
 	return r.src(0, 1, t)
 }
 
-// The clock registers a mov may read: what runClock gives of the count (in.imm).
-var clockRegs = map[string]struct {
-	part uint32 // 0: the low 32 bits, 1: the high 32 bits, 2: all 64
-	size int
-}{"%clock": {0, 4}, "%clock_hi": {1, 4}, "%clock64": {2, 8}}
+// The clock registers a mov may read, indexed by what runClock gives of the count
+// (in.imm): 0 the low 32 bits, 1 the high 32 bits, 2 all 64.
+var clockRegs = [...]clockReg{{"%clock", 4}, {"%clock_hi", 4}, {"%clock64", 8}}
+
+type clockReg struct {
+	name string
+	size int // bytes
+}
 
 // clock decodes mov d, %clock (or %clock_hi, %clock64). A GPU's clock counts the SM's
 // cycles, which only a timing model knows: capture gives the warp's count of executed
@@ -74,13 +78,13 @@ var clockRegs = map[string]struct {
 // as a clock does, so code that times a section or waits for a number of cycles runs
 // on; Kernel.ClockNote says so.
 func (r *resolver) clock(name string, t vtype) error {
-	c, ok := clockRegs[name]
-	if !ok || t.size() != c.size || t.float() || t.half() {
+	part := slices.IndexFunc(clockRegs[:], func(c clockReg) bool { return c.name == name })
+	if part < 0 || t.size() != clockRegs[part].size || t.float() || t.half() {
 		return r.fail("special register %s is not supported as .%s", name, t)
 	}
-	r.in.op, r.in.run, r.in.imm = opCompute, runClock, c.part
+	r.in.op, r.in.run, r.in.imm = opCompute, runClock, uint32(part)
 	if r.k.clockPC < 0 {
-		r.k.clockPC, r.k.clockReg = int32(r.row.PC), name
+		r.k.clockPC = int32(r.row.PC)
 	}
 	return r.dst(0, 0, t)
 }
@@ -95,7 +99,7 @@ func (k *Kernel) ClockNote() string {
 	if src := k.launch.Program.SourceAt(int(k.clockPC)); src != "" {
 		at = src + " (" + at + ")"
 	}
-	return fmt.Sprintf("kernel %s reads %s at %s: gtrace gives the warp's count of executed instructions there, not cycles (gtrace replay --engine timing models time)", k.launch.Kernel, k.clockReg, at)
+	return fmt.Sprintf("kernel %s reads %s at %s: gtrace gives the warp's count of executed instructions there, not cycles (gtrace replay --engine timing models time)", k.launch.Kernel, clockRegs[k.prog[k.clockPC].imm].name, at)
 }
 
 // runClock writes the warp's instruction count (see clock).

@@ -188,3 +188,47 @@ func TestSyncFormsRefuseBadModifiers(t *testing.T) {
 		{"mov.u16x2 %r1, %r2;", "unsupported type .u16x2 on mov"},
 	})
 }
+
+// TestWarpsInterleave: the warps of a CTA advance together, at most ctaQuantum
+// warp-instructions apart, as a GPU issues them. Eight warps race on one word per lane
+// as PolyBench/GPU's mvt does: each loads it once, adds 1 in a loop of 200
+// instructions and stores it. On a GPU every warp loads before any stores, so the word
+// ends one loop's sum above where it started; a warp that ran its whole loop before
+// the next one began would leave eight.
+func TestWarpsInterleave(t *testing.T) {
+	ptx := `.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry race(.param .u64 p)
+{
+.reg .pred %p<2>;
+.reg .f32 %f<4>;
+.reg .b32 %r<4>;
+.reg .b64 %rd<6>;
+ld.param.u64 %rd1, [p];
+cvta.to.global.u64 %rd2, %rd1;
+mov.u32 %r1, %tid.x;
+mul.wide.u32 %rd3, %r1, 4;
+add.u64 %rd4, %rd2, %rd3;
+ld.global.f32 %f1, [%rd4];
+mov.u32 %r2, 100;
+LOOP:
+add.f32 %f1, %f1, 0f3F800000;
+sub.u32 %r2, %r2, 1;
+setp.ne.u32 %p1, %r2, 0;
+@%p1 bra LOOP;
+st.global.f32 [%rd4], %f1;
+ret;
+}
+`
+	for _, simt := range []format.SIMTModel{format.SIMTStack, format.SIMTITS} {
+		spec := Spec{PTX: []byte(ptx), PTXName: "race.ptx", Kernel: "race", Grid: d3(1, 1, 1), Block: d3(32, 8, 1), Args: []string{"buf:f32:32"}, SIMT: simt}
+		res := run(t, spec, nil)
+		for i, v := range f32s(res.Buffers[0].Final) {
+			if v != 100 {
+				t.Errorf("%v: word %d = %g after 8 warps each added 100 to what they loaded at the start, want 100", simt, i, v)
+				break
+			}
+		}
+	}
+}

@@ -52,21 +52,10 @@ kmeans|kmeans|kmeans_cuda.cu|-o -i points4096.txt||
 EOF
 }
 
+suite=rodinia
 # shellcheck source=lib/suite.sh
 . "$here/scripts/lib/suite.sh"
-
-if [ "$mode" = compare ]; then
-	suite_compare "${2:?GPUDIR}" "${3:?OUTDIR}"
-	exit 0
-fi
-
-rodinia=$(cd "${2:?RODINIA}" && pwd) || exit 1
-out=${3:?OUTDIR}
-mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 1
-work=${WORK:-/tmp/gtrace-rodinia}
-rm -rf "$work" && mkdir -p "$work/bin" "$work/run" || exit 1
-
-suite_nvcc
+suite_setup "$@"
 # hybridsort includes GL/glew.h and GL/glut.h and uses neither: empty ones stand in.
 mkdir -p "$work/gl/GL" && touch "$work/gl/GL/glew.h" "$work/gl/GL/glut.h" || exit 1
 
@@ -93,7 +82,7 @@ inputs() {
 inputs "$work/inputs"
 status=0
 while IFS='|' read -r name dir build args result flags; do
-	src="$rodinia/cuda/$dir"
+	dir="$src/cuda/$dir"
 	exe="$work/bin/$name"
 	if [ "$mode" = prebuild ] && [[ $cuda11 != *" $name "* ]]; then
 		continue
@@ -103,14 +92,14 @@ while IFS='|' read -r name dir build args result flags; do
 		cp "$PREBUILT/$name" "$exe"
 	else
 		case $name in
-		hybridsort) (cd "$src" && "${nv[@]}" -I"$work/gl" $build -o "$exe") ;;
+		hybridsort) (cd "$dir" && "${nv[@]}" -I"$work/gl" $build -o "$exe") ;;
 		kmeans) # C files with OpenMP by gcc, as backprop's; kmeans_cuda.cu includes omp.h (clang-14: libomp-14-dev)
-			for f in cluster getopt kmeans kmeans_clustering rmse; do gcc -O2 -fopenmp -w -c "$src/$f.c" -o "$work/bin/km_$f.o" || exit 1; done
-			(cd "$src" && "${nv[@]}" $build "$work"/bin/km_*.o -lgomp -o "$exe") ;;
+			for f in cluster getopt kmeans kmeans_clustering rmse; do gcc -O2 -fopenmp -w -c "$dir/$f.c" -o "$work/bin/km_$f.o" || exit 1; done
+			(cd "$dir" && "${nv[@]}" $build "$work"/bin/km_*.o -lgomp -o "$exe") ;;
 		backprop) # its C files want OpenMP, which clang-14 lacks here: gcc builds them, as Rodinia's makefile does
-			for f in backprop facetrain imagenet; do gcc -O2 -fopenmp -w -c "$src/$f.c" -o "$work/bin/bp_$f.o" || exit 1; done
-			(cd "$src" && "${nv[@]}" $build "$work"/bin/bp_*.o -lgomp -o "$exe") ;;
-		*) (cd "$src" && "${nv[@]}" $build -o "$exe") ;;
+			for f in backprop facetrain imagenet; do gcc -O2 -fopenmp -w -c "$dir/$f.c" -o "$work/bin/bp_$f.o" || exit 1; done
+			(cd "$dir" && "${nv[@]}" $build "$work"/bin/bp_*.o -lgomp -o "$exe") ;;
+		*) (cd "$dir" && "${nv[@]}" $build -o "$exe") ;;
 		esac || { echo "rodinia.sh: building $name failed" >&2; status=1; continue; }
 	fi
 	if [ "$mode" = prebuild ]; then

@@ -77,8 +77,7 @@ func TestBadInputIsAClearError(t *testing.T) {
 // with it the capture completes, reports the pc once with its count, and replays.
 func TestCaptureOOBWarn(t *testing.T) {
 	dir := t.TempDir()
-	ptx := filepath.Join(dir, "up.ptx")
-	src := `.version 7.0
+	ptx := writePTX(t, dir, "up.ptx", `.version 7.0
 .target sm_80
 .address_size 64
 .visible .entry up(.param .u64 pj, .param .u64 pd)
@@ -98,10 +97,7 @@ add.s64 %rd5, %rd2, %rd3;
 st.global.f32 [%rd5], %f1;
 ret;
 }
-`
-	if err := os.WriteFile(ptx, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+`)
 	tr := filepath.Join(dir, "up.gtrace")
 	args := []string{"capture", "--ptx", ptx, "--kernel", "up", "--grid", "1", "--block", "64",
 		"--arg", "buf:f32:64:iota", "--arg", "buf:f32:64", "-o", tr}
@@ -464,12 +460,21 @@ func TestCaptureExe(t *testing.T) {
 	}
 }
 
+// writePTX writes src to dir/name and returns its path.
+func writePTX(t *testing.T, dir, name, src string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // TestCaptureClockNote: a kernel that reads the clock captures, and capture says what the
 // reads gave (the warp's instruction count, not cycles).
 func TestCaptureClockNote(t *testing.T) {
 	dir := t.TempDir()
-	ptx := filepath.Join(dir, "clk.ptx")
-	src := `.version 7.0
+	ptx := writePTX(t, dir, "clk.ptx", `.version 7.0
 .target sm_80
 .address_size 64
 .visible .entry clk(.param .u64 p)
@@ -481,10 +486,7 @@ cvta.to.global.u64 %rd3, %rd2;
 st.global.u64 [%rd3], %rd1;
 ret;
 }
-`
-	if err := os.WriteFile(ptx, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+`)
 	code, _, errs := gtrace(t, "capture", "--ptx", ptx, "--kernel", "clk", "--grid", "1", "--block", "1",
 		"--arg", "buf:u64:1", "-o", filepath.Join(dir, "clk.gtrace"))
 	want := "gtrace capture: kernel clk reads %clock64 at pc 0: gtrace gives the warp's count of executed instructions there, not cycles"

@@ -409,9 +409,11 @@ func (r *Runtime) run(ctx context.Context, f *function, c Config, params [][]byt
 	} else if err != nil {
 		return 0, fail(InvalidValue, "kernel %s: %v", f.name, err)
 	}
-	if n := k.ClockNote(); n != "" && !f.clockSaid {
-		f.clockSaid = true
-		r.say("%s", n)
+	if !f.clockSaid {
+		if n := k.ClockNote(); n != "" {
+			f.clockSaid = true
+			r.say("%s", n)
+		}
 	}
 	path := filepath.Join(r.spool, fmt.Sprintf("%06d.gtrace", len(r.parts)))
 	launch := k.Launch()

@@ -1,13 +1,14 @@
-# suite.sh: what scripts/rodinia.sh and scripts/cuda-samples.sh share, sourced by both.
-# Each runs a suite's unmodified programs as a user builds them for gtrace run (nvcc
-# -cudart shared, PTX for compute_80 in the fat binary), under gtrace run or on a real
-# GPU, and compares what they printed (issue 19's acceptance: "gtrace run on six or more
-# unmodified public programs: the same printed results ..., one trace with every launch
-# and transfer, replay on every arch").
+# suite.sh: what scripts/rodinia.sh, scripts/cuda-samples.sh and scripts/polybench.sh
+# share, sourced by each. Each runs a suite's unmodified programs as a user builds them
+# for gtrace run (nvcc -cudart shared, PTX for compute_80 in the fat binary), under
+# gtrace run or on a real GPU, and compares what they printed (issue 19's acceptance:
+# "gtrace run on six or more unmodified public programs: the same printed results ...,
+# one trace with every launch and transfer, replay on every arch").
 #
 # The sourcing script defines programs (one line per program: NAME|...|ARGS|RESULT|FLAGS
 # with ARGS the fourth field, RESULT the file it writes its results to, FLAGS gtrace
-# run's) and sets here (the gtrace checkout) and mode (gtrace, gpu or prebuild).
+# run's) and sets here (the gtrace checkout), mode (gtrace, gpu, prebuild or compare)
+# and suite (its name).
 
 # suite_nvcc sets nv, the nvcc command line a program is built with in $mode. nvcc 11.8
 # from Debian needs clang as its host compiler (Debian 12 has no g++-11). CUDA 12
@@ -91,12 +92,10 @@ suite_compare() {
 	cat "$out/compare.md"
 }
 
-# suite_main MODE ARGS... is a whole script's work for a suite whose programs build
-# alike: "compare GPUDIR OUTDIR" writes the table; "gtrace|gpu SOURCE OUTDIR [NAME...]"
-# builds each program (or each NAMEd one) with the script's suite_build NAME FOLDER
-# BUILD EXE, where $src is SOURCE and $nv the nvcc line, and runs it with suite_run.
-# WORK (default /tmp/gtrace-$suite) holds the builds.
-suite_main() {
+# suite_setup MODE SOURCE OUTDIR: in compare mode (MODE GPUDIR OUTDIR) the table, and
+# the script ends; otherwise src (SOURCE), out (OUTDIR, made) and work (WORK, default
+# /tmp/gtrace-$suite, emptied, with bin/ and run/) for the builds and runs, and nv.
+suite_setup() {
 	if [ "$mode" = compare ]; then
 		suite_compare "${2:?GPUDIR}" "${3:?OUTDIR}"
 		exit 0
@@ -104,10 +103,19 @@ suite_main() {
 	src=$(cd "${2:?SOURCE}" && pwd) || exit 1
 	out=${3:?OUTDIR}
 	mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 1
-	local work=${WORK:-/tmp/gtrace-$suite} status=0 name dir build args result flags
+	work=${WORK:-/tmp/gtrace-$suite}
 	rm -rf "$work" && mkdir -p "$work/bin" "$work/run" || exit 1
-	shift 3
 	suite_nvcc
+}
+
+# suite_main MODE ARGS... is a whole script's work for a suite whose programs build
+# alike: suite_setup, then for "gtrace|gpu SOURCE OUTDIR [NAME...]" each program (or
+# each NAMEd one) built with the script's suite_build NAME FOLDER BUILD EXE (from $src,
+# with $nv) and run with suite_run.
+suite_main() {
+	suite_setup "$@"
+	shift 3
+	local status=0 name dir build args result flags
 	while IFS='|' read -r name dir build args result flags; do
 		if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then
 			continue
