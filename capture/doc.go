@@ -58,6 +58,9 @@
 //	ld ldu st              .global .shared .local .const .param generic; .v2 .v4; .nc;
 //	                       .volatile; .ca .cg .cs .lu .cv .wb .wt; .relaxed/.acquire/
 //	                       .release and scopes accepted; 8- to 64-bit and f32/f64
+//	cp                     .async.ca/.cg.shared{::cta}.global: 4, 8, 16 bytes (.cg 16), src-size or
+//	                       ignore-src, .L2:: hints and cache-policy; copies at issue (below);
+//	                       .async.commit_group, .async.wait_group n, .async.wait_all: no effect
 //	prefetch prefetchu     recorded, no effect
 //	add sub                int (.sat on s32; .cc: see addc), f32 f64 (.rn .ftz .sat)
 //	mul                    .lo .hi .wide (int), f32 f64 (.rn .ftz .sat)

@@ -17,12 +17,14 @@ const (
 	// files scripts/hw/opcases.py runs.
 	gpuOpCaseDir = "testdata/gpu-opcases"
 	// gpuOpCaseRun is what an H100 wrote for them.
-	gpuOpCaseRun = "../traces/hw/h100-2026-11-26-opcases"
+	gpuOpCaseRun = "../traces/hw/h100-2026-11-27-opcases"
 )
 
 // gpuOpCases are the opCases whose Go references a GPU checks: forms whose semantics
 // the PTX ISA leaves partly to the GPU (elect.sync's leader) or that are new.
-func gpuOpCases() []opCase { return append(packedMinMaxCases(), syncOpCases()...) }
+func gpuOpCases() []opCase {
+	return slices.Concat(packedMinMaxCases(), syncOpCases(), cpAsyncCases())
+}
 
 // TestOpCasesOnGPU checks the Go references of gpuOpCases (which capture meets: the
 // tests that run them) against what an H100 computed from the same kernels and

@@ -27,6 +27,7 @@ const (
 	opTex
 	opTrap
 	opSyscall // call of a system call, vprintf or __assertfail (printf.go); target says which
+	opCpAsync // cp.async: a global load and a shared store (op_memory.go)
 )
 
 // A runFunc executes a computing instruction over the executing lanes (exec) of a
@@ -143,7 +144,7 @@ const (
 type instr struct {
 	op    opcode
 	t     vtype // operation type (destination type for cvt, set, slct)
-	t2    vtype // cvt source, set/slct compare type
+	t2    vtype // cvt source, set/slct compare type, cp.async's destination register
 	flags uint16
 	rnd   uint8
 	cmp   uint8

@@ -397,6 +397,30 @@ func TestCooperativeGroupsTiles(t *testing.T) {
 	}
 }
 
+// TestPipelinePrimitives: __pipeline_memcpy_async at 16, 8 and 4 bytes, with and
+// without zero fill, __pipeline_commit and __pipeline_wait_prior, from CUDA source
+// through clang-14 to capture (cp.async).
+func TestPipelinePrimitives(t *testing.T) {
+	const threads = 128
+	out := launch(t, "pipeline", 1, threads, "buf:u32:512:rand:7", "buf:u32:256:rand:8", "buf:u32:128:rand:9", "buf:u32:896")
+	a, b, c, got := u32s(out[0]), u32s(out[1]), u32s(out[2]), u32s(out[3])
+	for tid := range threads {
+		n := (tid + 1) % threads
+		want := []uint32{a[4*n], a[4*n+1], a[4*n+2], a[4*n+3], b[2*n], 0, c[n]}
+		if n&1 != 0 {
+			want[6] = 0
+		}
+		if g := got[7*tid : 7*tid+7]; !slices.Equal(g, want) {
+			t.Errorf("thread %d: %#x, want %#x", tid, g, want)
+		}
+	}
+	for _, form := range []string{"cp.async.cg.shared.global", "cp.async.ca.shared.global", "cp.async.commit_group", "cp.async.wait_group 0"} {
+		if !strings.Contains(string(samples(t)), form) {
+			t.Errorf("the PTX has no %s", form)
+		}
+	}
+}
+
 // Every file of the header folder compiles when a program includes it by its name.
 func TestEveryHeaderCompiles(t *testing.T) {
 	clangtest.Clang14(t)

@@ -46,7 +46,7 @@ func probeCount(kind string) string {
 
 // readProbeRun reads a run of scripts/hw/probe.sh PROBE from dir: the launches of
 // PROBE-free.csv (header dropped) and each launch's ncu metrics by its id, from
-// PROBE-ncu.csv or, gzipped, PROBE-ncu.csv.gz.
+// PROBE-ncu.csv or, gzipped, PROBE-ncu.csv.gz (values ncu gives as n/a left out).
 func readProbeRun(t *testing.T, dir, probe string) ([][]string, map[int]map[string]float64) {
 	t.Helper()
 	f, err := os.Open(dir + probe + "-free.csv")
@@ -78,6 +78,9 @@ func readProbeRun(t *testing.T, dir, probe string) ([][]string, map[int]map[stri
 	for _, r := range rows {
 		if metric[r.ID] == nil {
 			metric[r.ID] = map[string]float64{}
+		}
+		if r.Value == "n/a" { // a counter ncu has no value of here (a ratio summed)
+			continue
 		}
 		v, err := ncucsv.Number(r.Value)
 		if err != nil {

@@ -300,6 +300,15 @@ GTRACE_D unsigned int __isShared(const void *p) { return __nvvm_isspacep_shared(
 GTRACE_D unsigned int __isConstant(const void *p) { return __nvvm_isspacep_const(p); }
 GTRACE_D unsigned int __isLocal(const void *p) { return __nvvm_isspacep_local(p); }
 
+// A generic pointer's address in the shared window (Programming Guide, "Address Space
+// Conversion Functions"): what cp.async, ldmatrix and inline PTX take.
+GTRACE_D size_t __cvta_generic_to_shared(const void *p)
+{
+	size_t a;
+	asm("cvta.to.shared.u64 %0, %1;" : "=l"(a) : "l"(p));
+	return a;
+}
+
 // ---- Loads and stores with cache hints (Programming Guide, "Read-Only Data Cache
 // Load Function", "Load Functions Using Cache Hints", "Store Functions Using Cache
 // Hints") -------------------------------------------------------------------------

@@ -9,6 +9,7 @@
 #include <cooperative_groups/reduce.h>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#include <cuda_pipeline.h>
 
 namespace cg = cooperative_groups;
 
@@ -392,4 +393,32 @@ extern "C" __global__ void halfs(const float *x, const float *y, unsigned int *o
 	o[23] = __bfloat16_as_ushort(__hmax(c, d)) | (unsigned int)__bfloat16_as_ushort(__hmin(c, d)) << 16;
 	atomicAdd(hacc, __float2half(1.0f));
 	atomicAdd(bacc, __float2bfloat16(1.0f));
+}
+
+// pipeline: the Programming Guide's pipeline primitives. Each thread copies 16 bytes in
+// one batch, then 8 bytes with the last 4 zero-filled and 4 bytes (zero-filled on odd
+// threads) in a second, waits for both and, after the barrier, writes out its
+// neighbour's copies.
+extern "C" __global__ void pipeline(const uint4 *a, const uint2 *b, const unsigned int *c, unsigned int *out)
+{
+	__shared__ uint4 sa[128];
+	__shared__ uint2 sb[128];
+	__shared__ unsigned int sc[128];
+	unsigned int t = threadIdx.x;
+	__pipeline_memcpy_async(&sa[t], &a[t], sizeof(uint4));
+	__pipeline_commit();
+	__pipeline_memcpy_async(&sb[t], &b[t], sizeof(uint2), 4);
+	__pipeline_memcpy_async(&sc[t], &c[t], sizeof(unsigned int), t & 1 ? 4 : 0);
+	__pipeline_commit();
+	__pipeline_wait_prior(0);
+	__syncthreads();
+	unsigned int n = (t + 1) % blockDim.x;
+	unsigned int *o = out + 7 * t;
+	o[0] = sa[n].x;
+	o[1] = sa[n].y;
+	o[2] = sa[n].z;
+	o[3] = sa[n].w;
+	o[4] = sb[n].x;
+	o[5] = sb[n].y;
+	o[6] = sc[n];
 }

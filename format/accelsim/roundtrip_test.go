@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gtrace/gtrace/capture"
 	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/format/accelsim"
 	"github.com/gtrace/gtrace/kernels"
@@ -79,6 +80,57 @@ func TestExportRoundTrip(t *testing.T) {
 			compareTraces(t, r, back)
 			checkExits(t, back)
 		})
+	}
+}
+
+// TestExportCpAsync: a cp.async exports as LDGSTS (.BYPASS for .cg) and comes back as
+// the global load of its source that capture records, at its width and cache operator.
+func TestExportCpAsync(t *testing.T) {
+	ptx := `.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+.shared .align 16 .b8 s[512];
+.reg .b32 %r<4>;
+.reg .b64 %rd<4>;
+ld.param.u64 %rd1, [p];
+mov.u32 %r1, %tid.x;
+mul.wide.u32 %rd2, %r1, 16;
+add.s64 %rd3, %rd1, %rd2;
+shl.b32 %r2, %r1, 4;
+mov.u32 %r3, s;
+add.u32 %r3, %r3, %r2;
+cp.async.cg.shared.global [%r3], [%rd3], 16;
+cp.async.ca.shared.global [%r3], [%rd3], 8;
+cp.async.wait_all;
+ret;
+}
+`
+	r, _, err := kernels.CaptureInMemory(context.Background(), capture.Spec{PTX: []byte(ptx), PTXName: "cp.ptx", Kernel: "k",
+		Grid: format.Dim3{X: 1, Y: 1, Z: 1}, Block: format.Dim3{X: 32, Y: 1, Z: 1}, SIMT: format.SIMTITS, Args: []string{"buf:u8:512"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	dir := t.TempDir()
+	if _, err := accelsim.Export(context.Background(), r, dir, accelsim.ExportOptions{SASS: 80}); err != nil {
+		t.Fatal(err)
+	}
+	back, _ := importDir(t, dir)
+	defer back.Close()
+	compareTraces(t, r, back)
+	got := map[string]format.CacheOp{}
+	for _, in := range back.Meta().Launches[0].Program.Insts {
+		if strings.HasPrefix(in.Opcode, "LDGSTS") {
+			got[in.Opcode] = in.CacheOp
+		}
+	}
+	if c, ok := got["LDGSTS.E.BYPASS.128"]; !ok || c != format.CacheCG || len(got) != 2 {
+		t.Errorf("LDGSTS rows %v, want LDGSTS.E.BYPASS.128 (cg) and LDGSTS.E.64", got)
+	}
+	if _, ok := got["LDGSTS.E.64"]; !ok {
+		t.Errorf("LDGSTS rows %v, want LDGSTS.E.64", got)
 	}
 }
 

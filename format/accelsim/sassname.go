@@ -227,6 +227,12 @@ func sassMemName(in *format.Inst, base string, has func(string) bool, gen int) s
 	case format.SpaceGlobal:
 		switch in.MemOp {
 		case format.MemLoad:
+			if base == "cp" { // cp.async: its global source, as the importer reads LDGSTS
+				if in.CacheOp == format.CacheCG {
+					return "LDGSTS.E.BYPASS" + w
+				}
+				return "LDGSTS.E" + w
+			}
 			if in.CacheOp == format.CacheNC {
 				return "LDG.E" + w + ".CONSTANT"
 			}

@@ -1,0 +1,116 @@
+package replay
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// ldgstsProbe is the H100 run of scripts/hw/probe.sh ldgsts: cp.async (SASS LDGSTS)
+// against a load and a shared store of the same bytes.
+const ldgstsProbe = "../traces/hw/h100-2026-11-27-ldgsts/"
+
+// ldgstsProbePTX is ldgsts.cu's copy_k for kind ca or cg and size: lane l of warp w in
+// iteration i copies size bytes from base + ((i*warps + gw)*32 + l)*sstride*size to
+// shared slot w*32 + (l*dstride)%32.
+func ldgstsProbePTX(kind string, size int) string {
+	inst := fmt.Sprintf("cp.async.%s.shared.global [%%r20], [%%rd9], %d;", kind, size)
+	return strings.NewReplacer("SIZE", strconv.Itoa(size), "INST", inst).Replace(`.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p, .param .u32 ss, .param .u32 ds, .param .u32 iters)
+{
+.shared .align 16 .b8 s[4096];
+.reg .b32 %r<32>;
+.reg .b64 %rd<16>;
+.reg .pred %p<2>;
+ld.param.u64 %rd1, [p];
+cvta.to.global.u64 %rd1, %rd1;
+ld.param.u32 %r1, [ss];
+ld.param.u32 %r2, [ds];
+ld.param.u32 %r3, [iters];
+mov.u32 %r4, %tid.x;
+and.b32 %r5, %r4, 31;
+shr.u32 %r6, %r4, 5;
+mov.u32 %r7, %ntid.x;
+shr.u32 %r7, %r7, 5;
+mov.u32 %r8, %ctaid.x;
+mad.lo.u32 %r9, %r8, %r7, %r6;
+mov.u32 %r10, %nctaid.x;
+mul.lo.u32 %r10, %r10, %r7;
+mul.lo.u32 %r11, %r5, %r2;
+and.b32 %r11, %r11, 31;
+shl.b32 %r12, %r6, 5;
+add.u32 %r11, %r11, %r12;
+mul.lo.u32 %r11, %r11, SIZE;
+mov.u32 %r20, s;
+add.u32 %r20, %r20, %r11;
+mov.u32 %r13, 0;
+LOOP:
+mad.lo.u32 %r14, %r13, %r10, %r9;
+shl.b32 %r14, %r14, 5;
+add.u32 %r14, %r14, %r5;
+mul.lo.u32 %r14, %r14, %r1;
+mul.wide.u32 %rd8, %r14, SIZE;
+add.s64 %rd9, %rd1, %rd8;
+INST
+cp.async.wait_all;
+add.u32 %r13, %r13, 1;
+setp.lt.u32 %p1, %r13, %r3;
+@%p1 bra LOOP;
+ret;
+}
+`)
+}
+
+// TestLdgstsProbeCounts: on an H100, Nsight Compute counts a cp.async's global side
+// under the global-load counters (l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_ld
+// equal their op_ldgsts forms) and its shared side apart from the stores (op_ldgsts
+// wavefronts; op_st none), which is how capture records a cp.async: a global load, no
+// shared store. The memory replay of each probe launch with unconflicted destinations
+// gives the hardware's requests and sectors exactly, and no shared-store wavefronts.
+// (With conflicting destinations cp.async.cg fetches only the sectors of the lanes whose
+// destination is distinct, which the trace cannot tell: those launches are left out.)
+func TestLdgstsProbeCounts(t *testing.T) {
+	recs, hw := readProbeRun(t, ldgstsProbe, "ldgsts")
+	n := 0
+	for _, rec := range recs {
+		id, _ := strconv.Atoi(rec[0])
+		kind := rec[1]
+		var v [7]int
+		for i := range v {
+			var err error
+			if v[i], err = strconv.Atoi(rec[2+i]); err != nil && i < 6 {
+				t.Fatalf("ldgsts-free.csv %v: %v", rec, err)
+			}
+		}
+		size, ss, ds, blocks, threads, iters := v[0], v[1], v[2], v[3], v[4], v[5]
+		if ds != 1 || kind == "ldst" { // ldst: the same loads, checked by the ca and cg launches
+			continue
+		}
+		m := hw[id]
+		if m["smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"] != m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] ||
+			m["smsp__inst_executed_op_ldgsts.sum"] != m["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] {
+			t.Errorf("launch %d (%s): ncu's ldgsts sectors and requests are not its global-load ones: %v", id, kind, m)
+		}
+		bytes := (iters*blocks*threads + 32) * ss * size
+		r := captureProbe(t, "ldgsts.ptx", ldgstsProbePTX(kind, size), blocks, threads,
+			fmt.Sprintf("buf:u8:%d", bytes), fmt.Sprint("u32:", ss), fmt.Sprint("u32:", ds), fmt.Sprint("u32:", iters))
+		kr := replayOne(t, r, presetOf(t, "hopper", "h100"), false)
+		for _, name := range []string{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+			"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"} {
+			want, ok := m[name]
+			if !ok {
+				t.Fatalf("launch %d: ldgsts-ncu.csv.gz has no %s", id, name)
+			}
+			if got := metric(t, kr, name); got != want {
+				t.Errorf("launch %d (%s, %d bytes, source stride %d): %s %.0f, the H100 %.0f", id, kind, size, ss, name, got, want)
+			}
+		}
+		n++
+	}
+	if n != 8 {
+		t.Errorf("checked %d launches, want 8 (ca at three sizes and two source strides, cg at two)", n)
+	}
+}
