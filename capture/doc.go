@@ -139,6 +139,7 @@
 //	cvt                    f16 bf16 to and from f32 f64, integers and each other: .rn .rz
 //	                       .rm .rp, .rni .rzi .rmi .rpi, .relu, .satfinite; f16x2 bf16x2
 //	                       from two f32 (cvt.rn.f16x2.f32 d, a, b puts a in the high half)
+//	ldmatrix               .sync.aligned.m8n8 .x1 .x2 .x4, .trans; .shared{::cta} or generic; .b16
 //
 // Not supported (a *PTXError naming the instruction, modifier or type): half
 // precision other than the rows above (atom/red on .f16, packed .s16x2), .tf32 and

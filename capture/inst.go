@@ -28,6 +28,7 @@ const (
 	opTrap
 	opSyscall // call of a system call, vprintf or __assertfail (printf.go); target says which
 	opCpAsync // cp.async: a global load and a shared store (op_memory.go)
+	opLdmatrix
 )
 
 // A runFunc executes a computing instruction over the executing lanes (exec) of a
@@ -148,7 +149,7 @@ type instr struct {
 	flags uint16
 	rnd   uint8
 	cmp   uint8
-	bop   uint8 // boolean combiner, predicate op, atomic op, shuffle or vote mode
+	bop   uint8 // boolean combiner, predicate op, atomic op, shuffle or vote mode, ldmatrix .trans
 	space mspace
 	vec   uint8 // vector length of ld/st/tex (1, 2, 4)
 	width uint8 // bytes one lane moves: vec * size(t)

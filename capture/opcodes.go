@@ -33,6 +33,7 @@ type opRule struct {
 var opFamilies = []*opFamily{
 	&moveFamily, &memoryFamily, &arithFamily, &carryFamily, &bitsFamily, &compareFamily,
 	&controlFamily, &syncFamily, &atomicFamily, &warpFamily, &textureFamily, &halfFamily,
+	&matrixFamily,
 }
 
 // opRules is the rule of each opcode's base name; halfRules of those naming a

@@ -114,3 +114,88 @@ func TestLdgstsProbeCounts(t *testing.T) {
 		t.Errorf("checked %d launches, want 8 (ca at three sizes and two source strides, cg at two)", n)
 	}
 }
+
+// ldsmProbe is the H100 run of scripts/hw/probe.sh ldsm: ldmatrix (SASS LDSM) at every
+// .num, with and without .trans, over four row strides.
+const ldsmProbe = "../traces/hw/h100-2026-11-27-ldsm/"
+
+// ldsmProbePTX is ldsm.cu's ldsm_k for num and trans: lane l of warp w gives row
+// (l*rstride) % 64 of its warp's 1 KB as its address, iters times.
+func ldsmProbePTX(num int, trans bool) string {
+	regs := map[int]string{1: "{%r20}", 2: "{%r20, %r21}", 4: "{%r20, %r21, %r22, %r23}"}[num]
+	form := fmt.Sprintf("ldmatrix.sync.aligned.m8n8.x%d.shared.b16", num)
+	if trans {
+		form = fmt.Sprintf("ldmatrix.sync.aligned.m8n8.x%d.trans.shared.b16", num)
+	}
+	return strings.NewReplacer("INST", form+" "+regs+", [%r9];").Replace(`.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u32 rs, .param .u32 iters)
+{
+.shared .align 16 .b8 s[8192];
+.reg .b32 %r<32>;
+.reg .pred %p<2>;
+ld.param.u32 %r1, [rs];
+ld.param.u32 %r3, [iters];
+mov.u32 %r4, %tid.x;
+and.b32 %r5, %r4, 31;
+shr.u32 %r6, %r4, 5;
+mul.lo.u32 %r7, %r5, %r1;
+and.b32 %r7, %r7, 63;
+shl.b32 %r8, %r6, 6;
+add.u32 %r7, %r7, %r8;
+shl.b32 %r7, %r7, 4;
+mov.u32 %r9, s;
+add.u32 %r9, %r9, %r7;
+mov.u32 %r13, 0;
+LOOP:
+INST
+add.u32 %r13, %r13, 1;
+setp.lt.u32 %p1, %r13, %r3;
+@%p1 bra LOOP;
+ret;
+}
+`)
+}
+
+// TestLdsmProbeCounts: on an H100 an ldmatrix's wavefronts and bank conflicts are
+// counted with the shared loads' (l1tex__data_*_mem_shared_op_ld equal their op_ldsm
+// forms) but not its instructions (smsp__inst_executed_op_shared_ld is 0): .num
+// wavefronts for conflict-free rows, times the most rows of one matrix on a bank, the
+// same with .trans. The memory replay of each launch gives the same wavefronts and
+// conflicts per ldmatrix, and counts no shared-load instruction for it. (ptxas on
+// the H100 removed repeated loads of the same rows, so the probe's totals are per
+// instruction here.)
+func TestLdsmProbeCounts(t *testing.T) {
+	recs, hw := readProbeRun(t, ldsmProbe, "ldsm")
+	for _, rec := range recs {
+		var v [7]int
+		for i := range v {
+			var err error
+			if v[i], err = strconv.Atoi(rec[i]); err != nil {
+				t.Fatalf("ldsm-free.csv %v: %v", rec, err)
+			}
+		}
+		id, num, trans, rs, blocks, threads, iters := v[0], v[1], v[2] == 1, v[3], v[4], v[5], v[6]
+		m := hw[id]
+		inst := m["smsp__inst_executed_op_ldsm.sum"]
+		if inst == 0 || m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] != m["smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum"] ||
+			m["smsp__inst_executed_op_shared_ld.sum"] != 0 {
+			t.Fatalf("launch %d: ncu's counts of ldmatrix are not as this test reads them: %v", id, m)
+		}
+		r := captureProbe(t, "ldsm.ptx", ldsmProbePTX(num, trans), blocks, threads, fmt.Sprint("u32:", rs), fmt.Sprint("u32:", iters))
+		kr := replayOne(t, r, presetOf(t, "hopper", "h100"), false)
+		n := float64(blocks * threads / 32 * iters)
+		for _, c := range []struct{ gtrace, hw string }{
+			{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum"},
+			{"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum"},
+		} {
+			if got, want := metric(t, kr, c.gtrace)/n, m[c.hw]/inst; got != want {
+				t.Errorf("launch %d (x%d, trans %v, row stride %d): %s %.2f per ldmatrix, the H100 %.2f", id, num, trans, rs, c.gtrace, got, want)
+			}
+		}
+		if got := metric(t, kr, "smsp__sass_inst_executed_op_shared_ld.sum"); got != 0 {
+			t.Errorf("launch %d: %.0f shared-load instructions, the H100 none", id, got)
+		}
+	}
+}

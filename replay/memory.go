@@ -519,7 +519,13 @@ func (s *smState) local(c *counters, in *format.Inst, w *format.Warp, i int) {
 
 func (s *smState) shared(c *counters, in *format.Inst, w *format.Warp, i int) {
 	s.addrs = w.Addrs(i, s.addrs[:0])
-	r := sharedAccess(s.banks, in.MemOp, w.Mask[i], s.addrs, max(int(in.Width), 1))
+	mask, addrs, matrix := matrixAccess(in, w.Mask[i], s.addrs)
+	r := sharedAccess(s.banks, in.MemOp, mask, addrs, max(int(in.Width), 1))
+	if matrix { // wavefronts and conflicts as a shared load's, but no load instruction
+		c.SWave[0] += uint64(r.Wavefronts)
+		c.SIdeal[0] += uint64(r.Ideal)
+		return
+	}
 	j := 0
 	switch in.MemOp {
 	case format.MemStore:
@@ -643,6 +649,28 @@ func (s *smState) runRound(r *format.Reader, kernel int) {
 
 // sharedAccess is one warp's shared-memory instruction in the bank model, as both
 // engines do: atomics and reductions serialise lanes on one word (smem.Banks.Atomic).
+// matrixAccess narrows a shared access of in by the lanes in mask, whose addresses are
+// addrs, to the lanes that take part: for an ldmatrix (SASS LDSM) those that give its
+// rows' addresses, 8 per matrix (.x1 lanes 0-7, .x2 0-15, .x4 all), which matrix then
+// reports; any other access is left as it is. An H100 counts an ldmatrix's wavefronts
+// and bank conflicts over those lanes, with the shared loads', but no shared-load
+// instruction for it (scripts/hw/probe.sh ldsm, TestLdsmProbeCounts).
+func matrixAccess(in *format.Inst, mask uint32, addrs []uint64) (uint32, []uint64, bool) {
+	op := in.Opcode
+	if !strings.HasPrefix(op, "ldmatrix") && !strings.HasPrefix(op, "LDSM") {
+		return mask, addrs, false
+	}
+	lanes := uint32(0xff)
+	switch {
+	case strings.Contains(op, ".x4") || strings.HasSuffix(op, ".4"):
+		lanes = 0xffffffff
+	case strings.Contains(op, ".x2") || strings.HasSuffix(op, ".2"):
+		lanes = 0xffff
+	}
+	mask &= lanes
+	return mask, addrs[:min(bits.OnesCount32(mask), len(addrs))], true
+}
+
 func sharedAccess(b *smem.Banks, op format.MemOp, mask uint32, addrs []uint64, width int) smem.Result {
 	if op == format.MemAtomic || op == format.MemReduce {
 		return b.Atomic(mask, addrs, width)

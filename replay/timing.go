@@ -1260,7 +1260,8 @@ func (s *timedSM) local(in *timedInst, w *format.Warp, i int, t int64) int64 {
 
 func (s *timedSM) shared(in *timedInst, w *format.Warp, i int, t int64) int64 {
 	e := s.e
-	r := sharedAccess(s.banks, in.memOp, w.Mask[i], e.addrs(w, i), in.width)
+	mask, addrs, _ := matrixAccess(&e.prog[w.PC[i]], w.Mask[i], e.addrs(w, i))
+	r := sharedAccess(s.banks, in.memOp, mask, addrs, in.width)
 	n := max(r.Wavefronts, 1)
 	start := s.lsu.Reserve(t, n, e.lsuCyc)
 	return start + int64(e.lat.Shared) + int64(n-1)*e.lsuCyc

@@ -83,9 +83,11 @@ func TestExportRoundTrip(t *testing.T) {
 	}
 }
 
-// TestExportCpAsync: a cp.async exports as LDGSTS (.BYPASS for .cg) and comes back as
-// the global load of its source that capture records, at its width and cache operator.
-func TestExportCpAsync(t *testing.T) {
+// TestExportCpAsyncLdmatrix: a cp.async exports as LDGSTS (.BYPASS for .cg) and comes
+// back as the global load of its source that capture records, at its width and cache
+// operator; an ldmatrix exports as LDSM with its matrix count and comes back as the
+// 16-byte shared load it is.
+func TestExportCpAsyncLdmatrix(t *testing.T) {
 	ptx := `.version 7.0
 .target sm_80
 .address_size 64
@@ -95,6 +97,7 @@ func TestExportCpAsync(t *testing.T) {
 .reg .b32 %r<4>;
 .reg .b64 %rd<4>;
 ld.param.u64 %rd1, [p];
+mov.u32 %r0, 0;
 mov.u32 %r1, %tid.x;
 mul.wide.u32 %rd2, %r1, 16;
 add.s64 %rd3, %rd1, %rd2;
@@ -104,6 +107,7 @@ add.u32 %r3, %r3, %r2;
 cp.async.cg.shared.global [%r3], [%rd3], 16;
 cp.async.ca.shared.global [%r3], [%rd3], 8;
 cp.async.wait_all;
+ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r0, %r1, %r2, %r3}, [%r3];
 ret;
 }
 `
@@ -121,13 +125,21 @@ ret;
 	defer back.Close()
 	compareTraces(t, r, back)
 	got := map[string]format.CacheOp{}
+	ldsm := false
 	for _, in := range back.Meta().Launches[0].Program.Insts {
+		ldsm = ldsm || strings.HasPrefix(in.Opcode, "LDSM")
 		if strings.HasPrefix(in.Opcode, "LDGSTS") {
 			got[in.Opcode] = in.CacheOp
+		}
+		if strings.HasPrefix(in.Opcode, "LDSM") && (in.Opcode != "LDSM.16.MT88.4" || in.Space != format.SpaceShared || in.Width != 16) {
+			t.Errorf("ldmatrix came back as %s (%v, %d bytes), want LDSM.16.MT88.4 (shared, 16 bytes)", in.Opcode, in.Space, in.Width)
 		}
 	}
 	if c, ok := got["LDGSTS.E.BYPASS.128"]; !ok || c != format.CacheCG || len(got) != 2 {
 		t.Errorf("LDGSTS rows %v, want LDGSTS.E.BYPASS.128 (cg) and LDGSTS.E.64", got)
+	}
+	if !ldsm {
+		t.Error("no LDSM row came back for the ldmatrix")
 	}
 	if _, ok := got["LDGSTS.E.64"]; !ok {
 		t.Errorf("LDGSTS rows %v, want LDGSTS.E.64", got)

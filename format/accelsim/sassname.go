@@ -249,6 +249,19 @@ func sassMemName(in *format.Inst, base string, has func(string) bool, gen int) s
 	case format.SpaceShared:
 		switch in.MemOp {
 		case format.MemLoad:
+			if base == "ldmatrix" { // LDSM.16.M88 (.MT88 transposed), .2 or .4 for .x2, .x4
+				name := "LDSM.16.M88"
+				if has("trans") {
+					name = "LDSM.16.MT88"
+				}
+				if has("x2") {
+					return name + ".2"
+				}
+				if has("x4") {
+					return name + ".4"
+				}
+				return name
+			}
 			return "LDS" + w
 		case format.MemStore:
 			return "STS" + w

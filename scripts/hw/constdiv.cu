@@ -45,10 +45,7 @@ struct Launch {
 int main(int argc, char **argv)
 {
 	bool once = argc > 1 && !strcmp(argv[1], "once");
-	cudaDeviceProp prop;
-	CK(cudaGetDeviceProperties(&prop, 0));
-	int sms = prop.multiProcessorCount;
-	fprintf(stderr, "%s, %d SMs\n", prop.name, sms);
+	int sms = smCount();
 	std::vector<float> h(4096);
 	for (int i = 0; i < 4096; i++)
 		h[i] = (float)(i % 7);

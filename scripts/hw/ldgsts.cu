@@ -51,10 +51,7 @@ struct Launch {
 int main(int argc, char **argv)
 {
 	bool once = argc > 1 && !strcmp(argv[1], "once");
-	cudaDeviceProp prop;
-	CK(cudaGetDeviceProperties(&prop, 0));
-	int sms = prop.multiProcessorCount;
-	fprintf(stderr, "%s, %d SMs\n", prop.name, sms);
+	int sms = smCount();
 	std::vector<Launch> ls;
 	int blocks = 2 * sms, threads = 256, iters = 16;
 	for (const char *k : {"ca", "ldst"})

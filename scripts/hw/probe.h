@@ -1,5 +1,5 @@
-// probe.h: what every hardware probe under scripts/hw/ shares: the CUDA error check and
-// the median of three timed runs.
+// probe.h: what every hardware probe under scripts/hw/ shares: the CUDA error check, the
+// device's SM count and the median of three timed runs.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -15,6 +15,15 @@
 			exit(1);                                                              \
 		}                                                                             \
 	} while (0)
+
+// smCount names device 0 on stderr and returns its SM count.
+static int smCount()
+{
+	cudaDeviceProp prop;
+	CK(cudaGetDeviceProperties(&prop, 0));
+	fprintf(stderr, "%s, %d SMs\n", prop.name, prop.multiProcessorCount);
+	return prop.multiProcessorCount;
+}
 
 // timeLaunch runs launch() three times between CUDA events (before() first each time, if
 // given, outside the timed part) and returns the median in ms; with once, it runs it a

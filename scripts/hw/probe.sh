@@ -1,7 +1,7 @@
 #!/bin/bash
 # probe.sh: run one of issue 11's lane-pattern probes. On a GPU machine with nvcc and ncu:
 #
-#   scripts/hw/probe.sh PROBE OUTDIR        # PROBE: atomics, constdiv, writeback or ldgsts
+#   scripts/hw/probe.sh PROBE OUTDIR        # PROBE: atomics, constdiv, writeback, ldgsts or ldsm
 #
 # builds scripts/hw/PROBE.cu and writes to OUTDIR:
 #   PROBE-free.csv  every launch (see PROBE.cu) timed with CUDA events, no profiler, at
@@ -15,8 +15,8 @@
 # per-SM part). The runs that docs cite are traces/hw/<gpu>-<date>-PROBE/.
 set -u
 cd "$(dirname "$0")/../.."
-PROBE=${1:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|ldgsts OUTDIR}
-OUTDIR=${2:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|ldgsts OUTDIR}
+PROBE=${1:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|ldgsts|ldsm OUTDIR}
+OUTDIR=${2:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|ldgsts|ldsm OUTDIR}
 WORK=${WORK:-/tmp/gtrace-$PROBE}
 M=gpu__time_duration.sum,sm__cycles_elapsed.avg,lts__cycles_elapsed.avg,smsp__inst_executed.sum
 case $PROBE in
@@ -49,7 +49,10 @@ ldgsts) # cp.async against ld+st: the global-load and shared-store counters (eve
 	M=$M,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 	M=$M,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_global_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
 	M=$M,smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio,smsp__average_warp_latency_issue_stalled_lg_throttle.ratio ;;
-*) echo "probe.sh: unknown probe $PROBE (want atomics, constdiv, writeback or ldgsts)"; exit 1 ;;
+ldsm) # ldmatrix: the shared-load counters beside the ldsm ones (added from ncu's list below)
+	M=$M,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
+	M=$M,smsp__inst_executed_op_shared_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum ;;
+*) echo "probe.sh: unknown probe $PROBE (want atomics, constdiv, writeback, ldgsts or ldsm)"; exit 1 ;;
 esac
 M=$M,breakdown:gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed
 mkdir -p "$OUTDIR"
@@ -61,7 +64,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.memory --for
 nvcc --version | tail -1
 ncu --version | tail -1
 nvcc -O3 -arch=sm_90 -o "$WORK/$PROBE" "scripts/hw/$PROBE.cu" || exit 1
-cuobjdump -sass "$WORK/$PROBE" | grep -E 'Function|RED|ATOM|LDC|STG|LDG|STS|LDS|DEPBAR' >"$WORK/sass.txt"
+cuobjdump -sass "$WORK/$PROBE" | grep -E 'Function|RED|ATOM|LDC|STG|LDG|STS|LDS|DEPBAR|LDSM' >"$WORK/sass.txt"
 grep -c . "$WORK/sass.txt" && head -30 "$WORK/sass.txt"
 
 echo "== free"
@@ -72,10 +75,11 @@ cat "$OUTDIR/$PROBE-free.csv"
 # Keep the counters this ncu has (a name it does not know fails the whole run).
 ncu --query-metrics >"$WORK/query.txt" 2>&1
 grep -E '^lts__t_sectors_srcunit_[a-z]+ ' "$WORK/query.txt" | awk '{print $1}' | tr '\n' ' '; echo
-if [ "$PROBE" = ldgsts ]; then
-	grep -i ldgsts "$WORK/query.txt" | tee "$OUTDIR/ldgsts-metrics.txt"
-	for m in $(grep -i '^[a-z_0-9]*ldgsts[a-z_0-9]* *Counter' "$WORK/query.txt" | awk '{print $1}' | sort -u); do M=$M,$m.sum; done
-fi
+case $PROBE in
+ldgsts | ldsm) # every counter named after the instruction
+	grep -i "$PROBE" "$WORK/query.txt" >"$OUTDIR/$PROBE-metrics.txt"
+	for m in $(grep -i "^[a-z_0-9]*${PROBE}[a-z_0-9]* *Counter" "$WORK/query.txt" | awk '{print $1}' | sort -u); do M=$M,$m.sum; done ;;
+esac
 KEEP=
 for m in ${M//,/ }; do
 	case $m in
