@@ -75,6 +75,19 @@ ld.shared.u64 %rd5, [%r6+8];`, wide: true, ref: func(x [][3]uint64, t int) [2]ui
 	}
 }
 
+// rowOf is the pc and program row of k's last instruction whose opcode starts with op.
+func rowOf(t *testing.T, k *Kernel, op string) (int, *format.Inst) {
+	t.Helper()
+	prog := k.Launch().Program.Insts
+	for pc := len(prog) - 1; pc >= 0; pc-- {
+		if strings.HasPrefix(prog[pc].Opcode, op) {
+			return pc, &prog[pc]
+		}
+	}
+	t.Fatalf("no %s row in the program table", op)
+	return 0, nil
+}
+
 // cpAsyncKernel is one warp copying 16 bytes per lane from its buffer to shared memory
 // with body's cp.async, then storing the shared copy back.
 func cpAsyncKernel(body string) string {
@@ -124,15 +137,7 @@ cp.async.cg.shared.global.L2::cache_hint [%r2], [%rd4], 16, %rd6;`))
 	if got := res.Buffers[1].Final; string(got) != string(in) {
 		t.Errorf("the copy through shared memory gave % x..., want % x...", got[:16], in[:16])
 	}
-	var row *format.Inst
-	for i, r := range k.Launch().Program.Insts {
-		if strings.HasPrefix(r.Opcode, "cp.async.cg") {
-			row = &k.Launch().Program.Insts[i]
-		}
-	}
-	if row == nil {
-		t.Fatal("no cp.async row in the program table")
-	}
+	_, row := rowOf(t, k, "cp.async.cg")
 	if row.Class != format.ClassMem || row.MemOp != format.MemLoad || row.Space != format.SpaceGlobal || row.Width != 16 || row.CacheOp != format.CacheCG {
 		t.Errorf("cp.async.cg's row: class %v, memop %v, space %v, width %d, cache %v; want mem, ld, global, 16, cg",
 			row.Class, row.MemOp, row.Space, row.Width, row.CacheOp)

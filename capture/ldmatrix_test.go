@@ -110,14 +110,8 @@ func TestLdmatrixTrace(t *testing.T) {
 		if _, err := k.Run(context.Background(), 0, &rec); err != nil {
 			t.Fatal(err)
 		}
-		var row *format.Inst
-		pc := -1
-		for i, r := range k.Launch().Program.Insts {
-			if strings.HasPrefix(r.Opcode, "ldmatrix") {
-				row, pc = &k.Launch().Program.Insts[i], i
-			}
-		}
-		if row == nil || row.Class != format.ClassMem || row.MemOp != format.MemLoad || row.Space != format.SpaceShared || row.Width != 16 {
+		pc, row := rowOf(t, k, "ldmatrix")
+		if row.Class != format.ClassMem || row.MemOp != format.MemLoad || row.Space != format.SpaceShared || row.Width != 16 {
 			t.Fatalf("%v: ldmatrix's row %+v, want a 16-byte shared load", simt, row)
 		}
 		w := &rec.warps[0]

@@ -80,7 +80,7 @@ func decodeLdmatrix(r *resolver) error {
 	if err != nil {
 		return err
 	}
-	in.op, in.space, in.vec, in.width, in.t = opLdmatrix, sp, uint8(num), 16, tB32
+	in.op, in.space, in.vec, in.width = opLdmatrix, sp, uint8(num), 16
 	r.row.Class, r.row.MemOp, r.row.Space, r.row.Width = format.ClassMem, format.MemLoad, formatSpace[sp], 16
 	return nil
 }

@@ -217,7 +217,7 @@ func decodeCpAsync(r *resolver) error {
 			return err
 		}
 	}
-	in.op, in.width, in.vec, in.t = opCpAsync, uint8(n), 1, tB8
+	in.op, in.width = opCpAsync, uint8(n)
 	r.row.Class, r.row.MemOp, r.row.Space = format.ClassMem, format.MemLoad, format.SpaceGlobal
 	r.row.Width, r.row.CacheOp = uint8(n), cache
 	return nil

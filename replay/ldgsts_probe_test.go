@@ -78,10 +78,10 @@ func TestLdgstsProbeCounts(t *testing.T) {
 	for _, rec := range recs {
 		id, _ := strconv.Atoi(rec[0])
 		kind := rec[1]
-		var v [7]int
+		var v [6]int
 		for i := range v {
 			var err error
-			if v[i], err = strconv.Atoi(rec[2+i]); err != nil && i < 6 {
+			if v[i], err = strconv.Atoi(rec[2+i]); err != nil {
 				t.Fatalf("ldgsts-free.csv %v: %v", rec, err)
 			}
 		}

@@ -162,6 +162,8 @@ type smState struct {
 	prog []format.Inst
 	kind []instKind
 	agg  []bool // per pc: an atomic ptxas aggregates per warp (Aggregated); nil: none
+	// matrix: per pc, the lanes of an ldmatrix that give its rows (matrixLanes); nil: none
+	matrix []uint32
 	smModels
 	ncPath bool // ld.global.nc goes through the read-only cache (Kepler)
 	l1Glob bool // global loads allocate in L1
@@ -273,8 +275,8 @@ func newSMModels(cfg *arch.Config, timedFills bool, fetch func(line uint64, sect
 	return m, nil
 }
 
-func newSM(cfg *arch.Config, prog []format.Inst, kinds []instKind, agg []bool) (*smState, error) {
-	s := &smState{cfg: cfg, prog: prog, kind: kinds, agg: agg, addrs: make([]uint64, 0, 32)}
+func newSM(cfg *arch.Config, prog []format.Inst, kinds []instKind, agg []bool, matrix []uint32) (*smState, error) {
+	s := &smState{cfg: cfg, prog: prog, kind: kinds, agg: agg, matrix: matrix, addrs: make([]uint64, 0, 32)}
 	var err error
 	s.smModels, err = newSMModels(cfg, false, func(line uint64, sectors uint8) {
 		s.l2q = append(s.l2q, l2req{line: line, mask: sectors, op: l2Read, pc: s.curPC})
@@ -519,9 +521,13 @@ func (s *smState) local(c *counters, in *format.Inst, w *format.Warp, i int) {
 
 func (s *smState) shared(c *counters, in *format.Inst, w *format.Warp, i int) {
 	s.addrs = w.Addrs(i, s.addrs[:0])
-	mask, addrs, matrix := matrixAccess(in, w.Mask[i], s.addrs)
+	var lanes uint32
+	if s.matrix != nil {
+		lanes = s.matrix[s.curPC]
+	}
+	mask, addrs := narrowLanes(w.Mask[i], s.addrs, lanes)
 	r := sharedAccess(s.banks, in.MemOp, mask, addrs, max(int(in.Width), 1))
-	if matrix { // wavefronts and conflicts as a shared load's, but no load instruction
+	if lanes != 0 { // an ldmatrix: wavefronts and conflicts as a shared load's, no instruction
 		c.SWave[0] += uint64(r.Wavefronts)
 		c.SIdeal[0] += uint64(r.Ideal)
 		return
@@ -649,33 +655,48 @@ func (s *smState) runRound(r *format.Reader, kernel int) {
 
 // sharedAccess is one warp's shared-memory instruction in the bank model, as both
 // engines do: atomics and reductions serialise lanes on one word (smem.Banks.Atomic).
-// matrixAccess narrows a shared access of in by the lanes in mask, whose addresses are
-// addrs, to the lanes that take part: for an ldmatrix (SASS LDSM) those that give its
-// rows' addresses, 8 per matrix (.x1 lanes 0-7, .x2 0-15, .x4 all), which matrix then
-// reports; any other access is left as it is. An H100 counts an ldmatrix's wavefronts
-// and bank conflicts over those lanes, with the shared loads', but no shared-load
-// instruction for it (scripts/hw/probe.sh ldsm, TestLdsmProbeCounts).
-func matrixAccess(in *format.Inst, mask uint32, addrs []uint64) (uint32, []uint64, bool) {
-	op := in.Opcode
-	if !strings.HasPrefix(op, "ldmatrix") && !strings.HasPrefix(op, "LDSM") {
-		return mask, addrs, false
-	}
-	lanes := uint32(0xff)
-	switch {
-	case strings.Contains(op, ".x4") || strings.HasSuffix(op, ".4"):
-		lanes = 0xffffffff
-	case strings.Contains(op, ".x2") || strings.HasSuffix(op, ".2"):
-		lanes = 0xffff
-	}
-	mask &= lanes
-	return mask, addrs[:min(bits.OnesCount32(mask), len(addrs))], true
-}
-
 func sharedAccess(b *smem.Banks, op format.MemOp, mask uint32, addrs []uint64, width int) smem.Result {
 	if op == format.MemAtomic || op == format.MemReduce {
 		return b.Atomic(mask, addrs, width)
 	}
 	return b.Access(mask, addrs, width)
+}
+
+// matrixLanes is, per pc, the lanes that take part in an ldmatrix (SASS LDSM): those
+// whose addresses give its rows, 8 per matrix (.x1 lanes 0-7, .x2 0-15, .x4 all); 0
+// for every other instruction, and nil when the program has no ldmatrix. An H100 counts
+// an ldmatrix's wavefronts and bank conflicts over those lanes, with the shared loads',
+// but no shared-load instruction for it (scripts/hw/probe.sh ldsm, TestLdsmProbeCounts).
+func matrixLanes(prog []format.Inst) []uint32 {
+	var lanes []uint32
+	for pc := range prog {
+		op := prog[pc].Opcode
+		if !strings.HasPrefix(op, "ldmatrix") && !strings.HasPrefix(op, "LDSM") {
+			continue
+		}
+		if lanes == nil {
+			lanes = make([]uint32, len(prog))
+		}
+		switch {
+		case strings.Contains(op, ".x4") || strings.HasSuffix(op, ".4"):
+			lanes[pc] = 0xffffffff
+		case strings.Contains(op, ".x2") || strings.HasSuffix(op, ".2"):
+			lanes[pc] = 0xffff
+		default:
+			lanes[pc] = 0xff
+		}
+	}
+	return lanes
+}
+
+// narrowLanes keeps of a shared access by the lanes in mask, whose addresses are addrs
+// in lane order, those in lanes (matrixLanes) when lanes is not 0.
+func narrowLanes(mask uint32, addrs []uint64, lanes uint32) (uint32, []uint64) {
+	if lanes == 0 {
+		return mask, addrs
+	}
+	mask &= lanes
+	return mask, addrs[:min(bits.OnesCount32(mask), len(addrs))]
 }
 
 // l2State is the shared L2 (in slices) and DRAM of the chip.
@@ -885,10 +906,11 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 		kinds[i] = classify(&prog[i])
 	}
 	agg := Aggregated(l.Program, l.PTXProducer, cfg)
+	matrix := matrixLanes(prog)
 	nsm := cfg.SM.Count
 	sms := make([]*smState, nsm)
 	for i := range sms {
-		if sms[i], err = newSM(cfg, prog, kinds, agg); err != nil {
+		if sms[i], err = newSM(cfg, prog, kinds, agg, matrix); err != nil {
 			return nil, err
 		}
 	}

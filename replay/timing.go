@@ -110,7 +110,8 @@ type timedInst struct {
 	width   int
 	memOp   format.MemOp
 	cacheOp format.CacheOp
-	agg     bool // an atomic ptxas aggregates per warp (Aggregated)
+	agg     bool   // an atomic ptxas aggregates per warp (Aggregated)
+	lanes   uint32 // an ldmatrix's lanes that give its rows (matrixLanes); 0 for others
 }
 
 // mioQueue is how many cycles of work the SM's LSU/MIO queue holds before a memory
@@ -421,6 +422,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	n := len(e.prog)
 	e.insts = make([]timedInst, n)
 	agg := Aggregated(l.Program, l.PTXProducer, cfg)
+	matrix := matrixLanes(l.Program.Insts)
 	count, own := sassEstimate(l.Program, l.PTXProducer, cfg.CC, agg)
 	e.sassCount = count
 	loops := loopsIn(e.prog)
@@ -467,6 +469,9 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 		}
 		e.insts[pc] = timedInst{kind: k, pipe: p, slots: slots, intN: slots, alt: alt, three: srcs >= 3, lat: lat, why: why, rd: in.RegsRead, wr: in.RegsWritten,
 			width: max(int(in.Width), 1), memOp: in.MemOp, cacheOp: in.CacheOp, agg: agg != nil && agg[pc]}
+		if matrix != nil {
+			e.insts[pc].lanes = matrix[pc]
+		}
 	}
 	for pc := range e.insts {
 		if own != nil && isBranch(&e.prog[pc]) && count[pc] > own[pc] {
@@ -1260,7 +1265,7 @@ func (s *timedSM) local(in *timedInst, w *format.Warp, i int, t int64) int64 {
 
 func (s *timedSM) shared(in *timedInst, w *format.Warp, i int, t int64) int64 {
 	e := s.e
-	mask, addrs, _ := matrixAccess(&e.prog[w.PC[i]], w.Mask[i], e.addrs(w, i))
+	mask, addrs := narrowLanes(w.Mask[i], e.addrs(w, i), in.lanes)
 	r := sharedAccess(s.banks, in.memOp, mask, addrs, in.width)
 	n := max(r.Wavefronts, 1)
 	start := s.lsu.Reserve(t, n, e.lsuCyc)
