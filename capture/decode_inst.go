@@ -187,7 +187,7 @@ func (k *Kernel) decodeOp(sc *scope, a *instAST, in *instr, row *format.Inst) er
 		return errUnknownOp
 	}
 	r.m = parseMods(rule.mods, r.parts[1:])
-	if t, ok := r.m.halfType(); ok {
+	if t, ok := r.m.halfType(); ok && !rule.halfOwn {
 		if rule = halfRules[r.base]; rule == nil {
 			return r.fail("unsupported type .%s on %s", t, r.base)
 		}

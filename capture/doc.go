@@ -140,6 +140,8 @@
 //	                       .rm .rp, .rni .rzi .rmi .rpi, .relu, .satfinite; f16x2 bf16x2
 //	                       from two f32 (cvt.rn.f16x2.f32 d, a, b puts a in the high half)
 //	ldmatrix               .sync.aligned.m8n8 .x1 .x2 .x4, .trans; .shared{::cta} or generic; .b16
+//	mma                    .sync.aligned.m16n8k16 .m16n8k8 .row.col: .f16 inputs into .f32 or .f16,
+//	                       .bf16 into .f32; summed as an H100's tensor cores do (op_mma.go)
 //
 // Not supported (a *PTXError naming the instruction, modifier or type): half
 // precision other than the rows above (atom/red on .f16, packed .s16x2), .tf32 and

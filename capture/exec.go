@@ -153,6 +153,11 @@ func (w *warpState) step(pc int32, active uint32, path uint16, fl format.Flags) 
 			return 0, 0, err
 		}
 		return ctlNext, exec, nil
+	case opMma:
+		if err := w.mma(in, pc, exec, path, fl); err != nil {
+			return 0, 0, err
+		}
+		return ctlNext, exec, nil
 	case opCpAsync:
 		if err := w.cpAsync(in, pc, exec, path, fl); err != nil {
 			return 0, 0, err

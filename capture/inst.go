@@ -29,6 +29,7 @@ const (
 	opSyscall // call of a system call, vprintf or __assertfail (printf.go); target says which
 	opCpAsync // cp.async: a global load and a shared store (op_memory.go)
 	opLdmatrix
+	opMma // mma.sync (op_mma.go)
 )
 
 // A runFunc executes a computing instruction over the executing lanes (exec) of a
@@ -180,6 +181,7 @@ type instr struct {
 	run  runFunc  // opCompute: the execution
 	lane laneFunc // runLanes and the fast loops on a partial warp: one lane's value
 
+	mma     *mmaForm    // mma.sync: its shape, types and fragment registers
 	copies  []paramCopy // call: argument copies, caller .param → callee parameter
 	rcopies []paramCopy // call: result copies at return, callee result → caller .param
 }

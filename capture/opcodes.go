@@ -26,6 +26,9 @@ type opRule struct {
 	// go test ./capture -run TestOpcodeTable -update-opcodes.
 	doc    string
 	decode func(r *resolver) error
+	// halfOwn: the rule decodes half-precision types itself (mma's f16 and bf16
+	// inputs), instead of the half family's rule of the same name.
+	halfOwn bool
 }
 
 // opFamilies is every opcode capture decodes, family by family, in the order of the

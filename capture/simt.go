@@ -325,7 +325,7 @@ func (w *warpState) runITS(quantum int) (warpStatus, error) {
 		}
 		pc := p.pc
 		in := &k.prog[pc]
-		if (in.op == opBarWarp || in.op == opShfl || in.op == opVote || in.op == opLdmatrix) && !p.synced {
+		if (in.op == opBarWarp || in.op == opShfl || in.op == opVote || in.op == opLdmatrix || in.op == opMma) && !p.synced {
 			if req := w.syncMask(in, p.mask) &^ p.mask; req != 0 {
 				p.state = psWarpSync
 				w.tryWarpSync()
@@ -586,7 +586,7 @@ func (w *warpState) itsReturn(p *itsPath) {
 }
 
 // syncMask is the lanes a warp-synchronous instruction waits for: its membermask (every
-// lane for ldmatrix), less exited and absent lanes.
+// lane for ldmatrix and mma), less exited and absent lanes.
 func (w *warpState) syncMask(in *instr, active uint32) uint32 {
 	var mask uint64
 	switch in.op {
@@ -596,7 +596,7 @@ func (w *warpState) syncMask(in *instr, active uint32) uint32 {
 		mask = w.regs[int(in.s[3])*32+bits.TrailingZeros32(active)]
 	case opVote:
 		mask = w.regs[int(in.s[1])*32+bits.TrailingZeros32(active)]
-	case opLdmatrix: // the whole warp
+	case opLdmatrix, opMma: // the whole warp
 		mask = 1<<32 - 1
 	}
 	return uint32(mask) & w.valid &^ w.exited

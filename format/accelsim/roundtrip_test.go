@@ -343,3 +343,46 @@ func TestExportGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestExportMma: an mma.sync exports as the HMMA ptxas makes of it (shape, accumulator
+// type and .BF16, as cuobjdump shows for scripts/hw/mma.cu) and comes back in its class.
+func TestExportMma(t *testing.T) {
+	ptx := `.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+.reg .b32 %r<16>;
+mov.u32 %r0, 0;
+mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r0, %r1, %r2, %r3}, {%r0, %r0, %r0, %r0}, {%r0, %r0}, {%r0, %r0, %r0, %r0};
+mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%r4, %r5, %r6, %r7}, {%r0, %r0}, {%r0}, {%r0, %r0, %r0, %r0};
+mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%r8, %r9}, {%r0, %r0, %r0, %r0}, {%r0, %r0}, {%r0, %r0};
+ret;
+}
+`
+	r, _, err := kernels.CaptureInMemory(context.Background(), capture.Spec{PTX: []byte(ptx), PTXName: "mma.ptx", Kernel: "k",
+		Grid: format.Dim3{X: 1, Y: 1, Z: 1}, Block: format.Dim3{X: 32, Y: 1, Z: 1}, SIMT: format.SIMTITS, Args: []string{"u64:0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	dir := t.TempDir()
+	if _, err := accelsim.Export(context.Background(), r, dir, accelsim.ExportOptions{SASS: 80}); err != nil {
+		t.Fatal(err)
+	}
+	back, _ := importDir(t, dir)
+	defer back.Close()
+	compareTraces(t, r, back)
+	var got []string
+	for _, in := range back.Meta().Launches[0].Program.Insts {
+		if strings.HasPrefix(in.Opcode, "HMMA") {
+			got = append(got, in.Opcode)
+			if in.Class != format.ClassOther {
+				t.Errorf("%s came back as class %v, want other", in.Opcode, in.Class)
+			}
+		}
+	}
+	if want := []string{"HMMA.16816.F32", "HMMA.1688.F32.BF16", "HMMA.16816.F16"}; !slices.Equal(got, want) {
+		t.Errorf("HMMA rows %v, want %v", got, want)
+	}
+}
