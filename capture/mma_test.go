@@ -262,8 +262,8 @@ func TestMmaTrace(t *testing.T) {
 	}
 	k := load(t, spec("", 32, format.SIMTITS))
 	_, row := rowOf(t, k, "mma")
-	if row.Class != format.ClassOther || len(row.RegsRead) != 10 || len(row.RegsWritten) != 4 {
-		t.Errorf("mma's row %+v, want class other reading 10 registers and writing 4", row)
+	if row.Class != format.ClassTensor || len(row.RegsRead) != 10 || len(row.RegsWritten) != 4 {
+		t.Errorf("mma's row %+v, want class tensor reading 10 registers and writing 4", row)
 	}
 	for _, c := range []struct {
 		body    string

@@ -114,7 +114,7 @@ func decodeMma(r *resolver) error {
 		}
 	}
 	in.op, in.mma = opMma, f
-	r.row.Class = format.ClassOther
+	r.row.Class = format.ClassTensor
 	return nil
 }
 

@@ -81,10 +81,11 @@ const (
 	ClassControl       // bra, call, ret, exit
 	ClassSync          // bar, membar, fence
 	ClassWarp          // shfl, vote, activemask, match
+	ClassTensor        // mma (SASS HMMA, IMMA, BMMA, DMMA): the tensor cores
 	numClasses
 )
 
-var classNames = [...]string{"other", "alu", "fp32", "fp64", "sfu", "conv", "mem", "control", "sync", "warp"}
+var classNames = [...]string{"other", "alu", "fp32", "fp64", "sfu", "conv", "mem", "control", "sync", "warp", "tensor"}
 
 func (c Class) String() string {
 	if c < numClasses {

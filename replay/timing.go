@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/gtrace/gtrace/format"
@@ -85,6 +86,7 @@ const (
 	pSFU
 	pDP
 	pINT     // the integer pipe (sm.int32_lanes; no lanes, unused, where it is 0)
+	pTensor  // the tensor cores: one slot a cycle, an mma takes sm.mma_cycles_k8/k16
 	pNone    // memory (timed by the SM's LSU/MIO), barriers
 	numPipes = pNone
 )
@@ -352,6 +354,11 @@ func opClass(in *format.Inst, k instKind, l arch.Latency) (pipe, int64, sched.Re
 		return pDP, int64(l.DP), sched.Fixed
 	case format.ClassSFU:
 		return pSFU, int64(l.SFU), sched.Short
+	case format.ClassTensor:
+		if mmaDeep(in.Opcode) {
+			return pTensor, int64(l.MMAK16), sched.Fixed
+		}
+		return pTensor, int64(l.MMAK8), sched.Fixed
 	case format.ClassSync:
 		return pNone, int64(l.ALU), sched.Fixed
 	}
@@ -461,13 +468,23 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 		if ik != intNone && cfg.SM.INT32Lanes > 0 && p == pALU {
 			p, slots, alt = intPipes(ik, slots, own != nil && own[pc] == 0, cfg.SM)
 		}
+		if p == pTensor {
+			slots = cfg.SM.MMACyclesK8
+			if mmaDeep(in.Opcode) {
+				slots = cfg.SM.MMACyclesK16
+			}
+			if slots == 0 {
+				return nil, fmt.Errorf("%s/%s has no tensor cores (sm.mma_cycles_k8/k16 0): the kernel's %s (pc %d) cannot be timed there", cfg.Arch, cfg.GPU, in.Opcode, pc)
+			}
+		}
 		srcs := 0
 		for _, r := range in.RegsRead {
 			if r&format.PredReg == 0 {
 				srcs++
 			}
 		}
-		e.insts[pc] = timedInst{kind: k, pipe: p, slots: slots, intN: slots, alt: alt, three: srcs >= 3, lat: lat, why: why, rd: in.RegsRead, wr: in.RegsWritten,
+		// An mma's measured interval (sm.mma_cycles_*) has its operand reads in it.
+		e.insts[pc] = timedInst{kind: k, pipe: p, slots: slots, intN: slots, alt: alt, three: srcs >= 3 && p != pTensor, lat: lat, why: why, rd: in.RegsRead, wr: in.RegsWritten,
 			width: max(int(in.Width), 1), memOp: in.MemOp, cacheOp: in.CacheOp, agg: agg != nil && agg[pc]}
 		if matrix != nil {
 			e.insts[pc].lanes = matrix[pc]
@@ -535,11 +552,12 @@ func (e *timer) newSM(id int) (*timedSM, error) {
 		if cfg.SM.INT32Lanes > 0 {
 			s.scheds[i].pipes[pINT].Lanes = max(cfg.SM.INT32Lanes/ns, 1)
 		}
+		s.scheds[i].pipes[pTensor].Lanes = 32 // a slot a cycle: an mma takes its cycles' worth
 		for p := range s.scheds[i].arm {
 			a := &s.scheds[i].arm[p]
 			a.busy, a.pipe = stMathPipeThrottle, &s.scheds[i].pipes[p]
-			if pipe(p) == pINT && cfg.SM.INT32Lanes == 0 {
-				continue // no integer pipe: nothing is armed on it
+			if pipe(p) == pINT && cfg.SM.INT32Lanes == 0 || pipe(p) == pTensor && cfg.SM.MMACyclesK16 == 0 {
+				continue // no integer pipe or tensor cores: nothing is armed on it
 			}
 			s.arms = append(s.arms, a)
 		}
@@ -1301,4 +1319,28 @@ func (s *timedSM) texture(w *format.Warp, i int, in *timedInst, t int64, texel i
 		done = max(done, d)
 	}
 	return done
+}
+
+// mmaDeep says whether an mma (PTX mma, SASS HMMA/IMMA/BMMA/DMMA) is timed as one of
+// depth 16 (m16n8k16, HMMA.16816) rather than 8 (m16n8k8, HMMA.1688): every shape of
+// depth over 8 is (IMMA.16832 and the like, whose rates are unmeasured), those of 8
+// and less are not (Volta's HMMA.884, DMMA.884).
+func mmaDeep(opcode string) bool {
+	for _, part := range strings.Split(opcode, ".") {
+		// PTX m16n8k16 and SASS 16816 alike as "16816": m, then n = 8, then k.
+		shape := strings.NewReplacer("n", "", "k", "").Replace(strings.TrimPrefix(part, "m"))
+		if len(shape) < 3 || strings.Trim(shape, "0123456789") != "" {
+			continue
+		}
+		rest, ok := strings.CutPrefix(shape, "16")
+		if !ok {
+			rest, ok = strings.CutPrefix(shape, "8")
+		}
+		if n8, ok2 := strings.CutPrefix(rest, "8"); ok && ok2 {
+			if k, err := strconv.Atoi(n8); err == nil {
+				return k > 8
+			}
+		}
+	}
+	return true
 }

@@ -42,6 +42,12 @@ func pipeOf(c format.Class, cfg *arch.Config) (pipe, bool) {
 		p, lanes = pipe{name: "FP64", latency: cfg.Latency.DP}, cfg.SM.DPLanes
 	case format.ClassSFU:
 		p, lanes = pipe{name: "special-function", latency: cfg.Latency.SFU}, cfg.SM.SFULanes
+	case format.ClassTensor: // an m16n8k16 every sm.mma_cycles_k16 per scheduler
+		p = pipe{name: "tensor", latency: cfg.Latency.MMAK16}
+		if c := cfg.SM.MMACyclesK16; c > 0 {
+			p.rate = math.Min(float64(max(cfg.SM.DispatchPerScheduler, 1)), 1/float64(c))
+		}
+		return p, p.rate > 0 && p.latency > 0
 	default:
 		return p, false
 	}

@@ -345,7 +345,8 @@ func TestExportGolden(t *testing.T) {
 }
 
 // TestExportMma: an mma.sync exports as the HMMA ptxas makes of it (shape, accumulator
-// type and .BF16, as cuobjdump shows for scripts/hw/mma.cu) and comes back in its class.
+// type and .BF16, as cuobjdump shows for scripts/hw/mma.cu) and comes back in its class,
+// tensor.
 func TestExportMma(t *testing.T) {
 	ptx := `.version 7.0
 .target sm_80
@@ -377,8 +378,8 @@ ret;
 	for _, in := range back.Meta().Launches[0].Program.Insts {
 		if strings.HasPrefix(in.Opcode, "HMMA") {
 			got = append(got, in.Opcode)
-			if in.Class != format.ClassOther {
-				t.Errorf("%s came back as class %v, want other", in.Opcode, in.Class)
+			if in.Class != format.ClassTensor {
+				t.Errorf("%s came back as class %v, want tensor", in.Opcode, in.Class)
 			}
 		}
 	}

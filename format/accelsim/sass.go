@@ -73,9 +73,10 @@ var sassOps = map[string]sassOp{
 	// Floating point 64.
 	"DADD": {class: format.ClassFP64, since: smVolta}, "DFMA": {class: format.ClassFP64, since: smVolta},
 	"DMUL": {class: format.ClassFP64, since: smVolta}, "DSETP": {class: format.ClassFP64, since: smVolta},
-	// Matrix multiply and accumulate: no tensor unit in gtrace's timing model yet.
-	"HMMA": {class: format.ClassOther, since: smVolta}, "IMMA": {class: format.ClassOther, since: smTuring},
-	"BMMA": {class: format.ClassOther, since: smTuring}, "DMMA": {class: format.ClassOther, since: smAmpere},
+	// Matrix multiply and accumulate: a warp's mma on the tensor cores (PTX ISA, mma);
+	// the warpgroup's asynchronous wgmma (Hopper's *GMMA) is not modelled.
+	"HMMA": {class: format.ClassTensor, since: smVolta}, "IMMA": {class: format.ClassTensor, since: smTuring},
+	"BMMA": {class: format.ClassTensor, since: smTuring}, "DMMA": {class: format.ClassTensor, since: smAmpere},
 	"HGMMA": {class: format.ClassOther, since: smHopper}, "IGMMA": {class: format.ClassOther, since: smHopper},
 	"QGMMA": {class: format.ClassOther, since: smHopper}, "BGMMA": {class: format.ClassOther, since: smHopper},
 	// Integer.

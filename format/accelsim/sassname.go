@@ -127,21 +127,21 @@ func sassName(in *format.Inst, gen int, inEntry bool) string {
 			return "NANOSLEEP"
 		case "pmevent":
 			return "PMTRIG"
-		case "mma": // HMMA.16816.F32.BF16 for mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
-			shape := "16816"
-			if has("m16n8k8") {
-				shape = "1688"
-			}
-			name := "HMMA." + shape + ".F32"
-			if i := slices.Index(mods, "col"); i >= 0 && i+1 < len(mods) && mods[i+1] == "f16" { // .dtype
-				name = "HMMA." + shape + ".F16"
-			}
-			if has("bf16") {
-				name += ".BF16"
-			}
-			return name
 		}
 		return "CCTL.E.PF2" // prefetch
+	case format.ClassTensor: // mma: HMMA.16816.F32.BF16 for mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+		shape := "16816"
+		if has("m16n8k8") {
+			shape = "1688"
+		}
+		name := "HMMA." + shape + ".F32"
+		if i := slices.Index(mods, "col"); i >= 0 && i+1 < len(mods) && mods[i+1] == "f16" { // .dtype
+			name = "HMMA." + shape + ".F16"
+		}
+		if has("bf16") {
+			name += ".BF16"
+		}
+		return name
 	}
 	// ClassALU.
 	switch base {

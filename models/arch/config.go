@@ -65,6 +65,11 @@ type SM struct {
 	// a high multiply for two passes; an add or move takes whichever is free first.
 	// 0: every integer instruction is an FP32-pipe instruction.
 	INT32Lanes int
+	// MMACyclesK8 and MMACyclesK16 are how long an SM sub-partition's tensor unit is
+	// busy with one warp's mma of depth k = 8 (m16n8k8, SASS HMMA.1688) and k = 16
+	// (m16n8k16, HMMA.16816): the least cycles between two on one scheduler. 0: no
+	// tensor cores (before Volta); a trace with an mma cannot be timed there.
+	MMACyclesK8, MMACyclesK16 int
 
 	// LaunchCycles is a kernel's fixed launch-and-drain cost in SM cycles, which ncu's
 	// sm__cycles_elapsed.avg includes and no SM spends issuing: a timing engine adds it
@@ -264,6 +269,9 @@ type Latency struct {
 	Texture  int
 	Const    int // level-1 constant cache hit
 	ConstL15 int // level-1.5 hit
+	// MMAK8 and MMAK16: an mma's issue-to-result latency, by its depth as
+	// SM.MMACyclesK8/K16 (0 where there are no tensor cores).
+	MMAK8, MMAK16 int
 }
 
 // GlobalLoadMode is the coalescer mode global loads use: Coalescer, except
@@ -453,6 +461,19 @@ func (c *Config) Validate() error {
 	}{{"lat.int", c.Latency.Int}, {"lat.imad_hi", c.Latency.IMADHi}, {"lat.setp", c.Latency.SetP}} {
 		if l.v < 0 {
 			bad(l.key, "must not be negative (0: lat.alu), is %d", l.v)
+		}
+	}
+	for _, m := range []struct {
+		cycles, lat string
+		c, l        int
+	}{{"sm.mma_cycles_k8", "lat.mma_k8", c.SM.MMACyclesK8, c.Latency.MMAK8}, {"sm.mma_cycles_k16", "lat.mma_k16", c.SM.MMACyclesK16, c.Latency.MMAK16}} {
+		switch {
+		case m.c < 0:
+			bad(m.cycles, "must not be negative (0: no tensor cores), is %d", m.c)
+		case m.c > 0 && m.l <= 0:
+			bad(m.lat, "must be positive where %s is (%d), is %d", m.cycles, m.c, m.l)
+		case m.c == 0 && m.l != 0:
+			bad(m.lat, "must be 0 where %s is 0 (no tensor cores), is %d", m.cycles, m.l)
 		}
 	}
 	if c.Const.AddressCycles < 0 {
