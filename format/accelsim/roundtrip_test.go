@@ -83,6 +83,27 @@ func TestExportRoundTrip(t *testing.T) {
 	}
 }
 
+// exportOneWarp captures kernel k of ptx as one warp (ITS, one argument), exports it
+// for sm_80 and imports it again; every warp-instruction must come back as it went
+// (compareTraces). It returns the import, closed when the test ends.
+func exportOneWarp(t *testing.T, ptx, arg string) *format.Reader {
+	t.Helper()
+	r, _, err := kernels.CaptureInMemory(context.Background(), capture.Spec{PTX: []byte(ptx), PTXName: "k.ptx", Kernel: "k",
+		Grid: format.Dim3{X: 1, Y: 1, Z: 1}, Block: format.Dim3{X: 32, Y: 1, Z: 1}, SIMT: format.SIMTITS, Args: []string{arg}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	dir := t.TempDir()
+	if _, err := accelsim.Export(context.Background(), r, dir, accelsim.ExportOptions{SASS: 80}); err != nil {
+		t.Fatal(err)
+	}
+	back, _ := importDir(t, dir)
+	t.Cleanup(func() { back.Close() })
+	compareTraces(t, r, back)
+	return back
+}
+
 // TestExportCpAsyncLdmatrix: a cp.async exports as LDGSTS (.BYPASS for .cg) and comes
 // back as the global load of its source that capture records, at its width and cache
 // operator; an ldmatrix exports as LDSM with its matrix count and comes back as the
@@ -111,19 +132,7 @@ ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r0, %r1, %r2, %r3}, [%r3];
 ret;
 }
 `
-	r, _, err := kernels.CaptureInMemory(context.Background(), capture.Spec{PTX: []byte(ptx), PTXName: "cp.ptx", Kernel: "k",
-		Grid: format.Dim3{X: 1, Y: 1, Z: 1}, Block: format.Dim3{X: 32, Y: 1, Z: 1}, SIMT: format.SIMTITS, Args: []string{"buf:u8:512"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	dir := t.TempDir()
-	if _, err := accelsim.Export(context.Background(), r, dir, accelsim.ExportOptions{SASS: 80}); err != nil {
-		t.Fatal(err)
-	}
-	back, _ := importDir(t, dir)
-	defer back.Close()
-	compareTraces(t, r, back)
+	back := exportOneWarp(t, ptx, "buf:u8:512")
 	got := map[string]format.CacheOp{}
 	ldsm := false
 	for _, in := range back.Meta().Launches[0].Program.Insts {
@@ -361,19 +370,7 @@ mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%r8, %r9}, {%r0, %r0, %r0, %r
 ret;
 }
 `
-	r, _, err := kernels.CaptureInMemory(context.Background(), capture.Spec{PTX: []byte(ptx), PTXName: "mma.ptx", Kernel: "k",
-		Grid: format.Dim3{X: 1, Y: 1, Z: 1}, Block: format.Dim3{X: 32, Y: 1, Z: 1}, SIMT: format.SIMTITS, Args: []string{"u64:0"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	dir := t.TempDir()
-	if _, err := accelsim.Export(context.Background(), r, dir, accelsim.ExportOptions{SASS: 80}); err != nil {
-		t.Fatal(err)
-	}
-	back, _ := importDir(t, dir)
-	defer back.Close()
-	compareTraces(t, r, back)
+	back := exportOneWarp(t, ptx, "u64:0")
 	var got []string
 	for _, in := range back.Meta().Launches[0].Program.Insts {
 		if strings.HasPrefix(in.Opcode, "HMMA") {
