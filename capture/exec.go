@@ -143,34 +143,14 @@ func (w *warpState) step(pc int32, active uint32, path uint16, fl format.Flags) 
 			return 0, 0, w.fault(FaultTrap, pc, bits.TrailingZeros32(exec), 0, "", "trap executed")
 		}
 		return ctlNext, 0, nil
-	case opLd, opSt, opAtom, opRed:
-		if err := w.memInst(in, pc, exec, path, fl); err != nil {
-			return 0, 0, err
-		}
-		return ctlNext, exec, nil
-	case opLdmatrix:
-		if err := w.ldmatrix(in, pc, exec, path, fl); err != nil {
-			return 0, 0, err
-		}
-		return ctlNext, exec, nil
-	case opMma:
-		if err := w.mma(in, pc, exec, path, fl); err != nil {
-			return 0, 0, err
-		}
-		return ctlNext, exec, nil
-	case opCpAsync:
-		if err := w.cpAsync(in, pc, exec, path, fl); err != nil {
+	case opLd, opSt, opAtom, opRed, opLdmatrix, opMma, opCpAsync, opTex:
+		if err := w.selfRecorded(in, pc, exec, path, fl); err != nil {
 			return 0, 0, err
 		}
 		return ctlNext, exec, nil
 	case opSyscall:
 		rec.Append(uint32(pc), exec, path, fl)
 		if err := w.syscall(in, pc, exec); err != nil {
-			return 0, 0, err
-		}
-		return ctlNext, exec, nil
-	case opTex:
-		if err := w.texInst(in, pc, exec, path, fl); err != nil {
 			return 0, 0, err
 		}
 		return ctlNext, exec, nil
@@ -183,6 +163,22 @@ func (w *warpState) step(pc int32, active uint32, path uint16, fl format.Flags) 
 		in.run(w, in, exec, active)
 	}
 	return ctlNext, exec, nil
+}
+
+// selfRecorded executes an instruction that appends its own record (memory accesses
+// with each lane's address, an mma after its warp check) and may fault.
+func (w *warpState) selfRecorded(in *instr, pc int32, exec uint32, path uint16, fl format.Flags) error {
+	switch in.op {
+	case opLdmatrix:
+		return w.ldmatrix(in, pc, exec, path, fl)
+	case opMma:
+		return w.mma(in, pc, exec, path, fl)
+	case opCpAsync:
+		return w.cpAsync(in, pc, exec, path, fl)
+	case opTex:
+		return w.texInst(in, pc, exec, path, fl)
+	}
+	return w.memInst(in, pc, exec, path, fl)
 }
 
 // access resolves lane l's access of n bytes at addr in space sp. It returns the

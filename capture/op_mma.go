@@ -13,10 +13,10 @@ import (
 // and the register slots of its fragments, in the PTX ISA's order ("Matrix Fragments
 // for mma.m16n8k16 / mma.m16n8k8 with floating point type").
 type mmaForm struct {
-	k       int   // 8 or 16 (m16n8kK)
-	ab      vtype // tF16 or tBF16: A's and B's elements
-	c, d    vtype // tF16 (two a register) or tF32 (one a register)
-	a, b, s []int32
+	k       int     // 8 or 16 (m16n8kK)
+	abT     vtype   // tF16 or tBF16: A's and B's elements
+	cT, dT  vtype   // tF16 (two a register) or tF32 (one a register)
+	a, b, c []int32 // the fragments' register slots
 }
 
 // decodeMma decodes mma.sync.aligned.m16n8k{8,16}.row.col.dtype.atype.btype.ctype d, a, b,
@@ -54,10 +54,10 @@ func decodeMma(r *resolver) error {
 	if ts[1] != tF16 && ts[1] != tBF16 {
 		return r.fail("mma with .%s inputs is not supported (only .f16 and .bf16 are)", ts[1])
 	}
-	f.d, f.ab, f.c = ts[0], ts[1], ts[3]
-	for _, t := range []vtype{f.d, f.c} {
-		if t != tF32 && (t != tF16 || f.ab != tF16) {
-			return r.fail("mma with .%s inputs accumulates in .f32%s, not .%s", f.ab, map[bool]string{true: " or .f16"}[f.ab == tF16], t)
+	f.dT, f.abT, f.cT = ts[0], ts[1], ts[3]
+	for _, t := range []vtype{f.dT, f.cT} {
+		if t != tF32 && (t != tF16 || f.abT != tF16) {
+			return r.fail("mma with .%s inputs accumulates in .f32%s, not .%s", f.abT, map[bool]string{true: " or .f16"}[f.abT == tF16], t)
 		}
 	}
 	if err := r.nops(4); err != nil {
@@ -76,11 +76,11 @@ func decodeMma(r *resolver) error {
 			es = o.elems
 		}
 		if len(es) != want {
-			return nil, r.fail("mma .m16n8k%d.%s.%s.%s.%s: %s is {…} %d registers, not %d", f.k, f.d, f.ab, f.ab, f.c, what, want, len(es))
+			return nil, r.fail("mma .m16n8k%d.%s.%s.%s.%s: %s is {…} %d registers, not %d", f.k, f.dT, f.abT, f.abT, f.cT, what, want, len(es))
 		}
 		return es, nil
 	}
-	ds, err := list(0, regs(f.d), "d")
+	ds, err := list(0, regs(f.dT), "d")
 	if err != nil {
 		return err
 	}
@@ -93,24 +93,20 @@ func decodeMma(r *resolver) error {
 		}
 	}
 	in.nd = uint8(len(ds))
-	for i, n := range []int{f.k / 4, f.k / 8, regs(f.c)} {
-		es, err := list(i+1, n, [...]string{"a", "b", "c"}[i])
+	for i, src := range []struct {
+		name  string
+		n     int
+		slots *[]int32
+	}{{"a", f.k / 4, &f.a}, {"b", f.k / 8, &f.b}, {"c", regs(f.cT), &f.c}} {
+		es, err := list(i+1, src.n, src.name)
 		if err != nil {
 			return err
 		}
-		slots := make([]int32, n)
+		*src.slots = make([]int32, src.n)
 		for j, e := range es {
-			if slots[j], err = r.value(e, tB32); err != nil {
+			if (*src.slots)[j], err = r.value(e, tB32); err != nil {
 				return err
 			}
-		}
-		switch i {
-		case 0:
-			f.a = slots
-		case 1:
-			f.b = slots
-		default:
-			f.s = slots
 		}
 	}
 	in.op, in.mma = opMma, f
@@ -130,7 +126,7 @@ func (w *warpState) mma(in *instr, pc int32, exec uint32, path uint16, fl format
 			fmt.Sprintf("mma executed by lanes %#08x: it needs all 32 lanes of the warp (.sync.aligned; each holds part of every matrix)", exec))
 	}
 	f := in.mma
-	ab := fmtOf(f.ab)
+	ab := fmtOf(f.abT)
 	half := func(slots []int32, l, i int) uint16 { return uint16(w.regs[int(slots[i/2])*32+l] >> (16 * (i % 2))) }
 	var A [16][16]mmaTerm
 	var B [16][8]mmaTerm
@@ -148,10 +144,10 @@ func (w *warpState) mma(in *instr, pc int32, exec uint32, path uint16, fl format
 			B[2*t+i%2+8*(i/2)][g] = ab.term(half(f.b, l, i))
 		}
 		for i := range 4 {
-			if f.c == tF16 {
-				C[g+8*(i/2)][2*t+i%2] = f16Fmt.term(half(f.s, l, i))
+			if f.cT == tF16 {
+				C[g+8*(i/2)][2*t+i%2] = f16Fmt.term(half(f.c, l, i))
 			} else {
-				C[g+8*(i/2)][2*t+i%2] = f32Term(uint32(w.regs[int(f.s[i])*32+l]))
+				C[g+8*(i/2)][2*t+i%2] = f32Term(uint32(w.regs[int(f.c[i])*32+l]))
 			}
 		}
 	}
@@ -170,7 +166,7 @@ func (w *warpState) mma(in *instr, pc int32, exec uint32, path uint16, fl format
 		g, t := l/4, l%4
 		for i := range 4 {
 			v := D[g+8*(i/2)][2*t+i%2]
-			if f.d == tF32 {
+			if f.dT == tF32 {
 				w.regs[int(in.d[i])*32+l] = uint64(v)
 				continue
 			}

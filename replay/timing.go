@@ -354,11 +354,8 @@ func opClass(in *format.Inst, k instKind, l arch.Latency) (pipe, int64, sched.Re
 		return pDP, int64(l.DP), sched.Fixed
 	case format.ClassSFU:
 		return pSFU, int64(l.SFU), sched.Short
-	case format.ClassTensor:
-		if mmaDeep(in.Opcode) {
-			return pTensor, int64(l.MMAK16), sched.Fixed
-		}
-		return pTensor, int64(l.MMAK8), sched.Fixed
+	case format.ClassTensor: // its latency and slots depend on its shape: mmaCost
+		return pTensor, 0, sched.Fixed
 	case format.ClassSync:
 		return pNone, int64(l.ALU), sched.Fixed
 	}
@@ -469,11 +466,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 			p, slots, alt = intPipes(ik, slots, own != nil && own[pc] == 0, cfg.SM)
 		}
 		if p == pTensor {
-			slots = cfg.SM.MMACyclesK8
-			if mmaDeep(in.Opcode) {
-				slots = cfg.SM.MMACyclesK16
-			}
-			if slots == 0 {
+			if slots, lat = mmaCost(in.Opcode, cfg); slots == 0 {
 				return nil, fmt.Errorf("%s/%s has no tensor cores (sm.mma_cycles_k8/k16 0): the kernel's %s (pc %d) cannot be timed there", cfg.Arch, cfg.GPU, in.Opcode, pc)
 			}
 		}
@@ -1319,6 +1312,15 @@ func (s *timedSM) texture(w *format.Warp, i int, in *timedInst, t int64, texel i
 		done = max(done, d)
 	}
 	return done
+}
+
+// mmaCost is an mma's slots on the tensor pipe and its latency in cfg, by its depth
+// (mmaDeep); 0 slots where cfg has no tensor cores.
+func mmaCost(opcode string, cfg *arch.Config) (slots int, lat int64) {
+	if mmaDeep(opcode) {
+		return cfg.SM.MMACyclesK16, int64(cfg.Latency.MMAK16)
+	}
+	return cfg.SM.MMACyclesK8, int64(cfg.Latency.MMAK8)
 }
 
 // mmaDeep says whether an mma (PTX mma, SASS HMMA/IMMA/BMMA/DMMA) is timed as one of
