@@ -184,7 +184,7 @@ func TestCpAsyncRefused(t *testing.T) {
 		{"cp.async.ca.shared.global [sh], [%rd1], 4, %r1, %r2;", "wrong number of operands"},
 		{"cp.async.wait_group %r1;", "takes an integer constant"},
 		{"cp.async.commit_group 1;", "wrong number of operands"},
-		{"cp.async.mbarrier.arrive.shared.b64 [sh];", "unsupported modifier .mbarrier on cp.async"},
+		{"cp.async.mbarrier.arrive.shared::cluster.b64 [sh];", "unsupported modifier .shared::cluster"},
 		{"cp.async.bulk.commit_group;", "unsupported modifier .bulk on cp.async"},
 		{"cp.shared.global [sh], [%rd1], 4;", "only cp.async"},
 	})

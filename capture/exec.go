@@ -45,6 +45,11 @@ type warpState struct {
 	stack []stackEntry // stack mode
 	its   itsState     // ITS mode
 
+	// mbarrier: a test_wait found its phase open, so the warp's turn ends after it; the
+	// try_wait the warp waits at, while it does.
+	yieldNow bool
+	mbarWait mbarWait
+
 	// CTA barrier wait.
 	blocked bool
 	barID   int
@@ -143,7 +148,7 @@ func (w *warpState) step(pc int32, active uint32, path uint16, fl format.Flags) 
 			return 0, 0, w.fault(FaultTrap, pc, bits.TrailingZeros32(exec), 0, "", "trap executed")
 		}
 		return ctlNext, 0, nil
-	case opLd, opSt, opAtom, opRed, opLdmatrix, opMma, opCpAsync, opTex:
+	case opLd, opSt, opAtom, opRed, opLdmatrix, opMma, opCpAsync, opTex, opMbarrier:
 		if err := w.selfRecorded(in, pc, exec, path, fl); err != nil {
 			return 0, 0, err
 		}
@@ -177,6 +182,8 @@ func (w *warpState) selfRecorded(in *instr, pc int32, exec uint32, path uint16, 
 		return w.cpAsync(in, pc, exec, path, fl)
 	case opTex:
 		return w.texInst(in, pc, exec, path, fl)
+	case opMbarrier:
+		return w.mbarrier(in, pc, exec, path, fl)
 	}
 	return w.memInst(in, pc, exec, path, fl)
 }

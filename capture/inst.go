@@ -29,7 +29,8 @@ const (
 	opSyscall // call of a system call, vprintf or __assertfail (printf.go); target says which
 	opCpAsync // cp.async: a global load and a shared store (op_memory.go)
 	opLdmatrix
-	opMma // mma.sync (op_mma.go)
+	opMma      // mma.sync (op_mma.go)
+	opMbarrier // mbarrier.*, cp.async.mbarrier.arrive (op_mbarrier.go)
 )
 
 // A runFunc executes a computing instruction over the executing lanes (exec) of a

@@ -149,8 +149,11 @@ func decodeCpAsync(r *resolver) error {
 		return nil
 	}
 	if len(parts) == 0 || parts[0] != "ca" && parts[0] != "cg" {
-		if len(parts) > 0 && (parts[0] == "bulk" || parts[0] == "mbarrier") {
-			return r.fail("unsupported modifier .%s on cp.async (mbarrier and bulk copies are not modelled)", parts[0])
+		if len(parts) > 0 && parts[0] == "mbarrier" {
+			return decodeCpAsyncMbarrier(r)
+		}
+		if len(parts) > 0 && parts[0] == "bulk" {
+			return r.fail("unsupported modifier .bulk on cp.async (bulk copies are not modelled)")
 		}
 		return r.fail("cp.async takes .ca or .cg, .commit_group, .wait_group or .wait_all")
 	}

@@ -35,7 +35,7 @@ type opRule struct {
 // table in doc.go.
 var opFamilies = []*opFamily{
 	&moveFamily, &memoryFamily, &arithFamily, &carryFamily, &bitsFamily, &compareFamily,
-	&controlFamily, &syncFamily, &atomicFamily, &warpFamily, &textureFamily, &halfFamily,
+	&controlFamily, &syncFamily, &mbarrierFamily, &atomicFamily, &warpFamily, &textureFamily, &halfFamily,
 	&matrixFamily,
 }
 

@@ -495,14 +495,17 @@ func (c *cta) run(id int, recs []*format.Warp) (uint64, error) {
 			if w.blocked {
 				continue
 			}
-			ran = true
 			var st warpStatus
 			var err error
+			before := w.ninst
+			w.mbarWait.set = false
 			if k.spec.SIMT == format.SIMTITS {
 				st, err = w.runITS(ctaQuantum)
 			} else {
 				st, err = w.runStack(ctaQuantum)
 			}
+			// A warp that only looked at an mbarrier's open phase made no progress.
+			ran = ran || w.ninst != before || !w.mbarWait.set
 			if err == nil {
 				err = c.account(w)
 			}
@@ -646,6 +649,11 @@ func (c *cta) deadlock() error {
 		}
 	}
 	if waitW == nil {
+		for _, w := range c.warps {
+			if mw := w.mbarWait; !w.done && mw.set {
+				return c.mbarrierDeadlock(w)
+			}
+		}
 		return &Fault{Kind: FaultBarrierDeadlock, Kernel: k.spec.Kernel, CTA: c.id, Thread: -1, PC: -1, Reason: "no warp can run"}
 	}
 	b := &c.bars[waitW.barID]

@@ -61,16 +61,25 @@ func (w *warpState) runStack(quantum int) (warpStatus, error) {
 			continue
 		}
 		pc := top.pc
+		in := &k.prog[pc]
+		if in.op == opMbarrier && in.bop == mbTryWait {
+			if wait, err := w.mbarrierWaits(in, pc, w.guardMask(in, top.mask)); err != nil || wait {
+				return wsYield, err
+			}
+		}
 		c, m, err := w.step(pc, top.mask, top.path, flags)
 		if err != nil {
 			return 0, err
 		}
 		flags = 0
 		n++
-		in := &k.prog[pc]
 		switch c {
 		case ctlNext:
 			top.pc++
+			if w.yieldNow {
+				w.yieldNow = false
+				return wsYield, nil
+			}
 		case ctlBranch:
 			target := in.target
 			if in.op == opRet {
@@ -263,6 +272,7 @@ const (
 	psParked             // at its innermost frame's pc
 	psBarrier            // at a CTA barrier
 	psWarpSync           // waiting for the lanes of a bar.warp.sync / shfl.sync / vote.sync
+	psMbarrier           // at an mbarrier.try_wait whose phase is open
 )
 
 type cframe struct {
@@ -293,6 +303,11 @@ type itsState struct {
 func (w *warpState) runITS(quantum int) (warpStatus, error) {
 	k := w.c.k
 	s := &w.its
+	for _, p := range s.paths {
+		if p.state == psMbarrier { // look again: another warp may have arrived
+			p.state = psRun
+		}
+	}
 	for n := 0; n < quantum; {
 		p := w.pickPath()
 		if p == nil {
@@ -300,11 +315,13 @@ func (w *warpState) runITS(quantum int) (warpStatus, error) {
 				w.done = true
 				return wsDone, nil
 			}
-			blocked := false
+			blocked, mbar := false, false
 			for _, q := range s.paths {
-				if q.state == psBarrier {
-					blocked = true
-				}
+				blocked = blocked || q.state == psBarrier
+				mbar = mbar || q.state == psMbarrier
+			}
+			if mbar {
+				return wsYield, nil // the CTA's other warps run; then look again
 			}
 			if blocked {
 				w.blocked = true
@@ -325,6 +342,14 @@ func (w *warpState) runITS(quantum int) (warpStatus, error) {
 		}
 		pc := p.pc
 		in := &k.prog[pc]
+		if in.op == opMbarrier && in.bop == mbTryWait {
+			if wait, err := w.mbarrierWaits(in, pc, w.guardMask(in, p.mask)); err != nil {
+				return 0, err
+			} else if wait {
+				p.state = psMbarrier
+				continue
+			}
+		}
 		if (in.op == opBarWarp || in.op == opShfl || in.op == opVote || in.op == opLdmatrix || in.op == opMma) && !p.synced {
 			if req := w.syncMask(in, p.mask) &^ p.mask; req != 0 {
 				p.state = psWarpSync
@@ -344,6 +369,12 @@ func (w *warpState) runITS(quantum int) (warpStatus, error) {
 		switch c {
 		case ctlNext:
 			p.pc++
+			if w.yieldNow {
+				w.yieldNow = false
+				s.ran = itsQuantum
+				w.checkPark(p)
+				return wsYield, nil
+			}
 		case ctlBranch:
 			target := in.target
 			if in.op == opRet {

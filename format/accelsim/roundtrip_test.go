@@ -84,9 +84,9 @@ func TestExportRoundTrip(t *testing.T) {
 }
 
 // exportOneWarp captures kernel k of ptx as one warp (ITS, one argument), exports it
-// for sm_80 and imports it again; every warp-instruction must come back as it went
+// for sm_<sass> and imports it again; every warp-instruction must come back as it went
 // (compareTraces). It returns the import, closed when the test ends.
-func exportOneWarp(t *testing.T, ptx, arg string) *format.Reader {
+func exportOneWarp(t *testing.T, ptx, arg string, sass int) *format.Reader {
 	t.Helper()
 	r, _, err := kernels.CaptureInMemory(context.Background(), capture.Spec{PTX: []byte(ptx), PTXName: "k.ptx", Kernel: "k",
 		Grid: format.Dim3{X: 1, Y: 1, Z: 1}, Block: format.Dim3{X: 32, Y: 1, Z: 1}, SIMT: format.SIMTITS, Args: []string{arg}})
@@ -95,7 +95,7 @@ func exportOneWarp(t *testing.T, ptx, arg string) *format.Reader {
 	}
 	defer r.Close()
 	dir := t.TempDir()
-	if _, err := accelsim.Export(context.Background(), r, dir, accelsim.ExportOptions{SASS: 80}); err != nil {
+	if _, err := accelsim.Export(context.Background(), r, dir, accelsim.ExportOptions{SASS: sass}); err != nil {
 		t.Fatal(err)
 	}
 	back, _ := importDir(t, dir)
@@ -132,7 +132,7 @@ ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r0, %r1, %r2, %r3}, [%r3];
 ret;
 }
 `
-	back := exportOneWarp(t, ptx, "buf:u8:512")
+	back := exportOneWarp(t, ptx, "buf:u8:512", 80)
 	got := map[string]format.CacheOp{}
 	ldsm := false
 	for _, in := range back.Meta().Launches[0].Program.Insts {
@@ -370,7 +370,7 @@ mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%r8, %r9}, {%r0, %r0, %r0, %r
 ret;
 }
 `
-	back := exportOneWarp(t, ptx, "u64:0")
+	back := exportOneWarp(t, ptx, "u64:0", 80)
 	var got []string
 	for _, in := range back.Meta().Launches[0].Program.Insts {
 		if strings.HasPrefix(in.Opcode, "HMMA") {
@@ -382,5 +382,58 @@ ret;
 	}
 	if want := []string{"HMMA.16816.F32", "HMMA.1688.F32.BF16", "HMMA.16816.F16"}; !slices.Equal(got, want) {
 		t.Errorf("HMMA rows %v, want %v", got, want)
+	}
+}
+
+// TestExportMbarrier: mbarrier instructions export as the SYNCS instructions ptxas
+// makes of them for sm_90 (ARRIVES for cp.async.mbarrier.arrive) and come back as sync
+// rows; pending_count, arithmetic on a state, as an ALU row. For sm_80 the same kernel
+// exports as MEMBAR.ALL.CTA and ARRIVES.
+func TestExportMbarrier(t *testing.T) {
+	ptx := `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+.shared .align 8 .b64 mb;
+.reg .b32 %r<4>;
+.reg .b64 %rd<4>;
+.reg .pred %p<2>;
+mbarrier.init.shared.b64 [mb], 64;
+mbarrier.arrive.shared.b64 %rd1, [mb];
+cp.async.mbarrier.arrive.noinc.shared.b64 [mb];
+cp.async.mbarrier.arrive.shared.b64 [mb];
+mbarrier.test_wait.shared.b64 %p1, [mb], %rd1;
+mbarrier.try_wait.parity.shared.b64 %p1, [mb], 0;
+mbarrier.pending_count.b64 %r1, %rd1;
+mbarrier.inval.shared.b64 [mb];
+ret;
+}
+`
+	for _, c := range []struct {
+		sass int
+		want []string
+	}{
+		{90, []string{"SYNCS.EXCH.64", "SYNCS.ARRIVE.TRANS64.A1T0", "ARRIVES.LDGSTSBAR.64.ARVCNT", "ARRIVES.LDGSTSBAR.64.TRANSCNT",
+			"SYNCS.PHASECHK.TRANS64", "SYNCS.PHASECHK.TRANS64.TRYWAIT", "SHF.R", "SYNCS.CCTL.IV"}},
+		{80, []string{"MEMBAR.ALL.CTA", "MEMBAR.ALL.CTA", "ARRIVES.LDGSTSBAR.64.ARVCNT", "ARRIVES.LDGSTSBAR.64.TRANSCNT",
+			"MEMBAR.ALL.CTA", "MEMBAR.ALL.CTA", "LOP3.LUT", "MEMBAR.ALL.CTA"}},
+	} {
+		back := exportOneWarp(t, ptx, "u64:0", c.sass)
+		insts := back.Meta().Launches[0].Program.Insts
+		var got []string
+		for _, in := range insts[:len(insts)-1] { // all but the EXIT
+			got = append(got, in.Opcode)
+			want := format.ClassSync
+			if strings.HasPrefix(in.Opcode, "SHF") || strings.HasPrefix(in.Opcode, "LOP3") {
+				want = format.ClassALU
+			}
+			if in.Class != want || in.MemOp != format.MemNone {
+				t.Errorf("sm_%d: %s came back as class %v, memop %v; want %v, none", c.sass, in.Opcode, in.Class, in.MemOp, want)
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("sm_%d: rows %v, want %v", c.sass, got, c.want)
+		}
 	}
 }

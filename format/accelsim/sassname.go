@@ -104,6 +104,8 @@ func sassName(in *format.Inst, gen int, inEntry bool) string {
 		return "BRA"
 	case format.ClassSync:
 		switch {
+		case base == "mbarrier" || base == "cp" && has("mbarrier"):
+			return mbarrierName(base, has, gen)
 		case base == "membar" || base == "fence":
 			scope := "GPU"
 			switch {
@@ -185,8 +187,43 @@ func sassName(in *format.Inst, gen int, inEntry bool) string {
 		return "IMNMX"
 	case "abs":
 		return "IABS"
+	case "mbarrier": // pending_count: bits of the state (ptxas 11.8: SHF.R, LOP3, IADD3; sm_80 LOP3, IADD3)
+		if gen >= smHopper {
+			return "SHF.R"
+		}
+		return "LOP3.LUT"
 	}
 	return "IADD3"
+}
+
+// mbarrierName names an mbarrier instruction or cp.async.mbarrier.arrive as ptxas 11.8
+// makes it (scripts/hw/mbarrier.cu, traces/hw/h100-2026-11-27-mbarrier): on sm_90 the
+// SYNCS unit's instructions, on sm_80 ARRIVES for the cp.async forms, and for the others
+// the MEMBAR.ALL.CTA ptxas puts before an arrive, since its shared-memory accesses
+// there (STS.64, ATOMS.ARRIVE.64, LDS) need addresses the trace's sync rows do not keep.
+func mbarrierName(base string, has func(string) bool, gen int) string {
+	if base == "cp" {
+		if has("noinc") {
+			return "ARRIVES.LDGSTSBAR.64.ARVCNT"
+		}
+		return "ARRIVES.LDGSTSBAR.64.TRANSCNT"
+	}
+	if gen < smHopper {
+		return "MEMBAR.ALL.CTA"
+	}
+	switch {
+	case has("init"):
+		return "SYNCS.EXCH.64"
+	case has("inval"):
+		return "SYNCS.CCTL.IV"
+	case has("arrive_drop"):
+		return "SYNCS.ARRIVE.TRANS64.OPTOUT.A1T0"
+	case has("test_wait"):
+		return "SYNCS.PHASECHK.TRANS64"
+	case has("try_wait"):
+		return "SYNCS.PHASECHK.TRANS64.TRYWAIT"
+	}
+	return "SYNCS.ARRIVE.TRANS64.A1T0"
 }
 
 // convName names a cvt by its destination and source types (cvt.rn.f32.s32: to f32 from

@@ -1,7 +1,7 @@
 #!/bin/bash
 # probe.sh: run one of issue 11's lane-pattern probes. On a GPU machine with nvcc and ncu:
 #
-#   scripts/hw/probe.sh PROBE OUTDIR        # PROBE: atomics, constdiv, writeback, ldgsts or ldsm
+#   scripts/hw/probe.sh PROBE OUTDIR        # PROBE: atomics, constdiv, writeback, ldgsts, ldsm or mbarrier
 #
 # builds scripts/hw/PROBE.cu and writes to OUTDIR:
 #   PROBE-free.csv  every launch (see PROBE.cu) timed with CUDA events, no profiler, at
@@ -15,8 +15,8 @@
 # per-SM part). The runs that docs cite are traces/hw/<gpu>-<date>-PROBE/.
 set -u
 cd "$(dirname "$0")/../.."
-PROBE=${1:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|ldgsts|ldsm OUTDIR}
-OUTDIR=${2:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|ldgsts|ldsm OUTDIR}
+PROBE=${1:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|ldgsts|ldsm|mbarrier OUTDIR}
+OUTDIR=${2:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|ldgsts|ldsm|mbarrier OUTDIR}
 WORK=${WORK:-/tmp/gtrace-$PROBE}
 M=gpu__time_duration.sum,sm__cycles_elapsed.avg,lts__cycles_elapsed.avg,smsp__inst_executed.sum
 case $PROBE in
@@ -49,10 +49,18 @@ ldgsts) # cp.async against ld+st: the global-load and shared-store counters (eve
 	M=$M,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 	M=$M,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_global_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
 	M=$M,smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio,smsp__average_warp_latency_issue_stalled_lg_throttle.ratio ;;
+mbarrier) # mbarrier against bar.sync: the shared-memory and instruction counters (every
+	# counter whose name says mbarrier, syncs or barrier is added from ncu's list below)
+	for op in ld st atom; do
+		M=$M,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_$op.sum,smsp__inst_executed_op_shared_$op.sum
+	done
+	M=$M,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,smsp__inst_executed_op_branch.sum
+	M=$M,smsp__average_warp_latency_issue_stalled_barrier.ratio,smsp__average_warp_latency_issue_stalled_membar.ratio
+	M=$M,smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio,smsp__average_warp_latency_issue_stalled_short_scoreboard.ratio ;;
 ldsm) # ldmatrix: the shared-load counters beside the ldsm ones (added from ncu's list below)
 	M=$M,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
 	M=$M,smsp__inst_executed_op_shared_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum ;;
-*) echo "probe.sh: unknown probe $PROBE (want atomics, constdiv, writeback, ldgsts or ldsm)"; exit 1 ;;
+*) echo "probe.sh: unknown probe $PROBE (want atomics, constdiv, writeback, ldgsts, ldsm or mbarrier)"; exit 1 ;;
 esac
 M=$M,breakdown:gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed
 mkdir -p "$OUTDIR"
@@ -64,7 +72,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.memory --for
 nvcc --version | tail -1
 ncu --version | tail -1
 nvcc -O3 -arch=sm_90 -o "$WORK/$PROBE" "scripts/hw/$PROBE.cu" || exit 1
-cuobjdump -sass "$WORK/$PROBE" | grep -E 'Function|RED|ATOM|LDC|STG|LDG|STS|LDS|DEPBAR|LDSM' >"$WORK/sass.txt"
+cuobjdump -sass "$WORK/$PROBE" | grep -E 'Function|RED|ATOM|LDC|STG|LDG|STS|LDS|DEPBAR|LDSM|SYNCS|BAR' >"$WORK/sass.txt"
 grep -c . "$WORK/sass.txt" && head -30 "$WORK/sass.txt"
 
 echo "== free"
@@ -79,6 +87,9 @@ case $PROBE in
 ldgsts | ldsm) # every counter named after the instruction
 	grep -i "$PROBE" "$WORK/query.txt" >"$OUTDIR/$PROBE-metrics.txt"
 	for m in $(grep -i "^[a-z_0-9]*${PROBE}[a-z_0-9]* *Counter" "$WORK/query.txt" | awk '{print $1}' | sort -u); do M=$M,$m.sum; done ;;
+mbarrier)
+	grep -iE "mbar|syncs|barrier" "$WORK/query.txt" >"$OUTDIR/$PROBE-metrics.txt"
+	for m in $(grep -iE "^[a-z_0-9]*(mbar|syncs|barrier)[a-z_0-9]* *Counter" "$WORK/query.txt" | awk '{print $1}' | sort -u); do M=$M,$m.sum; done ;;
 esac
 KEEP=
 for m in ${M//,/ }; do
