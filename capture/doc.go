@@ -144,8 +144,9 @@
 //	                       .rm .rp, .rni .rzi .rmi .rpi, .relu, .satfinite; f16x2 bf16x2
 //	                       from two f32 (cvt.rn.f16x2.f32 d, a, b puts a in the high half)
 //	ldmatrix               .sync.aligned.m8n8 .x1 .x2 .x4, .trans; .shared{::cta} or generic; .b16
-//	mma                    .sync.aligned.m16n8k16 .m16n8k8 .row.col: .f16 inputs into .f32 or .f16,
-//	                       .bf16 into .f32; summed as an H100's tensor cores do (op_mma.go)
+//	mma                    .sync.aligned .row.col: .m16n8k16 .m16n8k8 .f16 into .f32 or .f16, .bf16
+//	                       into .f32; .m16n8k8 .tf32 into .f32; .m16n8k32 .m16n8k16 .s8 .u8 into .s32
+//	                       (.satfinite); .m8n8k4 .f64; summed as an H100's tensor cores do (op_mma.go)
 //
 // Not supported (a *PTXError naming the instruction, modifier or type): half
 // precision other than the rows above, .tf32 and the fp8 types, indirect calls,

@@ -13,23 +13,43 @@ import (
 	"github.com/gtrace/gtrace/format"
 )
 
-// mmaRun is the H100 run of scripts/hw/mma.sh that TestMmaOnH100 checks against.
-const mmaRun = "../traces/hw/h100-2026-11-27-mma"
+// The H100 runs of scripts/hw/mma.sh that TestMmaOnH100 checks against: the first with
+// the f16 and bf16 variants, the second (the same script, extended) with the others too.
+const (
+	mmaRun     = "../traces/hw/h100-2026-11-27-mma"
+	mmaMoreRun = "../traces/hw/h100-2026-11-27-mma-more"
+)
 
 // mmaVariant is one of scripts/hw/mma.cu's variants: its name (the .bin's), PTX
-// opcode, fragment registers of A, B and C (D has as many as C) and input formats.
+// opcode, fragment words of A, B and C (D has as many as C), input formats and the run
+// that holds its results.
 type mmaVariant struct {
 	name, op    string
 	nA, nB, nC  int
 	bf16, f16CD bool
+	in          int // mmaHalf, mmaTF32, mmaInt8 or mmaF64: how mma.cu draws the inputs
+	run         string
 }
 
+const (
+	mmaHalf = iota
+	mmaTF32
+	mmaInt8
+	mmaF64
+)
+
 var mmaVariants = []mmaVariant{
-	{"m16n8k16.f32.f16", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 4, 2, 4, false, false},
-	{"m16n8k16.f32.bf16", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", 4, 2, 4, true, false},
-	{"m16n8k16.f16.f16", "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16", 4, 2, 2, false, true},
-	{"m16n8k8.f32.f16", "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32", 2, 1, 4, false, false},
-	{"m16n8k8.f32.bf16", "mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32", 2, 1, 4, true, false},
+	{"m16n8k16.f32.f16", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 4, 2, 4, false, false, mmaHalf, mmaRun},
+	{"m16n8k16.f32.bf16", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", 4, 2, 4, true, false, mmaHalf, mmaRun},
+	{"m16n8k16.f16.f16", "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16", 4, 2, 2, false, true, mmaHalf, mmaRun},
+	{"m16n8k8.f32.f16", "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32", 2, 1, 4, false, false, mmaHalf, mmaRun},
+	{"m16n8k8.f32.bf16", "mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32", 2, 1, 4, true, false, mmaHalf, mmaRun},
+	{"m16n8k8.f32.tf32", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 4, 2, 4, false, false, mmaTF32, mmaMoreRun},
+	{"m16n8k32.s32.s8", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", 4, 2, 4, false, false, mmaInt8, mmaMoreRun},
+	{"m16n8k32.s32.u8", "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32", 4, 2, 4, false, false, mmaInt8, mmaMoreRun},
+	{"m16n8k32.satfinite.s32.s8", "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32", 4, 2, 4, false, false, mmaInt8, mmaMoreRun},
+	{"m16n8k16.s32.s8", "mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32", 2, 1, 4, false, false, mmaInt8, mmaMoreRun},
+	{"m8n8k4.f64", "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", 2, 2, 4, false, false, mmaF64, mmaMoreRun},
 }
 
 const (
@@ -106,6 +126,74 @@ func (r *mmaRand) gen32(d int) uint32 {
 	return s<<31 | e<<23 | m
 }
 
+// gentf draws a tf32 input (an f32 word with all 23 fraction bits random) from
+// distribution d.
+func (r *mmaRand) gentf(d int) uint32 {
+	s := uint32(r.next() & 1)
+	m := uint32(r.next()) & 0x7fffff
+	var e uint32
+	switch d {
+	case 0:
+		e = 124 + r.n(7)
+	case 1:
+		e = 97 + r.n(61)
+	case 2:
+		e = 127
+	default:
+		k := r.n(8)
+		if k == 0 {
+			return s << 31
+		}
+		e = 0
+		if k >= 4 {
+			e = 1 + r.n(5)
+		}
+	}
+	return s<<31 | e<<23 | m
+}
+
+// gen64 draws an f64 from distribution d into two words, low first.
+func (r *mmaRand) gen64(d int, w []uint32) {
+	s := r.next() & 1
+	m := r.next() & (1<<52 - 1)
+	var e uint64
+	switch d {
+	case 0:
+		e = 1020 + uint64(r.n(7))
+	case 1:
+		e = 963 + uint64(r.n(121))
+	case 2:
+		e = 1023
+	default:
+		k := r.n(8)
+		switch {
+		case k == 0:
+			m, e = 0, 0
+		case k < 4:
+			e = 0
+		default:
+			e = 1 + uint64(r.n(5))
+		}
+	}
+	x := s<<63 | e<<52 | m
+	w[0], w[1] = uint32(x), uint32(x>>32)
+}
+
+// genacc draws an s32 accumulator from distribution d: small, any, near the largest,
+// near the smallest.
+func (r *mmaRand) genacc(d int) uint32 {
+	x := uint32(r.next())
+	switch d {
+	case 0:
+		return uint32(int32(x&0x1fffff) - 0x100000)
+	case 1:
+		return x
+	case 2:
+		return 0x7fffffff - x&0xfffff
+	}
+	return 0x80000000 + x&0xfffff
+}
+
 // mmaInputs is variant vi's input words as mma.cu draws them, and their FNV-1a hash
 // (mma.csv's inputs_fnv).
 func mmaInputs(vi int) ([]uint32, uint64) {
@@ -116,17 +204,44 @@ func mmaInputs(vi int) ([]uint32, uint64) {
 		for l := range 32 {
 			p := w[(i*32+l)*mmaWords:]
 			d := i % 4
-			for k := range v.nA {
-				p[k] = r.gen16(d, v.bf16) | r.gen16(d, v.bf16)<<16
-			}
-			for k := range v.nB {
-				p[4+k] = r.gen16(d, v.bf16) | r.gen16(d, v.bf16)<<16
-			}
-			for k := range v.nC {
-				if v.f16CD {
-					p[6+k] = r.gen16(d, false) | r.gen16(d, false)<<16
-				} else {
+			switch v.in {
+			case mmaHalf:
+				for k := range v.nA {
+					p[k] = r.gen16(d, v.bf16) | r.gen16(d, v.bf16)<<16
+				}
+				for k := range v.nB {
+					p[4+k] = r.gen16(d, v.bf16) | r.gen16(d, v.bf16)<<16
+				}
+				for k := range v.nC {
+					if v.f16CD {
+						p[6+k] = r.gen16(d, false) | r.gen16(d, false)<<16
+					} else {
+						p[6+k] = r.gen32(d)
+					}
+				}
+			case mmaTF32:
+				for k := range v.nA {
+					p[k] = r.gentf(d)
+				}
+				for k := range v.nB {
+					p[4+k] = r.gentf(d)
+				}
+				for k := range v.nC {
 					p[6+k] = r.gen32(d)
+				}
+			case mmaInt8:
+				for k := range v.nA {
+					p[k] = uint32(r.next())
+				}
+				for k := range v.nB {
+					p[4+k] = uint32(r.next())
+				}
+				for k := range v.nC {
+					p[6+k] = r.genacc(d)
+				}
+			default:
+				for _, o := range []int{0, 4, 6, 8} {
+					r.gen64(d, p[o:])
 				}
 			}
 		}
@@ -157,6 +272,7 @@ func mmaKernel(v mmaVariant, body string) string {
 .reg .pred %p<4>;
 .reg .b32 %r<40>;
 .reg .b64 %rd<4>;
+.reg .f64 %fd<8>;
 ld.param.u64 %rd1, [pw];
 mov.u32 %r1, %ctaid.x;
 mov.u32 %r2, %ntid.x;
@@ -168,7 +284,12 @@ add.s64 %rd1, %rd1, %rd2;
 	for i := range 10 {
 		fmt.Fprintf(&b, "ld.global.u32 %%r%d, [%%rd1+%d];\n", 10+i, 4*i)
 	}
-	if body == "" {
+	switch {
+	case body != "":
+	case v.in == mmaF64: // f64 registers from the word pairs, and back
+		body = "mov.b64 %fd1, {%r10, %r11};\nmov.b64 %fd2, {%r14, %r15};\nmov.b64 %fd3, {%r16, %r17};\nmov.b64 %fd4, {%r18, %r19};\n" +
+			v.op + " {%fd5, %fd6}, {%fd1}, {%fd2}, {%fd3, %fd4};\nmov.b64 {%r20, %r21}, %fd5;\nmov.b64 {%r22, %r23}, %fd6;"
+	default:
 		body = fmt.Sprintf("%s %s, %s, %s, %s;", v.op, regs(20, v.nC), regs(10, v.nA), regs(14, v.nB), regs(16, v.nC))
 	}
 	b.WriteString(body + "\n")
@@ -183,16 +304,16 @@ add.s64 %rd1, %rd1, %rd2;
 // compares every destination word with what an H100 wrote (traces/hw/h100-2026-11-27-mma,
 // 81920 dot products): the fragment layouts and tensorDot's summation, bit for bit.
 func TestMmaOnH100(t *testing.T) {
-	csv, err := os.ReadFile(mmaRun + "/mma.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for vi, v := range mmaVariants {
+		csv, err := os.ReadFile(v.run + "/mma.csv")
+		if err != nil {
+			t.Fatal(err)
+		}
 		in, h := mmaInputs(vi)
 		if tag := fmt.Sprintf("\n%s,%016x,", v.name, h); !strings.Contains(string(csv), tag) {
 			t.Fatalf("%s: inputs hash %016x is not the H100 run's (mma.csv): mmaInputs drifted from mma.cu", v.name, h)
 		}
-		want, err := os.ReadFile(mmaRun + "/mma-" + v.name + ".bin")
+		want, err := os.ReadFile(v.run + "/mma-" + v.name + ".bin")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -286,15 +407,20 @@ func TestMmaRefused(t *testing.T) {
 	const ops = " {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%r9, %r10}, {%r11, %r12, %r13, %r14};"
 	checkRefused(t, []badForm{
 		{"mma.aligned.m16n8k16.row.col.f32.f16.f16.f32" + ops, "needs .sync.aligned"},
-		{"mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32" + ops, "mma .m8n8k4 is not supported (only .m16n8k16 and .m16n8k8 are)"},
+		{"mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32" + ops, "mma .m8n8k4 does not take .f16 inputs (.m16n8k16, .m16n8k8 does)"},
+		{"mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32" + ops, "mma .m16n8k64 is not supported (only .m16n8k16, .m16n8k8, .m16n8k32 and .m8n8k4 are)"},
+		{"mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32" + ops, "mma .m16n8k4 is not supported"},
 		{"mma.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32" + ops, "takes .row.col"},
-		{"mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32" + ops, "mma with .s8 inputs is not supported"},
-		{"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32" + ops, "unsupported type .tf32 on mma"},
-		{"mma.sync.aligned.m16n8k16.row.col.f32.f16.bf16.f32" + ops, "atype = btype"},
+		{"mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64" + ops, "mma .m16n8k8 does not take .f64 inputs (.m8n8k4 does)"},
+		{"mma.sync.aligned.m16n8k8.row.col.f16.tf32.tf32.f32" + ops, "mma with .tf32 inputs accumulates in .f32, not .f16"},
+		{"mma.sync.aligned.m16n8k32.row.col.f32.s8.s8.s32" + ops, "mma with .s8 inputs accumulates in .s32, not .f32"},
+		{"mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32" + ops, "unsupported type .e4m3 on mma"},
+		{"mma.sync.aligned.m16n8k16.row.col.f32.f16.bf16.f32" + ops, "mma takes .atype = .btype (or two of .s8 and .u8), not .f16 and .bf16"},
+		{"mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32" + ops, "a is {…} 2 registers, not 4"},
 		{"mma.sync.aligned.m16n8k16.row.col.f16.bf16.bf16.f32" + ops, "accumulates in .f32, not .f16"},
 		{"mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16" + ops, "d is {…} 2 registers, not 4"},
 		{"mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32" + ops, "a is {…} 2 registers, not 4"},
 		{"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {_, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%r9, %r10}, {%r11, %r12, %r13, %r14};", "not _"},
-		{"mma.sync.aligned.m16n8k16.row.col.satfinite.f32.f16.f16.f32" + ops, "unsupported modifier .satfinite"},
+		{"mma.sync.aligned.m16n8k16.row.col.satfinite.f32.f16.f16.f32" + ops, "unsupported modifier .satfinite on mma with .f16 inputs"},
 	})
 }

@@ -14,7 +14,7 @@ var matrixFamily = opFamily{name: "warp-level matrix", rules: []opRule{
 	{names: []string{"ldmatrix"}, decode: decodeLdmatrix,
 		doc: ".sync.aligned.m8n8 .x1 .x2 .x4, .trans; .shared{::cta} or generic; .b16"},
 	{names: []string{"mma"}, decode: decodeMma, halfOwn: true,
-		doc: ".sync.aligned.m16n8k16 .m16n8k8 .row.col: .f16 inputs into .f32 or .f16,\n.bf16 into .f32; summed as an H100's tensor cores do (op_mma.go)"},
+		doc: ".sync.aligned .row.col: .m16n8k16 .m16n8k8 .f16 into .f32 or .f16, .bf16\ninto .f32; .m16n8k8 .tf32 into .f32; .m16n8k32 .m16n8k16 .s8 .u8 into .s32\n(.satfinite); .m8n8k4 .f64; summed as an H100's tensor cores do (op_mma.go)"},
 }}
 
 // decodeLdmatrix decodes ldmatrix.sync.aligned.m8n8.num{.trans}{.ss}.b16 d, [a]: the warp

@@ -4,71 +4,120 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/gtrace/gtrace/format"
 )
 
-// mmaForm is what an mma.sync instruction multiplies: the shape's k, the element types
+// mmaForm is what an mma.sync instruction multiplies: the shape, the element types
 // and the register slots of its fragments, in the PTX ISA's order ("Matrix Fragments
-// for mma.m16n8k16 / mma.m16n8k8 with floating point type").
+// for mma.m16n8k16 / m16n8k8 / m16n8k32 / m8n8k4").
 type mmaForm struct {
-	k       int     // 8 or 16 (m16n8kK)
-	abT     vtype   // tF16 or tBF16: A's and B's elements
-	cT, dT  vtype   // tF16 (two a register) or tF32 (one a register)
-	a, b, c []int32 // the fragments' register slots
+	m, k    int   // m16n8kK (m 16) or m8n8k4 (m 8, f64)
+	aT, bT  vtype // A's and B's elements: tF16, tBF16, tF32 (tf32), tS8, tU8 or tF64
+	cT, dT  vtype // tF16 (two a register), tF32, tS32 (one a register) or tF64
+	tf32    bool  // A and B are .tf32: f32 registers of which the tensor cores read 19 bits
+	sat     bool  // .satfinite: an integer D clamps to the s32 range instead of wrapping
+	a, b, c []int32
 }
 
-// decodeMma decodes mma.sync.aligned.m16n8k{8,16}.row.col.dtype.atype.btype.ctype d, a, b,
-// c with atype = btype .f16 (dtype, ctype .f16 or .f32) or .bf16 (dtype, ctype .f32).
+// mmaShapes are the shapes each kind of input takes.
+var mmaShapes = map[string][]string{"f16": {".m16n8k16", ".m16n8k8"}, "tf32": {".m16n8k8"},
+	"int": {".m16n8k32", ".m16n8k16"}, "f64": {".m8n8k4"}}
+
+// decodeMma decodes mma.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype d,
+// a, b, c: .m16n8k16/.m16n8k8 with .f16 inputs (d, c .f16 or .f32) or .bf16 (.f32);
+// .m16n8k8 with .tf32 (.f32); .m16n8k32/.m16n8k16 with .s8/.u8 (.s32, .satfinite
+// allowed); .m8n8k4 with .f64.
 func decodeMma(r *resolver) error {
 	in, a, m := r.in, r.a, &r.m
 	if !m.sync {
 		return r.fail("mma needs .sync.aligned")
 	}
-	f := &mmaForm{}
-	switch {
-	case m.take(".m16n8k16"):
-		f.k = 16
-	case m.take(".m16n8k8"):
-		f.k = 8
-	default:
-		shape := "without a shape"
+	f := &mmaForm{m: 16}
+	shape := ""
+	for _, sh := range []string{".m16n8k16", ".m16n8k8", ".m16n8k32", ".m8n8k4"} {
+		if m.take(sh) {
+			shape = sh
+		}
+	}
+	if shape == "" {
+		shape = "without a shape"
 		for _, o := range m.other {
 			if strings.HasPrefix(o, ".m") {
 				shape = o
 			}
 		}
-		return r.fail("mma %s is not supported (only .m16n8k16 and .m16n8k8 are)", shape)
+		return r.fail("mma %s is not supported (only .m16n8k16, .m16n8k8, .m16n8k32 and .m8n8k4 are)", shape)
+	}
+	fmt.Sscanf(shape[strings.Index(shape, "k")+1:], "%d", &f.k)
+	if shape == ".m8n8k4" {
+		f.m = 8
 	}
 	if !strings.Contains(r.a.opcode, ".row.col") || !m.take(".row") || !m.take(".col") {
-		return r.fail("mma .m16n8k%d takes .row.col", f.k)
+		return r.fail("mma %s takes .row.col", shape)
+	}
+	f.sat = m.take(".satfinite")
+	ts := m.types
+	if m.take(".tf32") && m.take(".tf32") && len(ts) == 2 {
+		f.tf32, ts = true, []vtype{ts[0], tF32, tF32, ts[1]}
 	}
 	if err := r.unknownMods(); err != nil {
 		return err
 	}
-	ts := m.types
-	if len(ts) != 4 || ts[1] != ts[2] {
-		return r.fail("mma takes .dtype.atype.btype.ctype with atype = btype")
+	if len(ts) != 4 {
+		return r.fail("mma takes .dtype.atype.btype.ctype")
 	}
-	if ts[1] != tF16 && ts[1] != tBF16 {
-		return r.fail("mma with .%s inputs is not supported (only .f16 and .bf16 are)", ts[1])
+	f.dT, f.aT, f.bT, f.cT = ts[0], ts[1], ts[2], ts[3]
+	var kind string
+	var accs []vtype // the accumulator types the inputs take
+	switch {
+	case f.tf32:
+		kind, accs = "tf32", []vtype{tF32}
+	case f.aT == tF16 && f.bT == tF16:
+		kind, accs = "f16", []vtype{tF32, tF16}
+	case f.aT == tBF16 && f.bT == tBF16:
+		kind, accs = "f16", []vtype{tF32}
+	case (f.aT == tS8 || f.aT == tU8) && (f.bT == tS8 || f.bT == tU8):
+		kind, accs = "int", []vtype{tS32}
+	case f.aT == tF64 && f.bT == tF64:
+		kind, accs = "f64", []vtype{tF64}
+	case f.aT == f.bT:
+		return r.fail("mma with .%s inputs is not supported (only .f16, .bf16, .tf32, .s8, .u8 and .f64 are)", f.aT)
+	default:
+		return r.fail("mma takes .atype = .btype (or two of .s8 and .u8), not .%s and .%s", f.aT, f.bT)
 	}
-	f.dT, f.abT, f.cT = ts[0], ts[1], ts[3]
+	if !slices.Contains(mmaShapes[kind], shape) {
+		return r.fail("mma %s does not take .%s inputs (%s does)", shape, f.aT, strings.Join(mmaShapes[kind], ", "))
+	}
 	for _, t := range []vtype{f.dT, f.cT} {
-		if t != tF32 && (t != tF16 || f.abT != tF16) {
-			return r.fail("mma with .%s inputs accumulates in .f32%s, not .%s", f.abT, map[bool]string{true: " or .f16"}[f.abT == tF16], t)
+		if !slices.Contains(accs, t) {
+			in := f.aT.String()
+			if f.tf32 {
+				in = "tf32"
+			}
+			names := make([]string, len(accs))
+			for i, a := range accs {
+				names[i] = "." + a.String()
+			}
+			return r.fail("mma with .%s inputs accumulates in %s, not .%s", in, strings.Join(names, " or "), t)
 		}
+	}
+	if f.sat && kind != "int" {
+		return r.fail("unsupported modifier .satfinite on mma with .%s inputs (only integer mma takes it)", f.aT)
 	}
 	if err := r.nops(4); err != nil {
 		return err
 	}
-	regs := func(t vtype) int { // registers of a 16x8 accumulator fragment
-		if t == tF16 {
-			return 2
-		}
-		return 4
+	regT, per := tB32, func(t vtype) int { return 4 / max(1, t.size()) } // elements a register holds
+	if kind == "f64" {
+		regT, per = tB64, func(vtype) int { return 1 }
 	}
+	if f.tf32 {
+		per = func(vtype) int { return 1 }
+	}
+	frag := func(rows, cols int, t vtype) int { return rows * cols / 32 / per(t) } // registers a lane holds
 	list := func(i, want int, what string) ([]operand, error) {
 		o := a.ops[i]
 		es := []operand{o}
@@ -76,11 +125,11 @@ func decodeMma(r *resolver) error {
 			es = o.elems
 		}
 		if len(es) != want {
-			return nil, r.fail("mma .m16n8k%d.%s.%s.%s.%s: %s is {…} %d registers, not %d", f.k, f.dT, f.abT, f.abT, f.cT, what, want, len(es))
+			return nil, r.fail("mma %s.%s.%s.%s.%s: %s is {…} %d registers, not %d", shape, f.dT, f.aT, f.bT, f.cT, what, want, len(es))
 		}
 		return es, nil
 	}
-	ds, err := list(0, regs(f.dT), "d")
+	ds, err := list(0, frag(f.m, 8, f.dT), "d")
 	if err != nil {
 		return err
 	}
@@ -88,7 +137,7 @@ func decodeMma(r *resolver) error {
 		if e.kind == oSink {
 			return r.fail("mma writes registers, not _")
 		}
-		if err := r.dstOp(i, e, tB32); err != nil {
+		if err := r.dstOp(i, e, regT); err != nil {
 			return err
 		}
 	}
@@ -97,14 +146,14 @@ func decodeMma(r *resolver) error {
 		name  string
 		n     int
 		slots *[]int32
-	}{{"a", f.k / 4, &f.a}, {"b", f.k / 8, &f.b}, {"c", regs(f.cT), &f.c}} {
+	}{{"a", frag(f.m, f.k, f.aT), &f.a}, {"b", frag(f.k, 8, f.bT), &f.b}, {"c", frag(f.m, 8, f.cT), &f.c}} {
 		es, err := list(i+1, src.n, src.name)
 		if err != nil {
 			return err
 		}
 		*src.slots = make([]int32, src.n)
 		for j, e := range es {
-			if (*src.slots)[j], err = r.value(e, tB32); err != nil {
+			if (*src.slots)[j], err = r.value(e, regT); err != nil {
 				return err
 			}
 		}
@@ -116,57 +165,93 @@ func decodeMma(r *resolver) error {
 
 // mma executes decodeMma's instruction for the lanes in exec, which must be the whole
 // warp (.aligned: every thread executes it, and each holds part of every matrix).
-// Lane l (group g = l/4, t = l%4) holds, per the PTX ISA's fragment layouts: of A
-// (16×k, row-major) element i of its 2k/8 halves at row g+8·(i/2%2), column
-// 2t+i%2+8·(i/4); of B (k×8) element i at row 2t+i%2+8·(i/2), column g; of C and D
-// element i at row g+8·(i/2), column 2t+i%2.
+// Lane l (group g = l/4, t = l%4) holds, per the PTX ISA's fragment layouts, with e the
+// elements one 32-bit register holds (2 for f16 and bf16, 4 for s8 and u8, 1 for tf32):
+// of A (m×k, row-major) element i at row g+8·(i/e%2), column e·t+i%e+4e·(i/2e); of B
+// (k×8) element i at row e·t+i%e+4e·(i/e), column g; of C and D element i at row
+// g+8·(i/2), column 2t+i%2. For m8n8k4.f64 a lane holds A's (g, t), B's (t, g) and C's
+// and D's (g, 2t) and (g, 2t+1).
 func (w *warpState) mma(in *instr, pc int32, exec uint32, path uint16, fl format.Flags) error {
 	if want := w.valid &^ w.exited; exec != want || exec != 1<<32-1 {
 		return w.fault(FaultUnsupported, pc, bits.TrailingZeros32(^exec), 0, "",
 			fmt.Sprintf("mma executed by lanes %#08x: it needs all 32 lanes of the warp (.sync.aligned; each holds part of every matrix)", exec))
 	}
 	f := in.mma
-	ab := fmtOf(f.abT)
-	half := func(slots []int32, l, i int) uint16 { return uint16(w.regs[int(slots[i/2])*32+l] >> (16 * (i % 2))) }
-	var A [16][16]mmaTerm
-	var B [16][8]mmaTerm
-	var C [16][8]mmaTerm
+	reg := func(slots []int32, l, i int) uint64 { return w.regs[int(slots[i])*32+l] }
+	if f.aT == tF64 {
+		w.mmaF64(in, reg)
+		w.rec.Append(uint32(pc), exec, path, fl)
+		return nil
+	}
+	elem := func(slots []int32, t vtype, l, i int) uint64 { // element i of a lane's fragment
+		if f.tf32 || t.size() == 4 {
+			return reg(slots, l, i)
+		}
+		n := 4 / t.size()
+		return reg(slots, l, i/n) >> (32 / n * (i % n)) & (1<<(32/n) - 1)
+	}
+	e := 4 / f.aT.size()
+	if f.tf32 {
+		e = 1
+	}
+	var A [16][32]uint64
+	var B [32][8]uint64
+	var C [16][8]uint64
 	for l := range 32 {
 		g, t := l/4, l%4
-		for i := range f.k / 2 {
-			row, col := g+8*(i/2%2), 2*t+i%2+8*(i/4)
-			if f.k == 8 {
-				row, col = g+8*(i/2), 2*t+i%2
-			}
-			A[row][col] = ab.term(half(f.a, l, i))
+		for i := range 16 * f.k / 32 {
+			A[g+8*(i/e%2)][e*t+i%e+4*e*(i/(2*e))] = elem(f.a, f.aT, l, i)
 		}
-		for i := range f.k / 4 {
-			B[2*t+i%2+8*(i/2)][g] = ab.term(half(f.b, l, i))
+		for i := range f.k * 8 / 32 {
+			B[e*t+i%e+4*e*(i/e)][g] = elem(f.b, f.bT, l, i)
 		}
 		for i := range 4 {
-			if f.cT == tF16 {
-				C[g+8*(i/2)][2*t+i%2] = f16Fmt.term(half(f.c, l, i))
-			} else {
-				C[g+8*(i/2)][2*t+i%2] = f32Term(uint32(w.regs[int(f.c[i])*32+l]))
-			}
+			C[g+8*(i/2)][2*t+i%2] = elem(f.c, f.cT, l, i)
 		}
 	}
 	var D [16][8]uint32
-	var p [17]mmaTerm
-	for i := range 16 {
-		for j := range 8 {
-			for k := range f.k {
-				p[k] = A[i][k].mul(B[k][j])
+	switch {
+	case f.aT == tS8 || f.aT == tU8:
+		for i := range 16 {
+			for j := range 8 {
+				sum := int64(int32(C[i][j]))
+				for k := range f.k {
+					sum += int64(f.aT.ext8(A[i][k])) * int64(f.bT.ext8(B[k][j]))
+				}
+				if f.sat {
+					sum = min(max(sum, math.MinInt32), math.MaxInt32)
+				}
+				D[i][j] = uint32(sum)
 			}
-			p[f.k] = C[i][j]
-			D[i][j] = tensorDot(p[:f.k+1])
+		}
+	default:
+		// A tf32 input is its f32 register with the 13 fraction bits below tf32's 10
+		// dropped (truncated, not rounded: traces/hw/h100-2026-11-27-mma-more).
+		term := func(t vtype, x uint64, input bool) mmaTerm {
+			switch {
+			case input && f.tf32:
+				return f32Term(uint32(x) &^ (1<<13 - 1))
+			case t == tF32:
+				return f32Term(uint32(x))
+			}
+			return fmtOf(t).term(uint16(x))
+		}
+		var p [17]mmaTerm
+		for i := range 16 {
+			for j := range 8 {
+				for k := range f.k {
+					p[k] = term(f.aT, A[i][k], true).mul(term(f.bT, B[k][j], true))
+				}
+				p[f.k] = term(f.cT, C[i][j], false)
+				D[i][j] = tensorDot(p[:f.k+1])
+			}
 		}
 	}
 	for l := range 32 {
 		g, t := l/4, l%4
 		for i := range 4 {
 			v := D[g+8*(i/2)][2*t+i%2]
-			if f.dT == tF32 {
+			if f.dT != tF16 {
 				w.regs[int(in.d[i])*32+l] = uint64(v)
 				continue
 			}
@@ -180,6 +265,54 @@ func (w *warpState) mma(in *instr, pc int32, exec uint32, path uint16, fl format
 	}
 	w.rec.Append(uint32(pc), exec, path, fl)
 	return nil
+}
+
+// ext8 is the 8-bit element x of type t (s8 or u8) as an integer.
+func (t vtype) ext8(x uint64) int64 {
+	if t == tS8 {
+		return int64(int8(x))
+	}
+	return int64(uint8(x))
+}
+
+// mmaF64 computes m8n8k4.f64: lane l (g = l/4, t = l%4) holds A's (g, t), B's (t, g) and
+// C's and D's (g, 2t), (g, 2t+1). Each element of D is four fused multiply-adds in k's
+// order from C's element (mmaDot64).
+func (w *warpState) mmaF64(in *instr, reg func(slots []int32, l, i int) uint64) {
+	f := in.mma
+	var A [8][4]float64
+	var B [4][8]float64
+	var C [8][8]float64
+	for l := range 32 {
+		g, t := l/4, l%4
+		A[g][t] = math.Float64frombits(reg(f.a, l, 0))
+		B[t][g] = math.Float64frombits(reg(f.b, l, 0))
+		for i := range 2 {
+			C[g][2*t+i] = math.Float64frombits(reg(f.c, l, i))
+		}
+	}
+	for l := range 32 {
+		g, t := l/4, l%4
+		for i := range 2 {
+			j := 2*t + i
+			w.regs[int(in.d[i])*32+l] = math.Float64bits(mmaDot64(A[g], [4]float64{B[0][j], B[1][j], B[2][j], B[3][j]}, C[g][j]))
+		}
+	}
+}
+
+// mmaDot64 is c + a·b as an H100's DMMA computes it: fma(a3, b3, fma(a2, b2, fma(a1,
+// b1, fma(a0, b0, c)))), each rounded to nearest, bit for bit on 8192 elements of
+// traces/hw/h100-2026-11-27-mma-more (one rounding of the exact sum misses 1977 of
+// them, the reverse order 2554). A NaN result is the canonical NaN (not measured).
+func mmaDot64(a, b [4]float64, c float64) float64 {
+	x := c
+	for k := range 4 {
+		x = math.FMA(a[k], b[k], x)
+	}
+	if math.IsNaN(x) {
+		return math.Float64frombits(0x7fffffffffffffff)
+	}
+	return x
 }
 
 // mmaTerm is one addend of a tensor-core dot product: (-1)^neg · m · 2^e, or an
@@ -239,8 +372,8 @@ func (x mmaTerm) mul(y mmaTerm) mmaTerm {
 const tensorAlign = 25
 
 // tensorDot is the f32 bits of the sum of ts (k products and the accumulator) as an
-// H100's tensor cores compute it for f16 and bf16 inputs, bit for bit on 81920 dot
-// products of traces/hw/h100-2026-11-27-mma (TestMmaOnH100): every addend is aligned to
+// H100's tensor cores compute it for f16, bf16 and tf32 inputs, bit for bit on 81920
+// dot products of traces/hw/h100-2026-11-27-mma and 16384 of -mma-more (TestMmaOnH100): every addend is aligned to
 // the largest exponent among them (mmaTerm.exp) and truncated toward zero to a multiple
 // of 2^(exp-25), the fixed-point sum is rounded toward zero to f32, and a zero result
 // is +0 whatever the signs. Infinities and NaNs follow IEEE 754 (not measured): a NaN

@@ -39,7 +39,7 @@ const (
 // unsupportedTypes are PTX types capture does not model, each with the opcodes that do
 // take it: an instruction naming one on any other opcode is refused by that name.
 var unsupportedTypes = map[string][]string{
-	".tf32": nil,
+	".tf32": {"mma"},
 	".e4m3": nil, ".e5m2": nil, ".e4m3x2": nil, ".e5m2x2": nil, ".e2m1x2": nil,
 	".b128": nil, ".s16x2": {"min", "max"}, ".u16x2": {"min", "max"},
 }

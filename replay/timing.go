@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -467,7 +468,11 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 		}
 		if p == pTensor {
 			if slots, lat = mmaCost(in.Opcode, cfg); slots == 0 {
-				return nil, fmt.Errorf("%s/%s has no tensor cores (sm.mma_cycles_k8/k16 0): the kernel's %s (pc %d) cannot be timed there", cfg.Arch, cfg.GPU, in.Opcode, pc)
+				what := "tensor cores (sm.mma_cycles_k8/k16 0)"
+				if mmaClass(in.Opcode) == mmaF64 {
+					what = "f64 tensor cores (sm.mma_cycles_f64 0)"
+				}
+				return nil, fmt.Errorf("%s/%s has no %s: the kernel's %s (pc %d) cannot be timed there", cfg.Arch, cfg.GPU, what, in.Opcode, pc)
 			}
 		}
 		srcs := 0
@@ -1314,21 +1319,50 @@ func (s *timedSM) texture(w *format.Warp, i int, in *timedInst, t int64, texel i
 	return done
 }
 
-// mmaCost is an mma's slots on the tensor pipe and its latency in cfg, by its depth
-// (mmaDeep); 0 slots where cfg has no tensor cores.
+// mmaCost is an mma's tensor-pipe slots and latency on cfg (0 slots: cfg has no tensor
+// cores for it), by mmaClass.
 func mmaCost(opcode string, cfg *arch.Config) (slots int, lat int64) {
-	if mmaDeep(opcode) {
+	switch mmaClass(opcode) {
+	case mmaF64:
+		return cfg.SM.MMACyclesF64, int64(cfg.Latency.MMAF64)
+	case mmaK16:
 		return cfg.SM.MMACyclesK16, int64(cfg.Latency.MMAK16)
 	}
 	return cfg.SM.MMACyclesK8, int64(cfg.Latency.MMAK8)
 }
 
-// mmaDeep says whether an mma (PTX mma, SASS HMMA/IMMA/BMMA/DMMA) is timed as one of
-// depth 16 (m16n8k16, HMMA.16816) rather than 8 (m16n8k8, HMMA.1688): every shape of
-// depth over 8 is (IMMA.16832 and the like, whose rates are unmeasured), those of 8
-// and less are not (Volta's HMMA.884, DMMA.884).
-func mmaDeep(opcode string) bool {
-	for _, part := range strings.Split(opcode, ".") {
+// mma cost classes: sm.mma_cycles_k8, _k16 and _f64 with their latencies.
+const (
+	mmaK8 = iota
+	mmaK16
+	mmaF64
+)
+
+// mmaClass is an mma's cost class (PTX mma, SASS HMMA/IMMA/BMMA/DMMA): f64 (PTX .f64,
+// SASS DMMA), else by its depth, k times its inputs' bits over 16 (f16 and bf16 16,
+// tf32 32, s8 and u8 8, s4 and u4 4, b1 1): over 8 is k16, as an H100 runs m16n8k8.tf32
+// and m16n8k32.s8 at m16n8k16.f16's latency and rate and m16n8k16.s8 at m16n8k8's
+// (traces/hw/h100-2026-11-27-mma-more); Volta's HMMA.884 is k8. A shape it cannot read
+// is k16.
+func mmaClass(opcode string) int {
+	parts := strings.Split(strings.ToLower(opcode), ".")
+	if parts[0] == "dmma" || slices.Contains(parts, "f64") {
+		return mmaF64
+	}
+	bits := 16
+	if parts[0] == "imma" {
+		bits = 8
+	}
+	if parts[0] == "bmma" {
+		bits = 1
+	}
+	for _, p := range parts { // PTX: .atype is the first input type; SASS: a suffix
+		if b, ok := map[string]int{"tf32": 32, "s8": 8, "u8": 8, "e4m3": 8, "e5m2": 8, "s4": 4, "u4": 4, "b1": 1}[p]; ok {
+			bits = b
+			break
+		}
+	}
+	for _, part := range parts {
 		// PTX m16n8k16 and SASS 16816 alike as "16816": m, then n = 8, then k.
 		shape := strings.NewReplacer("n", "", "k", "").Replace(strings.TrimPrefix(part, "m"))
 		if len(shape) < 3 || strings.Trim(shape, "0123456789") != "" {
@@ -1340,9 +1374,12 @@ func mmaDeep(opcode string) bool {
 		}
 		if n8, ok2 := strings.CutPrefix(rest, "8"); ok && ok2 {
 			if k, err := strconv.Atoi(n8); err == nil {
-				return k > 8
+				if k*bits > 8*16 {
+					return mmaK16
+				}
+				return mmaK8
 			}
 		}
 	}
-	return true
+	return mmaK16
 }

@@ -363,25 +363,34 @@ func TestExportMma(t *testing.T) {
 .visible .entry k(.param .u64 p)
 {
 .reg .b32 %r<16>;
+.reg .f64 %fd<4>;
 mov.u32 %r0, 0;
 mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r0, %r1, %r2, %r3}, {%r0, %r0, %r0, %r0}, {%r0, %r0}, {%r0, %r0, %r0, %r0};
 mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%r4, %r5, %r6, %r7}, {%r0, %r0}, {%r0}, {%r0, %r0, %r0, %r0};
 mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%r8, %r9}, {%r0, %r0, %r0, %r0}, {%r0, %r0}, {%r0, %r0};
+mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%r4, %r5, %r6, %r7}, {%r0, %r0, %r0, %r0}, {%r0, %r0}, {%r0, %r0, %r0, %r0};
+mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32 {%r4, %r5, %r6, %r7}, {%r0, %r0, %r0, %r0}, {%r0, %r0}, {%r0, %r0, %r0, %r0};
+mma.sync.aligned.m16n8k16.row.col.s32.u8.s8.s32 {%r4, %r5, %r6, %r7}, {%r0, %r0}, {%r0}, {%r0, %r0, %r0, %r0};
+mov.b64 %fd0, 0;
+mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd1, %fd2}, {%fd0}, {%fd0}, {%fd0, %fd0};
 ret;
 }
 `
-	back := exportOneWarp(t, ptx, "u64:0", 80)
-	var got []string
-	for _, in := range back.Meta().Launches[0].Program.Insts {
-		if strings.HasPrefix(in.Opcode, "HMMA") {
-			got = append(got, in.Opcode)
-			if in.Class != format.ClassTensor {
-				t.Errorf("%s came back as class %v, want tensor", in.Opcode, in.Class)
+	for _, c := range []struct {
+		sass int
+		f64  string
+	}{{80, "DMMA.884"}, {90, "DMMA.8x8x4"}} {
+		back := exportOneWarp(t, ptx, "u64:0", c.sass)
+		var got []string
+		for _, in := range back.Meta().Launches[0].Program.Insts {
+			if in.Class == format.ClassTensor {
+				got = append(got, in.Opcode)
 			}
 		}
-	}
-	if want := []string{"HMMA.16816.F32", "HMMA.1688.F32.BF16", "HMMA.16816.F16"}; !slices.Equal(got, want) {
-		t.Errorf("HMMA rows %v, want %v", got, want)
+		if want := []string{"HMMA.16816.F32", "HMMA.1688.F32.BF16", "HMMA.16816.F16", "HMMA.1688.F32.TF32", "IMMA.16832.S8.S8.SAT",
+			"IMMA.16816.U8.S8", c.f64}; !slices.Equal(got, want) {
+			t.Errorf("sm_%d: tensor rows %v, want %v", c.sass, got, want)
+		}
 	}
 }
 

@@ -132,20 +132,8 @@ func sassName(in *format.Inst, gen int, inEntry bool) string {
 		}
 		return "CCTL.E.PF2" // prefetch
 	case format.ClassTensor: // mma: HMMA.16816.F32.BF16 for mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
-		shape := "16816"
-		if has("m16n8k8") {
-			shape = "1688"
-		}
-		name := "HMMA." + shape + ".F32"
-		if i := slices.Index(mods, "col"); i >= 0 && i+1 < len(mods) && mods[i+1] == "f16" { // .dtype
-			name = "HMMA." + shape + ".F16"
-		}
-		if has("bf16") {
-			name += ".BF16"
-		}
-		return name
-	}
-	// ClassALU.
+		return mmaName(mods, has, gen)
+	} // ClassALU.
 	switch base {
 	case "mul", "mad", "madc", "mul24", "mad24", "div", "rem":
 		if has("wide") {
@@ -224,6 +212,50 @@ func mbarrierName(base string, has func(string) bool, gen int) string {
 		return "SYNCS.PHASECHK.TRANS64.TRYWAIT"
 	}
 	return "SYNCS.ARRIVE.TRANS64.A1T0"
+}
+
+// mmaName names an mma as ptxas 11.8 does (scripts/hw/mma.sh's SASS and its sm_80
+// build): HMMA.16816.F32, HMMA.1688.F32.BF16, HMMA.16816.F16, HMMA.1688.F32.TF32;
+// IMMA.16832.S8.S8 (.U8.S8 and the like by the input types, .SAT for .satfinite) and
+// IMMA.16816; DMMA.884 (DMMA.8x8x4 from sm_90).
+func mmaName(mods []string, has func(string) bool, gen int) string {
+	if has("m8n8k4") && has("f64") {
+		if gen >= smHopper {
+			return "DMMA.8x8x4"
+		}
+		return "DMMA.884"
+	}
+	var ints []string // the input types of an integer mma
+	for _, m := range mods {
+		if m == "s8" || m == "u8" {
+			ints = append(ints, strings.ToUpper(m))
+		}
+	}
+	if len(ints) == 2 {
+		name := "IMMA.16816." + ints[0] + "." + ints[1]
+		if has("m16n8k32") {
+			name = "IMMA.16832." + ints[0] + "." + ints[1]
+		}
+		if has("satfinite") {
+			name += ".SAT"
+		}
+		return name
+	}
+	shape := "16816"
+	if has("m16n8k8") {
+		shape = "1688"
+	}
+	name := "HMMA." + shape + ".F32"
+	if i := slices.Index(mods, "col"); i >= 0 && i+1 < len(mods) && mods[i+1] == "f16" { // .dtype
+		name = "HMMA." + shape + ".F16"
+	}
+	switch {
+	case has("bf16"):
+		name += ".BF16"
+	case has("tf32"):
+		name += ".TF32"
+	}
+	return name
 }
 
 // convName names a cvt by its destination and source types (cvt.rn.f32.s32: to f32 from

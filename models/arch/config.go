@@ -68,8 +68,13 @@ type SM struct {
 	// MMACyclesK8 and MMACyclesK16 are how long an SM sub-partition's tensor unit is
 	// busy with one warp's mma of depth k = 8 (m16n8k8, SASS HMMA.1688) and k = 16
 	// (m16n8k16, HMMA.16816): the least cycles between two on one scheduler. 0: no
-	// tensor cores (before Volta); a trace with an mma cannot be timed there.
+	// tensor cores (before Volta); a trace with an mma cannot be timed there. The depth
+	// is k times the input's bits over 16: m16n8k8 on tf32 and m16n8k32 on s8 are timed
+	// as m16n8k16 on f16, as an H100 runs them (traces/hw/h100-2026-11-27-mma-more).
 	MMACyclesK8, MMACyclesK16 int
+	// MMACyclesF64 is the same for an m8n8k4 on f64 (SASS DMMA.884). 0: no f64 tensor
+	// cores; a trace with one cannot be timed there.
+	MMACyclesF64 int
 
 	// LaunchCycles is a kernel's fixed launch-and-drain cost in SM cycles, which ncu's
 	// sm__cycles_elapsed.avg includes and no SM spends issuing: a timing engine adds it
@@ -270,8 +275,8 @@ type Latency struct {
 	Const    int // level-1 constant cache hit
 	ConstL15 int // level-1.5 hit
 	// MMAK8 and MMAK16: an mma's issue-to-result latency, by its depth as
-	// SM.MMACyclesK8/K16 (0 where there are no tensor cores).
-	MMAK8, MMAK16 int
+	// SM.MMACyclesK8/K16 (0 where there are no tensor cores); MMAF64 an f64 mma's.
+	MMAK8, MMAK16, MMAF64 int
 }
 
 // GlobalLoadMode is the coalescer mode global loads use: Coalescer, except
@@ -466,7 +471,8 @@ func (c *Config) Validate() error {
 	for _, m := range []struct {
 		cycles, lat string
 		c, l        int
-	}{{"sm.mma_cycles_k8", "lat.mma_k8", c.SM.MMACyclesK8, c.Latency.MMAK8}, {"sm.mma_cycles_k16", "lat.mma_k16", c.SM.MMACyclesK16, c.Latency.MMAK16}} {
+	}{{"sm.mma_cycles_k8", "lat.mma_k8", c.SM.MMACyclesK8, c.Latency.MMAK8}, {"sm.mma_cycles_k16", "lat.mma_k16", c.SM.MMACyclesK16, c.Latency.MMAK16},
+		{"sm.mma_cycles_f64", "lat.mma_f64", c.SM.MMACyclesF64, c.Latency.MMAF64}} {
 		switch {
 		case m.c < 0:
 			bad(m.cycles, "must not be negative (0: no tensor cores), is %d", m.c)

@@ -66,6 +66,8 @@ var common = []row{
 	{"sm.mma_cycles_k16", "0", "no tensor cores unless the preset has them (Volta on: PG, Warp Matrix Functions)"},
 	{"lat.mma_k8", "0", "no tensor cores unless the preset has them"},
 	{"lat.mma_k16", "0", "no tensor cores unless the preset has them"},
+	{"sm.mma_cycles_f64", "0", "no f64 tensor cores unless the preset has them (GA100 on: A100 whitepaper)"},
+	{"lat.mma_f64", "0", "no f64 tensor cores unless the preset has them"},
 }
 
 // The PCIe link's measured values (scripts/hw/transfers.sh on an H200, docs/research/
@@ -413,11 +415,15 @@ var presets = []preset{
 		{"sm.mma_cycles_k8", "4", "[R] A100 whitepaper: as sm.mma_cycles_k16, an m16n8k8's 1024 FMA every 4 cycles"},
 		{"lat.mma_k16", "24", "assumed: as measured on GH100 (hopper); unmeasured on A100"},
 		{"lat.mma_k8", "17", "assumed: as measured on GH100 (hopper); unmeasured on A100"},
+		{"sm.mma_cycles_f64", "16", "[R] A100 whitepaper: 19.5 FP64 tensor TFLOPS at 1410 MHz on 108 SMs = 64 FMA per SM and cycle, 16 per SMSP: an m8n8k4's 256 FMA every 16 cycles"},
+		{"lat.mma_f64", "26", "assumed: as measured on GH100 (hopper); unmeasured on A100"},
 	}},
 	{arch: "ampere", gpu: "rtx3090", base: "a100", rows: []row{
 		{"name", "GeForce RTX 3090", "GA102"},
 		{"sm.mma_cycles_k16", "32", "[R] GA102 whitepaper: RTX 3090 71 dense FP16 tensor TFLOPS with FP32 accumulate at 1695 MHz on 82 SMs = 255 FMA per SM and cycle, 64 per SMSP: 32 cycles an m16n8k16 (FP16 accumulate runs twice as fast, 142 TFLOPS: not modelled apart)"},
 		{"sm.mma_cycles_k8", "16", "[R] GA102 whitepaper: as sm.mma_cycles_k16"},
+		{"sm.mma_cycles_f64", "0", "[R] GA102 whitepaper: its tensor cores take FP16, BF16, TF32, INT8, INT4 and binary, not FP64 (GA100's do)"},
+		{"lat.mma_f64", "0", "as sm.mma_cycles_f64"},
 		{"cc", "8.6", "PG §20.7"},
 		{"sm.count", "82", "[R] hw-facts §1"},
 		{"sm.clock_mhz", "1695", "[R] RTX 3090 boost clock"},
@@ -472,6 +478,7 @@ var presets = []preset{
 		{"sm.launch_cycles", "2505", "[V] ME: traces/hw/h200-2026-11-21-launch-overhead.csv, empty kernels at 1 and 132 CTAs take 2544 and 2466 elapsed SM cycles (H200; assumed the same on H100, one GH100 die and driver)"},
 		{"sm.mma_cycles_k16", "6", "[V] ME scripts/hw/mma.sh, traces/hw/h100-2026-11-27-mma/mma.csv: one block per SM of 8 or 16 warps, each with 8 independent m16n8k16 chains, completes 0.66 and 0.64 per SM and cycle (every type): 6.1 cycles per SMSP. The whitepaper's 989 dense FP16 TFLOPS (4 cycles an m16n8k16 per SMSP at 1830 MHz) is wgmma's; mma.sync reaches two thirds of it"},
 		{"sm.mma_cycles_k8", "4", "[V] ME same run: 0.98 m16n8k8 per SM and cycle with 8 or 16 warps, 4.1 cycles per SMSP"},
+		{"sm.mma_cycles_f64", "17", "[V] ME scripts/hw/mma.sh, traces/hw/h100-2026-11-27-mma-more/mma.csv: 0.232 and 0.229 m8n8k4.f64 per SM and cycle with 8 or 16 warps, 17.3 cycles per SMSP (m16n8k8.tf32 and m16n8k32.s8 run as m16n8k16.f16: 0.658, 0.655; m16n8k16.s8 as m16n8k8: 0.974)"},
 		{"sm.reuse_miss_cycles", "1", "[V] ME traces/hw/h200-2026-11-21-volkov-ilp.csv with its SASS (h200-2026-11-21-volkov-sm90.sass.gz): FFMA chains reach 47/65/74/94% of peak at ILP 1-4 however many warps run, k FMAs in k+1 cycles while a warp must yield every k < 4 FFMAs; docs/VALIDATION.md"},
 		{"sm.aggregate_atomics", "true", "[V] ME traces/hw/h200-2026-11-26-compaction-sass.tar.gz: compact_atomic's per-lane atomicAdd(count, 1) is VOTEU.ANY, FLO, POPC, one ATOMG by the first lane and SHFL.IDX in both corpora, one atomic sector per warp in ncu"},
 		{"sm.cta_launch_cycles", "99", "[V] ME: same file, 1024 empty CTAs of 256 threads (8 per SM, all resident at once) take 3201 cycles: (3201 - 2505) / 7 launches after each SM's first"},
@@ -555,6 +562,7 @@ var presets = []preset{
 		{"lat.dp", "8", "[V] ME: dependent DFMA 8.28 cycles"},
 		{"lat.mma_k16", "24", "[V] ME scripts/hw/mma.sh, traces/hw/h100-2026-11-27-mma/mma.csv: a warp's chain of 4096 dependent m16n8k16 (D into C) takes 24.1 SM cycles each, for f16 and bf16 inputs and f32 or f16 accumulators alike"},
 		{"lat.mma_k8", "17", "[V] ME same run: 17.1 cycles each for m16n8k8"},
+		{"lat.mma_f64", "26", "[V] ME scripts/hw/mma.sh, traces/hw/h100-2026-11-27-mma-more/mma.csv: 26.1 cycles each for a chain of m8n8k4.f64 (m16n8k8.tf32 and m16n8k32.s8 24.1, m16n8k16.s8 17.1)"},
 		{"lat.shared", "23", "[V] ME: dependent LDS 23.0 cycles"},
 		{"lat.l1_hit", "32", "[V] ME: 32.0 cycles (H100 PCIe 34, GB)"},
 		{"lat.l2_hit", "130", "[V] ME pointer chase (scripts/hw/footprint.sh, traces/hw/h100-2026-11-25-footprint): an L2 hit is 284.0 cycles with the SMs at 1979 MHz and 253.7 at 1590, the L2 at 1707 both times, so 130.1 SM cycles + 132.7 L2 cycles (hw-facts section 8)"},
