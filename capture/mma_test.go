@@ -105,10 +105,16 @@ func (r *mmaRand) gen16(d int, bf bool) uint32 {
 	return s<<15 | e<<mb | m
 }
 
+// signFrac draws an f32's sign and fraction bits, the first two draws of gen32 and
+// gentf.
+func (r *mmaRand) signFrac() (s, m uint32) {
+	s = uint32(r.next() & 1)
+	return s, uint32(r.next()) & 0x7fffff
+}
+
 // gen32 draws an f32 accumulator from distribution d.
 func (r *mmaRand) gen32(d int) uint32 {
-	s := uint32(r.next() & 1)
-	m := uint32(r.next()) & 0x7fffff
+	s, m := r.signFrac()
 	var e uint32
 	switch d {
 	case 0:
@@ -129,8 +135,7 @@ func (r *mmaRand) gen32(d int) uint32 {
 // gentf draws a tf32 input (an f32 word with all 23 fraction bits random) from
 // distribution d.
 func (r *mmaRand) gentf(d int) uint32 {
-	s := uint32(r.next() & 1)
-	m := uint32(r.next()) & 0x7fffff
+	s, m := r.signFrac()
 	var e uint32
 	switch d {
 	case 0:

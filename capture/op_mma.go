@@ -2,6 +2,7 @@ package capture
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/bits"
 	"slices"
@@ -22,9 +23,12 @@ type mmaForm struct {
 	a, b, c []int32
 }
 
-// mmaShapes are the shapes each kind of input takes.
-var mmaShapes = map[string][]string{"f16": {".m16n8k16", ".m16n8k8"}, "tf32": {".m16n8k8"},
-	"int": {".m16n8k32", ".m16n8k16"}, "f64": {".m8n8k4"}}
+// mmaShapes are the shapes each kind of input takes; mmaDims each shape's m and k.
+var (
+	mmaShapes = map[string][]string{"f16": {".m16n8k16", ".m16n8k8"}, "tf32": {".m16n8k8"},
+		"int": {".m16n8k32", ".m16n8k16"}, "f64": {".m8n8k4"}}
+	mmaDims = map[string][2]int{".m16n8k16": {16, 16}, ".m16n8k8": {16, 8}, ".m16n8k32": {16, 32}, ".m8n8k4": {8, 4}}
+)
 
 // decodeMma decodes mma.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype d,
 // a, b, c: .m16n8k16/.m16n8k8 with .f16 inputs (d, c .f16 or .f32) or .bf16 (.f32);
@@ -35,11 +39,11 @@ func decodeMma(r *resolver) error {
 	if !m.sync {
 		return r.fail("mma needs .sync.aligned")
 	}
-	f := &mmaForm{m: 16}
+	f := &mmaForm{}
 	shape := ""
-	for _, sh := range []string{".m16n8k16", ".m16n8k8", ".m16n8k32", ".m8n8k4"} {
+	for _, sh := range slices.Sorted(maps.Keys(mmaDims)) { // in one order: a second shape is refused by name
 		if m.take(sh) {
-			shape = sh
+			shape, f.m, f.k = sh, mmaDims[sh][0], mmaDims[sh][1]
 		}
 	}
 	if shape == "" {
@@ -50,10 +54,6 @@ func decodeMma(r *resolver) error {
 			}
 		}
 		return r.fail("mma %s is not supported (only .m16n8k16, .m16n8k8, .m16n8k32 and .m8n8k4 are)", shape)
-	}
-	fmt.Sscanf(shape[strings.Index(shape, "k")+1:], "%d", &f.k)
-	if shape == ".m8n8k4" {
-		f.m = 8
 	}
 	if !strings.Contains(r.a.opcode, ".row.col") || !m.take(".row") || !m.take(".col") {
 		return r.fail("mma %s takes .row.col", shape)
