@@ -265,6 +265,15 @@ func (w *warpState) access(in *instr, pc int32, l int, sp mspace, addr uint64, n
 	return nil, 0, w.fault(FaultUnsupported, pc, l, addr, "", "access to an unsupported state space")
 }
 
+// laneAddr is lane l's address operand of in: its register plus the offset, in the
+// register's width (in.amask), or the offset alone.
+func (w *warpState) laneAddr(in *instr, l int) uint64 {
+	if in.base < 0 {
+		return uint64(in.off)
+	}
+	return (uint64(in.off) + w.regs[int(in.base)*32+l]) & in.amask
+}
+
 // localAddr is where the trace places byte off of lane l's local memory
 // (format.LocalAddr).
 func (w *warpState) localAddr(l int, off uint64) uint64 {

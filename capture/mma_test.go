@@ -93,16 +93,25 @@ func (r *mmaRand) gen16(d int, bf bool) uint32 {
 	case 2:
 		e = bias
 	default:
-		k := r.n(8)
-		if k == 0 {
+		var zero bool
+		if e, zero = r.tiny(); zero {
 			return s << 15
-		}
-		e = 0
-		if k >= 4 {
-			e = 1 + r.n(5)
 		}
 	}
 	return s<<15 | e<<mb | m
+}
+
+// tiny draws the exponent field of distribution 3 (zeros, subnormals and the smallest
+// normals): one in eight a zero, three a subnormal (0), four an exponent of 1 to 5.
+func (r *mmaRand) tiny() (e uint32, zero bool) {
+	k := r.n(8)
+	switch {
+	case k == 0:
+		return 0, true
+	case k < 4:
+		return 0, false
+	}
+	return 1 + r.n(5), false
 }
 
 // signFrac draws an f32's sign and fraction bits, the first two draws of gen32 and
@@ -145,13 +154,9 @@ func (r *mmaRand) gentf(d int) uint32 {
 	case 2:
 		e = 127
 	default:
-		k := r.n(8)
-		if k == 0 {
+		var zero bool
+		if e, zero = r.tiny(); zero {
 			return s << 31
-		}
-		e = 0
-		if k >= 4 {
-			e = 1 + r.n(5)
 		}
 	}
 	return s<<31 | e<<23 | m
@@ -170,14 +175,9 @@ func (r *mmaRand) gen64(d int, w []uint32) {
 	case 2:
 		e = 1023
 	default:
-		k := r.n(8)
-		switch {
-		case k == 0:
-			m, e = 0, 0
-		case k < 4:
-			e = 0
-		default:
-			e = 1 + uint64(r.n(5))
+		t, zero := r.tiny()
+		if e = uint64(t); zero {
+			m = 0
 		}
 	}
 	x := s<<63 | e<<52 | m

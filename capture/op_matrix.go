@@ -102,15 +102,8 @@ func (w *warpState) ldmatrix(in *instr, pc int32, exec uint32, path uint16, fl f
 			fmt.Sprintf("ldmatrix .x%d needs lanes 0-%d for its row addresses; the warp has %#08x", in.vec, num-1, exec))
 	}
 	var rows [32][]byte
-	var base *[32]uint64
-	if in.base >= 0 {
-		base = w.slot(in.base)
-	}
 	for l := range num {
-		addr := uint64(in.off)
-		if base != nil {
-			addr = (addr + base[l]) & in.amask
-		}
+		addr := w.laneAddr(in, l)
 		if in.space == msGeneric && addr-SharedWindow >= windowSize {
 			return w.fault(FaultUnsupported, pc, l, addr, "", fmt.Sprintf("ldmatrix address %#x is not in shared memory", addr))
 		}

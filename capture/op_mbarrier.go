@@ -111,7 +111,6 @@ func decodeMbarrier(r *resolver) error {
 		return err
 	}
 	a := r.a
-	var err error
 	switch op {
 	case mbInit:
 		if err := r.nops(2); err != nil {
@@ -121,12 +120,11 @@ func decodeMbarrier(r *resolver) error {
 	case mbInval:
 		return r.nops(1)
 	case mbArrive:
+		n := []int{2, 3} // the count is optional, but for .noComplete
 		if in.imm&mbNoComplete != 0 {
-			err = r.nops(3)
-		} else {
-			err = r.nops(2, 3)
+			n = n[1:]
 		}
-		if err != nil {
+		if err := r.nops(n...); err != nil {
 			return err
 		}
 		if err := r.dst(0, 0, tB64); err != nil {
@@ -224,10 +222,7 @@ func decodeCpAsyncMbarrier(r *resolver) error {
 // mbarrierWord returns lane l's mbarrier object: 8 aligned bytes of the CTA's shared
 // memory, through a .shared or a generic address.
 func (w *warpState) mbarrierWord(in *instr, pc int32, l int) ([]byte, uint64, error) {
-	addr := uint64(in.off)
-	if in.base >= 0 {
-		addr = (addr + w.regs[int(in.base)*32+l]) & in.amask
-	}
+	addr := w.laneAddr(in, l)
 	sp, sa := in.space, addr
 	if sp == msGeneric {
 		if addr-SharedWindow >= windowSize {
@@ -258,10 +253,15 @@ func (w *warpState) mbarrierDone(in *instr, l int, v uint64) bool {
 	return v&mbPhase != x&mbPhase
 }
 
-// mbarrierWaits says whether a try_wait at pc must wait for lanes of exec: a phase one
-// of them names has not completed.
-func (w *warpState) mbarrierWaits(in *instr, pc int32, exec uint32) (bool, error) {
-	for m := exec; m != 0; m &= m - 1 {
+// tryWait says whether in is an mbarrier.try_wait, which the SIMT layers put off while
+// mbarrierWaits says so.
+func (in *instr) tryWait() bool { return in.op == opMbarrier && in.bop == mbTryWait }
+
+// mbarrierWaits says whether the try_wait in at pc, run by the active lanes, must wait:
+// a phase one of its executing lanes names has not completed. It notes where the warp
+// waits (mbarWait) if so.
+func (w *warpState) mbarrierWaits(in *instr, pc int32, active uint32) (bool, error) {
+	for m := w.guardMask(in, active); m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		b, sa, err := w.mbarrierWord(in, pc, l)
 		if err != nil {

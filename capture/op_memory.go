@@ -236,20 +236,13 @@ func (w *warpState) cpAsync(in *instr, pc int32, exec uint32, path uint16, fl fo
 		return nil
 	}
 	n := int(in.width)
-	var src *[32]uint64
-	if in.base >= 0 {
-		src = w.slot(in.base)
-	}
 	dst, size, ignore := w.slot(in.s[2]), w.slot(in.s[0]), w.preds[in.s[1]]
 	if in.sneg&2 != 0 {
 		ignore = ^ignore
 	}
 	for m := exec; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
-		sa, da := uint64(in.off), (uint64(int64(int32(in.imm)))+dst[l])&maskFor(in.t2)
-		if src != nil {
-			sa = (sa + src[l]) & in.amask
-		}
+		sa, da := w.laneAddr(in, l), (uint64(int64(int32(in.imm)))+dst[l])&maskFor(in.t2)
 		if sa&uint64(n-1) != 0 {
 			return w.fault(FaultMisaligned, pc, l, sa, w.c.nearest(msGlobal, sa), fmt.Sprintf("misaligned %d-byte cp.async source at %#x", n, sa))
 		}

@@ -110,14 +110,13 @@ func decodeMma(r *resolver) error {
 	if err := r.nops(4); err != nil {
 		return err
 	}
-	regT, per := tB32, func(t vtype) int { return 4 / max(1, t.size()) } // elements a register holds
+	regT := tB32
 	if kind == "f64" {
-		regT, per = tB64, func(vtype) int { return 1 }
+		regT = tB64
 	}
-	if f.tf32 {
-		per = func(vtype) int { return 1 }
-	}
-	frag := func(rows, cols int, t vtype) int { return rows * cols / 32 / per(t) } // registers a lane holds
+	// The registers a lane holds of a rows×cols fragment of t: 32-bit registers hold
+	// 4/size elements (a tf32 is an f32), a 64-bit one an f64.
+	frag := func(rows, cols int, t vtype) int { return rows * cols / 32 / max(1, 4/t.size()) }
 	list := func(i, want int, what string) ([]operand, error) {
 		o := a.ops[i]
 		es := []operand{o}
@@ -184,16 +183,13 @@ func (w *warpState) mma(in *instr, pc int32, exec uint32, path uint16, fl format
 		return nil
 	}
 	elem := func(slots []int32, t vtype, l, i int) uint64 { // element i of a lane's fragment
-		if f.tf32 || t.size() == 4 {
+		if t.size() == 4 {
 			return reg(slots, l, i)
 		}
 		n := 4 / t.size()
 		return reg(slots, l, i/n) >> (32 / n * (i % n)) & (1<<(32/n) - 1)
 	}
-	e := 4 / f.aT.size()
-	if f.tf32 {
-		e = 1
-	}
+	e := 4 / f.aT.size() // elements a register holds (a tf32 is an f32)
 	var A [16][32]uint64
 	var B [32][8]uint64
 	var C [16][8]uint64

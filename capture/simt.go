@@ -62,8 +62,8 @@ func (w *warpState) runStack(quantum int) (warpStatus, error) {
 		}
 		pc := top.pc
 		in := &k.prog[pc]
-		if in.op == opMbarrier && in.bop == mbTryWait {
-			if wait, err := w.mbarrierWaits(in, pc, w.guardMask(in, top.mask)); err != nil || wait {
+		if in.tryWait() {
+			if wait, err := w.mbarrierWaits(in, pc, top.mask); err != nil || wait {
 				return wsYield, err
 			}
 		}
@@ -342,8 +342,8 @@ func (w *warpState) runITS(quantum int) (warpStatus, error) {
 		}
 		pc := p.pc
 		in := &k.prog[pc]
-		if in.op == opMbarrier && in.bop == mbTryWait {
-			if wait, err := w.mbarrierWaits(in, pc, w.guardMask(in, p.mask)); err != nil {
+		if in.tryWait() {
+			if wait, err := w.mbarrierWaits(in, pc, p.mask); err != nil {
 				return 0, err
 			} else if wait {
 				p.state = psMbarrier

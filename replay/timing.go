@@ -467,9 +467,10 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 			p, slots, alt = intPipes(ik, slots, own != nil && own[pc] == 0, cfg.SM)
 		}
 		if p == pTensor {
-			if slots, lat = mmaCost(in.Opcode, cfg); slots == 0 {
+			var class int
+			if slots, lat, class = mmaCost(in.Opcode, cfg); slots == 0 {
 				what := "tensor cores (sm.mma_cycles_k8/k16 0)"
-				if mmaClass(in.Opcode) == mmaF64 {
+				if class == mmaF64 {
 					what = "f64 tensor cores (sm.mma_cycles_f64 0)"
 				}
 				return nil, fmt.Errorf("%s/%s has no %s: the kernel's %s (pc %d) cannot be timed there", cfg.Arch, cfg.GPU, what, in.Opcode, pc)
@@ -1320,15 +1321,15 @@ func (s *timedSM) texture(w *format.Warp, i int, in *timedInst, t int64, texel i
 }
 
 // mmaCost is an mma's tensor-pipe slots and latency on cfg (0 slots: cfg has no tensor
-// cores for it), by mmaClass.
-func mmaCost(opcode string, cfg *arch.Config) (slots int, lat int64) {
-	switch mmaClass(opcode) {
+// cores for it), by its mmaClass, which it returns too.
+func mmaCost(opcode string, cfg *arch.Config) (slots int, lat int64, class int) {
+	switch class = mmaClass(opcode); class {
 	case mmaF64:
-		return cfg.SM.MMACyclesF64, int64(cfg.Latency.MMAF64)
+		return cfg.SM.MMACyclesF64, int64(cfg.Latency.MMAF64), class
 	case mmaK16:
-		return cfg.SM.MMACyclesK16, int64(cfg.Latency.MMAK16)
+		return cfg.SM.MMACyclesK16, int64(cfg.Latency.MMAK16), class
 	}
-	return cfg.SM.MMACyclesK8, int64(cfg.Latency.MMAK8)
+	return cfg.SM.MMACyclesK8, int64(cfg.Latency.MMAK8), class
 }
 
 // mma cost classes: sm.mma_cycles_k8, _k16 and _f64 with their latencies.
@@ -1337,6 +1338,10 @@ const (
 	mmaK16
 	mmaF64
 )
+
+// mmaInputBits are the bits of an mma's input elements, by the type's name in PTX or
+// SASS (lower case); f16 and bf16 are mmaClass's default.
+var mmaInputBits = map[string]int{"tf32": 32, "s8": 8, "u8": 8, "e4m3": 8, "e5m2": 8, "s4": 4, "u4": 4, "b1": 1}
 
 // mmaClass is an mma's cost class (PTX mma, SASS HMMA/IMMA/BMMA/DMMA): f64 (PTX .f64,
 // SASS DMMA), else by its depth, k times its inputs' bits over 16 (f16 and bf16 16,
@@ -1357,7 +1362,7 @@ func mmaClass(opcode string) int {
 		bits = 1
 	}
 	for _, p := range parts { // PTX: .atype is the first input type; SASS: a suffix
-		if b, ok := map[string]int{"tf32": 32, "s8": 8, "u8": 8, "e4m3": 8, "e5m2": 8, "s4": 4, "u4": 4, "b1": 1}[p]; ok {
+		if b, ok := mmaInputBits[p]; ok {
 			bits = b
 			break
 		}

@@ -131,9 +131,10 @@ func sassName(in *format.Inst, gen int, inEntry bool) string {
 			return "PMTRIG"
 		}
 		return "CCTL.E.PF2" // prefetch
-	case format.ClassTensor: // mma: HMMA.16816.F32.BF16 for mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+	case format.ClassTensor:
 		return mmaName(mods, has, gen)
-	} // ClassALU.
+	}
+	// ClassALU.
 	switch base {
 	case "mul", "mad", "madc", "mul24", "mad24", "div", "rem":
 		if has("wide") {
