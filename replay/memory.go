@@ -900,6 +900,9 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 	if err != nil {
 		return nil, err
 	}
+	if err := checkModelMemory(cfg, occ, l.WarpsPerCTA(), false); err != nil {
+		return nil, err
+	}
 	prog := l.Program.Insts
 	kinds := make([]instKind, len(prog))
 	for i := range prog {

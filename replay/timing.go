@@ -412,6 +412,9 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	if err != nil {
 		return nil, err
 	}
+	if err := checkModelMemory(cfg, occ, l.WarpsPerCTA(), true); err != nil {
+		return nil, err
+	}
 	if _, err := sched.New(cfg.SM.Scheduler); err != nil {
 		return nil, err
 	}

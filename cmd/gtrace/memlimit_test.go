@@ -49,3 +49,35 @@ func TestCaptureRefusesBufferBeyondMemory(t *testing.T) {
 		t.Errorf("a trace was written: %v", err)
 	}
 }
+
+// TestReplayRefusesModelsBeyondMemory runs a real gtrace replay under the same limit
+// with 10^8 SMs: exit status 1, naming what needs the memory and the key that sets it,
+// where it used to die in the Go runtime (exit status 2, a goroutine dump).
+func TestReplayRefusesModelsBeyondMemory(t *testing.T) {
+	tr := filepath.Join(t.TempDir(), "av.gtrace")
+	if code, _, stderr := gtrace(t, "capture", "add_vectors", "--size", "n=4096", "-o", tr); code != 0 {
+		t.Fatalf("capture: exit %d: %s", code, stderr)
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skipf("needs sh for ulimit: %v", err)
+	}
+	for _, engine := range []string{"memory", "timing"} {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		args := []string{"replay", "--arch", "hopper", "--engine", engine, "--set", "sm.count=100000000", tr}
+		cmd, output := gtraceProcess(ctx, args...)
+		cmd.Path, cmd.Args = sh, append([]string{"sh", "-c", `ulimit -v 4000000 && exec "$0" "$@"`, os.Args[0]}, args...)
+		err = cmd.Run()
+		cancel()
+		msg := output.String()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+			t.Fatalf("%s: exit %v, want status 1; output:\n%.2000s", engine, err, msg)
+		}
+		for _, s := range []string{"the " + engine + " engine's models of hopper/h100 need", "100000000 ×", "(sm.count,", "ulimit -v"} {
+			if !strings.Contains(msg, s) {
+				t.Errorf("%s: output lacks %q:\n%s", engine, s, msg)
+			}
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package cache
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // Op is the kind of access, for statistics and write handling.
 type Op uint8
@@ -140,11 +143,31 @@ func (c *Sectored) alloc() {
 	c.head = make([]int32, c.sets)
 	c.tail = make([]int32, c.sets)
 	c.mshr = make([]mshrEntry, c.cfg.MSHRs)
-	if c.ways > 32 {
+	if c.ways > indexedWays {
 		x := newLineIndex(n)
 		c.index = &x
 	}
 	c.resetOrder()
+}
+
+// indexedWays is the most ways a set may have before a cache looks lines up through a
+// lineIndex rather than by scanning the set.
+const indexedWays = 32
+
+// Bytes is the memory a cache of this configuration takes once it has been accessed
+// (alloc's slots, per-set order, MSHRs and line index), so that a caller building
+// thousands of them can ask before it allocates. An invalid configuration takes none.
+func (c Config) Bytes() uint64 {
+	_, _, sets, ways, err := c.Geometry()
+	if err != nil {
+		return 0
+	}
+	n := uint64(sets) * uint64(ways)
+	b := n*uint64(unsafe.Sizeof(slot{})) + 2*uint64(sets)*4 + uint64(c.MSHRs)*uint64(unsafe.Sizeof(mshrEntry{}))
+	if ways > indexedWays {
+		b += indexSize(n) * uint64(unsafe.Sizeof(indexEntry{}))
+	}
+	return b
 }
 
 // Config returns the configuration the cache was built with.

@@ -17,8 +17,11 @@ type indexEntry struct {
 	slot int32 // slot+1; 0 = empty
 }
 
+// indexSize is how many entries the index of n slots has: the power of two at least 2n.
+func indexSize(n uint64) uint64 { return 1 << bits.Len64(2*n-1) }
+
 func newLineIndex(n int) lineIndex {
-	size := 1 << bits.Len(uint(2*n-1)) // power of two ≥ 2n
+	size := int(indexSize(uint64(n)))
 	return lineIndex{
 		e:     make([]indexEntry, size),
 		shift: uint(64 - bits.TrailingZeros(uint(size))),

@@ -114,6 +114,15 @@ type Model struct {
 	stats   Stats
 }
 
+// Bytes is the memory the model's state takes, with the timed channels NewChannels
+// builds over it (per bank: the open row, twice, and when it is ready; per channel: the
+// last burst, its mask and kind, the bus and the last activate; and the per-channel
+// counts), so that a caller can ask before building one of an absurd size.
+func (c Config) Bytes() uint64 {
+	ch, banks := uint64(max(c.Channels, 0)), uint64(max(c.Banks, 0))
+	return ch*banks*3*8 + ch*(5*8+1)
+}
+
 // New builds a model.
 func New(cfg Config) (*Model, error) {
 	if err := cfg.Validate(); err != nil {
