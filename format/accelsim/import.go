@@ -188,11 +188,15 @@ func (s *scanner) inst(cta, warp int, in *instLine, f *fields) error {
 	if st != nil && st.info.space != format.SpaceLocal && st.info.space != format.SpaceGeneric {
 		return nil // known, and no memory the first pass sizes: the second pass checks the line
 	}
-	if err := parseRest(f, in); err != nil {
-		return err
-	}
-	if st == nil {
-		st = &static{opcode: string(in.opcode), ndst: in.ndst, dst: in.dst, nsrc: in.nsrc, src: in.src, srcLine: in.srcLine}
+	if st != nil {
+		if err := parseRestAs(f, in, st); err != nil {
+			return err
+		}
+	} else {
+		if err := parseRest(f, in); err != nil {
+			return err
+		}
+		st = &static{opcode: string(in.opcode), ndst: in.ndst, dst: in.dst, nsrc: in.nsrc, src: in.src, srcLine: in.srcLine, text: string(in.static)}
 		info, err := lookup(st.opcode, kf.gen, in.mem)
 		if err != nil {
 			var unk *errUnknownOpcode
@@ -206,9 +210,9 @@ func (s *scanner) inst(cta, warp int, in *instLine, f *fields) error {
 		}
 		st.info = info
 		kf.setStatic(in.pc, st)
-	}
-	if err := st.check(in, f); err != nil {
-		return err
+		if err := st.checkMem(in, f); err != nil {
+			return err
+		}
 	}
 	if st.info.memop == format.MemNone {
 		return nil
@@ -370,10 +374,7 @@ func (wr *writer) endTB(cta int) error {
 func (wr *writer) inst(cta, warp int, in *instLine, f *fields) error {
 	kf := wr.kf
 	st := kf.static(in.pc)
-	if err := parseRest(f, in); err != nil {
-		return err
-	}
-	if err := st.check(in, f); err != nil {
+	if err := parseRestAs(f, in, st); err != nil {
 		return err
 	}
 	if err := parseAddrs(f, in); err != nil {

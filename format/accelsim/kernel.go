@@ -145,8 +145,13 @@ type static struct {
 	src     [maxRegs]uint16
 	srcLine uint32
 	info    opInfo
-	unknown bool   // imported as alu under --unknown-opcode=alu
-	gpc     uint32 // its gtrace pc (dense, in SASS pc order), set by build
+	text    string // the first line's text from ndst through its last source register
+	// tail is the text after the PC of the last line without addresses that
+	// parseRestAs read in full, tailMask its mask.
+	tail     []byte
+	tailMask uint32
+	unknown  bool   // imported as alu under --unknown-opcode=alu
+	gpc      uint32 // its gtrace pc (dense, in SASS pc order), set by build
 }
 
 // maxDense bounds the dense table: 64 Ki instructions of 16 bytes (1 MiB of code).
@@ -172,11 +177,17 @@ func (kf *kernelFile) setStatic(pc uint32, st *static) {
 }
 
 // check compares a line of the static's pc with the static: the same opcode and
-// registers, and addresses on every line of a memory instruction.
+// registers.
 func (s *static) check(in *instLine, f *fields) error {
 	if s.opcode != string(in.opcode) || !slices.Equal(s.dst[:s.ndst], in.dst[:in.ndst]) || !slices.Equal(s.src[:s.nsrc], in.src[:in.nsrc]) {
 		return &SyntaxError{f.file, f.line, in.opCol, fmt.Sprintf("pc %04x is %s with other registers, or another opcode, than the first time (%s)", in.pc, in.opcode, s.opcode)}
 	}
+	return nil
+}
+
+// checkMem says whether a line of the static's pc has addresses when a memory
+// instruction's every line must.
+func (s *static) checkMem(in *instLine, f *fields) error {
 	if s.info.memop != format.MemNone && !in.mem {
 		return &SyntaxError{f.file, f.line, in.memCol, fmt.Sprintf("%s is a memory instruction, but this line of it has no addresses (memory width 0)", s.opcode)}
 	}

@@ -2,6 +2,7 @@ package accelsim
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -123,8 +124,46 @@ func (f *fields) hex(what string, bitSize int) (uint64, error) {
 	return f.hexLane(what, -1, bitSize)
 }
 
+// hexDigit is each byte's value as a hexadecimal digit, 0xff for a byte that is none.
+var hexDigit = func() (t [256]uint8) {
+	for c := range t {
+		t[c] = 0xff
+		switch {
+		case c >= '0' && c <= '9':
+			t[c] = uint8(c - '0')
+		case c >= 'a' && c <= 'f':
+			t[c] = uint8(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			t[c] = uint8(c - 'A' + 10)
+		}
+	}
+	return t
+}()
+
 // hexLane is hex for a value of lane l, as decLane.
 func (f *fields) hexLane(what string, l int, bitSize int) (uint64, error) {
+	// The common case in one loop over the bytes: blanks, an optional 0x, digits that fit,
+	// then a blank or the end. Anything else is parsed again below, to say what is wrong.
+	i := f.pos
+	for i < len(f.s) && (f.s[i] == ' ' || f.s[i] == '\t') {
+		i++
+	}
+	start := i
+	if i+2 < len(f.s) && f.s[i] == '0' && (f.s[i+1] == 'x' || f.s[i+1] == 'X') {
+		i += 2
+	}
+	v, first := uint64(0), i
+	for ; i < len(f.s) && v>>(bitSize-4) == 0; i++ {
+		d := hexDigit[f.s[i]]
+		if d == 0xff {
+			break
+		}
+		v = v<<4 | uint64(d)
+	}
+	if i > first && (i == len(f.s) || f.s[i] == ' ' || f.s[i] == '\t') {
+		f.pos, f.col = i, start+1
+		return v, nil
+	}
 	t := f.next()
 	s := t
 	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
@@ -243,6 +282,7 @@ type instLine struct {
 	opCol   int
 	nsrc    int
 	src     [maxRegs]uint16
+	static  []byte // the text of ndst through the last source register (parseStatic), in the line
 	mem     bool
 	memCol  int
 	lanes   [32]uint64 // the traced address of each lane in mask, when mem
@@ -290,11 +330,61 @@ func parsePC(f *fields, in *instLine, version int, lineinfo bool) error {
 
 // parseRest parses an instruction line after parsePC, up to its memory width.
 func parseRest(f *fields, in *instLine) error {
-	m, err := f.hex("active mask", 32)
-	if err != nil {
+	if err := parseMask(f, in); err != nil {
 		return err
 	}
+	if err := parseStatic(f, in); err != nil {
+		return err
+	}
+	return parseWidth(f, in)
+}
+
+// parseRestAs is parseRest for a line of a pc seen before (st): where the text between
+// the line's mask and its memory width is byte for byte st's, the registers and opcode
+// are st's and are not parsed again (most of a line's tokens: issue 12's import speed);
+// otherwise the line is parsed in full and compared with st.
+func parseRestAs(f *fields, in *instLine, st *static) error {
+	// A line with no addresses is often the same, mask included, as this pc's last one.
+	if st.tail != nil && bytes.Equal(f.s[f.pos:], st.tail) {
+		in.mask, in.mem = st.tailMask, false
+		f.pos = len(f.s)
+		return nil
+	}
+	tail := f.pos
+	if err := parseMask(f, in); err != nil {
+		return err
+	}
+	rest := f.s[f.pos:]
+	if n := len(st.text); n > 0 && len(rest) > n && string(rest[:n]) == st.text && (rest[n] == ' ' || rest[n] == '\t') {
+		f.pos += n
+	} else {
+		if err := parseStatic(f, in); err != nil {
+			return err
+		}
+		if err := st.check(in, f); err != nil {
+			return err
+		}
+	}
+	if err := parseWidth(f, in); err != nil {
+		return err
+	}
+	if !in.mem && st.info.memop == format.MemNone {
+		st.tail, st.tailMask = append(st.tail[:0], f.s[tail:]...), in.mask
+	}
+	return st.checkMem(in, f)
+}
+
+func parseMask(f *fields, in *instLine) error {
+	m, err := f.hex("active mask", 32)
 	in.mask = uint32(m)
+	return err
+}
+
+// parseStatic parses what every line of one pc has in common, after the mask:
+// destination registers, opcode, source registers. in.static is their text.
+func parseStatic(f *fields, in *instLine) error {
+	start := f.pos
+	var err error
 	if in.ndst, err = regs(f, &dstNames, in.dst[:]); err != nil {
 		return err
 	}
@@ -308,6 +398,12 @@ func parseRest(f *fields, in *instLine) error {
 	if in.nsrc, err = regs(f, &srcNames, in.src[:]); err != nil {
 		return err
 	}
+	in.static = f.s[start:f.pos]
+	return nil
+}
+
+// parseWidth parses the memory width, and ends a line that has no addresses.
+func parseWidth(f *fields, in *instLine) error {
 	width, err := f.dec("memory width", 0, 1<<16)
 	if err != nil {
 		return err
