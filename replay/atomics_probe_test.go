@@ -91,6 +91,20 @@ func readProbeRun(t *testing.T, dir, probe string) ([][]string, map[int]map[stri
 	return recs[1:], metric
 }
 
+// probeInts parses fields, integer columns of a record of the probe's file, or stops
+// the test naming the file and the record.
+func probeInts(t *testing.T, file string, fields []string) []int {
+	t.Helper()
+	v := make([]int, len(fields))
+	for i, s := range fields {
+		var err error
+		if v[i], err = strconv.Atoi(s); err != nil {
+			t.Fatalf("%s %v: %v", file, fields, err)
+		}
+	}
+	return v
+}
+
 // captureProbe captures a probe's kernel k, from ptx, on blocks CTAs of threads threads
 // under ITS, with args as --arg specs.
 func captureProbe(t *testing.T, name, ptx string, blocks, threads int, args ...string) *format.Reader {

@@ -75,15 +75,9 @@ ret;
 // GPU's), and D=1 with 8 warps is 15% fast.
 func TestTimingConstantProbe(t *testing.T) {
 	recs, metric := readProbeRun(t, "../traces/hw/h200-2026-11-25-constdiv/", "constdiv")
-	var err error
 	n := 0
 	for _, rec := range recs {
-		var v [6]int // id, D, stride, blocks, threads, iters
-		for i := range v {
-			if v[i], err = strconv.Atoi(rec[i]); err != nil {
-				t.Fatalf("constdiv-free.csv %v: %v", rec, err)
-			}
-		}
+		v := probeInts(t, "constdiv-free.csv", rec[:6]) // id, D, stride, blocks, threads, iters
 		id, d, stride, threads, iters := v[0], v[1], v[2], v[4], v[5]
 		if stride != 16 || threads != 32 && v[3] != 132 || d == 4 || d == 16 {
 			continue // one launch per (D, warps per SM) within 15 s of test time

@@ -78,13 +78,7 @@ func TestLdgstsProbeCounts(t *testing.T) {
 	for _, rec := range recs {
 		id, _ := strconv.Atoi(rec[0])
 		kind := rec[1]
-		var v [6]int
-		for i := range v {
-			var err error
-			if v[i], err = strconv.Atoi(rec[2+i]); err != nil {
-				t.Fatalf("ldgsts-free.csv %v: %v", rec, err)
-			}
-		}
+		v := probeInts(t, "ldgsts-free.csv", rec[2:8])
 		size, ss, ds, blocks, threads, iters := v[0], v[1], v[2], v[3], v[4], v[5]
 		if ds != 1 || kind == "ldst" { // ldst: the same loads, checked by the ca and cg launches
 			continue
@@ -169,13 +163,7 @@ ret;
 func TestLdsmProbeCounts(t *testing.T) {
 	recs, hw := readProbeRun(t, ldsmProbe, "ldsm")
 	for _, rec := range recs {
-		var v [7]int
-		for i := range v {
-			var err error
-			if v[i], err = strconv.Atoi(rec[i]); err != nil {
-				t.Fatalf("ldsm-free.csv %v: %v", rec, err)
-			}
-		}
+		v := probeInts(t, "ldsm-free.csv", rec[:7])
 		id, num, trans, rs, blocks, threads, iters := v[0], v[1], v[2] == 1, v[3], v[4], v[5], v[6]
 		m := hw[id]
 		inst := m["smsp__inst_executed_op_ldsm.sum"]

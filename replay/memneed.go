@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/bits"
@@ -81,18 +82,8 @@ func modelMemory(cfg *arch.Config, occ arch.CTAOccupancy, warpsPerCTA int, timin
 		{"the DRAM channels", "dram.channels, dram.banks", uint64(max(cfg.DRAM.Channels, 0)), oneChannel.Bytes()},
 	}
 	parts = slices.DeleteFunc(parts, func(p MemoryPart) bool { return p.Bytes() == 0 })
-	slices.SortStableFunc(parts, func(a, b MemoryPart) int { return compareDesc(a.Bytes(), b.Bytes()) })
+	slices.SortStableFunc(parts, func(a, b MemoryPart) int { return cmp.Compare(b.Bytes(), a.Bytes()) })
 	return parts
-}
-
-func compareDesc(a, b uint64) int {
-	switch {
-	case a > b:
-		return -1
-	case a < b:
-		return 1
-	}
-	return 0
 }
 
 // checkModelMemory refuses a configuration whose models would not fit in what the

@@ -1346,6 +1346,10 @@ const (
 // SASS (lower case); f16 and bf16 are mmaClass's default.
 var mmaInputBits = map[string]int{"tf32": 32, "s8": 8, "u8": 8, "e4m3": 8, "e5m2": 8, "s4": 4, "u4": 4, "b1": 1}
 
+// shapeDigits reads PTX m16n8k16 and SASS 16816 alike as "16816" (after the m): m, then
+// n = 8, then k.
+var shapeDigits = strings.NewReplacer("n", "", "k", "")
+
 // mmaClass is an mma's cost class (PTX mma, SASS HMMA/IMMA/BMMA/DMMA): f64 (PTX .f64,
 // SASS DMMA), else by its depth, k times its inputs' bits over 16 (f16 and bf16 16,
 // tf32 32, s8 and u8 8, s4 and u4 4, b1 1): over 8 is k16, as an H100 runs m16n8k8.tf32
@@ -1371,8 +1375,7 @@ func mmaClass(opcode string) int {
 		}
 	}
 	for _, part := range parts {
-		// PTX m16n8k16 and SASS 16816 alike as "16816": m, then n = 8, then k.
-		shape := strings.NewReplacer("n", "", "k", "").Replace(strings.TrimPrefix(part, "m"))
+		shape := shapeDigits.Replace(strings.TrimPrefix(part, "m"))
 		if len(shape) < 3 || strings.Trim(shape, "0123456789") != "" {
 			continue
 		}

@@ -405,9 +405,7 @@ func walk(fsys fs.FS, kf *kernelFile, v visitor) error {
 	return nil
 }
 
-func isHexDigit(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
+func isHexDigit(c byte) bool { return hexDigit[c] != 0xff }
 
 // valueOf returns the value of a "key = value" line, trimmed.
 func valueOf(line []byte, key string) ([]byte, bool) {

@@ -188,15 +188,8 @@ func parseHex(s []byte, bitSize int) (uint64, error) {
 	}
 	var v uint64
 	for _, c := range s {
-		var d byte
-		switch {
-		case c >= '0' && c <= '9':
-			d = c - '0'
-		case c >= 'a' && c <= 'f':
-			d = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			d = c - 'A' + 10
-		default:
+		d := hexDigit[c]
+		if d == 0xff {
 			return 0, strconv.ErrSyntax
 		}
 		if v>>(bitSize-4) != 0 {
@@ -288,20 +281,15 @@ type instLine struct {
 	lanes   [32]uint64 // the traced address of each lane in mask, when mem
 }
 
-// parseInst parses one instruction line up to its memory width (parseAddrs reads the
-// addresses of a memory instruction): for trace versions before 3 it starts with the
-// thread block and warp (ignored: the #BEGIN_TB section says them), then
+// An instruction line, for trace versions before 3, starts with the thread block and
+// warp (ignored: the #BEGIN_TB section says them), then
 //
 //	[line] PC MASK NDST [Rd...] OPCODE NSRC [Rs...] WIDTH [MODE ADDRESSES]
 //
-// as tracer_tool.cu writes it. WIDTH is not used: Accel-Sim's parser takes the width from
-// the opcode because NVBit can report it wrongly, and so does gtrace (widthOf).
-func parseInst(f *fields, in *instLine, version int, lineinfo bool) error {
-	if err := parsePC(f, in, version, lineinfo); err != nil {
-		return err
-	}
-	return parseRest(f, in)
-}
+// as tracer_tool.cu writes it: parsePC reads it up to its PC, parseRest (or
+// parseRestAs) up to its memory width, and parseAddrs the addresses of a memory
+// instruction. WIDTH is not used: Accel-Sim's parser takes the width from the opcode
+// because NVBit can report it wrongly, and so does gtrace (widthOf).
 
 // parsePC parses an instruction line up to its PC: the fields before it, if any.
 func parsePC(f *fields, in *instLine, version int, lineinfo bool) error {

@@ -3,17 +3,9 @@ package cache
 import (
 	"runtime"
 	"testing"
-)
 
-// allocated is the bytes the heap handed out while f ran (one goroutine: the test's).
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
+	"github.com/gtrace/gtrace/internal/heaptest"
+)
 
 // TestBytesIsWhatAllocTakes: Config.Bytes, which the engines sum over every cache
 // before they build one (replay's checkModelMemory), is what a cache's first access
@@ -27,7 +19,7 @@ func TestBytesIsWhatAllocTakes(t *testing.T) {
 		{Size: 1 << 30, Sets: 64, Sector: 128},  // 1 GB: what an absurd --set asks for
 	} {
 		var c *Sectored
-		got := allocated(func() {
+		got := heaptest.Allocated(3, func() {
 			var err error
 			if c, err = New(cfg); err != nil {
 				t.Fatal(err)

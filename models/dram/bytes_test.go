@@ -3,6 +3,8 @@ package dram
 import (
 	"runtime"
 	"testing"
+
+	"github.com/gtrace/gtrace/internal/heaptest"
 )
 
 // TestBytesIsWhatChannelsTake: Config.Bytes, which replay sums before it builds a
@@ -14,15 +16,12 @@ func TestBytesIsWhatChannelsTake(t *testing.T) {
 		cfg := titan
 		cfg.Channels, cfg.Banks = n.channels, n.banks
 		var c *Channels
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		c, err := NewChannels(cfg, timing)
-		runtime.ReadMemStats(&after)
+		var err error
+		got := heaptest.Allocated(3, func() { c, err = NewChannels(cfg, timing) })
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, want := after.TotalAlloc-before.TotalAlloc, cfg.Bytes()
+		want := cfg.Bytes()
 		// Beyond the slices: the two structs, a few hundred bytes.
 		if got < want || float64(got) > 1.05*float64(want)+1024 {
 			t.Errorf("%d channels × %d banks: NewChannels allocated %d B, Bytes says %d", n.channels, n.banks, got, want)
