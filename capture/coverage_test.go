@@ -124,7 +124,10 @@ Each form is loaded by capture, as `+"`capture --ptx`"+` does, inside a one-inst
 defines (the semantics are tested in `+"`capture/`"+`; an instruction that has no effect in a
 sequentially consistent emulator, such as a fence, is recorded and does nothing). **no**:
 capture refuses it when it loads the PTX, with the error shown, so a kernel using it never
-runs with a silently different meaning.
+runs with a silently different meaning. A texture fetch through a handle in a register
+loads whatever the register holds; what it can read is settled when it runs: tex.1d a
+texture reference's handle (`+"`mov.u64 %%rd1, tref`"+`, as clang writes tex1Dfetch), tex.2d a
+texture object's, and any other pairing stops the kernel with a fault that says so.
 
 | section | supported |
 |---|---|

@@ -504,6 +504,12 @@ func (r *resolver) value(o operand, t vtype) (int32, error) {
 			return r.k.imm(uint64(s.addr + o.off)), nil
 		case symPred:
 			return 0, r.fail("predicate %s used as a value", o.name)
+		case symTexRef:
+			// The reference's handle (mov.u64 %rd, TEXREF; clang's tex1Dfetch).
+			if t.size() != 8 || o.off != 0 {
+				return 0, r.fail("texture reference %s is a 64-bit handle; read it as one (mov.u64 %%rd1, %s)", o.name, o.name)
+			}
+			return r.k.imm(texRefHandles + uint64(r.k.texRef(o.name))), nil
 		}
 		return 0, r.fail("%s is not a value", o.name)
 	}

@@ -128,7 +128,8 @@
 //	activemask             b32
 //	elect                  .sync d|p, membermask: the lowest lane of the membermask leads
 //	tex                    .2d.v4 through a texture object (f32/s32 coordinates); .1d.v4 through
-//	                       a texture reference (s32 coordinates: tex1Dfetch); f32/s32/u32 results
+//	                       a texture reference, named or its handle in a register (s32 coordinates:
+//	                       tex1Dfetch); f32/s32/u32 results
 //	add sub mul            f16 bf16 f16x2 bf16x2 (.rn .ftz .sat)
 //	fma                    f16 bf16 f16x2 bf16x2 .rn (.ftz .sat .relu)
 //	neg abs                f16 bf16 f16x2 bf16x2 (.ftz; a NaN gives the canonical NaN)

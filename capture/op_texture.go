@@ -13,7 +13,7 @@ import (
 // texel layouts are in doc.go.
 var textureFamily = opFamily{name: "texture", rules: []opRule{
 	{names: []string{"tex"}, decode: decodeTex,
-		doc: ".2d.v4 through a texture object (f32/s32 coordinates); .1d.v4 through\na texture reference (s32 coordinates: tex1Dfetch); f32/s32/u32 results"},
+		doc: ".2d.v4 through a texture object (f32/s32 coordinates); .1d.v4 through\na texture reference, named or its handle in a register (s32 coordinates:\ntex1Dfetch); f32/s32/u32 results"},
 }}
 
 func decodeTex(r *resolver) error {
@@ -56,20 +56,21 @@ func decodeTex(r *resolver) error {
 	if ad.kind != oAddr || ad.name == "" || len(ad.elems) != 1 || ad.elems[0].kind != oVec || len(ad.elems[0].elems) != dims || ad.off != 0 {
 		return r.fail("%s", want)
 	}
+	if dims == 1 && ct != tS32 {
+		return r.fail("tex.1d with .f32 coordinates reads a CUDA array (tex1D), which gtrace does not model; tex1Dfetch (.s32) is supported")
+	}
 	s, ok := r.sc.lookup(ad.name)
 	switch {
 	case ok && s.kind == symTexRef && dims == 1:
-		if ct != tS32 {
-			return r.fail("tex.1d with .f32 coordinates reads a CUDA array (tex1D), which gtrace does not model; tex1Dfetch (.s32) is supported")
-		}
 		in.base, in.target = -1, int32(r.k.texRef(ad.name))
 	case ok && s.kind == symTexRef:
 		return r.fail("tex.2d through the texture reference %s (cudaBindTexture2D, cudaBindTextureToArray) is not supported; tex.2d through a texture object is", ad.name)
-	case dims == 1:
-		return r.fail("tex.1d through a texture object is not supported; through a texture reference (.global .texref, cudaBindTexture) it is")
 	case !ok || s.kind != symReg || s.typ.size() != 8:
-		return r.fail("texture operand %s must be a 64-bit register holding a texture object", ad.name)
+		return r.fail("texture operand %s must be a 64-bit register holding a texture handle, or a texture reference", ad.name)
 	default:
+		// A handle in a register: a texture object's (tex2d arguments) or a texture
+		// reference's (mov.u64 %rd, TEXREF, as clang writes tex1Dfetch); which one
+		// is known only when it runs.
 		r.read(s.slot)
 		in.base = s.slot
 	}
@@ -163,7 +164,40 @@ func (k *Kernel) texRef(name string) int {
 	return len(k.trefs) - 1
 }
 
+// texRefHandles is the first texture reference's handle: mov.u64 %rd, TEXREF gives
+// texRefHandles + the reference's index in k.trefs, far above the texture objects'
+// handles (1 to the number of tex2d arguments). A GPU's handles are opaque numbers a
+// kernel only passes to tex; these are gtrace's.
+const texRefHandles = 1 << 40
+
+// texRefHandle is the index in k.trefs of the texture reference whose handle is h.
+func (k *Kernel) texRefHandle(h uint64) (int, bool) {
+	if h < texRefHandles || h-texRefHandles >= uint64(len(k.trefs)) {
+		return 0, false
+	}
+	return int(h - texRefHandles), true
+}
+
 // Execution.
+
+// texRefOf is the texture reference a tex.1d reads through the handles h of the lanes
+// in exec: all of them must hold the same reference's handle.
+func (w *warpState) texRefOf(h *[32]uint64, pc int32, exec uint32) (int, error) {
+	l0 := bits.TrailingZeros32(exec)
+	for m := exec; m != 0; m &= m - 1 {
+		if l := bits.TrailingZeros32(m); h[l] != h[l0] {
+			return 0, w.fault(FaultOutOfBounds, pc, l, h[l], "", fmt.Sprintf("lanes %d and %d fetch through different texture handles (%#x, %#x); gtrace reads one texture reference per tex.1d", l0, l, h[l0], h[l]))
+		}
+	}
+	ref, ok := w.c.k.texRefHandle(h[l0])
+	switch {
+	case ok:
+		return ref, nil
+	case h[l0] != 0 && h[l0] <= uint64(len(w.c.k.texs)):
+		return 0, w.fault(FaultOutOfBounds, pc, l0, h[l0], "", "tex.1d through a texture object (a tex2d argument) is not supported; through a texture reference (.global .texref, cudaBindTexture) it is")
+	}
+	return 0, w.fault(FaultOutOfBounds, pc, l0, h[l0], "", fmt.Sprintf("texture handle %#x is not a texture reference's", h[l0]))
+}
 
 // texInst fetches texels with point sampling and clamp addressing over unnormalised
 // coordinates; a one-channel texture returns (texel, 0, 0, 1). A texture reference's
@@ -174,12 +208,23 @@ func (w *warpState) texInst(in *instr, pc int32, exec uint32, path uint16, fl fo
 		return nil
 	}
 	if in.base < 0 {
-		return w.texFetch(in, pc, exec, path, fl)
+		return w.texFetch(in, int(in.target), pc, exec, path, fl)
 	}
-	h, xs, ys := w.slot(in.base), w.slot(in.s[0]), w.slot(in.s[1])
+	h := w.slot(in.base)
+	if in.ns == 1 {
+		ref, err := w.texRefOf(h, pc, exec)
+		if err != nil {
+			return err
+		}
+		return w.texFetch(in, ref, pc, exec, path, fl)
+	}
+	xs, ys := w.slot(in.s[0]), w.slot(in.s[1])
 	for m := exec; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		handle := h[l]
+		if ref, ok := w.c.k.texRefHandle(handle); ok {
+			return w.fault(FaultOutOfBounds, pc, l, handle, "", fmt.Sprintf("tex.2d through the texture reference %s (cudaBindTexture2D, cudaBindTextureToArray) is not supported; tex.2d through a texture object is", w.c.k.trefs[ref].name))
+		}
 		if handle == 0 || handle > uint64(len(w.c.k.texs)) {
 			return w.fault(FaultOutOfBounds, pc, l, handle, "", fmt.Sprintf("texture handle %#x is not a tex2d argument", handle))
 		}
@@ -246,8 +291,8 @@ func clampInt(x, n int) int {
 // each lane from device memory, each channel converted as the binding says, zeros past
 // either end. A lane past the end is recorded at the nearest texel (whether a GPU reads
 // memory for it is not measured).
-func (w *warpState) texFetch(in *instr, pc int32, exec uint32, path uint16, fl format.Flags) error {
-	t := w.c.k.trefs[in.target]
+func (w *warpState) texFetch(in *instr, ref int, pc int32, exec uint32, path uint16, fl format.Flags) error {
+	t := w.c.k.trefs[ref]
 	l0 := bits.TrailingZeros32(exec)
 	if t.bind == nil {
 		return w.fault(FaultOutOfBounds, pc, l0, 0, "", fmt.Sprintf("texture reference %s is not bound (cudaBindTexture before the launch)", t.name))

@@ -42,12 +42,30 @@ ret;
 }
 `
 
+// viaHandles is texrefPTX as clang-14 writes tex1Dfetch: each reference's handle moved
+// into a register (mov.u64 %rd7, REF), and the tex reading through the register.
+func viaHandles(ptx string) string {
+	for _, ref := range []string{"tf", "tn", "ti"} {
+		i := strings.Index(ptx, "["+ref+", ")
+		line := strings.LastIndex(ptx[:i], "\n") + 1
+		ptx = ptx[:line] + "mov.u64 %rd7, " + ref + ";\n" + ptx[line:i] + "[%rd7, " + ptx[i+len(ref)+3:]
+	}
+	return ptx
+}
+
 // Texture references bound to linear memory read as on an H100 (examples/cuda/texref.cu):
 // texel x of each channel, normalised reads of signed bytes in [-1, 1], sign-extended
 // 16-bit integers, zeros for the channels a format lacks and for every index past either
 // end; each lane is recorded at its texel's device address (the nearest one past an
-// end), and the launch names each reference it reads.
+// end), and the launch names each reference it reads. All of it holds the same whether
+// the tex names the reference (nvcc) or reads its handle from a register (clang).
 func TestTexRefFetch(t *testing.T) {
+	for _, c := range []struct{ name, ptx string }{{"named", texrefPTX}, {"handles", viaHandles(texrefPTX)}} {
+		t.Run(c.name, func(t *testing.T) { testTexRefFetch(t, c.ptx) })
+	}
+}
+
+func testTexRefFetch(t *testing.T, ptx string) {
 	d := NewDevice()
 	const n = 100 // texels of each texture
 	alloc := func(b []byte) uint64 {
@@ -88,7 +106,7 @@ func TestTexRefFetch(t *testing.T) {
 		"tn": {Addr: pc, Bytes: n * 4, Format: ChannelFormat{Channels: 4, Bits: 8, Kind: ChannelSigned}, Normalized: true},
 		"ti": {Addr: ps, Bytes: n * 2, Format: ChannelFormat{Channels: 1, Bits: 16, Kind: ChannelSigned}},
 	}
-	spec := Spec{PTX: []byte(texrefPTX), PTXName: "texref.ptx", Kernel: "fetch", Grid: d3(1, 1, 1), Block: d3(uint32(len(idx)), 1, 1),
+	spec := Spec{PTX: []byte(ptx), PTXName: "texref.ptx", Kernel: "fetch", Grid: d3(1, 1, 1), Block: d3(uint32(len(idx)), 1, 1),
 		Device: d, Params: [][]byte{u64Param(pidx), u64Param(out)}, TexRefs: refs}
 	k := load(t, spec)
 	s := &memSink{}
@@ -146,7 +164,7 @@ func TestTexRefFetch(t *testing.T) {
 
 // A texture reference the launch does not bind faults at its first fetch; a format
 // gtrace cannot read is refused at Load, naming the reference; tex.2d through a
-// reference and tex.1d through an object are PTX errors that say what is supported.
+// reference and tex1D's float coordinates are PTX errors that say what is supported.
 func TestTexRefErrors(t *testing.T) {
 	d := NewDevice()
 	p, _ := d.Malloc(4096)
@@ -176,7 +194,9 @@ func TestTexRefErrors(t *testing.T) {
 	}
 	for _, c := range []struct{ from, to, want string }{
 		{"tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tf, {%r2}];", "tex.2d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tf, {%r2, %r2}];", "tex.2d through the texture reference tf"},
-		{"tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tf, {%r2}];", "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r2}];", "tex.1d through a texture object is not supported"},
+		{"tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tf, {%r2}];", "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%r2, {%r2}];", "must be a 64-bit register holding a texture handle"},
+		{"tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tf, {%r2}];", "tex.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5}];", "tex1Dfetch (.s32) is supported"},
+		{"ld.param.u64 %rd1, [idx];", "mov.u32 %r7, tf;", "texture reference tf is a 64-bit handle"},
 		{"tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tf, {%r2}];", "tex.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tf, {%f5}];", "tex1Dfetch (.s32) is supported"},
 		{".global .texref tf;", ".shared .texref tf;", "unsupported type or qualifier .texref"},
 	} {
@@ -186,6 +206,62 @@ func TestTexRefErrors(t *testing.T) {
 		var pe *PTXError
 		if !errors.As(err, &pe) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v; want a PTX error saying %q", c.to, err, c.want)
+		}
+	}
+}
+
+// A handle in a register is resolved when the tex runs: tex.1d through a texture
+// object's handle, tex.2d through a reference's, a number that is neither, and lanes
+// holding different references' handles are faults that say so.
+func TestTexRefHandleFaults(t *testing.T) {
+	const ptx = `.version 7.0
+.target sm_80
+.address_size 64
+.global .texref tf;
+.global .texref tn;
+.visible .entry f(.param .u64 obj, .param .u64 out)
+{
+.reg .pred %p<2>;
+.reg .b32 %r<4>;
+.reg .f32 %f<5>;
+.reg .b64 %rd<8>;
+ld.param.u64 %rd1, [obj];
+mov.u32 %r1, %tid.x;
+mov.u64 %rd2, tf;
+mov.u64 %rd3, tn;
+setp.eq.u32 %p1, %r1, 0;
+selp.b64 %rd4, %rd2, %rd3, %p1;
+TEX;
+ret;
+}
+`
+	d := NewDevice()
+	p, _ := d.Malloc(4096)
+	bind := LinearTexture{Addr: p, Bytes: 4096, Format: ChannelFormat{Channels: 1, Bits: 32, Kind: ChannelFloat}}
+	onDevice := Spec{PTXName: "h.ptx", Kernel: "f", Grid: d3(1, 1, 1), Block: d3(32, 1, 1),
+		Device: d, Params: [][]byte{u64Param(3), u64Param(p)}, TexRefs: map[string]LinearTexture{"tf": bind, "tn": bind}}
+	// A tex2d argument's handle (1) in obj: a launch with Args, where tf is not bound.
+	withObject := Spec{PTXName: "h.ptx", Kernel: "f", Grid: d3(1, 1, 1), Block: d3(32, 1, 1), Args: []string{"tex2d:f32:4:4", "buf:f32:32"}}
+	for _, c := range []struct {
+		spec      Spec
+		tex, want string
+	}{
+		{withObject, "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}]", "tex.1d through a texture object (a tex2d argument) is not supported"},
+		{onDevice, "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}]", "texture handle 0x3 is not a texture reference's"},
+		{onDevice, "tex.2d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd2, {%r1, %r1}]", "tex.2d through the texture reference tf"},
+		{onDevice, "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd4, {%r1}]", "lanes 0 and 1 fetch through different texture handles"},
+		{onDevice, "add.s64 %rd5, %rd2, 2;\ntex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd5, {%r1}]", "is not a texture reference's"},
+	} {
+		spec := c.spec
+		spec.PTX = []byte(strings.Replace(ptx, "TEX", c.tex, 1))
+		k, err := Load(spec)
+		if err != nil {
+			t.Fatalf("%s: %v", c.tex, err)
+		}
+		_, err = k.Run(context.Background(), 0, nil)
+		var f *Fault
+		if !errors.As(err, &f) || !strings.Contains(f.Reason, c.want) {
+			t.Errorf("%s: %v; want a fault saying %q", c.tex, err, c.want)
 		}
 	}
 }

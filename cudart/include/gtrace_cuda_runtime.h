@@ -689,6 +689,8 @@ static __host__ inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &sym,
 	return cudaMemcpyFromSymbol(dst, (const void *)&sym, n, off, kind);
 }
 
+#include "gtrace_texture.h"
+
 #undef GTRACE_D
 #undef GTRACE_HD
 

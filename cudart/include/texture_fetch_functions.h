@@ -1,0 +1,3 @@
+// texture_fetch_functions.h: the CUDA SDK's name for part of gtrace_texture.h (through
+// gtrace_cuda_runtime.h), so that a program's own #include <texture_fetch_functions.h> finds it without a CUDA SDK.
+#include "gtrace_cuda_runtime.h"
