@@ -198,8 +198,8 @@ func loadKernel(spec Spec) (*Kernel, error) {
 	if err := bounds(entry).CheckBlock(spec.Block); err != nil {
 		return nil, fmt.Errorf("kernel %s: %v", spec.Kernel, err)
 	}
-	if spec.Device != nil && (len(spec.Args) > 0 || len(spec.Data) > 0 || len(spec.Consts) > 0) {
-		return nil, errors.New("a launch on a Device takes its parameters from Spec.Params, not Args, Data or Consts")
+	if spec.Device != nil && (len(spec.Args) > 0 || len(spec.Data) > 0 || len(spec.Consts) > 0 || len(spec.TexBinds) > 0) {
+		return nil, errors.New("a launch on a Device takes its parameters from Spec.Params, not Args, Data, Consts or TexBinds")
 	}
 	for _, a := range spec.Args {
 		arg, err := ParseArg(a)
@@ -230,6 +230,9 @@ func loadKernel(spec Spec) (*Kernel, error) {
 		return nil, err
 	}
 	if err := k.applyConsts(); err != nil {
+		return nil, err
+	}
+	if err := k.bindTexArgs(); err != nil {
 		return nil, err
 	}
 	k.computeIPDom()

@@ -211,8 +211,9 @@
 // (format.Texture carries Base, size and the layout name). A one-channel texture
 // returns (texel, 0, 0, 1).
 //
-// Texture references (Spec.TexRefs, LinearTexture; cudaBindTexture under gtrace run)
-// read linear device memory in place: texel x of E bytes at Addr + x*E, its channels
+// Texture references (Spec.TexRefs, LinearTexture; cudaBindTexture under gtrace run;
+// Spec.TexBinds, capture --texref NAME=ARG, to a buf argument) read linear device
+// memory in place: texel x of E bytes at Addr + x*E, its channels
 // as the binding's format and read mode say, zeros for channels the format lacks and
 // for an index past either end, as an H100 returns them (examples/cuda/texref.cu,
 // scripts/hw/tex1d.cu). format.Texture names each reference the launch reads, with

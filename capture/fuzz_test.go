@@ -55,7 +55,8 @@ func FuzzParse(f *testing.F) {
 func FuzzParseArg(f *testing.F) {
 	for _, s := range []string{"i32:7", "u64:0x10", "f32:1.5", "f64:-2e300", "i8:-128", "u16:65535",
 		"buf:f32:1024", "buf:u8:16:iota", "buf:i32:8:rand:42", "buf:i32:8:hot:50:3", "buf:f64:4:const:3.25", "buf:u32:3:zero",
-		"tex2d:f32:16:8", "tex2d:u8:4:4:rand", "buf:f32:0", "tex2d:f32:70000:1", "buf:x:1", "i32:1:2"} {
+		"tex2d:f32:16:8", "tex2d:u8:4:4:rand", "buf:f32:0", "tex2d:f32:70000:1", "buf:x:1", "i32:1:2",
+		"t=0", "t_x=2:float4", "t=1:uchar2:norm", "t=1:norm", "t=-1", "t=0:int3"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -77,6 +78,18 @@ func FuzzParseArg(f *testing.F) {
 		}
 		if c, err := parseConst(s); err == nil && (c.name == "" || c.arg.Kind != ArgBuf) {
 			t.Errorf("parseConst(%q) = %+v", s, c)
+		}
+		// --texref: an error names the SPEC; an accepted one names a reference and an
+		// argument, and a format it gives has 1, 2 or 4 channels of 8, 16 or 32 bits.
+		b, err := ParseTexBind(s)
+		f := b.Format
+		switch {
+		case err != nil && !strings.Contains(err.Error(), strconv.Quote(s)):
+			t.Errorf("ParseTexBind(%q): error %q does not name the SPEC", s, err)
+		case err == nil && (b.Name == "" || b.Arg < 0 || b.Source != s):
+			t.Errorf("ParseTexBind(%q) = %+v", s, b)
+		case err == nil && f != (ChannelFormat{}) && (f.Channels == 3 || f.Channels > 4 || f.Bits%8 != 0 || f.Bits > 32 || f.Kind > ChannelFloat):
+			t.Errorf("ParseTexBind(%q): format %s", s, f)
 		}
 	})
 }

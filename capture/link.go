@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
+	"strings"
 
 	"github.com/gtrace/gtrace/format"
 )
@@ -97,6 +99,56 @@ func (k *Kernel) applyConsts() error {
 			return fmt.Errorf("const %q: %d bytes given; %s holds %d", s, len(data), c.name, sym.size)
 		}
 		copy(k.constBank[sym.addr:], data)
+	}
+	return nil
+}
+
+// bindTexArgs binds the texture references Spec.TexBinds names to their buf arguments.
+func (k *Kernel) bindTexArgs() error {
+	seen := map[string]bool{}
+	for _, s := range k.spec.TexBinds {
+		b, err := ParseTexBind(s)
+		if err != nil {
+			return err
+		}
+		i := slices.IndexFunc(k.trefs, func(t *texRef) bool { return t.name == b.Name })
+		_, bound := k.spec.TexRefs[b.Name]
+		switch {
+		case seen[b.Name]:
+			return fmt.Errorf("texref %q: %s is bound twice", s, b.Name)
+		case bound:
+			return fmt.Errorf("texref %q: %s is bound by Spec.TexRefs too", s, b.Name)
+		case i < 0:
+			var names []string
+			for _, t := range k.trefs {
+				names = append(names, t.name)
+			}
+			reads := "none"
+			if len(names) > 0 {
+				reads = strings.Join(names, ", ")
+			}
+			return fmt.Errorf("texref %q: kernel %s reads no texture reference %s (it reads %s)", s, k.spec.Kernel, b.Name, reads)
+		case b.Arg >= len(k.args) || k.args[b.Arg].Kind != ArgBuf:
+			what := "there is none"
+			if b.Arg < len(k.args) {
+				what = "it is " + k.args[b.Arg].Source + ", not a buf:"
+			}
+			return fmt.Errorf("texref %q: argument %d is what the reference reads, but %s", s, b.Arg, what)
+		}
+		seen[b.Name] = true
+		a := k.args[b.Arg]
+		if b.Format == (ChannelFormat{}) {
+			name, ok := bufTexels[a.Type]
+			if !ok {
+				return fmt.Errorf("texref %q: argument %d (%s) has %d-byte elements, which no one-channel texel has; give the FORMAT (int2 for 8 bytes, as CUDA programs bind doubles)", s, b.Arg, a.Source, a.ElemBytes())
+			}
+			b.Format, _ = parseTexel(name)
+		}
+		t := LinearTexture{Addr: k.bufs[b.Arg].base, Bytes: uint64(a.Count * a.ElemBytes()), Format: b.Format, Normalized: b.Normalized}
+		if err := t.Check(); err != nil {
+			return fmt.Errorf("texref %q: %v", s, err)
+		}
+		k.trefs[i].bind = &t
 	}
 	return nil
 }

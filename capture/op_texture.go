@@ -295,7 +295,7 @@ func (w *warpState) texFetch(in *instr, ref int, pc int32, exec uint32, path uin
 	t := w.c.k.trefs[ref]
 	l0 := bits.TrailingZeros32(exec)
 	if t.bind == nil {
-		return w.fault(FaultOutOfBounds, pc, l0, 0, "", fmt.Sprintf("texture reference %s is not bound (cudaBindTexture before the launch)", t.name))
+		return w.fault(FaultOutOfBounds, pc, l0, 0, "", fmt.Sprintf("texture reference %s is not bound (cudaBindTexture before the launch; gtrace capture --texref %s=ARG binds it to a buf argument)", t.name, t.name))
 	}
 	b := t.bind
 	eb := b.Format.TexelBytes()

@@ -20,6 +20,9 @@ type Spec struct {
 	DynShared uint32   // dynamic shared bytes (--shared)
 	Args      []string // one SPEC per kernel parameter, in order (see ParseArg)
 	Consts    []string // NAME=TYPE:COUNT[:INIT]: overwrite a .const variable from the launch
+	// TexBinds binds texture references to buf arguments (NAME=ARG[:FORMAT][:norm],
+	// ParseTexBind), as cudaBindTexture would bind them to the buffers; not with Device.
+	TexBinds []string
 	// Data gives buf arguments their initial contents by argument index, in place of
 	// their INIT (a program's real data, or a test's chosen inputs); each must be
 	// exactly the buffer's COUNT times its element size in bytes.
@@ -340,6 +343,76 @@ func valueBits(t string, i uint64, f float64) uint64 {
 		return math.Float64bits(f)
 	}
 	return i
+}
+
+// TexBind is a parsed Spec.TexBinds entry: texture reference Name reads buf argument
+// Arg, all of it, as texels of Format.
+type TexBind struct {
+	Name       string
+	Arg        int
+	Format     ChannelFormat // zero: from the buffer's element type
+	Normalized bool
+	Source     string
+}
+
+// texelTypes are CUDA's texel type names without their channel count.
+var texelTypes = map[string]ChannelFormat{
+	"float": {Bits: 32, Kind: ChannelFloat}, "int": {Bits: 32, Kind: ChannelSigned}, "uint": {Bits: 32, Kind: ChannelUnsigned},
+	"short": {Bits: 16, Kind: ChannelSigned}, "ushort": {Bits: 16, Kind: ChannelUnsigned},
+	"char": {Bits: 8, Kind: ChannelSigned}, "uchar": {Bits: 8, Kind: ChannelUnsigned},
+}
+
+// bufTexels is the one-channel texel a buf:TYPE argument holds, for a TexBind that names
+// no format.
+var bufTexels = map[string]string{"f32": "float", "i32": "int", "u32": "uint", "i16": "short", "u16": "ushort", "i8": "char", "u8": "uchar"}
+
+// ParseTexBind parses NAME=ARG[:FORMAT][:norm]: texture reference NAME (its name in the
+// PTX) reads the buf argument of index ARG (0 for the first --arg); FORMAT is the
+// texel as CUDA names it (float, float2, float4, int, int2, int4, uint..., short...,
+// ushort..., char..., uchar...), by default the buffer's element type; norm reads 8-
+// and 16-bit integers as normalised floats (cudaReadModeNormalizedFloat).
+func ParseTexBind(s string) (TexBind, error) {
+	bad := func(f string, a ...any) (TexBind, error) {
+		return TexBind{}, fmt.Errorf("texref %q: %s", s, fmt.Sprintf(f, a...))
+	}
+	name, rest, ok := strings.Cut(s, "=")
+	if !ok || name == "" {
+		return bad("want NAME=ARG[:FORMAT][:norm]")
+	}
+	parts := strings.Split(rest, ":")
+	arg, err := strconv.Atoi(parts[0])
+	if err != nil || arg < 0 {
+		return bad("ARG %q is not an argument's index (0 for the first --arg)", parts[0])
+	}
+	b := TexBind{Name: name, Arg: arg, Source: s}
+	parts = parts[1:]
+	if n := len(parts); n > 0 && parts[n-1] == "norm" {
+		b.Normalized, parts = true, parts[:n-1]
+	}
+	switch len(parts) {
+	case 0:
+	case 1:
+		f, err := parseTexel(parts[0])
+		if err != nil {
+			return bad("%v", err)
+		}
+		b.Format = f
+	default:
+		return bad("want NAME=ARG[:FORMAT][:norm]")
+	}
+	return b, nil
+}
+
+// parseTexel parses a CUDA texel type name: float, float2, uchar4, ...
+func parseTexel(s string) (ChannelFormat, error) {
+	base := strings.TrimRight(s, "0123456789")
+	n := map[string]int{"": 1, "1": 1, "2": 2, "4": 4}[s[len(base):]]
+	f, ok := texelTypes[base]
+	if !ok || n == 0 {
+		return f, fmt.Errorf("FORMAT %q is not a texel type (float, float2, float4, int..., uint..., short..., ushort..., char..., uchar...)", s)
+	}
+	f.Channels = n
+	return f, nil
 }
 
 // constSpec is a parsed Spec.Consts entry.

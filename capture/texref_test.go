@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -117,24 +119,7 @@ func testTexRefFetch(t *testing.T, ptx string) {
 	if err := d.Read(out, got); err != nil {
 		t.Fatal(err)
 	}
-	word := func(tid, i int) uint32 { return binary.LittleEndian.Uint32(got[48*tid+4*i:]) }
-	for tid, x := range idx {
-		var want [12]uint32
-		if x >= 0 && x < n {
-			want[0] = binary.LittleEndian.Uint32(f2[8*x:])
-			want[1] = binary.LittleEndian.Uint32(f2[8*x+4:])
-			for c := range 4 {
-				v := float32(int8(c4[4*int(x)+c])) / 127
-				want[4+c] = math.Float32bits(max(v, -1))
-			}
-			want[8] = uint32(int32(int16(binary.LittleEndian.Uint16(s16[2*x:]))))
-		}
-		for i, w := range want {
-			if g := word(tid, i); g != w {
-				t.Errorf("index %d, result %d: %#x, want %#x", x, i, g, w)
-			}
-		}
-	}
+	checkTexRefWords(t, got, idx, f2, c4, s16)
 	// The records: each lane at its texel's address, the nearest one past an end.
 	var addrs [][]uint64
 	for _, w := range s.warps {
@@ -159,6 +144,115 @@ func testTexRefFetch(t *testing.T, ptx string) {
 	texs := k.Launch().Textures
 	if len(texs) != 3 || texs[0].Name != "tf" || texs[0].Base != pf || texs[0].Width != n || texs[0].ElemBytes != 8 || texs[0].Layout != "linear" {
 		t.Errorf("launch textures %+v", texs)
+	}
+}
+
+// checkTexRefWords compares what texrefPTX stored (got: 48 bytes a thread, the thread
+// of each index in idx) with the texels of tf (float2 f2), tn (normalised char4 c4) and
+// ti (short s16).
+func checkTexRefWords(t *testing.T, got []byte, idx []int32, f2, c4, s16 []byte) {
+	t.Helper()
+	n := int32(len(s16) / 2)
+	for tid, x := range idx {
+		var want [12]uint32
+		if x >= 0 && x < n {
+			want[0] = binary.LittleEndian.Uint32(f2[8*x:])
+			want[1] = binary.LittleEndian.Uint32(f2[8*x+4:])
+			for c := range 4 {
+				v := float32(int8(c4[4*int(x)+c])) / 127
+				want[4+c] = math.Float32bits(max(v, -1))
+			}
+			want[8] = uint32(int32(int16(binary.LittleEndian.Uint16(s16[2*x:]))))
+		}
+		for i, w := range want {
+			if g := binary.LittleEndian.Uint32(got[48*tid+4*i:]); g != w {
+				t.Errorf("index %d, result %d: %#x, want %#x", x, i, g, w)
+			}
+		}
+	}
+}
+
+// Spec.TexBinds binds references to buf arguments, the format from the buffer's type
+// or given, as capture --texref does: the same values as references bound on a
+// Device. What is wrong with a binding is an error naming it.
+func TestTexBinds(t *testing.T) {
+	// texrefPTX with the three textures' memory as parameters of their own.
+	ptx := strings.Replace(viaHandles(texrefPTX), "(.param .u64 idx, .param .u64 out)", "(.param .u64 idx, .param .u64 out, .param .u64 pf, .param .u64 pc, .param .u64 ps)", 1)
+	const n = 50
+	f2, c4, s16 := make([]byte, 8*n), make([]byte, 4*n), make([]byte, 2*n)
+	for i := range 2 * n {
+		binary.LittleEndian.PutUint32(f2[4*i:], math.Float32bits(float32(i)*0.25-3))
+	}
+	for i := range c4 {
+		c4[i] = byte(i*91 + 5)
+	}
+	for i := range n {
+		binary.LittleEndian.PutUint16(s16[2*i:], uint16(int16(-700*i+9000)))
+	}
+	idx := []int32{0, 3, n - 1, n, -2, 17}
+	ib := make([]byte, 4*len(idx))
+	for i, x := range idx {
+		binary.LittleEndian.PutUint32(ib[4*i:], uint32(x))
+	}
+	spec := Spec{PTX: []byte(ptx), PTXName: "texref.ptx", Kernel: "fetch", Grid: d3(1, 1, 1), Block: d3(uint32(len(idx)), 1, 1),
+		Args: []string{fmt.Sprintf("buf:i32:%d", len(idx)), fmt.Sprintf("buf:u32:%d", 12*len(idx)), fmt.Sprintf("buf:f32:%d", 2*n),
+			fmt.Sprintf("buf:i8:%d", 4*n), fmt.Sprintf("buf:i16:%d", n)},
+		Data:     map[int][]byte{0: ib, 2: f2, 3: c4, 4: s16},
+		TexBinds: []string{"tf=2:float2", "tn=3:char4:norm", "ti=4"}}
+	k := load(t, spec)
+	res, err := k.Run(context.Background(), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := slices.IndexFunc(res.Buffers, func(b Buffer) bool { return b.Arg == 1 })
+	checkTexRefWords(t, res.Buffers[out].Final, idx, f2, c4, s16)
+	texs := k.Launch().Textures
+	if len(texs) != 3 || texs[2].Name != "ti" || texs[2].Width != n || texs[2].ElemBytes != 2 || texs[2].Base != res.Buffers[4].Addr {
+		t.Errorf("launch textures %+v", texs)
+	}
+
+	for _, c := range []struct {
+		binds []string
+		want  string
+	}{
+		{[]string{"tq=2"}, `kernel fetch reads no texture reference tq (it reads tf, tn, ti)`},
+		{[]string{"tf=2", "tf=3"}, "tf is bound twice"},
+		{[]string{"tf=5"}, "argument 5 is what the reference reads, but there is none"},
+		{[]string{"tf=2:float3"}, `FORMAT "float3" is not a texel type`},
+		{[]string{"tf=2:double"}, `FORMAT "double" is not a texel type`},
+		{[]string{"tf=x"}, `ARG "x" is not an argument's index`},
+		{[]string{"tf"}, "want NAME=ARG[:FORMAT][:norm]"},
+		{[]string{"tf=2:float:norm"}, "only 8- and 16-bit integer"},
+		{[]string{"tf=2:float2:x"}, "want NAME=ARG[:FORMAT][:norm]"},
+	} {
+		s := spec
+		s.TexBinds = c.binds
+		if _, err := Load(s); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v; want an error saying %q", c.binds, err, c.want)
+		}
+	}
+	s := spec
+	s.Args = slices.Clone(spec.Args)
+	s.Args[2] = fmt.Sprintf("buf:f64:%d", n)
+	s.Data = map[int][]byte{2: f2}
+	s.TexBinds = []string{"tf=2"}
+	if _, err := Load(s); err == nil || !strings.Contains(err.Error(), "give the FORMAT (int2 for 8 bytes") {
+		t.Errorf("a buf:f64 with no FORMAT: %v", err)
+	}
+	s.Args[2], s.Data = "i64:3", nil
+	if _, err := Load(s); err == nil || !strings.Contains(err.Error(), "it is i64:3, not a buf:") {
+		t.Errorf("a scalar argument: %v", err)
+	}
+	// With no binding, the first fetch names the option.
+	s = spec
+	s.TexBinds = s.TexBinds[:2]
+	if _, err := load(t, s).Run(context.Background(), 0, nil); err == nil || !strings.Contains(err.Error(), "gtrace capture --texref ti=ARG") {
+		t.Errorf("ti unbound: %v", err)
+	}
+	d := NewDevice()
+	if _, err := Load(Spec{PTX: []byte(texrefPTX), PTXName: "texref.ptx", Kernel: "fetch", Grid: d3(1, 1, 1), Block: d3(1, 1, 1),
+		Device: d, Params: [][]byte{u64Param(0), u64Param(0)}, TexBinds: []string{"tf=0"}}); err == nil || !strings.Contains(err.Error(), "not Args, Data, Consts or TexBinds") {
+		t.Errorf("TexBinds on a Device: %v", err)
 	}
 }
 

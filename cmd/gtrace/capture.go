@@ -111,7 +111,7 @@ func referenceJob(c *cli.Context) (captureJob, error) {
 	if err != nil {
 		return captureJob{}, usageError("%v", err)
 	}
-	for _, f := range []string{"kernel", "grid", "block", "arg", "const"} {
+	for _, f := range []string{"kernel", "grid", "block", "arg", "const", "texref"} {
 		if c.IsSet(f) {
 			return captureJob{}, usageError("capture %s: --%s is for --ptx/--cu captures; use --size NAME=VALUE", k.Name, f)
 		}
@@ -187,6 +187,12 @@ func userJob(c *cli.Context) (captureJob, error) {
 		}
 	}
 	job.spec.Consts = c.StringSlice("const")
+	job.spec.TexBinds = c.StringSlice("texref")
+	for _, b := range job.spec.TexBinds {
+		if _, err := capture.ParseTexBind(b); err != nil {
+			return job, usageError("--texref: %v", err)
+		}
+	}
 	job.out = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name)) + "." + job.spec.Kernel + ".gtrace"
 	return job, nil
 }

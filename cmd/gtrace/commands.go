@@ -48,6 +48,7 @@ func captureCommand() *cli.Command {
 			&cli.UintFlag{Name: "shared", Usage: "dynamic shared memory bytes per CTA"},
 			&cli.StringSliceFlag{Name: "arg", Usage: "kernel argument SPEC, one per parameter, in order"},
 			&cli.StringSliceFlag{Name: "const", Usage: "set a __constant__ variable: NAME=TYPE:COUNT[:INIT]"},
+			&cli.StringSliceFlag{Name: "texref", Usage: "bind a texture reference to a buf argument, as cudaBindTexture does: NAME=ARG[:FORMAT][:norm] (ARG: 0 for the first --arg; FORMAT: float, float2, uchar4, ..., by default the buffer's type; norm: normalised reads)"},
 			&cli.StringSliceFlag{Name: "size", Usage: "override a reference kernel's size: NAME=VALUE"},
 			&cli.Uint64Flag{Name: "max-inst", Usage: "per-warp instruction budget (0: the default)"},
 			&cli.StringFlag{Name: "max-cta-trace", Value: "128MiB", Usage: "bytes of trace one CTA may hold in memory before it ends; a CTA past it faults (a loop that never exits ends here)"},

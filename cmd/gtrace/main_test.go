@@ -335,6 +335,41 @@ func TestCaptureUserCU(t *testing.T) {
 	}
 }
 
+// A legacy texture reference in a user's CUDA file (as Rodinia's kmeans reads its
+// points) is bound to a buf argument by --texref; without it the first fetch faults,
+// naming the option, and a malformed one is a usage error.
+func TestCaptureTexRef(t *testing.T) {
+	clangtest.Clang14(t)
+	dir := t.TempDir()
+	cu := filepath.Join(dir, "shift.cu")
+	src := "texture<float, 1, cudaReadModeElementType> t_x;\n__global__ void shift(const float *x, float *y, int n)\n" +
+		"{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = tex1Dfetch(t_x, i + 1); }\n"
+	if err := os.WriteFile(cu, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr := filepath.Join(dir, "s.gtrace")
+	capture := func(more ...string) (int, string, string) {
+		return gtrace(t, append([]string{"capture", "--cu", cu, "--kernel", "shift", "--grid", "4", "--block", "256",
+			"--arg", "buf:f32:1000:iota", "--arg", "buf:f32:1000", "--arg", "i32:1000", "-o", tr}, more...)...)
+	}
+	if code, out, errs := capture("--texref", "t_x=0"); code != 0 {
+		t.Fatalf("--texref t_x=0: exit %d\n%s%s", code, out, errs)
+	}
+	// 1000 threads in 32 warps, each warp one fetch.
+	if code, out, _ := gtrace(t, "replay", tr, "--arch", "ampere", "--format", "csv"); code != 0 || !strings.Contains(out, ",l1tex__t_requests_pipe_tex_mem_texture.sum,32\n") {
+		t.Errorf("replay: exit %d\n%s", code, out)
+	}
+	if code, _, errs := capture(); code != 1 || !strings.Contains(errs, "texture reference t_x is not bound") || !strings.Contains(errs, "--texref t_x=ARG") {
+		t.Errorf("no --texref: exit %d, %q; want a fault naming --texref", code, errs)
+	}
+	if code, _, errs := capture("--texref", "t_x"); code != 2 || !strings.Contains(errs, "--texref") {
+		t.Errorf("--texref t_x: exit %d, %q; want a usage error", code, errs)
+	}
+	if code, _, errs := capture("--texref", "t_y=0"); code == 0 || !strings.Contains(errs, "reads no texture reference t_y (it reads t_x)") {
+		t.Errorf("--texref t_y=0: exit %d, %q; want an error naming t_x", code, errs)
+	}
+}
+
 // cuda-include prints a folder of headers named as the CUDA SDK's, and the flags that
 // compile with them; capture --cu puts them on the include path, so a whole program's
 // file, host code and #include <cuda_runtime.h> included, compiles as it is.
