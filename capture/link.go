@@ -138,11 +138,10 @@ func (k *Kernel) bindTexArgs() error {
 		seen[b.Name] = true
 		a := k.args[b.Arg]
 		if b.Format == (ChannelFormat{}) {
-			name, ok := bufTexels[a.Type]
-			if !ok {
+			var ok bool
+			if b.Format, ok = bufTexel(a); !ok {
 				return fmt.Errorf("texref %q: argument %d (%s) has %d-byte elements, which no one-channel texel has; give the FORMAT (int2 for 8 bytes, as CUDA programs bind doubles)", s, b.Arg, a.Source, a.ElemBytes())
 			}
-			b.Format, _ = parseTexel(name)
 		}
 		t := LinearTexture{Addr: k.bufs[b.Arg].base, Bytes: uint64(a.Count * a.ElemBytes()), Format: b.Format, Normalized: b.Normalized}
 		if err := t.Check(); err != nil {

@@ -362,9 +362,13 @@ var texelTypes = map[string]ChannelFormat{
 	"char": {Bits: 8, Kind: ChannelSigned}, "uchar": {Bits: 8, Kind: ChannelUnsigned},
 }
 
-// bufTexels is the one-channel texel a buf:TYPE argument holds, for a TexBind that names
-// no format.
-var bufTexels = map[string]string{"f32": "float", "i32": "int", "u32": "uint", "i16": "short", "u16": "ushort", "i8": "char", "u8": "uchar"}
+// bufTexel is the one-channel texel of a buf argument's element type (f32 a float, i16
+// a short, u8 an unsigned char, ...), for a TexBind that names no format; false for
+// 8-byte elements, which no texel channel has.
+func bufTexel(a Arg) (ChannelFormat, bool) {
+	kind := map[byte]ChannelKind{'i': ChannelSigned, 'u': ChannelUnsigned, 'f': ChannelFloat}[a.Type[0]]
+	return ChannelFormat{Channels: 1, Bits: 8 * a.ElemBytes(), Kind: kind}, a.ElemBytes() <= 4
+}
 
 // ParseTexBind parses NAME=ARG[:FORMAT][:norm]: texture reference NAME (its name in the
 // PTX) reads the buf argument of index ARG (0 for the first --arg); FORMAT is the

@@ -108,79 +108,38 @@ static __host__ inline cudaError_t cudaUnbindTexture(const struct texture<T, dim
 }
 
 namespace __gtrace_tex {
-// The four results of one tex instruction, by result type.
-GTRACE_D float4 fetch1(float4 *, unsigned long long h, int x)
-{
-	float4 r;
-	asm("tex.1d.v4.f32.s32 {%0, %1, %2, %3}, [%4, {%5}];"
-		     : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w)
-		     : "l"(h), "r"(x));
-	return r;
-}
-GTRACE_D int4 fetch1(int4 *, unsigned long long h, int x)
-{
-	int4 r;
-	asm("tex.1d.v4.s32.s32 {%0, %1, %2, %3}, [%4, {%5}];"
-		     : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
-		     : "l"(h), "r"(x));
-	return r;
-}
-GTRACE_D uint4 fetch1(uint4 *, unsigned long long h, int x)
-{
-	uint4 r;
-	asm("tex.1d.v4.u32.s32 {%0, %1, %2, %3}, [%4, {%5}];"
-		     : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
-		     : "l"(h), "r"(x));
-	return r;
-}
-GTRACE_D float4 fetch1(float4 *, unsigned long long h, float x)
-{
-	float4 r;
-	asm("tex.1d.v4.f32.f32 {%0, %1, %2, %3}, [%4, {%5}];"
-		     : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w)
-		     : "l"(h), "f"(x));
-	return r;
-}
-GTRACE_D int4 fetch1(int4 *, unsigned long long h, float x)
-{
-	int4 r;
-	asm("tex.1d.v4.s32.f32 {%0, %1, %2, %3}, [%4, {%5}];"
-		     : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
-		     : "l"(h), "f"(x));
-	return r;
-}
-GTRACE_D uint4 fetch1(uint4 *, unsigned long long h, float x)
-{
-	uint4 r;
-	asm("tex.1d.v4.u32.f32 {%0, %1, %2, %3}, [%4, {%5}];"
-		     : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
-		     : "l"(h), "f"(x));
-	return r;
-}
-GTRACE_D float4 fetch2(float4 *, unsigned long long h, float x, float y)
-{
-	float4 r;
-	asm("tex.2d.v4.f32.f32 {%0, %1, %2, %3}, [%4, {%5, %6}];"
-		     : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w)
-		     : "l"(h), "f"(x), "f"(y));
-	return r;
-}
-GTRACE_D int4 fetch2(int4 *, unsigned long long h, float x, float y)
-{
-	int4 r;
-	asm("tex.2d.v4.s32.f32 {%0, %1, %2, %3}, [%4, {%5, %6}];"
-		     : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
-		     : "l"(h), "f"(x), "f"(y));
-	return r;
-}
-GTRACE_D uint4 fetch2(uint4 *, unsigned long long h, float x, float y)
-{
-	uint4 r;
-	asm("tex.2d.v4.u32.f32 {%0, %1, %2, %3}, [%4, {%5, %6}];"
-		     : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
-		     : "l"(h), "f"(x), "f"(y));
-	return r;
-}
+// The four results of one tex instruction, by result type V (PTX type DT, register
+// constraint R): tex.1d with integer (tex1Dfetch) or float (tex1D) coordinates, and
+// tex.2d with float ones.
+#define GTRACE_TEX_FETCH(V, DT, R)                                                         \
+	GTRACE_D V fetch1(V *, unsigned long long h, int x)                                \
+	{                                                                                  \
+		V r;                                                                       \
+		asm("tex.1d.v4." DT ".s32 {%0, %1, %2, %3}, [%4, {%5}];"                    \
+		    : "=" R(r.x), "=" R(r.y), "=" R(r.z), "=" R(r.w)                         \
+		    : "l"(h), "r"(x));                                                     \
+		return r;                                                                  \
+	}                                                                                  \
+	GTRACE_D V fetch1(V *, unsigned long long h, float x)                              \
+	{                                                                                  \
+		V r;                                                                       \
+		asm("tex.1d.v4." DT ".f32 {%0, %1, %2, %3}, [%4, {%5}];"                    \
+		    : "=" R(r.x), "=" R(r.y), "=" R(r.z), "=" R(r.w)                         \
+		    : "l"(h), "f"(x));                                                     \
+		return r;                                                                  \
+	}                                                                                  \
+	GTRACE_D V fetch2(V *, unsigned long long h, float x, float y)                     \
+	{                                                                                  \
+		V r;                                                                       \
+		asm("tex.2d.v4." DT ".f32 {%0, %1, %2, %3}, [%4, {%5, %6}];"                \
+		    : "=" R(r.x), "=" R(r.y), "=" R(r.z), "=" R(r.w)                         \
+		    : "l"(h), "f"(x), "f"(y));                                             \
+		return r;                                                                  \
+	}
+GTRACE_TEX_FETCH(float4, "f32", "f")
+GTRACE_TEX_FETCH(int4, "s32", "r")
+GTRACE_TEX_FETCH(uint4, "u32", "r")
+#undef GTRACE_TEX_FETCH
 
 // texel<T>: the result type V a fetch of T gives, and T made of its first components;
 // norm<T>: the type a normalised read of T returns (8- and 16-bit integers only). Any
@@ -252,6 +211,16 @@ GTRACE_TEXEL_NORM_VEC(ushort)
 #undef GTRACE_TEXEL_NORM_SCALAR
 #undef GTRACE_TEXEL_NORM_VEC
 
+// read1 and read2 are a fetch of T's texel through handle h at x (and y), as T.
+template <class T, class X> GTRACE_D T read1(unsigned long long h, X x)
+{
+	return texel<T>::make(fetch1((typename texel<T>::fetch_t *)0, h, x));
+}
+template <class T> GTRACE_D T read2(unsigned long long h, float x, float y)
+{
+	return texel<T>::make(fetch2((typename texel<T>::fetch_t *)0, h, x, y));
+}
+
 // handle is a texture reference's handle: clang's own header takes it the same way.
 template <class T, int dim, enum cudaTextureReadMode mode>
 GTRACE_D unsigned long long handle(texture<T, dim, mode> t)
@@ -265,8 +234,7 @@ GTRACE_D unsigned long long handle(texture<T, dim, mode> t)
 // ---- Texture references (texture_fetch_functions.h) -----------------------------
 template <class T> GTRACE_D T tex1Dfetch(texture<T, cudaTextureType1D, cudaReadModeElementType> t, int x)
 {
-	typedef __gtrace_tex::texel<T> E;
-	return E::make(__gtrace_tex::fetch1((typename E::fetch_t *)0, __gtrace_tex::handle(t), x));
+	return __gtrace_tex::read1<T>(__gtrace_tex::handle(t), x);
 }
 template <class T>
 GTRACE_D typename __gtrace_tex::norm<T>::type tex1Dfetch(texture<T, cudaTextureType1D, cudaReadModeNormalizedFloat> t, int x)
@@ -275,33 +243,19 @@ GTRACE_D typename __gtrace_tex::norm<T>::type tex1Dfetch(texture<T, cudaTextureT
 }
 template <class T> GTRACE_D T tex1D(texture<T, cudaTextureType1D, cudaReadModeElementType> t, float x)
 {
-	typedef __gtrace_tex::texel<T> E;
-	return E::make(__gtrace_tex::fetch1((typename E::fetch_t *)0, __gtrace_tex::handle(t), x));
+	return __gtrace_tex::read1<T>(__gtrace_tex::handle(t), x);
 }
 template <class T> GTRACE_D T tex2D(texture<T, cudaTextureType2D, cudaReadModeElementType> t, float x, float y)
 {
-	typedef __gtrace_tex::texel<T> E;
-	return E::make(__gtrace_tex::fetch2((typename E::fetch_t *)0, __gtrace_tex::handle(t), x, y));
+	return __gtrace_tex::read2<T>(__gtrace_tex::handle(t), x, y);
 }
 
 // ---- Texture objects (texture_indirect_functions.h) -----------------------------
-template <class T> GTRACE_D T tex1Dfetch(cudaTextureObject_t obj, int x)
-{
-	typedef __gtrace_tex::texel<T> E;
-	return E::make(__gtrace_tex::fetch1((typename E::fetch_t *)0, obj, x));
-}
+template <class T> GTRACE_D T tex1Dfetch(cudaTextureObject_t obj, int x) { return __gtrace_tex::read1<T>(obj, x); }
 template <class T> GTRACE_D void tex1Dfetch(T *ret, cudaTextureObject_t obj, int x) { *ret = tex1Dfetch<T>(obj, x); }
-template <class T> GTRACE_D T tex1D(cudaTextureObject_t obj, float x)
-{
-	typedef __gtrace_tex::texel<T> E;
-	return E::make(__gtrace_tex::fetch1((typename E::fetch_t *)0, obj, x));
-}
+template <class T> GTRACE_D T tex1D(cudaTextureObject_t obj, float x) { return __gtrace_tex::read1<T>(obj, x); }
 template <class T> GTRACE_D void tex1D(T *ret, cudaTextureObject_t obj, float x) { *ret = tex1D<T>(obj, x); }
-template <class T> GTRACE_D T tex2D(cudaTextureObject_t obj, float x, float y)
-{
-	typedef __gtrace_tex::texel<T> E;
-	return E::make(__gtrace_tex::fetch2((typename E::fetch_t *)0, obj, x, y));
-}
+template <class T> GTRACE_D T tex2D(cudaTextureObject_t obj, float x, float y) { return __gtrace_tex::read2<T>(obj, x, y); }
 template <class T> GTRACE_D void tex2D(T *ret, cudaTextureObject_t obj, float x, float y) { *ret = tex2D<T>(obj, x, y); }
 
 #endif // GTRACE_TEXTURE_H
