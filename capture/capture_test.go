@@ -990,6 +990,77 @@ ret;
 	}
 }
 
+// headerPTX is what clang-14 makes of a kernel that calls header functions: one inlined
+// (its instructions under the header's .loc, with no inlined_at) and one called, h.
+const headerPTX = `.version 7.0
+.target sm_80
+.address_size 64
+.func h(.param .b64 q)
+{
+.reg .b64 %rd<3>;
+.reg .f32 %f<2>;
+	.loc	2 40 3
+ld.param.u64 %rd1, [q];
+ld.global.f32 %f1, [%rd1+4096];
+ret;
+}
+.visible .entry k(.param .u64 p)
+{
+.reg .b32 %r<4>;
+.reg .f32 %f<4>;
+.reg .b64 %rd<4>;
+	.loc	1 11 3
+ld.param.u64 %rd1, [p];
+cvta.to.global.u64 %rd2, %rd1;
+	.loc	1 12 5
+mov.u32 %r1, %tid.x;
+mul.wide.u32 %rd3, %r1, 8;
+	.loc	1 0 5
+add.s64 %rd2, %rd2, %rd3;
+	.loc	2 147 48
+ld.global.f32 %f1, [%rd2];
+	.loc	1 13 3
+st.global.f32 [%rd2], %f1;
+	.loc	1 14 3
+{
+.param .b64 a;
+st.param.b64 [a], %rd2;
+call h, (a);
+}
+ret;
+}
+	.file	1 "/src/k.cu"
+	.file	2 "/inc/gtrace_cuda_runtime.h"
+`
+
+// A fault, or an out-of-bounds access under OOBWarn, in a header function inlined into
+// the kernel (thread i reads element 2i) names the user's line nearest above it first, then the header's line; in
+// the user's own lines, or in a called header function with no user line of its own,
+// the line alone.
+func TestHeaderFaultNamesTheCall(t *testing.T) {
+	spec := Spec{PTX: []byte(headerPTX), PTXName: "k.ptx", Kernel: "k", Grid: d3(1, 1, 1), Block: d3(64, 1, 1), Args: []string{"buf:f32:32"}}
+	_, err := load(t, spec).Run(context.Background(), 0, nil)
+	var f *Fault
+	if want := "/src/k.cu:12, in /inc/gtrace_cuda_runtime.h:147"; !errors.As(err, &f) || f.Source != want || !strings.Contains(err.Error(), ") at "+want+": ") {
+		t.Errorf("out-of-bounds load in an inlined header function: %v, want it at %s", err, want)
+	}
+	spec.Args = []string{"buf:f32:128"}
+	_, err = load(t, spec).Run(context.Background(), 0, nil)
+	if want := "/inc/gtrace_cuda_runtime.h:40"; !errors.As(err, &f) || f.Source != want {
+		t.Errorf("out-of-bounds load in a called header function: %v, want it at %s", err, want)
+	}
+	spec.Args, spec.OOB = []string{"buf:f32:32"}, OOBWarn
+	res := run(t, spec, nil)
+	var got []string
+	for _, a := range res.OOB {
+		got = append(got, a.Source)
+	}
+	want := []string{"/src/k.cu:12, in /inc/gtrace_cuda_runtime.h:147", "/src/k.cu:13", "/inc/gtrace_cuda_runtime.h:40"}
+	if !slices.Equal(got, want) {
+		t.Errorf("--oob=warn sources %q, want %q", got, want)
+	}
+}
+
 // votePTX: each lane votes over its own tile of 8 lanes (membermask 0xff << (lane & ~7)),
 // as cooperative groups' thread_block_tile<8>::ballot and ::all do; lane i's predicate
 // is i%3 == 0. Out: ballot, then all, per thread.

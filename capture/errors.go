@@ -76,7 +76,9 @@ type Fault struct {
 	Inst   string // the instruction at PC as written in the PTX
 	Addr   uint64 // faulting address, for memory faults
 	Buffer string // the nearest buffer ("arg 2 (buf:f32:1024) [0x1000000000, +4096)"), for memory faults
-	Source string // "file.cu:LINE" of the instruction at PC, from the PTX's .loc; "" if none
+	// Source is "file.cu:LINE" of the instruction at PC, from the PTX's .loc ("" if none),
+	// or "file.cu:LINE, in HEADER:LINE" inside an inlined header function (sourceAt).
+	Source string
 	Reason string
 }
 
@@ -127,4 +129,41 @@ func (k FaultKind) String() string {
 		return faultKindNames[k]
 	}
 	return fmt.Sprintf("fault(%d)", uint8(k))
+}
+
+// sourceAt is where pc is in the user's source, for a fault, an out-of-bounds note or a
+// printf note: format.Program.SourceAt, led by the line of the entry function's own
+// file that comes nearest before pc in pc's function when that line is in another file.
+// clang-14 inlines the header's functions (an atomic, a texture fetch, the math library)
+// and its .loc has no inlined_at, so the instructions of an inlined call name the
+// header's line only; the user's call is the nearest line of their file above it:
+// "k.cu:4, in /home/u/.cache/gtrace/cuda-include-…/gtrace_cuda_runtime.h:147".
+func (k *Kernel) sourceAt(pc int) string {
+	at := k.launch.Program.SourceAt(pc)
+	if at == "" || pc < 0 || pc >= len(k.prog) {
+		return at
+	}
+	user := ""
+	for _, in := range k.insts[k.funcs[0].start:k.funcs[0].end] {
+		if in.File != "" {
+			user = in.File
+			break
+		}
+	}
+	fn := k.funcs[k.prog[pc].fn]
+	seen := false // a line of another file met on the way up
+	for q := pc; q >= int(fn.start); q-- {
+		in := &k.insts[q]
+		if in.File == "" || in.Line == 0 {
+			continue
+		}
+		if in.File == user {
+			if !seen {
+				return at
+			}
+			return fmt.Sprintf("%s:%d, in %s", in.File, in.Line, at)
+		}
+		seen = true
+	}
+	return at
 }

@@ -49,7 +49,7 @@ func (p OOBPolicy) String() string {
 type OOBAccess struct {
 	PC     int
 	Inst   string // the PTX text of the instruction
-	Source string // "file.cu:LINE" when the PTX has line information
+	Source string // "file.cu:LINE" when the PTX has line information, as Fault.Source
 	Space  string // global, shared, local, const, param
 	Write  bool   // a store or an atomic (dropped); otherwise a load (read zeros)
 	Count  uint64 // lane accesses out of bounds, over the whole launch
@@ -124,7 +124,7 @@ func (k *Kernel) mergeOOB(ctas []*cta) []OOBAccess {
 	var out []OOBAccess
 	for _, a := range byPC {
 		a.Inst = k.insts[a.PC].PTX
-		a.Source = k.launch.Program.SourceAt(a.PC)
+		a.Source = k.sourceAt(a.PC)
 		out = append(out, *a)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].PC < out[j].PC })

@@ -96,7 +96,7 @@ func (k *Kernel) ClockNote() string {
 		return ""
 	}
 	at := fmt.Sprintf("pc %d", k.clockPC)
-	if src := k.launch.Program.SourceAt(int(k.clockPC)); src != "" {
+	if src := k.sourceAt(int(k.clockPC)); src != "" {
 		at = src + " (" + at + ")"
 	}
 	return fmt.Sprintf("kernel %s reads %s at %s: gtrace gives the warp's count of executed instructions there, not cycles (gtrace replay --engine timing models time)", k.launch.Kernel, clockRegs[k.prog[k.clockPC].imm].name, at)

@@ -682,7 +682,7 @@ func (p *printfSink) add(o printfOut) {
 
 func (p *printfSink) finish() {
 	for pc, n := range p.notes {
-		p.res.PrintfNotes = append(p.res.PrintfNotes, PrintfNote{PC: int(pc), Source: p.k.launch.Program.SourceAt(int(pc)), Inst: p.k.insts[pc].PTX, Note: n})
+		p.res.PrintfNotes = append(p.res.PrintfNotes, PrintfNote{PC: int(pc), Source: p.k.sourceAt(int(pc)), Inst: p.k.insts[pc].PTX, Note: n})
 	}
 	sort.Slice(p.res.PrintfNotes, func(i, j int) bool { return p.res.PrintfNotes[i].PC < p.res.PrintfNotes[j].PC })
 }

@@ -108,7 +108,7 @@ func (k *Kernel) Run(ctx context.Context, kernelIndex int, sink Sink) (*Result, 
 	res, err := k.runGrid(ctx, kernelIndex, sink)
 	if f := (*Fault)(nil); errors.As(err, &f) && f.Source == "" && f.Kind != FaultAssert {
 		// An assert's message leads with the assert's own file and line.
-		f.Source = k.launch.Program.SourceAt(f.PC)
+		f.Source = k.sourceAt(f.PC)
 	}
 	return res, err
 }

@@ -16,7 +16,8 @@ var ErrNoCompiler = errors.New("neither clang-14 nor nvcc is on PATH. Install De
 // Compile turns the CUDA file cu into PTX for sm_80 with line information (.loc), so
 // that errors, faults and the program table can name its lines. It prefers clang-14
 // with the header folder, which needs no CUDA SDK, and falls back to nvcc with the SDK's
-// own headers. producer is the compiler's name.
+// own headers. producer is the compiler's name. clang-14 reads the headers from
+// IncludeDir(""), which it writes once per header version.
 func Compile(ctx context.Context, cu string) (ptx []byte, producer string, err error) {
 	tmp, err := os.MkdirTemp("", "gtrace-cu-")
 	if err != nil {
@@ -26,11 +27,17 @@ func Compile(ctx context.Context, cu string) (ptx []byte, producer string, err e
 	out := filepath.Join(tmp, "out.ptx")
 	var cmd *exec.Cmd
 	if path, err := exec.LookPath("clang-14"); err == nil {
-		if err := WriteInclude(tmp); err != nil {
-			return nil, "", err
+		// The PTX's .file names the header folder, and so do the faults inside a header
+		// function: the folder gtrace cuda-include prints, which stays, when it can be
+		// written, the temporary one otherwise.
+		inc, err := IncludeDir("")
+		if err != nil {
+			if inc, err = tmp, WriteInclude(tmp); err != nil {
+				return nil, "", err
+			}
 		}
 		// -gline-tables-only adds .loc line information and no other debug data.
-		args := append(ClangArgs(tmp), "-O3", "-gline-tables-only", "-S", "-o", out, cu)
+		args := append(ClangArgs(inc), "-O3", "-gline-tables-only", "-S", "-o", out, cu)
 		cmd, producer = exec.CommandContext(ctx, path, args...), "clang-14"
 	} else if path, err := exec.LookPath("nvcc"); err == nil {
 		cmd, producer = exec.CommandContext(ctx, path, "-ptx", "-O3", "-lineinfo", "-arch=sm_80", "-o", out, cu), "nvcc"

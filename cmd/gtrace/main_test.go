@@ -430,6 +430,13 @@ int main()
 	if code != 0 || !strings.Contains(out, "warpsum") {
 		t.Errorf("inspect: exit %d\n%s", code, out)
 	}
+	// The PTX is compiled against that folder, so a fault inside a header function (the
+	// __ldg past the end of in) names the user's call and a header the user can open.
+	code, _, errs = gtrace(t, "capture", "--cu", cu, "--kernel", "warpsum", "--grid", "4", "--block", "64",
+		"--arg", "buf:f32:1000", "--arg", "buf:f32:1", "-o", tr)
+	if want := " at " + cu + ":5, in " + filepath.Join(dir, "gtrace_cuda_runtime.h") + ":"; code != 1 || !strings.Contains(errs, want) {
+		t.Errorf("capture --cu, __ldg out of bounds: exit %d, %q; want a fault%s", code, errs, want)
+	}
 }
 
 // A whole custom arch from --config: a base preset plus overrides, no --arch needed; a
