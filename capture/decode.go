@@ -237,6 +237,9 @@ func loadKernel(spec Spec) (*Kernel, error) {
 	}
 	k.computeIPDom()
 	k.markReductions()
+	if err := k.placeHeap(); err != nil {
+		return nil, err
+	}
 	k.parallel = k.parallelSafe()
 	k.buildLaunch()
 	return k, nil

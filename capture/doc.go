@@ -104,7 +104,7 @@
 //	selp                   one type: d = c ? a : b
 //	slct                   a destination type and an .s32 or .f32 selector
 //	bra                    (.uni) to a label of the same function
-//	call                   (.uni) direct, with .param arguments and results; no recursion; vprintf (printf)
+//	call                   (.uni) direct, with .param arguments and results; no recursion; the system calls vprintf (printf), __assertfail, malloc and free
 //	ret                    from a .func; in the kernel, as exit
 //	exit                   the thread ends
 //	trap brkpt             a trap Fault

@@ -269,8 +269,12 @@ func (k *Kernel) computeIPDom() {
 // trace and deterministic final memory: every global (or generic) atomic must be an
 // integer add/and/or/xor/min/max whose result is never read (a reduction, as
 // markReductions records it). Those commute, so any interleaving of CTAs yields the
-// same memory, and no CTA can observe another's progress through them.
+// same memory, and no CTA can observe another's progress through them. A kernel that
+// calls malloc or free is not: the addresses would depend on the CTAs' order.
 func (k *Kernel) parallelSafe() bool {
+	if k.usesHeap() {
+		return false
+	}
 	for pc := range k.prog {
 		in := &k.prog[pc]
 		if in.op != opAtom && in.op != opRed {

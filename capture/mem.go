@@ -54,6 +54,7 @@ func (a *alloc) end() uint64 { return a.base + a.size }
 type globalMem struct {
 	allocs []*alloc // sorted by base
 	next   uint64
+	heap   *heap          // malloc's, when the kernel calls it (placeHeap)
 	locks  [64]sync.Mutex // atomics when CTAs run in parallel, striped by address
 }
 

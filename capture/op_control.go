@@ -8,7 +8,7 @@ var controlFamily = opFamily{name: "control flow", rules: []opRule{
 	{names: []string{"bra"}, decode: decodeBra,
 		doc: "(.uni) to a label of the same function"},
 	{names: []string{"call"}, decode: decodeCall,
-		doc: "(.uni) direct, with .param arguments and results; no recursion; vprintf (printf)"},
+		doc: "(.uni) direct, with .param arguments and results; no recursion; the system calls vprintf (printf), __assertfail, malloc and free"},
 	{names: []string{"ret"}, decode: decodeRet,
 		doc: "from a .func; in the kernel, as exit"},
 	{names: []string{"exit"}, decode: decodeExit,

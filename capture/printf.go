@@ -436,6 +436,8 @@ func hexFloat(x float64, prec int, alt bool) (string, string) {
 const (
 	sysVprintf = iota
 	sysAssertfail
+	sysMalloc
+	sysFree
 )
 
 var syscalls = map[string]struct {
@@ -446,6 +448,8 @@ var syscalls = map[string]struct {
 }{
 	"vprintf":      {sysVprintf, []int64{8, 8}, []string{"the format", "the argument buffer"}, 4},
 	"__assertfail": {sysAssertfail, []int64{8, 8, 4, 8, 8}, []string{"the message", "the file", "the line", "the function", "the character size"}, 0},
+	"malloc":       {sysMalloc, []int64{8}, []string{"the size"}, 8},
+	"free":         {sysFree, []int64{8}, []string{"the pointer"}, 0},
 }
 
 // syscall reports whether name is a system call capture runs and the module declares
@@ -502,8 +506,11 @@ func decodeSyscall(r *resolver, name string, retOps, argOps []operand) error {
 
 // syscall runs a system call on the executing lanes.
 func (w *warpState) syscall(in *instr, pc int32, exec uint32) error {
-	if in.target == sysAssertfail {
+	switch in.target {
+	case sysAssertfail:
 		return w.assertfail(in, pc, exec)
+	case sysMalloc, sysFree:
+		return w.sysMallocFree(in, pc, exec)
 	}
 	return w.vprintf(in, pc, exec)
 }

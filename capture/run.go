@@ -383,6 +383,9 @@ func (k *Kernel) cloneGlobal() *globalMem {
 			}
 		}
 		g.allocs = append(g.allocs, b)
+		if h := k.gmemInit.heap; h != nil && h.a == a {
+			g.heap = &heap{a: b} // every Run starts with no block live
+		}
 	}
 	return g
 }

@@ -64,6 +64,10 @@ type Spec struct {
 	// What a CTA prints is held until the CTA is written, and counts towards
 	// MaxCTATrace with its trace, so a loop that prints forever ends there.
 	PrintfLimit int
+	// HeapSize is the bytes of the device heap malloc allocates from
+	// (cudaLimitMallocHeapSize), for a kernel that calls it; 0 = DefaultHeapSize. On a
+	// Device the first such launch fixes it.
+	HeapSize uint64
 }
 
 // DefaultMaxInst is the per-warp instruction budget when Spec.MaxInst is 0: large enough

@@ -96,6 +96,14 @@ func captureAction(c *cli.Context) error {
 		return usageError("capture: --printf-limit %q: %v", c.String("printf-limit"), err)
 	}
 	job.spec.PrintfLimit = int(limit)
+	heap, err := arch.ParseSize(c.String("heap"))
+	if err == nil && heap == 0 {
+		err = errors.New("want a size above 0 (e.g. 8MiB)")
+	}
+	if err != nil {
+		return usageError("capture: --heap %q: %v", c.String("heap"), err)
+	}
+	job.spec.HeapSize = uint64(heap)
 	job.spec.Workers = c.Int("workers")
 	if r := c.Uint("regs"); r > 0 {
 		job.spec.RegsPerThread = uint32(r)

@@ -53,6 +53,7 @@ func captureCommand() *cli.Command {
 			&cli.Uint64Flag{Name: "max-inst", Usage: "per-warp instruction budget (0: the default)"},
 			&cli.StringFlag{Name: "max-cta-trace", Value: "128MiB", Usage: "bytes of trace one CTA may hold in memory before it ends; a CTA past it faults (a loop that never exits ends here)"},
 			&cli.StringFlag{Name: "printf-limit", Value: "0", Usage: "bytes of printf output a launch prints; calls past it print nothing and are counted (0: no limit, as on a GPU)"},
+			&cli.StringFlag{Name: "heap", Value: "8MiB", Usage: "the device heap that malloc in a kernel allocates from (cudaLimitMallocHeapSize); malloc returns NULL past it"},
 			&cli.StringFlag{Name: "oob", Value: "fault", Usage: "an out-of-bounds access: fault (stop), or warn (read zeros, drop the write, report each pc once)"},
 			&cli.IntFlag{Name: "workers", Usage: "CTAs emulated in parallel (0: all cores)"},
 			&cli.UintFlag{Name: "regs", Usage: "registers per thread, recorded for occupancy (0: unknown)"},

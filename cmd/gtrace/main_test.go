@@ -321,6 +321,11 @@ func TestCaptureUserCU(t *testing.T) {
 	if code, _, errs = helloCapture("--printf-limit", "lots"); code != 2 || !strings.Contains(errs, "--printf-limit") {
 		t.Errorf("--printf-limit lots: exit %d, %q; want a usage error naming it", code, errs)
 	}
+	for _, h := range []string{"0", "lots"} {
+		if code, _, errs = helloCapture("--heap", h); code != 2 || !strings.Contains(errs, "--heap") {
+			t.Errorf("--heap %s: exit %d, %q; want a usage error naming it", h, code, errs)
+		}
+	}
 	// clang-14 turns a clamp into min.NaN.f32 on sm_80.
 	clamp := filepath.Join(dir, "clamp.cu")
 	src = "__global__ void clamp(float *a, int n)\n{ int i = blockIdx.x * blockDim.x + threadIdx.x;\n" +

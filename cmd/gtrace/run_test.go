@@ -158,6 +158,7 @@ func runExamples(t *testing.T, lib string) {
 	// bounds.cu's: built by nvcc 11.8 with the static runtime (launch configuration
 	// errors differ in CUDA 13's: the folder's README).
 	maps.Copy(gpu, gpuRuns(t, filepath.Join("..", "..", "traces", "hw", "h100-2026-11-26-bounds", "examples.txt")))
+	maps.Copy(gpu, gpuRuns(t, filepath.Join("..", "..", "traces", "hw", "h100-2026-11-27-malloc", "examples.txt")))
 	all := []string{"fermi", "kepler", "ampere", "hopper"}
 	sticky := func(code string) string {
 		return "the fault is sticky, as on a GPU: the 6 runtime calls after it returned " + code
@@ -208,6 +209,11 @@ func runExamples(t *testing.T, lib string) {
 		// launch configurations refused with the H100's codes under CUDA 11.8's runtime.
 		"bounds 10000": {4, all, "13 calls failed; the first: kernel _Z4b256Pii <<<39,1,1, 257,1,1, 0>>>: a block of 257 threads, over the 256 that its .maxntid (__launch_bounds__) allows",
 			"1 d2h of 40000 B", false},
+		// Device malloc and free: the heap size an H100 rounds a request to, blocks kept
+		// from one launch to the next and freed there, malloc(0) not NULL, and the three
+		// calls CUDA refuses on the heap failing with the H100's codes.
+		"malloc 1000": {3, all, "3 calls failed; the first: cudaDeviceSetLimit(cudaLimitMallocHeapSize, 2097152): a kernel that calls malloc or free has run, which fixed the heap at 4194304 bytes",
+			"4 d2h of 8024 B", false},
 		"pitch 5 3": {1, all, "4 calls failed; the first: cudaMemcpy2D: a row of 32 bytes is wider than the destination's pitch 16 or the source's 20",
 			"1 h2d of 60 B, 1 d2h of 60 B, 1 d2d of 60 B", false},
 	}

@@ -396,6 +396,7 @@ func (r *Runtime) run(ctx context.Context, f *function, c Config, params [][]byt
 		Grid: c.Grid, Block: c.Block, DynShared: uint32(c.Shared),
 		Device: r.dev, Params: params,
 		SIMT: r.opts.SIMT, Workers: r.opts.Workers, MaxInst: r.opts.MaxInst, OOB: r.opts.OOB,
+		HeapSize:    r.limit(LimitMallocHeapSize),
 		PTXProducer: fmt.Sprintf("nvcc (the program's fat binary, compute_%d)", f.ptx.Arch),
 	}
 	if p := r.opts.Progress; p != nil {
@@ -631,6 +632,10 @@ func (r *Runtime) alloc(call string, n uint64) (uint64, error) {
 
 // Free is cudaFree.
 func (r *Runtime) Free(addr uint64) error {
+	if r.dev.InHeap(addr) {
+		// As on an H100 (traces/hw/h100-2026-11-27-malloc): a kernel's free frees it.
+		return fail(InvalidValue, "cudaFree(%#x): the address is in the device heap, which a kernel's malloc allocates and its free frees", addr)
+	}
 	if err := r.dev.Free(addr); err != nil {
 		return fail(InvalidDevicePointer, "cudaFree(%#x): %v", addr, err)
 	}

@@ -1,5 +1,7 @@
 package host
 
+import "math"
+
 // What kernels print, and the limits a program may ask for or set.
 //
 // A GPU keeps what kernels print (printf) in a buffer and writes it to the program's
@@ -41,9 +43,10 @@ const (
 
 // defaultLimits are cudaDeviceGetLimit's answers on an H100 with CUDA 13
 // (scripts/hw/printf.sh), for every GPU: they are the driver's, not the chip's. The
-// stack and heap sizes and the printf buffer bound nothing under gtrace (its local
-// memory is what the PTX declares, device malloc is not run, and printf output is
-// not dropped), but a program reads and sets them.
+// heap size is the device heap's that malloc allocates from (capture.Spec.HeapSize);
+// the stack size and the printf buffer bound nothing under gtrace (its local memory is
+// what the PTX declares, and printf output is not dropped), but a program reads and
+// sets them.
 var defaultLimits = map[Limit]uint64{
 	LimitStackSize:                    1024,
 	LimitPrintfFifoSize:               8650752,
@@ -61,16 +64,23 @@ func (r *Runtime) GetLimit(l Limit) (uint64, error) {
 	if err := r.limitKnown(l); err != nil {
 		return 0, err
 	}
+	return r.limit(l), nil
+}
+
+// limit is the value of a known limit.
+func (r *Runtime) limit(l Limit) uint64 {
 	if v, ok := r.limits[l]; ok {
-		return v, nil
+		return v
 	}
-	return defaultLimits[l], nil
+	return defaultLimits[l]
 }
 
 // SetLimit is cudaDeviceSetLimit: the value is kept for GetLimit. A persisting L2 size
-// above the device's 0 and an L2 fetch granularity above 128 bytes are
-// cudaErrorInvalidValue (CUDA Runtime API, cudaDeviceSetLimit: the granularity is a
-// hint of 0 to 128).
+// above the device's 0, an L2 fetch granularity above 128 bytes, and a heap size once
+// a kernel that calls malloc or free has run are cudaErrorInvalidValue (CUDA Runtime
+// API, cudaDeviceSetLimit: the granularity is a hint of 0 to 128; the heap size "must
+// be performed before launching any kernel that uses the malloc() or free() device
+// system calls").
 func (r *Runtime) SetLimit(l Limit, v uint64) error {
 	if err := r.limitKnown(l); err != nil {
 		return err
@@ -80,12 +90,26 @@ func (r *Runtime) SetLimit(l Limit, v uint64) error {
 		return fail(InvalidValue, "cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, %d): the device sets no L2 aside for persisting lines (persistingL2CacheMaxSize 0: gtrace does not model them)", v)
 	case l == LimitMaxL2FetchGranularity && v > 128:
 		return fail(InvalidValue, "cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, %d): at most 128 bytes", v)
+	case l == LimitMallocHeapSize && r.dev.HeapSize() > 0:
+		return fail(InvalidValue, "cudaDeviceSetLimit(cudaLimitMallocHeapSize, %d): a kernel that calls malloc or free has run, which fixed the heap at %d bytes", v, r.dev.HeapSize())
+	}
+	if l == LimitMallocHeapSize {
+		v = heapSize(v)
 	}
 	if r.limits == nil {
 		r.limits = map[Limit]uint64{}
 	}
 	r.limits[l] = v
 	return nil
+}
+
+// heapSize is the device heap an H100 gives for a cudaLimitMallocHeapSize of v: at
+// least 4 MiB, and a multiple of 64 KiB (1, 4096, 1 MiB and 3 MiB give 4194304;
+// 4194305 gives 4259840, 5000000 5046272: scripts/hw/heap.sh,
+// traces/hw/h100-2026-11-27-heap).
+func heapSize(v uint64) uint64 {
+	const minHeap, unit = 4 << 20, 64 << 10
+	return max(minHeap, (min(v, math.MaxUint64-unit)+unit-1)/unit*unit)
 }
 
 func (r *Runtime) limitKnown(l Limit) error {

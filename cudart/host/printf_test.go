@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"math"
 	"testing"
 )
 
@@ -20,6 +21,15 @@ func TestLimits(t *testing.T) {
 	}
 	if v, _ := r.GetLimit(LimitPrintfFifoSize); v != 4<<20 {
 		t.Errorf("the printf buffer after setting 4 MiB: %d", v)
+	}
+	// The heap as an H100 sizes it: at least 4 MiB, in steps of 64 KiB.
+	for set, want := range map[uint64]uint64{1: 4194304, 3 << 20: 4194304, 4194305: 4259840, 5000000: 5046272, 8388609: 8454144, math.MaxUint64: math.MaxUint64 - 65535} {
+		if err := r.SetLimit(LimitMallocHeapSize, set); err != nil {
+			t.Fatal(err)
+		}
+		if v, _ := r.GetLimit(LimitMallocHeapSize); v != want {
+			t.Errorf("the heap after setting %d: %d, want %d", set, v, want)
+		}
 	}
 	for _, c := range []struct {
 		l    Limit

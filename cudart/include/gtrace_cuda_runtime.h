@@ -115,10 +115,14 @@ GTRACE_BUILTIN_CONV(gridDim)
 // clang turns printf(fmt, ...) in device code into vprintf(fmt, buffer of the
 // arguments); capture runs vprintf and prints on the host, as the driver does.
 // <cassert>'s assert calls __assert_fail, which in device code is the __assertfail
-// system call: capture ends the kernel with the line a GPU prints.
+// system call: capture ends the kernel with the line a GPU prints. malloc and free
+// are the system calls of the same names: capture allocates in the launch's heap.
+// Declared before <cstdlib>, whose using-declarations then make them std::'s too.
 extern "C" {
 __device__ int vprintf(const char *, const char *);
 __device__ int printf(const char *, ...);
+__device__ void free(void *) __attribute((nothrow));
+__device__ void *malloc(size_t) __attribute((nothrow)) __attribute__((malloc));
 __device__ void __assertfail(const char *__message, const char *__file, unsigned __line, const char *__function,
 			     size_t __charSize);
 __device__ static inline void __assert_fail(const char *__message, const char *__file, unsigned __line,
