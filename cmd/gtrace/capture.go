@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -80,28 +81,17 @@ func captureAction(c *cli.Context) error {
 	job.spec.SIMT = simt
 	job.spec.OOB = oob
 	job.spec.MaxInst = c.Uint64("max-inst")
-	maxTrace, err := arch.ParseSize(c.String("max-cta-trace"))
-	if err == nil && maxTrace == 0 {
-		err = errors.New("want a size above 0 (e.g. 128MiB, 1GiB)")
-	}
+	maxTrace, err := sizeFlag(c, "max-cta-trace", 1, math.MaxInt, "want a size above 0 (e.g. 128MiB, 1GiB)")
 	if err != nil {
-		return usageError("capture: --max-cta-trace %q: %v", c.String("max-cta-trace"), err)
+		return err
 	}
 	job.spec.MaxCTATrace = uint64(maxTrace)
-	limit, err := arch.ParseSize(c.String("printf-limit"))
-	if err == nil && limit > 1<<40 {
-		err = errors.New("want at most 1TiB (0: no limit)")
+	if job.spec.PrintfLimit, err = sizeFlag(c, "printf-limit", 0, 1<<40, "want at most 1TiB (0: no limit)"); err != nil {
+		return err
 	}
+	heap, err := sizeFlag(c, "heap", 1, math.MaxInt, "want a size above 0 (e.g. 8MiB)")
 	if err != nil {
-		return usageError("capture: --printf-limit %q: %v", c.String("printf-limit"), err)
-	}
-	job.spec.PrintfLimit = int(limit)
-	heap, err := arch.ParseSize(c.String("heap"))
-	if err == nil && heap == 0 {
-		err = errors.New("want a size above 0 (e.g. 8MiB)")
-	}
-	if err != nil {
-		return usageError("capture: --heap %q: %v", c.String("heap"), err)
+		return err
 	}
 	job.spec.HeapSize = uint64(heap)
 	job.spec.Workers = c.Int("workers")
@@ -112,6 +102,20 @@ func captureAction(c *cli.Context) error {
 		job.out = c.String("output")
 	}
 	return runCapture(c.Context, job, c.App.Writer, c.App.ErrWriter)
+}
+
+// sizeFlag is the size option name (arch.ParseSize's forms: 4096, 48KiB, 8MiB) when it
+// lies in [lo, hi], and otherwise a usage error naming it, with want as the reason when
+// it parses.
+func sizeFlag(c *cli.Context, name string, lo, hi int, want string) (int, error) {
+	v, err := arch.ParseSize(c.String(name))
+	if err == nil && (v < lo || v > hi) {
+		err = errors.New(want)
+	}
+	if err != nil {
+		return 0, usageError("capture: --%s %q: %v", name, c.String(name), err)
+	}
+	return v, nil
 }
 
 func referenceJob(c *cli.Context) (captureJob, error) {
