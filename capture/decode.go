@@ -113,6 +113,8 @@ type Kernel struct {
 	texs     []*texture // tex2d arguments
 	trefs    []*texRef  // the texture references tex instructions read, in first-use order
 
+	// callsHeap is whether the kernel calls malloc or free (decodeSyscall).
+	callsHeap bool
 	// parallel is whether CTAs may run concurrently: false when a global or generic
 	// atomic's result is used, or when it is not an order-independent integer reduction.
 	parallel bool

@@ -24,7 +24,6 @@ type Device struct {
 	vars    map[*alloc]bool        // the modules' .global variables: not the program's to free
 	count   int                    // allocations made, for their names
 	live    uint64                 // bytes allocated and not freed
-	heap    *heap                  // malloc's, placed by the first launch that calls it
 }
 
 // NewDevice returns an empty device memory.
@@ -66,7 +65,7 @@ func (d *Device) Malloc(size uint64) (uint64, error) {
 // Free releases the allocation that starts at addr.
 func (d *Device) Free(addr uint64) error {
 	i := slices.IndexFunc(d.mem.allocs, func(a *alloc) bool { return a.base == addr })
-	if i < 0 || d.vars[d.mem.allocs[i]] || d.heap != nil && d.heap.a == d.mem.allocs[i] {
+	if i < 0 || d.vars[d.mem.allocs[i]] || d.InHeap(addr) {
 		return &DeviceError{Op: "free", Addr: addr, Msg: "not the start of an allocation (nearest: " + d.mem.nearest(addr) + ")"}
 	}
 	d.live -= d.mem.allocs[i].size
@@ -120,7 +119,7 @@ func (d *Device) span(op string, addr, n uint64, f func(p []byte, off uint64), w
 	if a == nil || addr+n < addr || addr+n > a.end() {
 		return &DeviceError{Op: op, Addr: addr, Size: n, Msg: "outside every allocation (nearest: " + d.mem.nearest(addr) + ")"}
 	}
-	if d.heap != nil && a == d.heap.a {
+	if d.InHeap(addr) {
 		// CUDA C++ Programming Guide, "Dynamic Global Memory Allocation and Operations":
 		// memory malloc allocated cannot be used in any runtime or driver API call.
 		return &DeviceError{Op: op, Addr: addr, Size: n, Msg: "in the device heap: memory a kernel's malloc allocated cannot be used in a runtime API call"}
@@ -146,22 +145,23 @@ func (d *Device) span(op string, addr, n uint64, f func(p []byte, off uint64), w
 // HeapSize is the size of the device heap, placed by the first launch that calls malloc
 // or free; 0 before that.
 func (d *Device) HeapSize() uint64 {
-	if d.heap == nil {
-		return 0
+	if h := d.mem.heap; h != nil {
+		return h.a.size
 	}
-	return d.heap.a.size
+	return 0
 }
 
 // InHeap reports whether addr is in the device heap.
 func (d *Device) InHeap(addr uint64) bool {
-	return d.heap != nil && addr >= d.heap.a.base && addr < d.heap.a.end()
+	h := d.mem.heap
+	return h != nil && addr >= h.a.base && addr < h.a.end()
 }
 
 // Allocations is how many allocations the program made are live, and their bytes
 // (the modules' variables and the device heap are not the program's).
 func (d *Device) Allocations() (n int, bytes uint64) {
 	n = len(d.mem.allocs) - len(d.vars)
-	if d.heap != nil {
+	if d.mem.heap != nil {
 		n--
 	}
 	return n, d.live

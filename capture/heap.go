@@ -81,22 +81,12 @@ func (h *heap) free(addr uint64) error {
 	return nil
 }
 
-// usesHeap reports whether the kernel calls malloc or free.
-func (k *Kernel) usesHeap() bool {
-	for pc := range k.prog {
-		if in := &k.prog[pc]; in.op == opSyscall && (in.target == sysMalloc || in.target == sysFree) {
-			return true
-		}
-	}
-	return false
-}
-
 // placeHeap places the device heap of Spec.HeapSize bytes in global memory after
 // everything else, for a kernel that calls malloc or free. On a Device the heap is
 // placed by the first such launch and kept, with its blocks, for every later one, as a
 // CUDA context keeps it; a later launch that asks for another size is refused.
 func (k *Kernel) placeHeap() error {
-	if !k.usesHeap() {
+	if !k.callsHeap {
 		return nil
 	}
 	size := k.spec.HeapSize
@@ -106,19 +96,16 @@ func (k *Kernel) placeHeap() error {
 	if size > TextureBase-GlobalBase || k.gmemInit.next+size+pageSize > TextureBase {
 		return fmt.Errorf("kernel %s calls malloc: a device heap of %d bytes does not fit the device's address space", k.spec.Kernel, size)
 	}
-	dev := k.spec.Device
-	if dev != nil && dev.heap != nil {
-		if dev.heap.a.size != size {
+	// On a Device, k.gmemInit is the Device's memory: its heap is the program's.
+	if h := k.gmemInit.heap; h != nil {
+		if h.a.size != size {
 			return fmt.Errorf("kernel %s: a device heap of %d bytes was asked for, but an earlier launch that called malloc fixed it at %d (cudaLimitMallocHeapSize cannot change after that)",
-				k.spec.Kernel, size, dev.heap.a.size)
+				k.spec.Kernel, size, h.a.size)
 		}
 		return nil
 	}
 	a := k.gmemInit.add(fmt.Sprintf("the device heap (%d bytes)", size), -1, size, nil)
 	k.gmemInit.heap = &heap{a: a}
-	if dev != nil {
-		dev.heap = k.gmemInit.heap
-	}
 	return nil
 }
 

@@ -272,7 +272,7 @@ func (k *Kernel) computeIPDom() {
 // same memory, and no CTA can observe another's progress through them. A kernel that
 // calls malloc or free is not: the addresses would depend on the CTAs' order.
 func (k *Kernel) parallelSafe() bool {
-	if k.usesHeap() {
+	if k.callsHeap {
 		return false
 	}
 	for pc := range k.prog {

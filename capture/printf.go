@@ -486,6 +486,7 @@ func decodeSyscall(r *resolver, name string, retOps, argOps []operand) error {
 	}
 	in := r.in
 	in.op, in.target = opSyscall, sc.id
+	r.k.callsHeap = r.k.callsHeap || sc.id == sysMalloc || sc.id == sysFree
 	r.row.Class = format.ClassControl
 	for i, size := range sc.params {
 		at, err := param(argOps[i], size, sc.what[i])
