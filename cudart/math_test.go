@@ -15,7 +15,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"unsafe"
 
@@ -28,7 +27,7 @@ import (
 var mathInputs = flag.Int("math-inputs", 3072, "inputs per function that TestPreciseMath adds to the H100's")
 
 // mathRun is CUDA's math library measured on an H100 (scripts/hw/mathfn.sh).
-const mathRun = "../traces/hw/h100-2026-11-26-mathfn"
+const mathRun = "../traces/hw/h100-2026-11-27-mathfn"
 
 // preciseFn is one function of gtrace_math.h: its kernel in testdata/samples.cu
 // (m_NAME), its maximum error in ulps as the CUDA C++ Programming Guide's table
@@ -302,47 +301,6 @@ func TestTwoOverPi(t *testing.T) {
 	}
 }
 
-var (
-	pi1400     *big.Float
-	pi1400Once sync.Once
-)
-
-// refSinCos is sin and cos of x to within an ulp: Go's math for |x| < 2^29; beyond,
-// where Go's reduction keeps 64 bits of the fraction (2.6788525030039368e+29 loses 70
-// ulp), x reduced by pi/2 in 1400-bit arithmetic first.
-func refSinCos(x float64) (s, c float64) {
-	if math.Abs(x) < 1<<29 || math.IsInf(x, 0) || math.IsNaN(x) {
-		return math.Sin(x), math.Cos(x)
-	}
-	pi1400Once.Do(func() { pi1400 = bigPi(1400) })
-	half := new(big.Float).SetPrec(1400).Quo(pi1400, big.NewFloat(2))
-	q := new(big.Float).SetPrec(1400).Quo(new(big.Float).SetFloat64(x), half)
-	n, _ := new(big.Float).SetPrec(1400).Add(q, big.NewFloat(0.5)).Int(nil) // floor(q + 1/2)
-	if q.Sign() < 0 && new(big.Float).SetInt(n).Cmp(new(big.Float).Add(q, big.NewFloat(0.5))) > 0 {
-		n.Sub(n, big.NewInt(1))
-	}
-	r, _ := new(big.Float).SetPrec(1400).Sub(new(big.Float).SetFloat64(x), new(big.Float).Mul(new(big.Float).SetInt(n), half)).Float64()
-	sr, cr := math.Sin(r), math.Cos(r)
-	switch new(big.Int).And(n, big.NewInt(3)).Int64() {
-	case 0:
-		return sr, cr
-	case 1:
-		return cr, -sr
-	case 2:
-		return -sr, -cr
-	}
-	return -cr, sr
-}
-
-// refLog is log(x) to within an ulp: Go's math.Log on amd64 is wrong for subnormals
-// (log(1.1560562456566313e-308) = -708.67; it is -709.05), so those are scaled first.
-func refLog(x float64) float64 {
-	if x > 0 && x < 0x1p-1022 {
-		return math.Log(x*0x1p54) - 54*math.Ln2
-	}
-	return math.Log(x)
-}
-
 // libdeviceCost reads the H100 run's warp-instructions per call: each launch's
 // smsp__inst_executed.sum less its type's copy kernel's, over 256 warps.
 func libdeviceCost(t *testing.T) map[string]float64 {
@@ -412,8 +370,8 @@ func TestPreciseMathCost(t *testing.T) {
 	for _, fn := range preciseFns {
 		check(fn.name, f32(fn.name))
 	}
-	for _, name := range []string{"exp", "log", "sin", "cos"} {
-		check(name, f64(name))
+	for _, fn := range preciseFnsD {
+		check(fn.name, f64(fn.name))
 	}
 	t.Logf("per call, gtrace/libdevice: %s", strings.Join(table, ", "))
 }
@@ -478,51 +436,84 @@ func TestRoundedSteps(t *testing.T) {
 	}
 }
 
-// The double forms written so far against CUDA's bounds (Programming Guide's
-// double-precision table) plus 1 ulp, since the reference (Go's float64 math, refSinCos,
-// refLog) is itself within 1 ulp; on CUDA's inputs, 3072 random bit patterns and 3072 in the range of
-// CUDA's, with huge arguments for sin and cos (Payne-Hanek). Against the H100: the same
-// NaN, infinity and signed zero wherever CUDA returns one.
+// preciseFnD is one double function of gtrace_math.h: its kernel m_NAME, its maximum
+// error in ulps as the Programming Guide's double-precision table gives it, and its
+// exact value (bigmath_test.go).
+type preciseFnD struct {
+	name  string
+	bound float64
+	ref   func(x, y float64) exact
+}
+
+func unaryD(f func(float64) exact) func(x, y float64) exact {
+	return func(x, _ float64) exact { return f(x) }
+}
+
+// preciseFnsD is the double forms written so far.
+var preciseFnsD = []preciseFnD{
+	{"exp", 1, unaryD(refExp)},
+	{"log", 1, unaryD(refLogBase(nil))},
+	{"sin", 2, unaryD(refSin)},
+	{"cos", 2, unaryD(refCos)},
+	{"exp2", 1, unaryD(refExp2)},
+	{"exp10", 1, unaryD(refExp10)},
+	{"expm1", 1, unaryD(refExpm1)},
+	{"log2", 1, unaryD(refLogBase(bigLn2))},
+	{"log10", 1, unaryD(refLogBase(bigLn10))},
+	{"log1p", 1, unaryD(refLog1p)},
+	{"tan", 2, unaryD(refTan)},
+	{"sinh", 2, unaryD(refSinh)},
+	{"cosh", 1, unaryD(refCosh)},
+	{"cbrt", 1, unaryD(refCbrt)},
+	{"hypot", 2, refHypot},
+}
+
+// randomDoubles adds to xs 3072 random bit patterns (every binade) and 3072 values
+// uniform over xs's range (below 1e300), and for each exponent 30, 37, ..., 1023 one
+// value of each sign (huge arguments, for Payne-Hanek).
+func randomDoubles(rng *rand.Rand, xs []float64) []float64 {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range xs {
+		if math.Abs(v) < 1e300 {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	x := append([]float64(nil), xs...)
+	for i := range 6144 {
+		if i%2 == 0 {
+			x = append(x, math.Float64frombits(rng.Uint64()&^(0x7ff<<52)|uint64(rng.IntN(0x7ff))<<52))
+		} else {
+			x = append(x, lo+(hi-lo)*rng.Float64())
+		}
+	}
+	for e := 30; e <= 1023; e += 7 {
+		x = append(x, math.Ldexp(1+rng.Float64(), e), -math.Ldexp(1+rng.Float64(), e))
+	}
+	return x
+}
+
+// The double forms against CUDA's bounds, measured from the exact value, on CUDA's
+// inputs and randomDoubles'; against the H100: the same NaN, infinity and signed zero
+// wherever CUDA returns one.
 func TestPreciseMathDouble(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 64))
-	for _, fn := range []struct {
-		name  string
-		bound float64
-		ref   func(float64) float64
-	}{{"exp", 1, math.Exp}, {"log", 1, refLog},
-		{"sin", 2, func(x float64) float64 { s, _ := refSinCos(x); return s }},
-		{"cos", 2, func(x float64) float64 { _, c := refSinCos(x); return c }}} {
+	for _, fn := range preciseFnsD {
 		t.Run(fn.name, func(t *testing.T) {
-			gx, _, gr := gpuValues[float64](t, fn.name)
-			lo, hi := math.Inf(1), math.Inf(-1)
-			for _, v := range gx {
-				if math.Abs(v) < 1e300 {
-					lo, hi = min(lo, v), max(hi, v)
-				}
-			}
-			x := append([]float64(nil), gx...)
-			for i := range 6144 {
-				if i%2 == 0 {
-					x = append(x, math.Float64frombits(rng.Uint64()&^(0x7ff<<52)|uint64(rng.IntN(0x7ff))<<52))
-				} else {
-					x = append(x, lo+(hi-lo)*rng.Float64())
-				}
-			}
-			for e := 30; e <= 1023; e += 7 {
-				x = append(x, math.Ldexp(1+rng.Float64(), e), -math.Ldexp(1+rng.Float64(), e))
-			}
-			got, _ := runPrecise(t, "m_"+fn.name, x, make([]float64, len(x)))
+			gx, gy, gr := gpuValues[float64](t, fn.name)
+			x, y := randomDoubles(rng, gx), randomDoubles(rng, gy)
+			got, _ := runPrecise(t, "m_"+fn.name, x, y)
 			worst, at := 0.0, 0
-			for i, v := range x {
-				if e := ulpErr(got[i], fn.ref(v)); e > worst {
+			for i := range x {
+				if e := ulpErrExact(got[i], fn.ref(x[i], y[i])); e > worst {
 					worst, at = e, i
 				}
 			}
-			if worst > fn.bound+1 {
-				t.Errorf("%s(%v) = %v, %.2f ulp from Go's %v; CUDA's bound is %v", fn.name, x[at], got[at], worst, fn.ref(x[at]), fn.bound)
+			if worst > fn.bound {
+				t.Errorf("%s(%v, %v) = %v, %.2f ulp from %v; CUDA's bound is %v", fn.name, x[at], y[at], got[at], worst,
+					fn.ref(x[at], y[at]).float64(), fn.bound)
 			}
-			same, far := gpuAgreement(t, func(i int) string { return fmt.Sprintf("%s(%v)", fn.name, gx[i]) }, got, gr)
-			t.Logf("%-4s max %.2f ulp from Go's (CUDA's bound %v) over %d inputs; CUDA's bits on %d of %d, at most %.0f ulp from CUDA's",
+			same, far := gpuAgreement(t, func(i int) string { return fmt.Sprintf("%s(%v, %v)", fn.name, gx[i], gy[i]) }, got, gr)
+			t.Logf("%-5s max %.2f ulp (CUDA's bound %v) over %d inputs; CUDA's bits on %d of %d, at most %.0f ulp from CUDA's",
 				fn.name, worst, fn.bound, len(x), same, len(gr), far)
 		})
 	}

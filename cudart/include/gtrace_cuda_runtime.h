@@ -9,8 +9,8 @@
 // PTX instruction or a short sequence of them, through the NVVM builtins of clang-14
 // (the same builtins clang's own CUDA headers use) or a line of inline PTX. Nothing
 // calls libdevice (__nv_*), which the emulator does not have: the precise math library
-// (expf, logf, powf, sinf, tanhf, erff, ..., exp, log, sin, cos, and C++'s float
-// overloads) is gtrace_math.h, written from published algorithms. The double forms not
+// (expf, logf, powf, sinf, tanhf, erff, ..., exp, log, exp2, log1p, sin, tan, cosh, cbrt,
+// hypot, ..., and C++'s float overloads) is gtrace_math.h, written from published algorithms. The double forms not
 // written yet (pow, tanh, erf, ...) are deleted functions: a call to one is a compile
 // error naming it, never a silently different result.
 //

@@ -1,6 +1,7 @@
 // gtrace_math.h: CUDA's precise math library (expf, logf, powf, sinf, tanhf, erff, ...,
-// exp, log, sin, cos, and C++'s float overloads) for compiling without a CUDA SDK. gtrace_cuda_runtime.h includes it;
-// it needs that file's one-instruction functions (fmaf, rintf, fabsf, sqrtf, bit casts).
+// exp, log, sin, tan, cosh, cbrt, hypot, ..., and C++'s float overloads) for compiling
+// without a CUDA SDK. gtrace_cuda_runtime.h includes it; it needs that file's
+// one-instruction functions (fmaf, rintf, fabsf, sqrtf, bit casts).
 //
 // libdevice, where CUDA's own versions live, is NVIDIA's and not ours to copy, so each
 // function here is written from its published algorithm: the argument reductions of
@@ -15,7 +16,7 @@
 // - Values: within the error bounds that the CUDA Programming Guide's "Mathematical
 //   Functions" appendix gives for each function, checked by TestPreciseMath against Go's
 //   math in float64 and against CUDA's own results measured on an H100
-//   (traces/hw/h100-2026-11-26-mathfn/); not always the same bits as CUDA's.
+//   (traces/hw/h100-2026-11-27-mathfn/); not always the same bits as CUDA's.
 // - Instructions: this code's, not libdevice's. TestPreciseMathCost compares the
 //   warp-instructions per call with libdevice's measured by ncu on the same H100.
 //   powf works in double precision (libdevice's works in pairs of floats), so its
@@ -704,14 +705,19 @@ GTRACE_D float hypotf(float x, float y)
 // 2^n as a double, for n in [-1022, 1023].
 GTRACE_D double __gt_pow2i_d(int n) { return __longlong_as_double((long long)(n + 1023) << 52); }
 
-GTRACE_D double exp(double x)
+// a + b and its rounding error *err, exactly (Knuth's TwoSum).
+GTRACE_D double __gt_two_sum_d(double a, double b, double *err)
 {
-	if (!(fabs(x) < 746.0))
-		return x != x ? x + x : (x > 0 ? GTRACE_INF : 0.0);
-	double j = rint(x * 1.4426950408889634);
-	double r = fma(j, -0.6931471803691238, x); // ln2 in two parts, the first of 32 bits
-	r = fma(j, -1.9082149292705877e-10, r);
-	// e^r for |r| <= ln2/2: Taylor to r^13 (the first term left out is below 5e-18).
+	double s = a + b;
+	double bb = s - a;
+	*err = (a - (s - bb)) + (b - bb);
+	return s;
+}
+
+// P with e^r = 1 + r P for |r| <= ln2/2 (a little more is fine): Taylor to r^13 (the
+// first term left out is below 5e-18).
+GTRACE_D double __gt_exp_tail_d(double r)
+{
 	double p = 1.0 / 6227020800;
 	p = fma(p, r, 1.0 / 479001600);
 	p = fma(p, r, 1.0 / 39916800);
@@ -724,10 +730,82 @@ GTRACE_D double exp(double x)
 	p = fma(p, r, 1.0 / 24);
 	p = fma(p, r, 1.0 / 6);
 	p = fma(p, r, 0.5);
-	p = fma(p, r, 1.0);
-	p = fma(p, r, 1.0);
-	int n = (int)j, h = n >> 1;
-	return p * __gt_pow2i_d(h) * __gt_pow2i_d(n - h);
+	return fma(p, r, 1.0);
+}
+
+GTRACE_D double __gt_exp_poly_d(double r) { return fma(__gt_exp_tail_d(r), r, 1.0); }
+
+// e^(r + c) for |r| <= ln2/2 + a little and |c| < 2^-40, as hi + *lo: the last step
+// 1 + r P and c's share carried apart (TwoSum, and fma for the product's error), so that
+// the caller rounds about once.
+GTRACE_D double __gt_exp_hilo_d(double r, double c, double *lo)
+{
+	double cc, rr = __gt_two_sum_d(r, c, &cc);
+	double P = __gt_exp_tail_d(rr);
+	double rp = __dmul_rn(rr, P), e1 = fma(rr, P, -rp);
+	double e2, s = __gt_two_sum_d(1.0, rp, &e2);
+	*lo = (e1 + e2) + cc * s;
+	return s;
+}
+
+// y 2^n for y near 1 and n in [-1100, 1100]: two exact steps, so that a subnormal result is
+// rounded once.
+GTRACE_D double __gt_scale_d(double y, int n)
+{
+	int h = n >> 1;
+	return y * __gt_pow2i_d(h) * __gt_pow2i_d(n - h);
+}
+
+// x = j ln2 + r, |r| <= ln2/2, for |x| < 746: Cody-Waite with ln2 in two parts, the first
+// of 32 bits (so that the first step is exact).
+GTRACE_D double __gt_reduce_ln2_d(double x, int *j)
+{
+	double t = rint(x * 1.4426950408889634);
+	*j = (int)t;
+	return fma(t, -1.9082149292705877e-10, fma(t, -0.6931471803691238, x));
+}
+
+// The same as r + *c: r the exact first step, *c the second part's product.
+GTRACE_D double __gt_reduce_ln2_hilo_d(double x, int *j, double *c)
+{
+	double t = rint(x * 1.4426950408889634);
+	*j = (int)t;
+	*c = t * -1.9082149292705877e-10;
+	return fma(t, -0.6931471803691238, x);
+}
+
+// e^x 2^s for |x| < 746.
+GTRACE_D double __gt_exp_scaled_d(double x, int s)
+{
+	int j;
+	double r = __gt_reduce_ln2_d(x, &j);
+	return __gt_scale_d(__gt_exp_poly_d(r), j + s);
+}
+
+GTRACE_D double exp(double x)
+{
+	if (!(fabs(x) < 746.0))
+		return x != x ? x + x : (x > 0 ? GTRACE_INF : 0.0);
+	return __gt_exp_scaled_d(x, 0);
+}
+
+// R = 2z/3 + 2z^2/5 + ... + 2z^11/23 for z = s^2: the atanh series past its first term,
+// to z^11, as fdlibm's log(1+f) = f - hfsq + s (hfsq + R) takes it.
+GTRACE_D double __gt_log_series_d(double s)
+{
+	double z = s * s;
+	double r = 2.0 / 23;
+	r = fma(r, z, 2.0 / 21);
+	r = fma(r, z, 2.0 / 19);
+	r = fma(r, z, 2.0 / 17);
+	r = fma(r, z, 2.0 / 15);
+	r = fma(r, z, 2.0 / 13);
+	r = fma(r, z, 2.0 / 11);
+	r = fma(r, z, 2.0 / 9);
+	r = fma(r, z, 2.0 / 7);
+	r = fma(r, z, 2.0 / 5);
+	r = fma(r, z, 2.0 / 3);
+	return r * z;
 }
 
 // log: fdlibm's kernel in double, the atanh series to z^11.
@@ -745,19 +823,7 @@ GTRACE_D double log(double x)
 	}
 	int ie;
 	double f = __gt_log_split_d(x, &ie), e = (double)(ie + k);
-	double s = f / (2.0 + f), z = s * s;
-	double r = 2.0 / 23;
-	r = fma(r, z, 2.0 / 21);
-	r = fma(r, z, 2.0 / 19);
-	r = fma(r, z, 2.0 / 17);
-	r = fma(r, z, 2.0 / 15);
-	r = fma(r, z, 2.0 / 13);
-	r = fma(r, z, 2.0 / 11);
-	r = fma(r, z, 2.0 / 9);
-	r = fma(r, z, 2.0 / 7);
-	r = fma(r, z, 2.0 / 5);
-	r = fma(r, z, 2.0 / 3);
-	r *= z;
+	double s = f / (2.0 + f), r = __gt_log_series_d(s);
 	double hfsq = __dmul_rn(0.5 * f, f);
 	return e * 0.6931471803691238 - ((hfsq - fma(s, hfsq + r, e * 1.9082149292705877e-10)) - f);
 }
@@ -775,8 +841,8 @@ GTRACE_D unsigned long long __gt_bits64(const unsigned *w, int o)
 // Payne-Hanek for a double ax >= 2^30 (finite): ax = m 2^e with m of 53 bits; m times
 // 192 bits of 2/pi from the first word whose product is not a multiple of 4 gives q and
 // r / (pi/2) to 2^-126, enough for the nearest double to a multiple of pi/2 (about 2^-61
-// away from it).
-GTRACE_D int __gt_reduce_pio2_huge_d(double ax, double *r)
+// away from it); r is returned as *r + *rc, *rc below an ulp of *r.
+GTRACE_D int __gt_reduce_pio2_huge_d(double ax, double *r, double *rc)
 {
 	const unsigned w[40] = {GTRACE_2_OVER_PI_WORDS}; // one table in the PTX: clang merges the copies
 	unsigned long long ix = __double_as_longlong(ax);
@@ -813,32 +879,45 @@ GTRACE_D int __gt_reduce_pio2_huge_d(double ax, double *r)
 	}
 	int lz = hi ? __builtin_clzll(hi) : 64 + __builtin_clzll(lo | 1);
 	unsigned long long t = lz == 0 ? hi : (lz < 64 ? (hi << lz) | (lo >> (64 - lz)) : lo << (lz - 64));
-	double v = (double)t * __gt_pow2i_d(-62 - lz); // r / (pi/2)
-	double rr = fma(v, 1.5707963267948966, v * 6.123233995736766e-17);
+	// r / (pi/2) = vh + vl (t's top 53 bits and the rest), times pi/2 = P1 + P2: r + c.
+	double sc = __gt_pow2i_d(-62 - lz);
+	double vh = (double)(t & ~0x7ffull) * sc, vl = (double)(t & 0x7ffull) * sc;
+	double rh = __dmul_rn(vh, 1.5707963267948966); // not contracted into the sum below
+	double rl = fma(vh, 1.5707963267948966, -rh) + fma(vh, 6.123233995736766e-17, vl * 1.5707963267948966);
+	double rr = rh + rl, cc = rl - (rr - rh);
 	*r = neg ? -rr : rr;
+	*rc = neg ? -cc : cc;
 	return (int)qi;
 }
 
 // x = q pi/2 + r for ax = |x|: up to 2^30 Cody-Waite with pi/2 in three parts and fma
-// (the first step exact, as for float), beyond Payne-Hanek.
-GTRACE_D int __gt_reduce_pio2_d(double ax, double *r)
+// (the first step exact), beyond Payne-Hanek; both give r as *r + *c, *c below an ulp of
+// *r.
+GTRACE_D int __gt_reduce_pio2_d(double ax, double *r, double *c)
 {
+	*c = 0.0;
 	if (ax <= 1073741824.0) {
+		// pi/2 = P1 + P2 - P3; ax - j P1 is exact (a multiple of P1's last bit below 1),
+		// j P2 is split exactly and the difference's error kept.
 		double j = rint(ax * 0.6366197723675814);
-		double t = fma(j, -1.5707963267948966, ax);
-		t = fma(j, -6.123233995736766e-17, t);
-		*r = fma(j, 1.4973849048591698e-33, t);
+		double t1 = fma(j, -1.5707963267948966, ax);
+		double ph = __dmul_rn(j, 6.123233995736766e-17), pl = fma(j, 6.123233995736766e-17, -ph);
+		double e, t = __gt_two_sum_d(t1, -ph, &e);
+		double tail = (e - pl) + j * 1.4973849048591698e-33;
+		*r = t + tail;
+		*c = (t - *r) + tail;
 		return (int)j & 3;
 	}
 	if (!(ax < GTRACE_INF)) {
 		*r = ax - ax; // NaN
 		return 0;
 	}
-	return __gt_reduce_pio2_huge_d(ax, r);
+	return __gt_reduce_pio2_huge_d(ax, r, c);
 }
 
-// sin(r), cos(r) for |r| <= pi/4: Taylor to r^17 and r^18.
-GTRACE_D double __gt_sin_poly_d(double r)
+// sin(r + c) for |r| <= pi/4 and c below an ulp of r, as hi + *lo: Taylor to r^17, the
+// terms past r summed apart from it.
+GTRACE_D double __gt_sin_hilo_d(double r, double c, double *lo)
 {
 	double z = r * r;
 	double p = 1.0 / 355687428096000;
@@ -849,45 +928,336 @@ GTRACE_D double __gt_sin_poly_d(double r)
 	p = fma(p, z, -1.0 / 5040);
 	p = fma(p, z, 1.0 / 120);
 	p = fma(p, z, -1.0 / 6);
-	return fma(r * z, p, r);
+	double t = fma(r * z, p, c * fma(-0.5, z, 1.0)); // r^3 p + c cos(r)
+	double hi = r + t;
+	*lo = (r - hi) + t;
+	return hi;
 }
 
-GTRACE_D double __gt_cos_poly_d(double r)
+// cos(r + c) likewise: Taylor to r^18, 1 - r^2/2 summed with its rounding error kept
+// (fdlibm's kernel does the same) and r^2's own error (fma).
+GTRACE_D double __gt_cos_hilo_d(double r, double c, double *lo)
 {
-	double z = r * r;
-	double p = 1.0 / 6402373705728000;
-	p = fma(p, z, -1.0 / 20922789888000);
-	p = fma(p, z, 1.0 / 87178291200);
-	p = fma(p, z, -1.0 / 479001600);
-	p = fma(p, z, 1.0 / 3628800);
-	p = fma(p, z, -1.0 / 40320);
-	p = fma(p, z, 1.0 / 720);
-	p = fma(p, z, -1.0 / 24);
-	p = fma(p, z, 0.5);
-	return fma(z, -p, 1.0);
+	double z = r * r, ze = fma(r, r, -z);
+	double q = -1.0 / 6402373705728000; // cos(r) = 1 - z/2 + z^2 q
+	q = fma(q, z, 1.0 / 20922789888000);
+	q = fma(q, z, -1.0 / 87178291200);
+	q = fma(q, z, 1.0 / 479001600);
+	q = fma(q, z, -1.0 / 3628800);
+	q = fma(q, z, 1.0 / 40320);
+	q = fma(q, z, -1.0 / 720);
+	q = fma(q, z, 1.0 / 24);
+	double hz = 0.5 * z, w = 1.0 - hz;
+	double tail = fma(z, z * q, (((1.0 - w) - hz) - 0.5 * ze) - c * r);
+	double hi = w + tail;
+	*lo = (w - hi) + tail;
+	return hi;
+}
+
+// sin(x) (which 0) or cos(x) (which 1) as hi + *lo: the quadrant picks the kernel and
+// the sign.
+GTRACE_D double __gt_sincos_hilo_d(double x, int which, double *lo)
+{
+	double r, c;
+	int q = __gt_reduce_pio2_d(fabs(x), &r, &c) + which;
+	double hi = (q & 1) ? __gt_cos_hilo_d(r, c, lo) : __gt_sin_hilo_d(r, c, lo);
+	bool neg = ((q & 2) != 0) != (which == 0 && __double_as_longlong(x) < 0);
+	if (neg) {
+		hi = -hi;
+		*lo = -*lo;
+	}
+	return hi;
 }
 
 GTRACE_D double sin(double x)
 {
-	double r;
-	int q = __gt_reduce_pio2_d(fabs(x), &r);
-	double v = (q & 1) ? __gt_cos_poly_d(r) : __gt_sin_poly_d(r);
-	v = (q & 2) ? -v : v;
-	return __double_as_longlong(x) < 0 ? -v : v;
+	double lo, hi = __gt_sincos_hilo_d(x, 0, &lo);
+	return hi + lo;
 }
 
 GTRACE_D double cos(double x)
 {
-	double r;
-	int q = __gt_reduce_pio2_d(fabs(x), &r);
-	double v = (q & 1) ? __gt_sin_poly_d(r) : __gt_cos_poly_d(r);
-	return ((q + 1) & 2) ? -v : v;
+	double lo, hi = __gt_sincos_hilo_d(x, 1, &lo);
+	return hi + lo;
 }
 
 GTRACE_D void sincos(double x, double *s, double *c)
 {
 	*s = sin(x);
 	*c = cos(x);
+}
+
+// ---- Double precision: the rest of the exponentials and logarithms ---------------------
+// The float functions' methods (above) in double: carried rounding errors where one
+// rounding must dominate, and the exp and log kernels above.
+
+// e^(r + c) 2^j for |r| <= ln2/2 and |c| < 2^-40, rounded about once.
+GTRACE_D double __gt_exp_pair_d(double r, double c, int j)
+{
+	double lo, hi = __gt_exp_hilo_d(r, c, &lo);
+	return __gt_scale_d(hi + lo, j);
+}
+
+GTRACE_D double exp2(double x)
+{
+	if (!(fabs(x) < 1076.0))
+		return x != x ? x + x : (x > 0 ? GTRACE_INF : 0.0);
+	double j = rint(x), f = x - j; // exact
+	double r = __dmul_rn(f, 0.6931471805599453); // f ln2 = r + c, ln2 in two parts
+	double c = fma(f, 0.6931471805599453, -r) + f * 2.3190468138462996e-17;
+	return __gt_exp_pair_d(r, c, (int)j);
+}
+
+GTRACE_D double exp10(double x)
+{
+	if (!(fabs(x) < 324.0))
+		return x != x ? x + x : (x > 0 ? GTRACE_INF : 0.0);
+	double h = __dmul_rn(x, 2.302585092994046); // x ln10 = h + l, ln10 in two parts
+	double l = fma(x, 2.302585092994046, -h) + x * -2.1707562233822494e-16;
+	int j;
+	double r = __gt_reduce_ln2_d(h, &j);
+	return __gt_exp_pair_d(r, l, j);
+}
+
+// e^x - 1 for |x| <= ln2/2 + a little: Taylor to x^13 with the first term apart.
+GTRACE_D double __gt_expm1_poly_d(double x)
+{
+	double p = 1.0 / 6227020800;
+	p = fma(p, x, 1.0 / 479001600);
+	p = fma(p, x, 1.0 / 39916800);
+	p = fma(p, x, 1.0 / 3628800);
+	p = fma(p, x, 1.0 / 362880);
+	p = fma(p, x, 1.0 / 40320);
+	p = fma(p, x, 1.0 / 5040);
+	p = fma(p, x, 1.0 / 720);
+	p = fma(p, x, 1.0 / 120);
+	p = fma(p, x, 1.0 / 24);
+	p = fma(p, x, 1.0 / 6);
+	p = fma(p, x, 0.5);
+	return fma(x, x * p, x);
+}
+
+GTRACE_D double expm1(double x)
+{
+	if (fabs(x) <= 0.35)
+		return x == 0.0 ? x : __gt_expm1_poly_d(x); // keeps -0
+	if (!(x < 710.0))
+		return x != x ? x + x : GTRACE_INF;
+	if (x < -40.0)
+		return -1.0; // e^x is below half an ulp of 1
+	int n;
+	double c, r = __gt_reduce_ln2_hilo_d(x, &n, &c);
+	r = __gt_two_sum_d(r, c, &c); // c is now below an ulp of r
+	double e = __gt_expm1_poly_d(r);
+	e = fma(c, 1.0 + e, e); // e^(r + c) - 1
+	// e^x - 1 = 2^n (e + 1) - 1: 2^n - 1 is exact for |n| <= 53; past that, 2^n (e - 2^-n
+	// + 1) with 2^-n folded into e, one rounding in the fma.
+	if (n <= 53) {
+		double s = __gt_pow2i_d(n);
+		return fma(s, e, s - 1.0);
+	}
+	double s = __gt_pow2i_d(n > 1023 ? 1023 : n);
+	double y = fma(s, e - __gt_pow2i_d(-n), s);
+	return n > 1023 ? y * 2.0 : y;
+}
+
+// log(1+f) for f in [sqrt(1/2)-1, sqrt(2)-1], as hi + lo: fdlibm's kernel with hfsq's
+// rounding error carried, as the float kernel does.
+GTRACE_D double __gt_log1p_kernel_d(double f, double *lo)
+{
+	double s = f / (2.0 + f), r = __gt_log_series_d(s);
+	double hfsq = __dmul_rn(0.5 * f, f);
+	double he = fma(0.5 * f, f, -hfsq);
+	double hi = f - hfsq;
+	*lo = ((f - hi) - hfsq) + fma(s, hfsq + r, -he);
+	return hi;
+}
+
+// log_b(x) = e log_b(2) + log(1+f) / ln(b), as __gt_log_base does it in float: log_b(2) =
+// eh + el with e*eh exact, 1/ln(b) = kh + kl, each product's and the sum's rounding error
+// carried.
+GTRACE_D double __gt_log_base_d(double x, double eh, double el, double kh, double kl)
+{
+	if (!(x > 0.0) || x == GTRACE_INF) {
+		if (x == 0.0)
+			return -GTRACE_INF;
+		return x < 0.0 ? __longlong_as_double(0x7fffffffffffffffll) : x + x;
+	}
+	int k = 0;
+	if (x < 2.2250738585072014e-308) { // subnormal
+		x *= 18014398509481984.0; // 2^54
+		k = -54;
+	}
+	int ie;
+	double f = __gt_log_split_d(x, &ie), e = (double)(ie + k), lo;
+	double hi = __gt_log1p_kernel_d(f, &lo);
+	double p = __dmul_rn(hi, kh);
+	double q = fma(hi, kh, -p) + fma(lo, kh, (hi + lo) * kl);
+	double a = __dmul_rn(e, eh); // exact
+	double t, s = __gt_two_sum_d(a, p, &t);
+	return s + (t + fma(e, el, q));
+}
+
+GTRACE_D double log2(double x) { return __gt_log_base_d(x, 1.0, 0.0, 1.4426950408889634, 2.0355273740931033e-17); }
+GTRACE_D double log10(double x)
+{
+	return __gt_log_base_d(x, 0.3010299955494702, 1.1451100898021838e-10, 0.4342944819032518, 1.098319650216765e-17);
+}
+
+GTRACE_D double log1p(double x)
+{
+	if (x > -0.2928932188134524 && x < 0.41421356237309503) { // 1+x is in the kernel's range
+		if (x == 0.0)
+			return x; // keeps -0
+		double lo;
+		double hi = __gt_log1p_kernel_d(x, &lo);
+		return hi + lo;
+	}
+	if (!(x > -1.0) || x == GTRACE_INF) // NaN, -1, below, +inf
+		return x == -1.0 ? -GTRACE_INF : (x < -1.0 ? __longlong_as_double(0x7fffffffffffffffll) : x + x);
+	// log(1+x) = log(u) + c/u, u = 1+x rounded and c its rounding error.
+	double c, u = __gt_two_sum_d(1.0, x, &c);
+	int e;
+	double f = __gt_log_split_d(u, &e), lo;
+	double hi = __gt_log1p_kernel_d(f, &lo);
+	double a = __dmul_rn((double)e, 0.6931471803691238);
+	double t, s = __gt_two_sum_d(a, hi, &t);
+	return s + (t + (lo + fma((double)e, 1.9082149292705877e-10, c / u)));
+}
+
+// ---- Double precision: tan, the hyperbolic functions, cbrt, hypot -----------------------
+
+// tan = sin / cos, each as hi + lo, the quotient's error carried once.
+GTRACE_D double tan(double x)
+{
+	if (x == 0.0)
+		return x; // keeps -0
+	double r, c;
+	int q = __gt_reduce_pio2_d(fabs(x), &r, &c);
+	double sl, sh = __gt_sin_hilo_d(r, c, &sl);
+	double cl, ch = __gt_cos_hilo_d(r, c, &cl);
+	if (q & 1) { // tan(r + pi/2) = -cos(r) / sin(r)
+		double t = sh, tl = sl;
+		sh = -ch;
+		sl = -cl;
+		ch = t;
+		cl = tl;
+	}
+	double v = sh / ch;
+	v = fma(fma(-v, ch, sh) + (sl - v * cl), 1.0 / ch, v);
+	return __double_as_longlong(x) < 0 ? -v : v;
+}
+
+// e^ax / 2 for 1 <= ax < 22 as hi + *lo, and 1/(2 e^ax): sinh and cosh sum them.
+GTRACE_D double __gt_half_exp_d(double ax, double *lo, double *inv)
+{
+	int j;
+	double c, r = __gt_reduce_ln2_hilo_d(ax, &j, &c);
+	double l, h = __gt_exp_hilo_d(r, c, &l);
+	double s = __gt_pow2i_d(j - 1); // exact: j is at most 32
+	*inv = 0.25 / (h * s);
+	*lo = l * s;
+	return h * s;
+}
+
+GTRACE_D double sinh(double x)
+{
+	double ax = fabs(x), v;
+	if (ax < 1.0) { // Taylor to x^19
+		double z = ax * ax;
+		double p = 1.0 / 121645100408832000;
+		p = fma(p, z, 1.0 / 355687428096000);
+		p = fma(p, z, 1.0 / 1307674368000);
+		p = fma(p, z, 1.0 / 6227020800);
+		p = fma(p, z, 1.0 / 39916800);
+		p = fma(p, z, 1.0 / 362880);
+		p = fma(p, z, 1.0 / 5040);
+		p = fma(p, z, 1.0 / 120);
+		p = fma(p, z, 1.0 / 6);
+		v = fma(ax * z, p, ax);
+	} else if (ax < 22.0) {
+		double lo, inv, hi = __gt_half_exp_d(ax, &lo, &inv);
+		v = hi + (lo - inv);
+	} else if (ax < 746.0)
+		v = __gt_exp_scaled_d(ax, -1); // e^-x is below an ulp of e^x
+	else
+		v = ax + GTRACE_INF; // NaN stays NaN
+	return __double_as_longlong(x) < 0 ? -v : v;
+}
+
+GTRACE_D double cosh(double x)
+{
+	double ax = fabs(x);
+	if (ax < 1.0) { // Taylor to x^20
+		double z = ax * ax;
+		double p = 1.0 / 2432902008176640000;
+		p = fma(p, z, 1.0 / 6402373705728000);
+		p = fma(p, z, 1.0 / 20922789888000);
+		p = fma(p, z, 1.0 / 87178291200);
+		p = fma(p, z, 1.0 / 479001600);
+		p = fma(p, z, 1.0 / 3628800);
+		p = fma(p, z, 1.0 / 40320);
+		p = fma(p, z, 1.0 / 720);
+		p = fma(p, z, 1.0 / 24);
+		p = fma(p, z, 0.5);
+		return fma(z, p, 1.0);
+	}
+	if (ax < 22.0) {
+		double lo, inv, hi = __gt_half_exp_d(ax, &lo, &inv);
+		return hi + (lo + inv);
+	}
+	if (ax < 746.0)
+		return __gt_exp_scaled_d(ax, -1);
+	return ax + GTRACE_INF; // NaN stays NaN
+}
+
+// cbrt: a float guess from the SFU (2^(log2 m / 3), about 22 bits) on the mantissa
+// scaled to [1, 8), one Newton step in double, and a last one whose residual y^3 - m is
+// computed exactly (fma), so that the result is rounded about once.
+GTRACE_D double cbrt(double x)
+{
+	double ax = fabs(x);
+	if (ax == 0.0 || !(ax < GTRACE_INF))
+		return x + x; // zeros, infinities and NaN are their own cube roots
+	int k = 0;
+	if (ax < 2.2250738585072014e-308) { // subnormal
+		ax *= 18014398509481984.0; // 2^54
+		k = -54;
+	}
+	long long ix = __double_as_longlong(ax);
+	int e = (int)(ix >> 52) - 1023 + k;
+	int q = e >= 0 ? e / 3 : -((2 - e) / 3), rem = e - 3 * q; // e = 3q + rem, rem in 0..2
+	double m = __longlong_as_double((ix & 0x000fffffffffffffll) | ((long long)(1023 + rem) << 52));
+	double y = __nvvm_ex2_approx_ftz_f(__nvvm_lg2_approx_f((float)m) * (1.f / 3));
+	y = y - (y * y * y - m) / (3.0 * y * y);
+	double y2 = __dmul_rn(y, y), y2e = fma(y, y, -y2); // y^2 exactly
+	double y3 = __dmul_rn(y2, y), y3e = fma(y2, y, -y3) + y2e * y;
+	double res = (y3 - m) + y3e; // y3 - m is exact: they agree to 40 bits
+	y = fma(-res / 3.0, 1.0 / y2, y);
+	return __double_as_longlong(x) < 0 ? -__gt_scale_d(y, q) : __gt_scale_d(y, q);
+}
+
+GTRACE_D double hypot(double x, double y)
+{
+	double a = fmax(fabs(x), fabs(y)), b = fmin(fabs(x), fabs(y));
+	if (a == GTRACE_INF)
+		return a; // even with a NaN: C99 F.9.4.3
+	if (x != x || y != y)
+		return x + y;
+	if (a == 0.0)
+		return 0.0;
+	// Scaled by 2^-e so that a is in [1, 2) (b, if it falls below the normals, is far below
+	// an ulp of a): a^2 + b^2 as hi + lo with each square's error (fma), its square root
+	// corrected once by Newton's step on the exact residual.
+	int e = (int)(__double_as_longlong(a) >> 52) - 1023;
+	a = __gt_scale_d(a, -e);
+	b = __gt_scale_d(b, -e);
+	double a2 = __dmul_rn(a, a), b2 = __dmul_rn(b, b);
+	double se, sh = __gt_two_sum_d(a2, b2, &se);
+	double sl = se + (fma(a, a, -a2) + fma(b, b, -b2));
+	double h = sqrt(sh);
+	h = fma(fma(-h, h, sh) + sl, 0.5 / h, h);
+	return __gt_scale_d(h, e);
 }
 
 #undef GTRACE_INF
@@ -937,16 +1307,7 @@ GTRACE_F2(fmax)
 GTRACE_F2(copysign)
 GTRACE_D float fma(float a, float b, float c) { return fmaf(a, b, c); }
 GTRACE_D void sincos(float x, float *s, float *c) { sincosf(x, s, c); }
-GTRACE_DELETED1(exp2)
-GTRACE_DELETED1(exp10)
-GTRACE_DELETED1(expm1)
-GTRACE_DELETED1(log2)
-GTRACE_DELETED1(log10)
-GTRACE_DELETED1(log1p)
 GTRACE_DELETED2(pow)
-GTRACE_DELETED1(tan)
-GTRACE_DELETED1(sinh)
-GTRACE_DELETED1(cosh)
 GTRACE_DELETED1(tanh)
 GTRACE_DELETED1(atan)
 GTRACE_DELETED2(atan2)
@@ -954,8 +1315,6 @@ GTRACE_DELETED1(asin)
 GTRACE_DELETED1(acos)
 GTRACE_DELETED1(erf)
 GTRACE_DELETED1(erfc)
-GTRACE_DELETED1(cbrt)
-GTRACE_DELETED2(hypot)
 #undef GTRACE_F1
 #undef GTRACE_F2
 #undef GTRACE_DELETED1

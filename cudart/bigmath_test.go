@@ -1,0 +1,318 @@
+package cudart
+
+import (
+	"math"
+	"math/big"
+	"sync"
+)
+
+// The double functions' references, exact to 200 bits (math/big), so that an error is
+// measured from the exact value as CUDA's bounds are. Go's float64 math is not enough
+// here: math.Log on amd64 is wrong on subnormals (log(1.1560562456566313e-308) =
+// -708.67, not -709.05), math.Sin keeps 64 bits of the reduced fraction past 2^29 (70
+// ulp off at 2.68e29), math.Log2 and math.Log10 multiply a rounded log by a rounded
+// constant, and math.Sinh and math.Hypot round more than once.
+
+const bigPrec = 200
+
+func bf(x float64) *big.Float { return new(big.Float).SetPrec(bigPrec).SetFloat64(x) }
+
+func bigNew() *big.Float { return new(big.Float).SetPrec(bigPrec) }
+
+// exact is a function's value: b, or v where the special cases decide it (NaN, an
+// infinity, a signed zero, or a result past the range) and b is nil.
+type exact struct {
+	v float64
+	b *big.Float
+}
+
+func special(v float64) exact  { return exact{v: v} }
+func value(b *big.Float) exact { return exact{b: b} }
+func (e exact) float64() float64 { // the float64 nearest
+	if e.b == nil {
+		return e.v
+	}
+	v, _ := e.b.Float64()
+	return v
+}
+
+// ulpErrExact is got's distance from the exact value e in ulps of e's binade (the
+// subnormals' spacing below), as ulpErr measures it from a float64.
+func ulpErrExact(got float64, e exact) float64 {
+	w := e.float64()
+	if e.b == nil || math.IsInf(w, 0) || math.IsInf(got, 0) || math.IsNaN(got) {
+		return ulpErr(got, w)
+	}
+	ulp := bf(1)
+	if e.b.Sign() != 0 {
+		ulp.SetMantExp(ulp, max(e.b.MantExp(nil)-53, -1074))
+	} else {
+		ulp.SetMantExp(ulp, -1074)
+	}
+	d := bigNew().Sub(bf(got), e.b)
+	v, _ := d.Abs(d).Quo(d, ulp).Float64()
+	return v
+}
+
+// bigSeries sums term(0) + term(1) + ... until a term is below 2^-bigPrec of the sum.
+func bigSeries(term func(k int) *big.Float) *big.Float {
+	sum := bigNew()
+	for k := 0; ; k++ {
+		t := term(k)
+		sum.Add(sum, t)
+		if t.Sign() == 0 || sum.Sign() != 0 && t.MantExp(nil) < sum.MantExp(nil)-bigPrec-4 {
+			return sum
+		}
+	}
+}
+
+// bigAtanh2 is 2 atanh(s) = log((1+s)/(1-s)) for |s| <= 1/3: 2 (s + s^3/3 + s^5/5 + ...).
+func bigAtanh2(s *big.Float) *big.Float {
+	s2, pow := bigNew().Mul(s, s), bigNew().Set(s)
+	return bigSeries(func(k int) *big.Float {
+		t := bigNew().Quo(pow, bf(float64(2*k+1)))
+		pow.Mul(pow, s2)
+		return t.Mul(t, bf(2))
+	})
+}
+
+var bigLn2 = sync.OnceValue(func() *big.Float { return bigAtanh2(bigNew().Quo(bf(1), bf(3))) })
+var bigLn10 = sync.OnceValue(func() *big.Float { return bigLog(bf(10)) })
+
+// bigLog is log(x) for x > 0: x = 2^e m with m in [sqrt(1/2), sqrt(2)), so log(1) is 0.
+func bigLog(x *big.Float) *big.Float {
+	m := bigNew()
+	e := x.MantExp(m) // m in [1/2, 1)
+	if m.Cmp(bf(math.Sqrt2/2)) < 0 {
+		m.Mul(m, bf(2))
+		e--
+	}
+	s := bigNew().Quo(bigNew().Sub(m, bf(1)), bigNew().Add(m, bf(1)))
+	return bigNew().Add(bigAtanh2(s), bigNew().Mul(bf(float64(e)), bigLn2()))
+}
+
+// bigExpm1Series is e^x - 1 = x + x^2/2! + ... for |x| < 1.
+func bigExpm1Series(x *big.Float) *big.Float {
+	t := bigNew().Set(x)
+	return bigSeries(func(k int) *big.Float {
+		cur := bigNew().Set(t)
+		t.Mul(t, x).Quo(t, bf(float64(k+2)))
+		return cur
+	})
+}
+
+// bigExp is e^x for |x| < 2^20: x = k ln2 + r, |r| <= ln2/2, e^r by its series.
+func bigExp(x *big.Float) *big.Float {
+	q, _ := bigNew().Quo(x, bigLn2()).Float64()
+	k := math.Round(q)
+	r := bigNew().Sub(x, bigNew().Mul(bf(k), bigLn2()))
+	e := bigExpm1Series(r)
+	e.Add(e, bf(1))
+	return e.SetMantExp(e, int(k))
+}
+
+// bigSinCos is sin(r) and cos(r) for |r| <= pi/4, by their series.
+func bigSinCos(r *big.Float) (sin, cos *big.Float) {
+	r2, t := bigNew().Mul(r, r), bigNew().Set(r)
+	sin = bigSeries(func(k int) *big.Float { // r - r^3/3! + ...
+		cur := bigNew().Set(t)
+		t.Mul(t, r2).Quo(t, bf(float64((2*k+2)*(2*k+3)))).Neg(t)
+		return cur
+	})
+	t = bf(1)
+	cos = bigSeries(func(k int) *big.Float { // 1 - r^2/2! + ...
+		cur := bigNew().Set(t)
+		t.Mul(t, r2).Quo(t, bf(float64((2*k+1)*(2*k+2)))).Neg(t)
+		return cur
+	})
+	return sin, cos
+}
+
+var pi1400 = sync.OnceValue(func() *big.Float { return bigPi(1400) })
+
+// reducePio2 is x = n pi/2 + r with |r| <= pi/4, in 1400-bit arithmetic (enough for any
+// double): n mod 4 and r.
+func reducePio2(x float64) (int64, *big.Float) {
+	half := new(big.Float).SetPrec(1400).Quo(pi1400(), big.NewFloat(2))
+	q := new(big.Float).SetPrec(1400).Quo(new(big.Float).SetFloat64(x), half)
+	n, _ := new(big.Float).SetPrec(1400).Add(q, big.NewFloat(0.5)).Int(nil) // floor(q + 1/2)
+	if q.Sign() < 0 && new(big.Float).SetInt(n).Cmp(new(big.Float).Add(q, big.NewFloat(0.5))) > 0 {
+		n.Sub(n, big.NewInt(1))
+	}
+	r := new(big.Float).SetPrec(1400).Sub(new(big.Float).SetFloat64(x), new(big.Float).Mul(new(big.Float).SetInt(n), half))
+	return new(big.Int).And(n, big.NewInt(3)).Int64(), bigNew().Set(r)
+}
+
+// outside gives a function's value where it is decided before any arithmetic: NaN for
+// NaN, and lo, hi beyond -limit and limit; ok is false inside.
+func outside(x, limit, lo, hi float64) (exact, bool) {
+	switch {
+	case math.IsNaN(x):
+		return special(x), true
+	case x > limit:
+		return special(hi), true
+	case x < -limit:
+		return special(lo), true
+	}
+	return exact{}, false
+}
+
+func refExp(x float64) exact {
+	if v, ok := outside(x, 800, 0, math.Inf(1)); ok {
+		return v
+	}
+	return value(bigExp(bf(x)))
+}
+
+func refExp2(x float64) exact {
+	if v, ok := outside(x, 1100, 0, math.Inf(1)); ok {
+		return v
+	}
+	return value(bigExp(bigNew().Mul(bf(x), bigLn2())))
+}
+
+func refExp10(x float64) exact {
+	if v, ok := outside(x, 400, 0, math.Inf(1)); ok {
+		return v
+	}
+	return value(bigExp(bigNew().Mul(bf(x), bigLn10())))
+}
+
+func refExpm1(x float64) exact {
+	if v, ok := outside(x, 800, -1, math.Inf(1)); ok {
+		return v
+	}
+	if x == 0 {
+		return special(x)
+	}
+	if math.Abs(x) < 1 {
+		return value(bigExpm1Series(bf(x)))
+	}
+	return value(bigNew().Sub(bigExp(bf(x)), bf(1)))
+}
+
+// refLogBase is log(x) / div() (div nil: log), with C's special values.
+func refLogBase(div func() *big.Float) func(float64) exact {
+	return func(x float64) exact {
+		switch {
+		case math.IsNaN(x) || x < 0:
+			return special(math.NaN())
+		case x == 0:
+			return special(math.Inf(-1))
+		case math.IsInf(x, 1):
+			return special(x)
+		}
+		l := bigLog(bf(x))
+		if div != nil {
+			l.Quo(l, div())
+		}
+		return value(l)
+	}
+}
+
+func refLog1p(x float64) exact {
+	switch {
+	case math.IsNaN(x) || x < -1:
+		return special(math.NaN())
+	case x == -1:
+		return special(math.Inf(-1))
+	case math.IsInf(x, 1) || x == 0:
+		return special(x)
+	case math.Abs(x) < 0x1p-30: // x - x^2/2 + x^3/3 - ..., where 1+x would need many bits
+		b, pow := bf(x), bf(x)
+		return value(bigSeries(func(k int) *big.Float {
+			t := bigNew().Quo(pow, bf(float64(k+1)))
+			pow.Mul(pow, b).Neg(pow)
+			return t
+		}))
+	}
+	return value(bigLog(bigNew().Add(bf(1), bf(x))))
+}
+
+// refSin, refCos and refTan: x reduced by pi/2, then the series of r.
+func refSin(x float64) exact { return refTrig(x, 0) }
+func refCos(x float64) exact { return refTrig(x, 1) }
+func refTan(x float64) exact { return refTrig(x, 2) }
+
+func refTrig(x float64, fn int) exact {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return special(math.NaN())
+	}
+	if x == 0 && fn != 1 {
+		return special(x)
+	}
+	n, r := reducePio2(x)
+	s, c := bigSinCos(r)
+	switch fn {
+	case 1: // cos(x) = sin(x + pi/2)
+		n++
+	case 2:
+		if n&1 == 1 {
+			return value(c.Quo(c, s).Neg(c))
+		}
+		return value(s.Quo(s, c))
+	}
+	switch n & 3 {
+	case 0:
+		return value(s)
+	case 1:
+		return value(c)
+	case 2:
+		return value(s.Neg(s))
+	}
+	return value(c.Neg(c))
+}
+
+// refSinh and refCosh: by the series below 1 (where e^x - e^-x cancels), by e^x above.
+func refSinh(x float64) exact {
+	if v, ok := outside(x, 800, math.Inf(-1), math.Inf(1)); ok {
+		return v
+	}
+	if x == 0 {
+		return special(x)
+	}
+	b := bf(x)
+	if math.Abs(x) < 1 {
+		b2, t := bigNew().Mul(b, b), bigNew().Set(b)
+		return value(bigSeries(func(k int) *big.Float {
+			cur := bigNew().Set(t)
+			t.Mul(t, b2).Quo(t, bf(float64((2*k+2)*(2*k+3))))
+			return cur
+		}))
+	}
+	e := bigExp(b)
+	return value(e.Sub(e, bigNew().Quo(bf(1), e)).Quo(e, bf(2)))
+}
+
+func refCosh(x float64) exact {
+	if v, ok := outside(x, 800, math.Inf(1), math.Inf(1)); ok {
+		return v
+	}
+	e := bigExp(bf(x))
+	return value(e.Add(e, bigNew().Quo(bf(1), e)).Quo(e, bf(2)))
+}
+
+// refCbrt: Go's math.Cbrt, then two Newton steps in 200 bits (53 -> 106 -> 200).
+func refCbrt(x float64) exact {
+	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return special(x)
+	}
+	b, y := bf(x), bf(math.Cbrt(x))
+	for range 2 {
+		y2 := bigNew().Mul(y, y)
+		d := bigNew().Sub(bigNew().Mul(y2, y), b)
+		y.Sub(y, d.Quo(d, y2.Mul(y2, bf(3))))
+	}
+	return value(y)
+}
+
+func refHypot(x, y float64) exact {
+	switch {
+	case math.IsInf(x, 0) || math.IsInf(y, 0):
+		return special(math.Inf(1))
+	case math.IsNaN(x) || math.IsNaN(y):
+		return special(math.NaN())
+	}
+	s := bigNew().Add(bigNew().Mul(bf(x), bf(x)), bigNew().Mul(bf(y), bf(y)))
+	return value(s.Sqrt(s))
+}
