@@ -316,3 +316,92 @@ func refHypot(x, y float64) exact {
 	s := bigNew().Add(bigNew().Mul(bf(x), bf(x)), bigNew().Mul(bf(y), bf(y)))
 	return value(s.Sqrt(s))
 }
+
+var bigPiP = sync.OnceValue(func() *big.Float { return bigNew().Set(bigPi(bigPrec + 64)) })
+
+// refSinPi and refCosPi: x = n/2 + s exactly in float64 (math.Mod is exact), |s| <= 1/4,
+// then the series of pi s; the zeros are exact (sinpi keeps x's sign, cospi's are +0).
+func refSinPi(x float64) exact { return refTrigPi(x, 0) }
+func refCosPi(x float64) exact { return refTrigPi(x, 1) }
+
+func refTrigPi(x float64, fn int) exact {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return special(math.NaN())
+	}
+	r := math.Mod(math.Abs(x), 2)
+	n := math.Round(2 * r)
+	sr := r - n/2
+	q := (int(n) + fn) & 3
+	if sr == 0 && q&1 == 0 {
+		if fn == 0 {
+			return special(math.Copysign(0, x))
+		}
+		return special(0)
+	}
+	s, c := bigSinCos(bigNew().Mul(bf(sr), bigPiP()))
+	v := s
+	if q&1 == 1 {
+		v = c
+	}
+	if q&2 != 0 {
+		v.Neg(v)
+	}
+	if fn == 0 && x < 0 {
+		v.Neg(v)
+	}
+	return value(v)
+}
+
+// refAsinh: asinh(x) = atanh(x / sqrt(1 + x^2)), by the atanh series while that is below
+// 1/3 (no cancellation for small x), else log(|x| + sqrt(x^2 + 1)).
+func refAsinh(x float64) exact {
+	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return special(x)
+	}
+	b := bf(math.Abs(x))
+	root := bigNew().Add(bigNew().Mul(b, b), bf(1))
+	root.Sqrt(root)
+	var v *big.Float
+	if s := bigNew().Quo(b, root); s.Cmp(bigNew().Quo(bf(1), bf(3))) <= 0 {
+		v = bigAtanh2(s)
+		v.Quo(v, bf(2))
+	} else {
+		v = bigLog(root.Add(root, b))
+	}
+	if x < 0 {
+		v.Neg(v)
+	}
+	return value(v)
+}
+
+func refAcosh(x float64) exact {
+	switch {
+	case math.IsNaN(x) || x < 1:
+		return special(math.NaN())
+	case x == 1:
+		return special(0)
+	case math.IsInf(x, 1):
+		return special(x)
+	}
+	b := bf(x)
+	root := bigNew().Sub(bigNew().Mul(b, b), bf(1))
+	root.Sqrt(root)
+	return value(bigLog(root.Add(root, b)))
+}
+
+func refAtanh(x float64) exact {
+	switch {
+	case math.IsNaN(x) || math.Abs(x) > 1:
+		return special(math.NaN())
+	case math.Abs(x) == 1:
+		return special(math.Inf(int(x)))
+	case x == 0:
+		return special(x)
+	}
+	if math.Abs(x) <= 1.0/3 {
+		v := bigAtanh2(bf(x))
+		return value(v.Quo(v, bf(2)))
+	}
+	v := bigLog(bigNew().Quo(bigNew().Add(bf(1), bf(x)), bigNew().Sub(bf(1), bf(x))))
+	return value(v.Quo(v, bf(2)))
+}

@@ -1260,6 +1260,254 @@ GTRACE_D double hypot(double x, double y)
 	return __gt_scale_d(h, e);
 }
 
+// ---- sinpi and cospi, the inverse hyperbolics, fmod and remainder --------------------
+// The float forms compute in double and round once: each double step here is exact or
+// far below a float's ulp.
+
+// sin(pi x) (which 0) or cos(pi x) (which 1) as hi + *lo: x = n/2 + r exactly with |r| <=
+// 1/4 (beyond 2^52 x is an integer, and beyond 2^53 an even one), pi r = t + c (pi in
+// two parts), then the sin and cos kernels. Zeros are +0, but sinpi keeps x's sign.
+GTRACE_D double __gt_sincospi_d(double x, int which)
+{
+	double ax = fabs(x);
+	if (!(ax < GTRACE_INF))
+		return ax - ax; // NaN
+	double n = rint(2.0 * fmin(ax, 9007199254740992.0)); // 2^53: even, so n = 0 mod 4
+	double r = ax < 9007199254740992.0 ? fma(-0.5, n, ax) : 0.0; // exact
+	int q = (int)((long long)n & 3) + which;
+	double t = __dmul_rn(r, 3.141592653589793);
+	double c = fma(r, 3.141592653589793, -t) + r * 1.2246467991473532e-16;
+	double lo, hi = (q & 1) ? __gt_cos_hilo_d(t, c, &lo) : __gt_sin_hilo_d(t, c, &lo);
+	double v = hi + lo;
+	if (v == 0.0)
+		return which == 0 ? x * 0.0 : 0.0;
+	v = (q & 2) ? -v : v;
+	return (which == 0 && __double_as_longlong(x) < 0) ? -v : v;
+}
+
+GTRACE_D double sinpi(double x) { return __gt_sincospi_d(x, 0); }
+GTRACE_D double cospi(double x) { return __gt_sincospi_d(x, 1); }
+// The float forms reduce in float (x = n/2 + r, exact) and evaluate in double, where pi r
+// and Taylor to r^11 and r^12 leave errors near 2^-37, far below a float's ulp.
+GTRACE_D float __gt_sincospif(float x, int which)
+{
+	float ax = fabsf(x);
+	if (!(ax < GTRACE_INFF))
+		return ax - ax; // NaN
+	float n = rintf(2.f * fminf(ax, 16777216.f)); // 2^24: even, so n = 0 mod 4
+	float r = ax < 16777216.f ? fmaf(-0.5f, n, ax) : 0.f; // exact
+	int q = ((int)n & 3) + which;
+	double t = (double)r * 3.141592653589793, z = t * t, v;
+	if (q & 1) {
+		double p = 1.0 / 479001600;
+		p = fma(p, z, -1.0 / 3628800);
+		p = fma(p, z, 1.0 / 40320);
+		p = fma(p, z, -1.0 / 720);
+		p = fma(p, z, 1.0 / 24);
+		p = fma(p, z, -0.5);
+		v = fma(p, z, 1.0);
+	} else {
+		double p = -1.0 / 39916800;
+		p = fma(p, z, 1.0 / 362880);
+		p = fma(p, z, -1.0 / 5040);
+		p = fma(p, z, 1.0 / 120);
+		p = fma(p, z, -1.0 / 6);
+		v = fma(t * z, p, t);
+	}
+	float f = (float)v;
+	if (f == 0.f)
+		return which == 0 ? x * 0.f : 0.f;
+	f = (q & 2) ? -f : f;
+	return (which == 0 && __float_as_int(x) < 0) ? -f : f;
+}
+
+GTRACE_D float sinpif(float x) { return __gt_sincospif(x, 0); }
+GTRACE_D float cospif(float x) { return __gt_sincospif(x, 1); }
+GTRACE_D void sincospi(double x, double *s, double *c)
+{
+	*s = sinpi(x);
+	*c = cospi(x);
+}
+GTRACE_D void sincospif(float x, float *s, float *c)
+{
+	*s = sinpif(x);
+	*c = cospif(x);
+}
+
+// log(1 + u) for u >= 0 to about 2^-36 relative, for the float functions: below 2^-12 the
+// series to u^3, above it log2 (powf's) of 1 + u, whose rounding (2^-53 of 1) is then
+// below 2^-41 of the result.
+GTRACE_D double __gt_log1p_f(double u)
+{
+	if (u < 0.000244140625)
+		return u * fma(u, fma(u, 1.0 / 3, -0.5), 1.0);
+	return __gt_log2_d(1.0 + u) * 0.6931471805599453;
+}
+
+// asinh(x) = log(x + sqrt(x^2 + 1)), written as log1p(x + x^2 / (1 + sqrt(1 + x^2))) so
+// that small x does not cancel; past 2^28, log(2x).
+GTRACE_D float asinhf(float x)
+{
+	double ax = fabsf(x), v;
+	if (!(ax < 268435456.0)) // 2^28, inf, NaN
+		v = ax == GTRACE_INF || ax != ax ? ax : (__gt_log2_d(ax) + 1.0) * 0.6931471805599453;
+	else
+		v = __gt_log1p_f(ax + ax * ax / (1.0 + sqrt(1.0 + ax * ax)));
+	return __float_as_int(x) < 0 ? -(float)v : (float)v;
+}
+
+// acosh(x) = log1p(t + sqrt(2t + t^2)) with t = x - 1 (exact), so that x near 1 keeps its
+// digits; past 2^28, log(2x).
+GTRACE_D float acoshf(float x)
+{
+	if (!(x >= 1.f))
+		return __int_as_float(0x7fffffff); // NaN, and below 1
+	double d = x;
+	if (!(d < 268435456.0))
+		return d == GTRACE_INF ? x : (float)((__gt_log2_d(d) + 1.0) * 0.6931471805599453);
+	double t = d - 1.0;
+	return (float)__gt_log1p_f(t + sqrt(t * (t + 2.0)));
+}
+
+// atanh(x) = log1p(2x / (1 - x)) / 2, in double: 1 - x is exact for a float x.
+GTRACE_D float atanhf(float x)
+{
+	float ax = fabsf(x);
+	if (!(ax <= 1.f))
+		return __int_as_float(0x7fffffff);
+	if (ax == 1.f)
+		return __int_as_float(__float_as_int(x) & 0x80000000 | 0x7f800000); // +-inf
+	if (ax == 0.f)
+		return x; // keeps -0
+	double d = ax;
+	float v = (float)(0.5 * __gt_log1p_f(2.0 * d / (1.0 - d)));
+	return __float_as_int(x) < 0 ? -v : v;
+}
+
+// The double forms as fdlibm's: log1p of a rewritten argument below 2, log(2x + ...)
+// above, log(x) + ln2 past 2^28 (where 1/x is below half an ulp).
+GTRACE_D double asinh(double x)
+{
+	double ax = fabs(x), v;
+	if (ax < 3.725290298461914e-09) // 2^-28: asinh(x) = x - x^3/6, the cube below an ulp
+		return x;
+	if (!(ax < 268435456.0))
+		v = ax == GTRACE_INF || ax != ax ? ax + ax : log(ax) + 0.6931471805599453;
+	else if (ax > 2.0)
+		v = log(2.0 * ax + 1.0 / (ax + sqrt(fma(ax, ax, 1.0))));
+	else {
+		double a2 = ax * ax;
+		v = log1p(ax + a2 / (1.0 + sqrt(1.0 + a2)));
+	}
+	return __double_as_longlong(x) < 0 ? -v : v;
+}
+
+GTRACE_D double acosh(double x)
+{
+	if (!(x >= 1.0))
+		return __longlong_as_double(0x7fffffffffffffffll); // NaN, and below 1
+	if (!(x < 268435456.0))
+		return x == GTRACE_INF ? x : log(x) + 0.6931471805599453;
+	if (x > 2.0)
+		return log(2.0 * x - 1.0 / (x + sqrt(fma(x, x, -1.0))));
+	double t = x - 1.0; // exact
+	return log1p(t + sqrt(fma(t, t, 2.0 * t)));
+}
+
+GTRACE_D double atanh(double x)
+{
+	double ax = fabs(x), v;
+	if (!(ax <= 1.0))
+		return __longlong_as_double(0x7fffffffffffffffll);
+	if (ax == 1.0)
+		return x * GTRACE_INF; // +-inf
+	if (ax < 3.725290298461914e-09)
+		return x; // keeps -0
+	if (ax < 0.5) {
+		double t = ax + ax;
+		v = 0.5 * log1p(t + t * ax / (1.0 - ax));
+	} else
+		v = 0.5 * log1p((ax + ax) / (1.0 - ax)); // 1 - ax is exact
+	return __double_as_longlong(x) < 0 ? -v : v;
+}
+
+// fmod by integer arithmetic on the significands, so that the result is exact: |x| = mx
+// 2^ex and |y| = my 2^ey in units of 2^-1074 (subnormals included, my's trailing zeros
+// moved into ey), then mx 2^(ex-ey) mod my a chunk of bits at a time, as many as keep
+// the shifted remainder below 2^63.
+GTRACE_D double fmod(double x, double y)
+{
+	double ax = fabs(x), ay = fabs(y);
+	if (x != x || y != y)
+		return x + y;
+	if (ax == GTRACE_INF || ay == 0.0)
+		return __longlong_as_double(0x7fffffffffffffffll);
+	if (ax < ay)
+		return x; // also y infinite
+	long long bx = __double_as_longlong(ax), by = __double_as_longlong(ay);
+	int ex = (int)(bx >> 52), ey = (int)(by >> 52);
+	unsigned long long mx = bx & 0x000fffffffffffffull, my = by & 0x000fffffffffffffull;
+	if (ex)
+		mx |= 0x0010000000000000ull;
+	else
+		ex = 1;
+	if (ey)
+		my |= 0x0010000000000000ull;
+	else
+		ey = 1;
+	int tz = __builtin_ctzll(my);
+	my >>= tz;
+	ey += tz;
+	unsigned long long m;
+	int e;
+	if (ex < ey) { // then my 2^(ey-ex) < 2^53: one remainder in x's units
+		m = mx % (my << (ey - ex));
+		e = ex;
+	} else {
+		int room = __builtin_clzll(my) - 1; // bits m < my may be shifted by
+		m = mx % my;
+		for (int d = ex - ey; d > 0;) {
+			int k = d < room ? d : room;
+			m = (m << k) % my;
+			d -= k;
+		}
+		e = ey;
+	}
+	double v = __gt_scale_d((double)m, e - 1075); // exact
+	return __double_as_longlong(x) < 0 ? -v : v;
+}
+
+// remainder: x - n y with n the nearest integer to x/y, ties to even: |x| mod 2|y| (by
+// fmod, exact), then |y| taken off once or twice, as fdlibm does; the sign is x's.
+GTRACE_D double remainder(double x, double y)
+{
+	double ax = fabs(x), ay = fabs(y);
+	if (x != x || y != y)
+		return x + y;
+	if (ax == GTRACE_INF || ay == 0.0)
+		return __longlong_as_double(0x7fffffffffffffffll);
+	double r = ay < 8.98846567431158e307 ? fmod(ax, ay + ay) : ax; // in [0, 2|y|)
+	if (ay < 4.450147717014403e-308) { // 2^-1021: half of y would not be exact
+		if (r + r > ay) {
+			r -= ay;
+			if (r + r >= ay)
+				r -= ay;
+		}
+	} else {
+		double h = 0.5 * ay;
+		if (r > h) {
+			r -= ay;
+			if (r >= h)
+				r -= ay;
+		}
+	}
+	return __double_as_longlong(x) < 0 ? -r : r;
+}
+
+// The float forms are exact in double: the result is representable as a float.
+GTRACE_D float fmodf(float x, float y) { return (float)fmod((double)x, (double)y); }
+GTRACE_D float remainderf(float x, float y) { return (float)remainder((double)x, (double)y); }
+
 #undef GTRACE_INF
 
 // ---- C++'s overloads --------------------------------------------------------------------
@@ -1305,6 +1553,13 @@ GTRACE_F1(round)
 GTRACE_F2(fmin)
 GTRACE_F2(fmax)
 GTRACE_F2(copysign)
+GTRACE_F1(sinpi)
+GTRACE_F1(cospi)
+GTRACE_F1(asinh)
+GTRACE_F1(acosh)
+GTRACE_F1(atanh)
+GTRACE_F2(fmod)
+GTRACE_F2(remainder)
 GTRACE_D float fma(float a, float b, float c) { return fmaf(a, b, c); }
 GTRACE_D void sincos(float x, float *s, float *c) { sincosf(x, s, c); }
 GTRACE_DELETED2(pow)

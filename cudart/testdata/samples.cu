@@ -280,6 +280,13 @@ PRECISE(acosf, acosf(a))
 PRECISE(hypotf, hypotf(a, b))
 PRECISE(erfcf, erfcf(a))
 PRECISE(cbrtf, cbrtf(a))
+PRECISE(sinpif, sinpif(a))
+PRECISE(cospif, cospif(a))
+PRECISE(asinhf, asinhf(a))
+PRECISE(acoshf, acoshf(a))
+PRECISE(atanhf, atanhf(a))
+PRECISE(fmodf, fmodf(a, b))
+PRECISE(remainderf, remainderf(a, b))
 PRECISE(rintf, rintf(a))
 PRECISE(roundf, roundf(a))
 PRECISE(fmul_rn, __fadd_rn(__fmul_rn(a, b), b))
@@ -287,9 +294,11 @@ PRECISE(fmul_rn, __fadd_rn(__fmul_rn(a, b), b))
 PRECISE(dmul_rn, (float)(__dadd_rn(__dmul_rn(a / 3.0, b / 7.0), -__dmul_rn(a / 3.0, b / 7.0)) * 0x1p60))
 // C++'s float overloads are the float functions: the same bits as their f names.
 PRECISE(overloads, exp(a) + log(a) + pow(a, b) + sin(a) + tanh(a) + erfc(a) + sqrt(a) + fabs(b) + floor(a) +
-			   fmin(a, b) + fma(a, b, a) + hypot(a, b) + atan2(a, b) + cbrt(a))
+			   fmin(a, b) + fma(a, b, a) + hypot(a, b) + atan2(a, b) + cbrt(a) + asinh(a) + fmod(a, b) +
+			   sinpi(a))
 PRECISE(overloads_f, expf(a) + logf(a) + powf(a, b) + sinf(a) + tanhf(a) + erfcf(a) + sqrtf(a) + fabsf(b) +
-			     floorf(a) + fminf(a, b) + fmaf(a, b, a) + hypotf(a, b) + atan2f(a, b) + cbrtf(a))
+			     floorf(a) + fminf(a, b) + fmaf(a, b, a) + hypotf(a, b) + atan2f(a, b) + cbrtf(a) +
+			     asinhf(a) + fmodf(a, b) + sinpif(a))
 
 // The double forms.
 PRECISE_D(copy_f64, a)
@@ -308,6 +317,13 @@ PRECISE_D(sinh, sinh(a))
 PRECISE_D(cosh, cosh(a))
 PRECISE_D(cbrt, cbrt(a))
 PRECISE_D(hypot, hypot(a, b))
+PRECISE_D(sinpi, sinpi(a))
+PRECISE_D(cospi, cospi(a))
+PRECISE_D(asinh, asinh(a))
+PRECISE_D(acosh, acosh(a))
+PRECISE_D(atanh, atanh(a))
+PRECISE_D(fmod, fmod(a, b))
+PRECISE_D(remainder, remainder(a, b))
 
 // sincosf's two results: the sine in r, the cosine in y's place.
 extern "C" __global__ void m_sincosf(const float *x, float *y, float *r, int n)
