@@ -243,24 +243,25 @@ func refTrig(x float64, fn int) exact {
 	}
 	n, r := reducePio2(x)
 	s, c := bigSinCos(r)
-	switch fn {
-	case 1: // cos(x) = sin(x + pi/2)
-		n++
-	case 2:
+	if fn == 2 {
 		if n&1 == 1 {
 			return value(c.Quo(c, s).Neg(c))
 		}
 		return value(s.Quo(s, c))
 	}
-	switch n & 3 {
-	case 0:
-		return value(s)
-	case 1:
-		return value(c)
-	case 2:
-		return value(s.Neg(s))
+	return value(quadrant(s, c, int(n)+fn)) // cos(x) = sin(x + pi/2)
+}
+
+// quadrant is sin(r + q pi/2) from sin(r) and cos(r): s, c, -s, -c for q mod 4 = 0..3.
+func quadrant(s, c *big.Float, q int) *big.Float {
+	v := s
+	if q&1 == 1 {
+		v = c
 	}
-	return value(c.Neg(c))
+	if q&2 != 0 {
+		v.Neg(v)
+	}
+	return v
 }
 
 // refSinh and refCosh: by the series below 1 (where e^x - e^-x cancels), by e^x above.
@@ -317,8 +318,6 @@ func refHypot(x, y float64) exact {
 	return value(s.Sqrt(s))
 }
 
-var bigPiP = sync.OnceValue(func() *big.Float { return bigNew().Set(bigPi(bigPrec + 64)) })
-
 // refSinPi and refCosPi: x = n/2 + s exactly in float64 (math.Mod is exact), |s| <= 1/4,
 // then the series of pi s; the zeros are exact (sinpi keeps x's sign, cospi's are +0).
 func refSinPi(x float64) exact { return refTrigPi(x, 0) }
@@ -338,14 +337,8 @@ func refTrigPi(x float64, fn int) exact {
 		}
 		return special(0)
 	}
-	s, c := bigSinCos(bigNew().Mul(bf(sr), bigPiP()))
-	v := s
-	if q&1 == 1 {
-		v = c
-	}
-	if q&2 != 0 {
-		v.Neg(v)
-	}
+	s, c := bigSinCos(bigNew().Mul(bf(sr), bigNew().Set(pi1400())))
+	v := quadrant(s, c, q)
 	if fn == 0 && x < 0 {
 		v.Neg(v)
 	}

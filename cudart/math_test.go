@@ -30,21 +30,22 @@ var mathInputs = flag.Int("math-inputs", 3072, "inputs per function that TestPre
 const mathRun = "../traces/hw/h100-2026-11-27-mathfn"
 
 // preciseFn is one function of gtrace_math.h: its kernel in testdata/samples.cu
-// (m_NAME), its maximum error in ulps as the CUDA C++ Programming Guide's table
-// "Single-Precision Mathematical Standard Library Functions with Maximum ULP Error"
-// gives it, and its value from Go's float64 math.
-type preciseFn struct {
+// (m_NAME), its maximum error in ulps as the CUDA C++ Programming Guide's tables
+// ("... Mathematical Standard Library Functions with Maximum ULP Error") give it, and
+// its reference value R: for the float functions Go's float64 math (preciseFns), for
+// the double ones the exact value (preciseFnsD, bigmath_test.go).
+type preciseFn[R any] struct {
 	name  string
 	bound float64
-	ref   func(x, y float64) float64
+	ref   func(x, y float64) R
 }
 
 // unary is a one-argument reference as preciseFn.ref takes it.
-func unary(f func(float64) float64) func(x, y float64) float64 {
-	return func(x, _ float64) float64 { return f(x) }
+func unary[R any](f func(float64) R) func(x, y float64) R {
+	return func(x, _ float64) R { return f(x) }
 }
 
-var preciseFns = []preciseFn{
+var preciseFns = []preciseFn[float64]{
 	{"expf", 2, unary(math.Exp)},
 	{"exp2f", 2, unary(math.Exp2)},
 	{"exp10f", 2, func(x, _ float64) float64 { return math.Pow(10, x) }},
@@ -467,42 +468,30 @@ func TestRoundedSteps(t *testing.T) {
 	}
 }
 
-// preciseFnD is one double function of gtrace_math.h: its kernel m_NAME, its maximum
-// error in ulps as the Programming Guide's double-precision table gives it (the Guide
-// measures from the correctly rounded result; TestPreciseMathDouble from the exact
-// value, at most half an ulp stricter), and its exact value (bigmath_test.go).
-type preciseFnD struct {
-	name  string
-	bound float64
-	ref   func(x, y float64) exact
-}
-
-func unaryD(f func(float64) exact) func(x, y float64) exact {
-	return func(x, _ float64) exact { return f(x) }
-}
-
-// preciseFnsD is the double forms written so far.
-var preciseFnsD = []preciseFnD{
-	{"exp", 1, unaryD(refExp)},
-	{"log", 1, unaryD(refLogBase(nil))},
-	{"sin", 2, unaryD(refSin)},
-	{"cos", 2, unaryD(refCos)},
-	{"exp2", 1, unaryD(refExp2)},
-	{"exp10", 1, unaryD(refExp10)},
-	{"expm1", 1, unaryD(refExpm1)},
-	{"log2", 1, unaryD(refLogBase(bigLn2))},
-	{"log10", 1, unaryD(refLogBase(bigLn10))},
-	{"log1p", 1, unaryD(refLog1p)},
-	{"tan", 2, unaryD(refTan)},
-	{"sinh", 2, unaryD(refSinh)},
-	{"cosh", 1, unaryD(refCosh)},
-	{"cbrt", 1, unaryD(refCbrt)},
+// preciseFnsD is the double forms written so far. The Guide measures its bounds from
+// the correctly rounded result; TestPreciseMathDouble from the exact value, at most half
+// an ulp stricter.
+var preciseFnsD = []preciseFn[exact]{
+	{"exp", 1, unary(refExp)},
+	{"log", 1, unary(refLogBase(nil))},
+	{"sin", 2, unary(refSin)},
+	{"cos", 2, unary(refCos)},
+	{"exp2", 1, unary(refExp2)},
+	{"exp10", 1, unary(refExp10)},
+	{"expm1", 1, unary(refExpm1)},
+	{"log2", 1, unary(refLogBase(bigLn2))},
+	{"log10", 1, unary(refLogBase(bigLn10))},
+	{"log1p", 1, unary(refLog1p)},
+	{"tan", 2, unary(refTan)},
+	{"sinh", 2, unary(refSinh)},
+	{"cosh", 1, unary(refCosh)},
+	{"cbrt", 1, unary(refCbrt)},
 	{"hypot", 2, refHypot},
-	{"sinpi", 1, unaryD(refSinPi)},
-	{"cospi", 1, unaryD(refCosPi)},
-	{"asinh", 2, unaryD(refAsinh)},
-	{"acosh", 2, unaryD(refAcosh)},
-	{"atanh", 2, unaryD(refAtanh)},
+	{"sinpi", 1, unary(refSinPi)},
+	{"cospi", 1, unary(refCosPi)},
+	{"asinh", 2, unary(refAsinh)},
+	{"acosh", 2, unary(refAcosh)},
+	{"atanh", 2, unary(refAtanh)},
 	{"fmod", 0, func(x, y float64) exact { return special(math.Mod(x, y)) }},
 	{"remainder", 0, func(x, y float64) exact { return special(math.Remainder(x, y)) }},
 }

@@ -65,11 +65,11 @@ GTRACE_D float __gt_expm1_poly(float r)
 // v with x's sign applied, for the odd functions computed on |x|.
 GTRACE_D float __gt_signed(float v, float x) { return __float_as_int(x) < 0 ? -v : v; }
 
-// a + b and its rounding error *err, exactly (Knuth's TwoSum).
-GTRACE_D float __gt_two_sum(float a, float b, float *err)
+// a + b and its rounding error *err, exactly (Knuth's TwoSum), in float or double.
+template <typename T> GTRACE_D T __gt_two_sum(T a, T b, T *err)
 {
-	float s = a + b;
-	float bb = s - a;
+	T s = a + b;
+	T bb = s - a;
 	*err = (a - (s - bb)) + (b - bb);
 	return s;
 }
@@ -705,15 +705,6 @@ GTRACE_D float hypotf(float x, float y)
 // 2^n as a double, for n in [-1022, 1023].
 GTRACE_D double __gt_pow2i_d(int n) { return __longlong_as_double((long long)(n + 1023) << 52); }
 
-// a + b and its rounding error *err, exactly (Knuth's TwoSum).
-GTRACE_D double __gt_two_sum_d(double a, double b, double *err)
-{
-	double s = a + b;
-	double bb = s - a;
-	*err = (a - (s - bb)) + (b - bb);
-	return s;
-}
-
 // P with e^r = 1 + r P for |r| <= ln2/2 (a little more is fine): Taylor to r^13 (the
 // first term left out is below 5e-18).
 GTRACE_D double __gt_exp_tail_d(double r)
@@ -740,10 +731,10 @@ GTRACE_D double __gt_exp_poly_d(double r) { return fma(__gt_exp_tail_d(r), r, 1.
 // the caller rounds about once.
 GTRACE_D double __gt_exp_hilo_d(double r, double c, double *lo)
 {
-	double cc, rr = __gt_two_sum_d(r, c, &cc);
+	double cc, rr = __gt_two_sum(r, c, &cc);
 	double P = __gt_exp_tail_d(rr);
 	double rp = __dmul_rn(rr, P), e1 = fma(rr, P, -rp);
-	double e2, s = __gt_two_sum_d(1.0, rp, &e2);
+	double e2, s = __gt_two_sum(1.0, rp, &e2);
 	*lo = (e1 + e2) + cc * s;
 	return s;
 }
@@ -808,6 +799,26 @@ GTRACE_D double __gt_log_series_d(double s)
 	return r * z;
 }
 
+// x > 0 (finite) scaled to a normal double: times 2^54 if it is subnormal, *k = -54.
+GTRACE_D double __gt_normal_d(double x, int *k)
+{
+	*k = 0;
+	if (x < 2.2250738585072014e-308) {
+		x *= 18014398509481984.0; // 2^54
+		*k = -54;
+	}
+	return x;
+}
+
+// Splits x > 0 (finite, subnormals too) as 2^e (1 + f) with 1+f in [sqrt(1/2), sqrt(2)).
+GTRACE_D double __gt_log_split_any_d(double x, double *e)
+{
+	int k, ie;
+	double f = __gt_log_split_d(__gt_normal_d(x, &k), &ie);
+	*e = (double)(ie + k);
+	return f;
+}
+
 // log: fdlibm's kernel in double, the atanh series to z^11.
 GTRACE_D double log(double x)
 {
@@ -816,13 +827,7 @@ GTRACE_D double log(double x)
 			return -GTRACE_INF;
 		return x < 0.0 ? __longlong_as_double(0x7fffffffffffffffll) : x + x;
 	}
-	int k = 0;
-	if (x < 2.2250738585072014e-308) { // subnormal
-		x *= 18014398509481984.0; // 2^54
-		k = -54;
-	}
-	int ie;
-	double f = __gt_log_split_d(x, &ie), e = (double)(ie + k);
+	double e, f = __gt_log_split_any_d(x, &e);
 	double s = f / (2.0 + f), r = __gt_log_series_d(s);
 	double hfsq = __dmul_rn(0.5 * f, f);
 	return e * 0.6931471803691238 - ((hfsq - fma(s, hfsq + r, e * 1.9082149292705877e-10)) - f);
@@ -902,7 +907,7 @@ GTRACE_D int __gt_reduce_pio2_d(double ax, double *r, double *c)
 		double j = rint(ax * 0.6366197723675814);
 		double t1 = fma(j, -1.5707963267948966, ax);
 		double ph = __dmul_rn(j, 6.123233995736766e-17), pl = fma(j, 6.123233995736766e-17, -ph);
-		double e, t = __gt_two_sum_d(t1, -ph, &e);
+		double e, t = __gt_two_sum(t1, -ph, &e);
 		double tail = (e - pl) + j * 1.4973849048591698e-33;
 		*r = t + tail;
 		*c = (t - *r) + tail;
@@ -1047,7 +1052,7 @@ GTRACE_D double expm1(double x)
 		return -1.0; // e^x is below half an ulp of 1
 	int n;
 	double c, r = __gt_reduce_ln2_hilo_d(x, &n, &c);
-	r = __gt_two_sum_d(r, c, &c); // c is now below an ulp of r
+	r = __gt_two_sum(r, c, &c); // c is now below an ulp of r
 	double e = __gt_expm1_poly_d(r);
 	e = fma(c, 1.0 + e, e); // e^(r + c) - 1
 	// e^x - 1 = 2^n (e + 1) - 1: 2^n - 1 is exact for |n| <= 53; past that, 2^n (e - 2^-n
@@ -1083,18 +1088,12 @@ GTRACE_D double __gt_log_base_d(double x, double eh, double el, double kh, doubl
 			return -GTRACE_INF;
 		return x < 0.0 ? __longlong_as_double(0x7fffffffffffffffll) : x + x;
 	}
-	int k = 0;
-	if (x < 2.2250738585072014e-308) { // subnormal
-		x *= 18014398509481984.0; // 2^54
-		k = -54;
-	}
-	int ie;
-	double f = __gt_log_split_d(x, &ie), e = (double)(ie + k), lo;
+	double e, lo, f = __gt_log_split_any_d(x, &e);
 	double hi = __gt_log1p_kernel_d(f, &lo);
 	double p = __dmul_rn(hi, kh);
 	double q = fma(hi, kh, -p) + fma(lo, kh, (hi + lo) * kl);
 	double a = __dmul_rn(e, eh); // exact
-	double t, s = __gt_two_sum_d(a, p, &t);
+	double t, s = __gt_two_sum(a, p, &t);
 	return s + (t + fma(e, el, q));
 }
 
@@ -1116,12 +1115,12 @@ GTRACE_D double log1p(double x)
 	if (!(x > -1.0) || x == GTRACE_INF) // NaN, -1, below, +inf
 		return x == -1.0 ? -GTRACE_INF : (x < -1.0 ? __longlong_as_double(0x7fffffffffffffffll) : x + x);
 	// log(1+x) = log(u) + c/u, u = 1+x rounded and c its rounding error.
-	double c, u = __gt_two_sum_d(1.0, x, &c);
+	double c, u = __gt_two_sum(1.0, x, &c);
 	int e;
 	double f = __gt_log_split_d(u, &e), lo;
 	double hi = __gt_log1p_kernel_d(f, &lo);
 	double a = __dmul_rn((double)e, 0.6931471803691238);
-	double t, s = __gt_two_sum_d(a, hi, &t);
+	double t, s = __gt_two_sum(a, hi, &t);
 	return s + (t + (lo + fma((double)e, 1.9082149292705877e-10, c / u)));
 }
 
@@ -1219,12 +1218,8 @@ GTRACE_D double cbrt(double x)
 	double ax = fabs(x);
 	if (ax == 0.0 || !(ax < GTRACE_INF))
 		return x + x; // zeros, infinities and NaN are their own cube roots
-	int k = 0;
-	if (ax < 2.2250738585072014e-308) { // subnormal
-		ax *= 18014398509481984.0; // 2^54
-		k = -54;
-	}
-	long long ix = __double_as_longlong(ax);
+	int k;
+	long long ix = __double_as_longlong(__gt_normal_d(ax, &k));
 	int e = (int)(ix >> 52) - 1023 + k;
 	int q = e >= 0 ? e / 3 : -((2 - e) / 3), rem = e - 3 * q; // e = 3q + rem, rem in 0..2
 	double m = __longlong_as_double((ix & 0x000fffffffffffffll) | ((long long)(1023 + rem) << 52));
@@ -1253,7 +1248,7 @@ GTRACE_D double hypot(double x, double y)
 	a = __gt_scale_d(a, -e);
 	b = __gt_scale_d(b, -e);
 	double a2 = __dmul_rn(a, a), b2 = __dmul_rn(b, b);
-	double se, sh = __gt_two_sum_d(a2, b2, &se);
+	double se, sh = __gt_two_sum(a2, b2, &se);
 	double sl = se + (fma(a, a, -a2) + fma(b, b, -b2));
 	double h = sqrt(sh);
 	h = fma(fma(-h, h, sh) + sl, 0.5 / h, h);
@@ -1344,13 +1339,16 @@ GTRACE_D double __gt_log1p_f(double u)
 	return __gt_log2_d(1.0 + u) * 0.6931471805599453;
 }
 
+// log(2x) for x >= 2^28 from a float, where asinh and acosh are it to float precision.
+GTRACE_D double __gt_log_2x_f(double x) { return (__gt_log2_d(x) + 1.0) * 0.6931471805599453; }
+
 // asinh(x) = log(x + sqrt(x^2 + 1)), written as log1p(x + x^2 / (1 + sqrt(1 + x^2))) so
 // that small x does not cancel; past 2^28, log(2x).
 GTRACE_D float asinhf(float x)
 {
 	double ax = fabsf(x), v;
 	if (!(ax < 268435456.0)) // 2^28, inf, NaN
-		v = ax == GTRACE_INF || ax != ax ? ax : (__gt_log2_d(ax) + 1.0) * 0.6931471805599453;
+		v = ax == GTRACE_INF || ax != ax ? ax : __gt_log_2x_f(ax);
 	else
 		v = __gt_log1p_f(ax + ax * ax / (1.0 + sqrt(1.0 + ax * ax)));
 	return __float_as_int(x) < 0 ? -(float)v : (float)v;
@@ -1364,7 +1362,7 @@ GTRACE_D float acoshf(float x)
 		return __int_as_float(0x7fffffff); // NaN, and below 1
 	double d = x;
 	if (!(d < 268435456.0))
-		return d == GTRACE_INF ? x : (float)((__gt_log2_d(d) + 1.0) * 0.6931471805599453);
+		return d == GTRACE_INF ? x : (float)__gt_log_2x_f(d);
 	double t = d - 1.0;
 	return (float)__gt_log1p_f(t + sqrt(t * (t + 2.0)));
 }
