@@ -398,3 +398,50 @@ func refAtanh(x float64) exact {
 	v := bigLog(bigNew().Quo(bigNew().Add(bf(1), bf(x)), bigNew().Sub(bf(1), bf(x))))
 	return value(v.Quo(v, bf(2)))
 }
+
+// refPow: C99's special cases as math.Pow gives them (Annex F.9.4.4), otherwise
+// e^(y log|x|) with the sign of a negative x to an odd power.
+func refPow(x, y float64) exact {
+	ax := math.Abs(x)
+	if x == 0 || y == 0 || ax == 1 || math.IsInf(x, 0) || math.IsInf(y, 0) || math.IsNaN(x) || math.IsNaN(y) ||
+		x < 0 && math.Trunc(y) != y {
+		return special(math.Pow(x, y))
+	}
+	neg := x < 0 && math.Abs(y) < 1<<53 && math.Mod(y, 2) != 0
+	sign := func(v float64) float64 {
+		if neg {
+			return -v
+		}
+		return v
+	}
+	t := bigLog(bf(ax))
+	t.Mul(t, bf(y))
+	switch {
+	case t.Cmp(bf(710)) > 0:
+		return special(sign(math.Inf(1)))
+	case t.Cmp(bf(-746)) < 0:
+		return special(sign(0))
+	}
+	v := bigExp(t)
+	if neg {
+		v.Neg(v)
+	}
+	return value(v)
+}
+
+// refTanh: e/(e+2) with e = e^2x - 1 by its series below 1/2 (where e^2x - 1 cancels),
+// (e^2x - 1)/(e^2x + 1) above.
+func refTanh(x float64) exact {
+	if v, ok := outside(x, 40, -1, 1); ok {
+		return v
+	}
+	if x == 0 {
+		return special(x)
+	}
+	if math.Abs(x) < 0.5 {
+		e := bigExpm1Series(bf(2 * x))
+		return value(bigNew().Quo(e, bigNew().Add(e, bf(2))))
+	}
+	e := bigExp(bf(2 * x))
+	return value(bigNew().Quo(bigNew().Sub(e, bf(1)), e.Add(e, bf(1))))
+}

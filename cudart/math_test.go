@@ -494,6 +494,34 @@ var preciseFnsD = []preciseFn[exact]{
 	{"atanh", 2, unary(refAtanh)},
 	{"fmod", 0, func(x, y float64) exact { return special(math.Mod(x, y)) }},
 	{"remainder", 0, func(x, y float64) exact { return special(math.Remainder(x, y)) }},
+	{"pow", 2, refPow},
+	{"tanh", 2, unary(refTanh)},
+}
+
+// moreDoubles adds inputs to randomDoubles' where those miss what a function must get
+// right: for pow, results over the whole range from bases of every binade and bases
+// near 1 (where y log x is largest against log x, so log's error counts most), negative
+// bases to integer powers, and 2^n down to the subnormals.
+var moreDoubles = map[string]func(rng *rand.Rand) (x, y []float64){
+	"pow": func(rng *rand.Rand) (x, y []float64) {
+		add := func(b, t float64) {
+			if l := math.Log(math.Abs(b)); l != 0 && !math.IsInf(l, 0) {
+				x, y = append(x, b), append(y, t/l)
+			}
+		}
+		for range 2048 {
+			b := math.Float64frombits(rng.Uint64()&^(0xfff<<52) | uint64(rng.IntN(0x7ff))<<52)
+			add(b, -745+1454*rng.Float64())
+			add(1+math.Ldexp(rng.Float64()-0.5, -rng.IntN(50)), -745+1454*rng.Float64())
+		}
+		for range 1024 {
+			x, y = append(x, -0.5-4*rng.Float64()), append(y, float64(rng.IntN(1001)-500))
+		}
+		for n := -1074; n <= 1023; n += 3 {
+			x, y = append(x, 2), append(y, float64(n))
+		}
+		return x, y
+	},
 }
 
 // randomDoubles adds to xs 3072 random bit patterns (every binade) and 3072 values
@@ -529,6 +557,10 @@ func TestPreciseMathDouble(t *testing.T) {
 		t.Run(fn.name, func(t *testing.T) {
 			gx, gy, gr := gpuValues[float64](t, fn.name)
 			x, y := randomDoubles(rng, gx), randomDoubles(rng, gy)
+			if more := moreDoubles[fn.name]; more != nil {
+				mx, my := more(rng)
+				x, y = append(x, mx...), append(y, my...)
+			}
 			got, _ := runPrecise(t, "m_"+fn.name, x, y)
 			worst, at := 0.0, 0
 			for i := range x {
@@ -562,10 +594,10 @@ func TestMathOverloads(t *testing.T) {
 			t.Fatalf("overloads(%v, %v) = %v; the f functions give %v", x[i], y[i], got[i], want[i])
 		}
 	}
-	cu := filepath.Join(t.TempDir(), "tanh.cu")
-	os.WriteFile(cu, []byte("__global__ void k(double *p) { p[0] = tanh(p[0]); }\n"), 0o644)
+	cu := filepath.Join(t.TempDir(), "erf.cu")
+	os.WriteFile(cu, []byte("__global__ void k(double *p) { p[0] = erf(p[0]); }\n"), 0o644)
 	_, err := compile(t, cu)
-	if err == nil || !strings.Contains(err.Error(), "deleted function 'tanh'") {
-		t.Errorf("compiling tanh(double): %v; want an error naming the deleted function tanh", err)
+	if err == nil || !strings.Contains(err.Error(), "deleted function 'erf'") {
+		t.Errorf("compiling erf(double): %v; want an error naming the deleted function erf", err)
 	}
 }

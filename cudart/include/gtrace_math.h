@@ -1,5 +1,5 @@
 // gtrace_math.h: CUDA's precise math library (expf, logf, powf, sinf, tanhf, erff, ...,
-// exp, log, sin, tan, cosh, cbrt, hypot, ..., and C++'s float overloads) for compiling
+// exp, log, pow, sin, tan, tanh, cbrt, hypot, ..., and C++'s float overloads) for compiling
 // without a CUDA SDK. gtrace_cuda_runtime.h includes it; it needs that file's
 // one-instruction functions (fmaf, rintf, fabsf, sqrtf, bit casts).
 //
@@ -657,32 +657,64 @@ GTRACE_D double __gt_exp2_d(double t)
 	return p * __longlong_as_double((long long)((int)j + 1023) << 52);
 }
 
-// powf = 2^(y log2|x|) in double (one rounding at the end), with C99's special cases
-// (Annex F.9.4.4).
+GTRACE_D float __gt_trunc(float x) { return truncf(x); }
+GTRACE_D double __gt_trunc(double x) { return trunc(x); }
+GTRACE_D float __gt_abs(float x) { return fabsf(x); }
+GTRACE_D double __gt_abs(double x) { return fabs(x); }
+GTRACE_D bool __gt_sign(float x) { return __float_as_int(x) < 0; }
+GTRACE_D bool __gt_sign(double x) { return __double_as_longlong(x) < 0; }
+GTRACE_D float __gt_nan(float) { return __int_as_float(0x7fffffff); } // the GPU's NaN
+GTRACE_D double __gt_nan(double) { return __longlong_as_double(0x7fffffffffffffffll); }
+
+// C99's special cases of pow (Annex F.9.4.4), in float or double: true with *v set where
+// x or y decides the result; otherwise false, and *neg says whether |x|^y takes a minus
+// sign (a negative x to an odd power).
+template <typename T> GTRACE_D bool __gt_pow_special(T x, T y, T *v, bool *neg)
+{
+	const T inf = (T)__builtin_inf(), big = sizeof(T) == 4 ? (T)16777216.0 : (T)9007199254740992.0;
+	T ax = __gt_abs(x), ay = __gt_abs(y);
+	*neg = false;
+	if (y == 0 || x == 1) {
+		*v = 1;
+		return true;
+	}
+	if (x != x || y != y) {
+		*v = x + y;
+		return true;
+	}
+	bool yint = __gt_trunc(y) == y, yodd = yint && ay < big && __gt_trunc(y * (T)0.5) != y * (T)0.5;
+	if (ax == 1 && ay == inf) {
+		*v = 1; // (-1)^inf
+		return true;
+	}
+	if (__gt_sign(x) && !yint && ax != 0 && ay != inf && ax != inf) {
+		*v = __gt_nan(x); // a negative base to a fractional power
+		return true;
+	}
+	*neg = yodd && __gt_sign(x);
+	if (ax == 0)
+		*v = y < 0 ? inf : 0;
+	else if (ax == inf)
+		*v = y < 0 ? 0 : inf;
+	else if (ay == inf)
+		*v = (ax < 1) == (y < 0) ? inf : 0;
+	else
+		return false;
+	if (*neg)
+		*v = -*v;
+	return true;
+}
+
+// powf = 2^(y log2|x|) in double (one rounding at the end).
 GTRACE_D float powf(float x, float y)
 {
-	float ax = fabsf(x), ay = fabsf(y);
-	if (y == 0.f || x == 1.f)
-		return 1.f;
-	if (x != x || y != y)
-		return x + y;
-	bool yint = truncf(y) == y, yodd = yint && ay < 16777216.f && truncf(y * 0.5f) != y * 0.5f;
-	if (ax == 1.f && ay == GTRACE_INFF)
-		return 1.f; // (-1)^inf
-	if (__float_as_int(x) < 0 && !yint && ax != 0.f && ay != GTRACE_INFF && ax != GTRACE_INFF)
-		return __int_as_float(0x7fffffff); // negative base, fractional power
 	float v;
-	if (ax == 0.f)
-		v = y < 0 ? GTRACE_INFF : 0.f;
-	else if (ax == GTRACE_INFF)
-		v = y < 0 ? 0.f : GTRACE_INFF;
-	else if (ay == GTRACE_INFF)
-		v = (ax < 1.f) == (y < 0) ? GTRACE_INFF : 0.f;
-	else {
-		double t = (double)y * __gt_log2_d((double)ax);
-		v = t >= 128.0 ? GTRACE_INFF : (t <= -151.0 ? 0.f : (float)__gt_exp2_d(t));
-	}
-	return (yodd && __float_as_int(x) < 0) ? -v : v;
+	bool neg;
+	if (__gt_pow_special(x, y, &v, &neg))
+		return v;
+	double t = (double)y * __gt_log2_d((double)fabsf(x));
+	v = t >= 128.0 ? GTRACE_INFF : (t <= -151.0 ? 0.f : (float)__gt_exp2_d(t));
+	return neg ? -v : v;
 }
 
 GTRACE_D float hypotf(float x, float y)
@@ -1255,6 +1287,100 @@ GTRACE_D double hypot(double x, double y)
 	return __gt_scale_d(h, e);
 }
 
+// ---- Double precision: pow and tanh -----------------------------------------------------
+
+// log(x) for x > 0 (finite, subnormals too) as hi + *lo, to about 2^-65 of itself, for pow:
+// y log(x) must be good to 2^-54 where it is up to 745. fdlibm's log(1+f) = 2s + s R(s^2)
+// with s = f/(2+f) and R's first term 2z/3 carried in two parts each; the rest of R (about
+// 2^-12 of the sum at most) in double.
+GTRACE_D double __gt_log_hilo_d(double x, double *lo)
+{
+	double e, f = __gt_log_split_any_d(x, &e); // f is exact
+	double d = 2.0 + f, de = f - (d - 2.0);    // 2 + f = d + de exactly
+	double sh = f / d, sl = (fma(-sh, d, f) - sh * de) / d;
+	double zh = __dmul_rn(sh, sh), zl = fma(sh, sh, -zh) + 2.0 * sh * sl;
+	double q = 2.0 / 23; // R = 2z/3 + z^2 q
+	q = fma(q, zh, 2.0 / 21);
+	q = fma(q, zh, 2.0 / 19);
+	q = fma(q, zh, 2.0 / 17);
+	q = fma(q, zh, 2.0 / 15);
+	q = fma(q, zh, 2.0 / 13);
+	q = fma(q, zh, 2.0 / 11);
+	q = fma(q, zh, 2.0 / 9);
+	q = fma(q, zh, 2.0 / 7);
+	q = fma(q, zh, 2.0 / 5);
+	const double t3h = 0.6666666666666666, t3l = 3.700743415417188e-17; // 2/3
+	double ah = __dmul_rn(zh, t3h), al = fma(zh, t3h, -ah) + (zl * t3h + zh * t3l);
+	double t = __dmul_rn(zh, zh) * q;
+	double rh = ah + t, rl = ((ah - rh) + t) + al;
+	double ph = __dmul_rn(sh, rh), pl = fma(sh, rh, -ph) + (sh * rl + sl * rh);
+	double c, h = __gt_two_sum(2.0 * sh, ph, &c);
+	double l = c + (2.0 * sl + pl);
+	double a = __dmul_rn(e, 0.6931471803691238); // exact
+	h = __gt_two_sum(a, h, &c);
+	l = c + (l + e * 1.9082149292705877e-10);
+	double hi = h + l;
+	*lo = (h - hi) + l;
+	return hi;
+}
+
+// pow = e^(y log|x|): the product in two parts (fma) and its low part carried through
+// the reduction into the exp kernel, so that the result rounds about once.
+GTRACE_D double pow(double x, double y)
+{
+	double v;
+	bool neg;
+	if (__gt_pow_special(x, y, &v, &neg))
+		return v;
+	double ll, lh = __gt_log_hilo_d(fabs(x), &ll);
+	double th = __dmul_rn(lh, y), tl = fma(lh, y, -th) + ll * y;
+	if (th > 710.0)
+		v = GTRACE_INF;
+	else if (th < -746.0)
+		v = 0.0;
+	else {
+		double j = rint(th * 1.4426950408889634);
+		double r = fma(j, -0.6931471803691238, th); // exact, as in __gt_reduce_ln2_d
+		v = __gt_exp_pair_d(r, fma(j, -1.9082149292705877e-10, tl), (int)j);
+	}
+	return neg ? -v : v;
+}
+
+// tanh: below 1/4 its Taylor series (x + x^3 p(x^2), to x^21); above, 1 - 2/(e^2x + 1)
+// with e^2x as hi + lo and the quotient's error carried, so that 1 - q rounds once.
+GTRACE_D double tanh(double x)
+{
+	double ax = fabs(x), v;
+	if (ax < 0.25) {
+		double z = ax * ax;
+		double p = 18888466084.0 / 194896477400625;
+		p = fma(p, z, -443861162.0 / 1856156927625);
+		p = fma(p, z, 6404582.0 / 10854718875);
+		p = fma(p, z, -929569.0 / 638512875);
+		p = fma(p, z, 21844.0 / 6081075);
+		p = fma(p, z, -1382.0 / 155925);
+		p = fma(p, z, 62.0 / 2835);
+		p = fma(p, z, -17.0 / 315);
+		p = fma(p, z, 2.0 / 15);
+		p = fma(p, z, -1.0 / 3);
+		v = fma(ax * z, p, ax);
+	} else if (ax < 22.0) {
+		int j;
+		double c, r = __gt_reduce_ln2_hilo_d(2.0 * ax, &j, &c);
+		double l, h = __gt_exp_hilo_d(r, c, &l);
+		double s = __gt_pow2i_d(j); // exact: j is at most 64
+		double de, d = __gt_two_sum(h * s, 1.0, &de);
+		double dl = de + l * s;
+		double q = 2.0 / d, ql = (fma(-q, d, 2.0) - q * dl) / d;
+		double e, w = __gt_two_sum(1.0, -q, &e);
+		v = w + (e - ql);
+	} else if (ax != ax)
+		return x + x;
+	else
+		v = 1.0;
+	return __double_as_longlong(x) < 0 ? -v : v;
+}
+
 // ---- sinpi and cospi, the inverse hyperbolics, fmod and remainder --------------------
 // The float forms compute in double and round once: each double step here is exact or
 // far below a float's ulp.
@@ -1560,8 +1686,6 @@ GTRACE_F2(fmod)
 GTRACE_F2(remainder)
 GTRACE_D float fma(float a, float b, float c) { return fmaf(a, b, c); }
 GTRACE_D void sincos(float x, float *s, float *c) { sincosf(x, s, c); }
-GTRACE_DELETED2(pow)
-GTRACE_DELETED1(tanh)
 GTRACE_DELETED1(atan)
 GTRACE_DELETED2(atan2)
 GTRACE_DELETED1(asin)

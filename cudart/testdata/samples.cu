@@ -324,6 +324,8 @@ PRECISE_D(acosh, acosh(a))
 PRECISE_D(atanh, atanh(a))
 PRECISE_D(fmod, fmod(a, b))
 PRECISE_D(remainder, remainder(a, b))
+PRECISE_D(pow, pow(a, b))
+PRECISE_D(tanh, tanh(a))
 
 // sincosf's two results: the sine in r, the cosine in y's place.
 extern "C" __global__ void m_sincosf(const float *x, float *y, float *r, int n)
