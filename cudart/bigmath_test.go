@@ -445,3 +445,83 @@ func refTanh(x float64) exact {
 	e := bigExp(bf(2 * x))
 	return value(bigNew().Quo(bigNew().Sub(e, bf(1)), e.Add(e, bf(1))))
 }
+
+var bigPi200 = sync.OnceValue(func() *big.Float { return bigNew().Set(bigPi(bigPrec)) })
+
+// bigAtan is atan(x): beyond 1 as pi/2 less atan(1/x); below, halved three times
+// (atan x = 2 atan(x / (1 + sqrt(1 + x^2)))) to |x| <= tan(pi/32), then its series.
+func bigAtan(x *big.Float) *big.Float {
+	if a := bigNew().Abs(x); a.Cmp(bf(1)) > 0 {
+		v := bigAtan(bigNew().Quo(bf(1), a))
+		v.Sub(bigNew().Quo(bigPi200(), bf(2)), v)
+		if x.Sign() < 0 {
+			v.Neg(v)
+		}
+		return v
+	}
+	for range 3 {
+		s := bigNew().Mul(x, x)
+		s.Add(s, bf(1)).Sqrt(s).Add(s, bf(1))
+		x = bigNew().Quo(x, s)
+	}
+	x2, pow := bigNew().Mul(x, x), bigNew().Set(x)
+	v := bigSeries(func(k int) *big.Float {
+		t := bigNew().Quo(pow, bf(float64(2*k+1)))
+		pow.Mul(pow, x2).Neg(pow)
+		return t
+	})
+	return v.Mul(v, bf(8))
+}
+
+func refAtan(x float64) exact {
+	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return special(math.Atan(x))
+	}
+	return value(bigAtan(bf(x)))
+}
+
+// refAtan2: C99's special cases as math.Atan2 gives them (Annex F.9.1.4), otherwise
+// atan(|y/x|), from pi for a negative x, with y's sign.
+func refAtan2(y, x float64) exact {
+	if x == 0 || y == 0 || math.IsInf(x, 0) || math.IsInf(y, 0) || math.IsNaN(x) || math.IsNaN(y) {
+		return special(math.Atan2(y, x))
+	}
+	v := bigAtan(bigNew().Quo(bf(math.Abs(y)), bf(math.Abs(x))))
+	if x < 0 {
+		v.Sub(bigPi200(), v)
+	}
+	if y < 0 {
+		v.Neg(v)
+	}
+	return value(v)
+}
+
+// refAsin is atan(x / sqrt(1 - x^2)); refAcos pi/2 less it.
+func refAsin(x float64) exact {
+	switch {
+	case math.IsNaN(x) || math.Abs(x) > 1:
+		return special(math.NaN())
+	case x == 0:
+		return special(x)
+	case math.Abs(x) == 1:
+		v := bigNew().Quo(bigPi200(), bf(2))
+		return value(v.Mul(v, bf(x)))
+	}
+	b := bf(x)
+	s := bigNew().Sub(bf(1), bigNew().Mul(b, b))
+	return value(bigAtan(b.Quo(b, s.Sqrt(s))))
+}
+
+func refAcos(x float64) exact {
+	if x == 1 {
+		return special(0)
+	}
+	v := refAsin(x)
+	if v.b == nil {
+		if math.IsNaN(v.v) {
+			return v
+		}
+		return value(bigNew().Quo(bigPi200(), bf(2))) // x = ±0
+	}
+	return value(v.b.Sub(bigNew().Quo(bigPi200(), bf(2)), v.b))
+}

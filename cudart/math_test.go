@@ -496,13 +496,20 @@ var preciseFnsD = []preciseFn[exact]{
 	{"remainder", 0, func(x, y float64) exact { return special(math.Remainder(x, y)) }},
 	{"pow", 2, refPow},
 	{"tanh", 2, unary(refTanh)},
+	{"atan", 2, unary(refAtan)},
+	{"atan2", 2, refAtan2},
+	{"asin", 2, unary(refAsin)},
+	{"acos", 2, unary(refAcos)},
 }
 
 // moreDoubles adds inputs to randomDoubles' where those miss what a function must get
 // right: for pow, results over the whole range from bases of every binade and bases
 // near 1 (where y log x is largest against log x, so log's error counts most), negative
-// bases to integer powers, and 2^n down to the subnormals.
+// bases to integer powers, and 2^n down to the subnormals; for asin and acos, x near
+// ±1 (where sqrt(1 - x^2) cancels) and below 2^-26.
 var moreDoubles = map[string]func(rng *rand.Rand) (x, y []float64){
+	"asin": nearOne,
+	"acos": nearOne,
 	"pow": func(rng *rand.Rand) (x, y []float64) {
 		add := func(b, t float64) {
 			if l := math.Log(math.Abs(b)); l != 0 && !math.IsInf(l, 0) {
@@ -546,6 +553,20 @@ func randomDoubles(rng *rand.Rand, xs []float64) []float64 {
 		x = append(x, math.Ldexp(1+rng.Float64(), e), -math.Ldexp(1+rng.Float64(), e))
 	}
 	return x
+}
+
+func nearOne(rng *rand.Rand) (x, y []float64) {
+	for range 2048 {
+		v := 1 - math.Ldexp(rng.Float64(), -rng.IntN(54))
+		if rng.IntN(4) == 0 {
+			v = math.Ldexp(rng.Float64(), -26-rng.IntN(1000))
+		}
+		if rng.IntN(2) == 0 {
+			v = -v
+		}
+		x, y = append(x, v), append(y, 0)
+	}
+	return x, y
 }
 
 // The double forms against CUDA's bounds, measured from the exact value, on CUDA's
@@ -599,5 +620,36 @@ func TestMathOverloads(t *testing.T) {
 	_, err := compile(t, cu)
 	if err == nil || !strings.Contains(err.Error(), "deleted function 'erf'") {
 		t.Errorf("compiling erf(double): %v; want an error naming the deleted function erf", err)
+	}
+}
+
+// No math function reads memory of its own but sin, cos and tan's table of 2/pi (in
+// float and double, for Payne-Hanek past Cody-Waite's range): libdevice's functions
+// read none but that table, so a kernel's load counters are the kernel's. A constant
+// table (ld.global.nc, ld.const) or a local array (ld.local) in any other m_NAME fails.
+func TestPreciseMathReadsNoMemory(t *testing.T) {
+	ptx := string(samples(t))
+	tables := regexp.MustCompile(`(?m)^\s+ld\.(global\.nc|const|local)\b`)
+	trig := map[string]bool{"sinf": true, "cosf": true, "tanf": true, "sin": true, "cos": true, "tan": true}
+	var names []string
+	for _, fn := range preciseFns {
+		names = append(names, fn.name)
+	}
+	for _, fn := range preciseFnsD {
+		names = append(names, fn.name)
+	}
+	for _, name := range names {
+		i := strings.Index(ptx, ".entry m_"+name+"(")
+		if i < 0 {
+			t.Fatalf("samples.ptx has no m_%s", name)
+		}
+		body := ptx[i+1:]
+		if j := strings.Index(body, ".entry "); j >= 0 {
+			body = body[:j]
+		}
+		n := len(tables.FindAllString(body, -1))
+		if trig[name] != (n > 0) {
+			t.Errorf("m_%s reads %d values from tables or local memory; want them %v", name, n, map[bool]string{true: "from 2/pi's table", false: "from none"}[trig[name]])
+		}
 	}
 }

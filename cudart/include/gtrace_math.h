@@ -1381,6 +1381,164 @@ GTRACE_D double tanh(double x)
 	return __double_as_longlong(x) < 0 ? -v : v;
 }
 
+// ---- Double precision: atan, atan2, asin, acos -------------------------------------------
+// One kernel, atan(n/d) as hi + lo from n and d each in two parts: atan2 takes |y| and
+// |x|, asin x and sqrt(1 - x^2), acos the other way round, so that every input's
+// rounding error is carried into the kernel and the result rounds about once.
+
+#define GTRACE_PIO2_D 1.5707963267948966, 6.123233995736766e-17 // pi/2 in two parts
+#define GTRACE_PI_D 3.1415926535897931, 1.2246467991473532e-16
+
+// h + l with *lo subtracted from a + b (a - (h + *lo) + b, in two parts): pi/2 - atan(.)
+// and pi - atan(.) as hi + *lo.
+GTRACE_D double __gt_sub_hilo_d(double a, double b, double h, double *lo)
+{
+	double e, s = __gt_two_sum(a, -h, &e);
+	double l = e + (b - *lo);
+	double hi = s + l;
+	*lo = (s - hi) + l;
+	return hi;
+}
+
+// atan(y) for y = yh + yl in [0, 1] (a little above is fine) as hi + *lo: y = c + ...
+// with c the nearest of 0, 1/2 and 1, atan(y) = atan(c) + atan(t), t = (y - c)/(1 + yc)
+// (|t| <= 1/4) in two parts, atan(t) = t + t^3 P(t^2) Taylor to t^27; atan(1/2) and
+// pi/4 in two parts, picked, not loaded from a table (libdevice's atan reads no memory,
+// and a trace of this one should not either).
+GTRACE_D double __gt_atan_hilo_d(double yh, double yl, double *lo)
+{
+	double k = rint(yh * 2.0), c = k * 0.5;
+	double nh = yh - c;                           // exact: yh is within a factor of 2 of c, or c is 0
+	double dh = fma(yh, c, 1.0), dl = fma(yh, c, 1.0 - dh) + yl * c; // 1 + yc
+	double th = nh / dh, tl = (fma(-th, dh, nh) + (yl - th * dl)) / dh;
+	double z = th * th;
+	double p = -1.0 / 27;
+	p = fma(p, z, 1.0 / 25);
+	p = fma(p, z, -1.0 / 23);
+	p = fma(p, z, 1.0 / 21);
+	p = fma(p, z, -1.0 / 19);
+	p = fma(p, z, 1.0 / 17);
+	p = fma(p, z, -1.0 / 15);
+	p = fma(p, z, 1.0 / 13);
+	p = fma(p, z, -1.0 / 11);
+	p = fma(p, z, 1.0 / 9);
+	p = fma(p, z, -1.0 / 7);
+	p = fma(p, z, 1.0 / 5);
+	p = fma(p, z, -1.0 / 3);
+	double ah = k == 0.0 ? 0.0 : (k == 1.0 ? 0.46364760900080609 : 0.78539816339744828);
+	double al = k == 0.0 ? 0.0 : (k == 1.0 ? 2.2698777452961687e-17 : 3.061616997868383e-17);
+	double e, h = __gt_two_sum(ah, th, &e);
+	double l = e + (al + fma(th * z, p, tl));
+	double hi = h + l;
+	*lo = (h - hi) + l;
+	return hi;
+}
+
+// atan(n/d) in [0, pi/2] for n = nh + nl >= 0 and d = dh + dl >= 0, finite and not both
+// zero, as hi + *lo: the smaller over the larger, then pi/2 less it if n is the larger.
+GTRACE_D double __gt_atan_ratio_d(double nh, double nl, double dh, double dl, double *lo)
+{
+	bool swap = nh > dh;
+	if (swap) {
+		double t = nh, tl = nl;
+		nh = dh;
+		nl = dl;
+		dh = t;
+		dl = tl;
+	}
+	double rh = nh / dh, rl = (fma(-rh, dh, nh) + (nl - rh * dl)) / dh;
+	double hi = __gt_atan_hilo_d(rh, rl, lo);
+	return swap ? __gt_sub_hilo_d(GTRACE_PIO2_D, hi, lo) : hi;
+}
+
+GTRACE_D double atan(double x)
+{
+	double ax = fabs(x), lo, v;
+	if (ax <= 1.0)
+		v = __gt_atan_hilo_d(ax, 0.0, &lo);
+	else if (ax < GTRACE_INF)
+		v = __gt_atan_ratio_d(ax, 0.0, 1.0, 0.0, &lo);
+	else
+		return ax == GTRACE_INF ? copysign(1.5707963267948966, x) : x + x;
+	v += lo;
+	return __double_as_longlong(x) < 0 ? -v : v;
+}
+
+GTRACE_D double atan2(double y, double x)
+{
+	if (x != x || y != y)
+		return x + y;
+	double ax = fabs(x), ay = fabs(y), lo, v;
+	bool xneg = __double_as_longlong(x) < 0; // x = -0 counts as negative
+	if (ax == GTRACE_INF && ay == GTRACE_INF)
+		v = xneg ? 2.356194490192345 : 0.7853981633974483; // 3pi/4, pi/4
+	else if (ay == 0.0)
+		v = xneg ? 3.1415926535897931 : 0.0;
+	else if (ax == GTRACE_INF)
+		v = xneg ? 3.1415926535897931 : 0.0;
+	else if (ay == GTRACE_INF || ax == 0.0)
+		v = 1.5707963267948966;
+	else {
+		v = __gt_atan_ratio_d(ay, 0.0, ax, 0.0, &lo);
+		if (xneg)
+			v = __gt_sub_hilo_d(GTRACE_PI_D, v, &lo);
+		v += lo;
+	}
+	return __double_as_longlong(y) < 0 ? -v : v;
+}
+
+// sqrt(1 - x^2) for x in [0, 1) as hi + *lo: 1 - x^2 in two parts ((1-x)(1+x) from 1/2
+// on, where 1 - x is exact), its square root corrected once by Newton's step.
+GTRACE_D double __gt_sqrt_1mx2_d(double x, double *lo)
+{
+	double sh, sl;
+	if (x < 0.5) {
+		double p = __dmul_rn(x, x), e;
+		sh = __gt_two_sum(1.0, -p, &e);
+		sl = e - fma(x, x, -p);
+	} else {
+		double a = 1.0 - x, be, b = __gt_two_sum(1.0, x, &be);
+		sh = __dmul_rn(a, b);
+		sl = fma(a, b, -sh) + a * be;
+	}
+	double q = sqrt(sh);
+	*lo = (fma(-q, q, sh) + sl) * (0.5 / q);
+	return q;
+}
+
+GTRACE_D double asin(double x)
+{
+	double ax = fabs(x), v;
+	if (ax < 1.0) { // atan(x / sqrt(1 - x^2))
+		double sl, sh = __gt_sqrt_1mx2_d(ax, &sl), lo;
+		v = __gt_atan_ratio_d(ax, 0.0, sh, sl, &lo);
+		v += lo;
+	} else if (ax == 1.0)
+		v = 1.5707963267948966;
+	else
+		return ax != ax ? x + x : __longlong_as_double(0x7fffffffffffffffll);
+	return __double_as_longlong(x) < 0 ? -v : v;
+}
+
+GTRACE_D double acos(double x)
+{
+	double ax = fabs(x), lo, v;
+	if (ax < 1.0) { // atan(sqrt(1 - x^2) / |x|), and pi less it for x < 0
+		double sl, sh = __gt_sqrt_1mx2_d(ax, &sl);
+		v = __gt_atan_ratio_d(sh, sl, ax, 0.0, &lo);
+	} else if (ax == 1.0) {
+		v = 0.0;
+		lo = 0.0;
+	} else
+		return ax != ax ? x + x : __longlong_as_double(0x7fffffffffffffffll);
+	if (__double_as_longlong(x) < 0)
+		v = __gt_sub_hilo_d(GTRACE_PI_D, v, &lo);
+	return v + lo;
+}
+
+#undef GTRACE_PIO2_D
+#undef GTRACE_PI_D
+
 // ---- sinpi and cospi, the inverse hyperbolics, fmod and remainder --------------------
 // The float forms compute in double and round once: each double step here is exact or
 // far below a float's ulp.
@@ -1686,10 +1844,6 @@ GTRACE_F2(fmod)
 GTRACE_F2(remainder)
 GTRACE_D float fma(float a, float b, float c) { return fmaf(a, b, c); }
 GTRACE_D void sincos(float x, float *s, float *c) { sincosf(x, s, c); }
-GTRACE_DELETED1(atan)
-GTRACE_DELETED2(atan2)
-GTRACE_DELETED1(asin)
-GTRACE_DELETED1(acos)
 GTRACE_DELETED1(erf)
 GTRACE_DELETED1(erfc)
 #undef GTRACE_F1

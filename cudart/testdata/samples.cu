@@ -326,6 +326,10 @@ PRECISE_D(fmod, fmod(a, b))
 PRECISE_D(remainder, remainder(a, b))
 PRECISE_D(pow, pow(a, b))
 PRECISE_D(tanh, tanh(a))
+PRECISE_D(atan, atan(a))
+PRECISE_D(atan2, atan2(a, b))
+PRECISE_D(asin, asin(a))
+PRECISE_D(acos, acos(a))
 
 // sincosf's two results: the sine in r, the cosine in y's place.
 extern "C" __global__ void m_sincosf(const float *x, float *y, float *r, int n)
