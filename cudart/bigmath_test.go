@@ -446,14 +446,15 @@ func refTanh(x float64) exact {
 	return value(bigNew().Quo(bigNew().Sub(e, bf(1)), e.Add(e, bf(1))))
 }
 
-var bigPi200 = sync.OnceValue(func() *big.Float { return bigNew().Set(bigPi(bigPrec)) })
+// bigPiOver2 is pi/2 to 200 bits, from the pi computed for the reductions.
+func bigPiOver2() *big.Float { return bigNew().Quo(pi1400(), bf(2)) }
 
 // bigAtan is atan(x): beyond 1 as pi/2 less atan(1/x); below, halved three times
 // (atan x = 2 atan(x / (1 + sqrt(1 + x^2)))) to |x| <= tan(pi/32), then its series.
 func bigAtan(x *big.Float) *big.Float {
 	if a := bigNew().Abs(x); a.Cmp(bf(1)) > 0 {
 		v := bigAtan(bigNew().Quo(bf(1), a))
-		v.Sub(bigNew().Quo(bigPi200(), bf(2)), v)
+		v.Sub(bigPiOver2(), v)
 		if x.Sign() < 0 {
 			v.Neg(v)
 		}
@@ -488,7 +489,7 @@ func refAtan2(y, x float64) exact {
 	}
 	v := bigAtan(bigNew().Quo(bf(math.Abs(y)), bf(math.Abs(x))))
 	if x < 0 {
-		v.Sub(bigPi200(), v)
+		v.Sub(pi1400(), v)
 	}
 	if y < 0 {
 		v.Neg(v)
@@ -504,7 +505,7 @@ func refAsin(x float64) exact {
 	case x == 0:
 		return special(x)
 	case math.Abs(x) == 1:
-		v := bigNew().Quo(bigPi200(), bf(2))
+		v := bigPiOver2()
 		return value(v.Mul(v, bf(x)))
 	}
 	b := bf(x)
@@ -513,15 +514,15 @@ func refAsin(x float64) exact {
 }
 
 func refAcos(x float64) exact {
-	if x == 1 {
+	switch {
+	case math.IsNaN(x) || math.Abs(x) > 1:
+		return special(math.NaN())
+	case x == 1:
 		return special(0)
 	}
-	v := refAsin(x)
-	if v.b == nil {
-		if math.IsNaN(v.v) {
-			return v
-		}
-		return value(bigNew().Quo(bigPi200(), bf(2))) // x = ±0
+	v := bigPiOver2()
+	if a := refAsin(x); a.b != nil { // asin(±0) is ±0, a special value
+		v.Sub(v, a.b)
 	}
-	return value(v.b.Sub(bigNew().Quo(bigPi200(), bf(2)), v.b))
+	return value(v)
 }

@@ -62,8 +62,17 @@ GTRACE_D float __gt_expm1_poly(float r)
 
 #define GTRACE_INFF __int_as_float(0x7f800000)
 
+// Whether x's sign bit is set (-0 too), |x|, and the NaN a GPU's arithmetic makes, in
+// float or double, for code written once for both.
+GTRACE_D bool __gt_sign(float x) { return __float_as_int(x) < 0; }
+GTRACE_D bool __gt_sign(double x) { return __double_as_longlong(x) < 0; }
+GTRACE_D float __gt_abs(float x) { return fabsf(x); }
+GTRACE_D double __gt_abs(double x) { return fabs(x); }
+GTRACE_D float __gt_nan(float) { return __int_as_float(0x7fffffff); }
+GTRACE_D double __gt_nan(double) { return __longlong_as_double(0x7fffffffffffffffll); }
+
 // v with x's sign applied, for the odd functions computed on |x|.
-GTRACE_D float __gt_signed(float v, float x) { return __float_as_int(x) < 0 ? -v : v; }
+template <typename T> GTRACE_D T __gt_signed(T v, T x) { return __gt_sign(x) ? -v : v; }
 
 // a + b and its rounding error *err, exactly (Knuth's TwoSum), in float or double.
 template <typename T> GTRACE_D T __gt_two_sum(T a, T b, T *err)
@@ -71,6 +80,15 @@ template <typename T> GTRACE_D T __gt_two_sum(T a, T b, T *err)
 	T s = a + b;
 	T bb = s - a;
 	*err = (a - (s - bb)) + (b - bb);
+	return s;
+}
+
+// a + b and its rounding error *err for |a| >= |b| (or a = 0), exactly (Dekker's
+// Fast2Sum): a hi + lo pair put back in its normal form.
+template <typename T> GTRACE_D T __gt_fast_two_sum(T a, T b, T *err)
+{
+	T s = a + b;
+	*err = (a - s) + b;
 	return s;
 }
 
@@ -189,7 +207,7 @@ GTRACE_D float __gt_log_base(float x, float eh, float el, float kh, float kl)
 	if (!(x > 0.f) || x == GTRACE_INFF) { // NaN, negative, zero, +inf
 		if (x == 0.f)
 			return -GTRACE_INFF;
-		return x < 0.f ? __int_as_float(0x7fffffff) : x + x;
+		return x < 0.f ? __gt_nan(x) : x + x;
 	}
 	int e;
 	float f = __gt_log_split(x, &e), lo;
@@ -215,7 +233,7 @@ GTRACE_D float log1pf(float x)
 		return hi + lo;
 	}
 	if (!(x > -1.f) || x == GTRACE_INFF) // NaN, -1, below, +inf
-		return x == -1.f ? -GTRACE_INFF : (x < -1.f ? __int_as_float(0x7fffffff) : x + x);
+		return x == -1.f ? -GTRACE_INFF : (x < -1.f ? __gt_nan(x) : x + x);
 	// log(1+x) = log(u) + log(1 + c/u), u = 1+x rounded and c its rounding error
 	// (TwoSum), so log(1 + c/u) = c/u to float precision.
 	float c, u = __gt_two_sum(1.f, x, &c);
@@ -332,7 +350,7 @@ GTRACE_D void sincosf(float x, float *s, float *c)
 	float sr = __gt_sin_poly(r), cr = __gt_cos_poly(r);
 	float sv = (q & 1) ? cr : sr, cv = (q & 1) ? sr : cr;
 	sv = (q & 2) ? -sv : sv;
-	*s = __float_as_int(x) < 0 ? -sv : sv;
+	*s = __gt_signed(sv, x);
 	*c = ((q + 1) & 2) ? -cv : cv;
 }
 
@@ -442,14 +460,14 @@ GTRACE_D float atan2f(float y, float x)
 	if (ax == GTRACE_INFF && ay == GTRACE_INFF)
 		v = x > 0 ? 0.785398185f : 2.35619450f; // pi/4, 3pi/4
 	else if (ay == 0.f)
-		v = (__float_as_int(x) < 0) ? 3.14159274f : 0.f; // x = -0 counts as negative
+		v = __gt_sign(x) ? 3.14159274f : 0.f; // x = -0 counts as negative
 	else {
 		// atan(ay/ax) from the smaller over the larger, then folded into its octant.
 		float t = ay > ax ? ax / ay : ay / ax;
 		v = __gt_atan_pos(t);
 		if (ay > ax)
 			v = 1.57079637f + (-4.37113883e-08f - v);
-		if (__float_as_int(x) < 0)
+		if (__gt_sign(x))
 			v = 3.14159274f + (-8.74227766e-08f - v);
 	}
 	return __gt_signed(v, y);
@@ -493,7 +511,7 @@ GTRACE_D float asinf(float x)
 		float lo, hi = __gt_asin2_hi(fmaf(-0.5f, ax, 0.5f), &lo);
 		v = (1.57079637f - hi) + (-4.37113883e-08f - lo);
 	} else {
-		v = ax != ax ? ax : __int_as_float(0x7fffffff);
+		v = ax != ax ? ax : __gt_nan(x);
 	}
 	return __gt_signed(v, x);
 }
@@ -502,7 +520,7 @@ GTRACE_D float acosf(float x)
 {
 	float ax = fabsf(x);
 	if (!(ax <= 1.f))
-		return ax != ax ? x : __int_as_float(0x7fffffff);
+		return ax != ax ? x : __gt_nan(x);
 	if (ax <= 0.5f) { // acos(x) = pi/2 - asin(x)
 		float s = __gt_asin_poly(ax);
 		return 1.57079637f + (-4.37113883e-08f - (x < 0 ? -s : s));
@@ -659,12 +677,6 @@ GTRACE_D double __gt_exp2_d(double t)
 
 GTRACE_D float __gt_trunc(float x) { return truncf(x); }
 GTRACE_D double __gt_trunc(double x) { return trunc(x); }
-GTRACE_D float __gt_abs(float x) { return fabsf(x); }
-GTRACE_D double __gt_abs(double x) { return fabs(x); }
-GTRACE_D bool __gt_sign(float x) { return __float_as_int(x) < 0; }
-GTRACE_D bool __gt_sign(double x) { return __double_as_longlong(x) < 0; }
-GTRACE_D float __gt_nan(float) { return __int_as_float(0x7fffffff); } // the GPU's NaN
-GTRACE_D double __gt_nan(double) { return __longlong_as_double(0x7fffffffffffffffll); }
 
 // C99's special cases of pow (Annex F.9.4.4), in float or double: true with *v set where
 // x or y decides the result; otherwise false, and *neg says whether |x|^y takes a minus
@@ -857,7 +869,7 @@ GTRACE_D double log(double x)
 	if (!(x > 0.0) || x == GTRACE_INF) {
 		if (x == 0.0)
 			return -GTRACE_INF;
-		return x < 0.0 ? __longlong_as_double(0x7fffffffffffffffll) : x + x;
+		return x < 0.0 ? __gt_nan(x) : x + x;
 	}
 	double e, f = __gt_log_split_any_d(x, &e);
 	double s = f / (2.0 + f), r = __gt_log_series_d(s);
@@ -921,7 +933,7 @@ GTRACE_D int __gt_reduce_pio2_huge_d(double ax, double *r, double *rc)
 	double vh = (double)(t & ~0x7ffull) * sc, vl = (double)(t & 0x7ffull) * sc;
 	double rh = __dmul_rn(vh, 1.5707963267948966); // not contracted into the sum below
 	double rl = fma(vh, 1.5707963267948966, -rh) + fma(vh, 6.123233995736766e-17, vl * 1.5707963267948966);
-	double rr = rh + rl, cc = rl - (rr - rh);
+	double cc, rr = __gt_fast_two_sum(rh, rl, &cc);
 	*r = neg ? -rr : rr;
 	*rc = neg ? -cc : cc;
 	return (int)qi;
@@ -941,8 +953,7 @@ GTRACE_D int __gt_reduce_pio2_d(double ax, double *r, double *c)
 		double ph = __dmul_rn(j, 6.123233995736766e-17), pl = fma(j, 6.123233995736766e-17, -ph);
 		double e, t = __gt_two_sum(t1, -ph, &e);
 		double tail = (e - pl) + j * 1.4973849048591698e-33;
-		*r = t + tail;
-		*c = (t - *r) + tail;
+		*r = __gt_fast_two_sum(t, tail, c);
 		return (int)j & 3;
 	}
 	if (!(ax < GTRACE_INF)) {
@@ -966,9 +977,7 @@ GTRACE_D double __gt_sin_hilo_d(double r, double c, double *lo)
 	p = fma(p, z, 1.0 / 120);
 	p = fma(p, z, -1.0 / 6);
 	double t = fma(r * z, p, c * fma(-0.5, z, 1.0)); // r^3 p + c cos(r)
-	double hi = r + t;
-	*lo = (r - hi) + t;
-	return hi;
+	return __gt_fast_two_sum(r, t, lo);
 }
 
 // cos(r + c) likewise: Taylor to r^18, 1 - r^2/2 summed with its rounding error kept
@@ -986,9 +995,7 @@ GTRACE_D double __gt_cos_hilo_d(double r, double c, double *lo)
 	q = fma(q, z, 1.0 / 24);
 	double hz = 0.5 * z, w = 1.0 - hz;
 	double tail = fma(z, z * q, (((1.0 - w) - hz) - 0.5 * ze) - c * r);
-	double hi = w + tail;
-	*lo = (w - hi) + tail;
-	return hi;
+	return __gt_fast_two_sum(w, tail, lo);
 }
 
 // sin(x) (which 0) or cos(x) (which 1) as hi + *lo: the quadrant picks the kernel and
@@ -998,7 +1005,7 @@ GTRACE_D double __gt_sincos_hilo_d(double x, int which, double *lo)
 	double r, c;
 	int q = __gt_reduce_pio2_d(fabs(x), &r, &c) + which;
 	double hi = (q & 1) ? __gt_cos_hilo_d(r, c, lo) : __gt_sin_hilo_d(r, c, lo);
-	bool neg = ((q & 2) != 0) != (which == 0 && __double_as_longlong(x) < 0);
+	bool neg = ((q & 2) != 0) != (which == 0 && __gt_sign(x));
 	if (neg) {
 		hi = -hi;
 		*lo = -*lo;
@@ -1118,7 +1125,7 @@ GTRACE_D double __gt_log_base_d(double x, double eh, double el, double kh, doubl
 	if (!(x > 0.0) || x == GTRACE_INF) {
 		if (x == 0.0)
 			return -GTRACE_INF;
-		return x < 0.0 ? __longlong_as_double(0x7fffffffffffffffll) : x + x;
+		return x < 0.0 ? __gt_nan(x) : x + x;
 	}
 	double e, lo, f = __gt_log_split_any_d(x, &e);
 	double hi = __gt_log1p_kernel_d(f, &lo);
@@ -1145,7 +1152,7 @@ GTRACE_D double log1p(double x)
 		return hi + lo;
 	}
 	if (!(x > -1.0) || x == GTRACE_INF) // NaN, -1, below, +inf
-		return x == -1.0 ? -GTRACE_INF : (x < -1.0 ? __longlong_as_double(0x7fffffffffffffffll) : x + x);
+		return x == -1.0 ? -GTRACE_INF : (x < -1.0 ? __gt_nan(x) : x + x);
 	// log(1+x) = log(u) + c/u, u = 1+x rounded and c its rounding error.
 	double c, u = __gt_two_sum(1.0, x, &c);
 	int e;
@@ -1176,7 +1183,7 @@ GTRACE_D double tan(double x)
 	}
 	double v = sh / ch;
 	v = fma(fma(-v, ch, sh) + (sl - v * cl), 1.0 / ch, v);
-	return __double_as_longlong(x) < 0 ? -v : v;
+	return __gt_signed(v, x);
 }
 
 // e^ax / 2 for 1 <= ax < 22 as hi + *lo, and 1/(2 e^ax): sinh and cosh sum them.
@@ -1213,7 +1220,7 @@ GTRACE_D double sinh(double x)
 		v = __gt_exp_scaled_d(ax, -1); // e^-x is below an ulp of e^x
 	else
 		v = ax + GTRACE_INF; // NaN stays NaN
-	return __double_as_longlong(x) < 0 ? -v : v;
+	return __gt_signed(v, x);
 }
 
 GTRACE_D double cosh(double x)
@@ -1261,7 +1268,7 @@ GTRACE_D double cbrt(double x)
 	double y3 = __dmul_rn(y2, y), y3e = fma(y2, y, -y3) + y2e * y;
 	double res = (y3 - m) + y3e; // y3 - m is exact: they agree to 40 bits
 	y = fma(-res / 3.0, 1.0 / y2, y);
-	return __double_as_longlong(x) < 0 ? -__gt_scale_d(y, q) : __gt_scale_d(y, q);
+	return __gt_sign(x) ? -__gt_scale_d(y, q) : __gt_scale_d(y, q);
 }
 
 GTRACE_D double hypot(double x, double y)
@@ -1288,6 +1295,15 @@ GTRACE_D double hypot(double x, double y)
 }
 
 // ---- Double precision: pow and tanh -----------------------------------------------------
+
+// (nh + nl) / (dh + dl) as hi + *lo: the quotient of the high parts, and the remainder
+// (exact by fma) with the low parts' share divided once more.
+GTRACE_D double __gt_div_hilo_d(double nh, double nl, double dh, double dl, double *lo)
+{
+	double q = nh / dh;
+	*lo = (fma(-q, dh, nh) + (nl - q * dl)) / dh;
+	return q;
+}
 
 // log(x) for x > 0 (finite, subnormals too) as hi + *lo, to about 2^-65 of itself, for pow:
 // y log(x) must be good to 2^-54 where it is up to 745. fdlibm's log(1+f) = 2s + s R(s^2)
@@ -1319,9 +1335,7 @@ GTRACE_D double __gt_log_hilo_d(double x, double *lo)
 	double a = __dmul_rn(e, 0.6931471803691238); // exact
 	h = __gt_two_sum(a, h, &c);
 	l = c + (l + e * 1.9082149292705877e-10);
-	double hi = h + l;
-	*lo = (h - hi) + l;
-	return hi;
+	return __gt_fast_two_sum(h, l, lo);
 }
 
 // pow = e^(y log|x|): the product in two parts (fma) and its low part carried through
@@ -1339,9 +1353,9 @@ GTRACE_D double pow(double x, double y)
 	else if (th < -746.0)
 		v = 0.0;
 	else {
-		double j = rint(th * 1.4426950408889634);
-		double r = fma(j, -0.6931471803691238, th); // exact, as in __gt_reduce_ln2_d
-		v = __gt_exp_pair_d(r, fma(j, -1.9082149292705877e-10, tl), (int)j);
+		int j;
+		double c, r = __gt_reduce_ln2_hilo_d(th, &j, &c);
+		v = __gt_exp_pair_d(r, c + tl, j);
 	}
 	return neg ? -v : v;
 }
@@ -1371,14 +1385,14 @@ GTRACE_D double tanh(double x)
 		double s = __gt_pow2i_d(j); // exact: j is at most 64
 		double de, d = __gt_two_sum(h * s, 1.0, &de);
 		double dl = de + l * s;
-		double q = 2.0 / d, ql = (fma(-q, d, 2.0) - q * dl) / d;
+		double ql, q = __gt_div_hilo_d(2.0, -0.0, d, dl, &ql); // 2 has no low part: -0.0, as -0.0 - a is -a
 		double e, w = __gt_two_sum(1.0, -q, &e);
 		v = w + (e - ql);
 	} else if (ax != ax)
 		return x + x;
 	else
 		v = 1.0;
-	return __double_as_longlong(x) < 0 ? -v : v;
+	return __gt_signed(v, x);
 }
 
 // ---- Double precision: atan, atan2, asin, acos -------------------------------------------
@@ -1395,9 +1409,7 @@ GTRACE_D double __gt_sub_hilo_d(double a, double b, double h, double *lo)
 {
 	double e, s = __gt_two_sum(a, -h, &e);
 	double l = e + (b - *lo);
-	double hi = s + l;
-	*lo = (s - hi) + l;
-	return hi;
+	return __gt_fast_two_sum(s, l, lo);
 }
 
 // atan(y) for y = yh + yl in [0, 1] (a little above is fine) as hi + *lo: y = c + ...
@@ -1410,7 +1422,7 @@ GTRACE_D double __gt_atan_hilo_d(double yh, double yl, double *lo)
 	double k = rint(yh * 2.0), c = k * 0.5;
 	double nh = yh - c;                           // exact: yh is within a factor of 2 of c, or c is 0
 	double dh = fma(yh, c, 1.0), dl = fma(yh, c, 1.0 - dh) + yl * c; // 1 + yc
-	double th = nh / dh, tl = (fma(-th, dh, nh) + (yl - th * dl)) / dh;
+	double tl, th = __gt_div_hilo_d(nh, yl, dh, dl, &tl);
 	double z = th * th;
 	double p = -1.0 / 27;
 	p = fma(p, z, 1.0 / 25);
@@ -1429,9 +1441,7 @@ GTRACE_D double __gt_atan_hilo_d(double yh, double yl, double *lo)
 	double al = k == 0.0 ? 0.0 : (k == 1.0 ? 2.2698777452961687e-17 : 3.061616997868383e-17);
 	double e, h = __gt_two_sum(ah, th, &e);
 	double l = e + (al + fma(th * z, p, tl));
-	double hi = h + l;
-	*lo = (h - hi) + l;
-	return hi;
+	return __gt_fast_two_sum(h, l, lo);
 }
 
 // atan(n/d) in [0, pi/2] for n = nh + nl >= 0 and d = dh + dl >= 0, finite and not both
@@ -1446,7 +1456,7 @@ GTRACE_D double __gt_atan_ratio_d(double nh, double nl, double dh, double dl, do
 		dh = t;
 		dl = tl;
 	}
-	double rh = nh / dh, rl = (fma(-rh, dh, nh) + (nl - rh * dl)) / dh;
+	double rl, rh = __gt_div_hilo_d(nh, nl, dh, dl, &rl);
 	double hi = __gt_atan_hilo_d(rh, rl, lo);
 	return swap ? __gt_sub_hilo_d(GTRACE_PIO2_D, hi, lo) : hi;
 }
@@ -1461,7 +1471,7 @@ GTRACE_D double atan(double x)
 	else
 		return ax == GTRACE_INF ? copysign(1.5707963267948966, x) : x + x;
 	v += lo;
-	return __double_as_longlong(x) < 0 ? -v : v;
+	return __gt_signed(v, x);
 }
 
 GTRACE_D double atan2(double y, double x)
@@ -1469,7 +1479,7 @@ GTRACE_D double atan2(double y, double x)
 	if (x != x || y != y)
 		return x + y;
 	double ax = fabs(x), ay = fabs(y), lo, v;
-	bool xneg = __double_as_longlong(x) < 0; // x = -0 counts as negative
+	bool xneg = __gt_sign(x); // x = -0 counts as negative
 	if (ax == GTRACE_INF && ay == GTRACE_INF)
 		v = xneg ? 2.356194490192345 : 0.7853981633974483; // 3pi/4, pi/4
 	else if (ay == 0.0)
@@ -1484,7 +1494,7 @@ GTRACE_D double atan2(double y, double x)
 			v = __gt_sub_hilo_d(GTRACE_PI_D, v, &lo);
 		v += lo;
 	}
-	return __double_as_longlong(y) < 0 ? -v : v;
+	return __gt_signed(v, y);
 }
 
 // sqrt(1 - x^2) for x in [0, 1) as hi + *lo: 1 - x^2 in two parts ((1-x)(1+x) from 1/2
@@ -1516,8 +1526,8 @@ GTRACE_D double asin(double x)
 	} else if (ax == 1.0)
 		v = 1.5707963267948966;
 	else
-		return ax != ax ? x + x : __longlong_as_double(0x7fffffffffffffffll);
-	return __double_as_longlong(x) < 0 ? -v : v;
+		return ax != ax ? x + x : __gt_nan(x);
+	return __gt_signed(v, x);
 }
 
 GTRACE_D double acos(double x)
@@ -1530,8 +1540,8 @@ GTRACE_D double acos(double x)
 		v = 0.0;
 		lo = 0.0;
 	} else
-		return ax != ax ? x + x : __longlong_as_double(0x7fffffffffffffffll);
-	if (__double_as_longlong(x) < 0)
+		return ax != ax ? x + x : __gt_nan(x);
+	if (__gt_sign(x))
 		v = __gt_sub_hilo_d(GTRACE_PI_D, v, &lo);
 	return v + lo;
 }
@@ -1561,7 +1571,7 @@ GTRACE_D double __gt_sincospi_d(double x, int which)
 	if (v == 0.0)
 		return which == 0 ? x * 0.0 : 0.0;
 	v = (q & 2) ? -v : v;
-	return (which == 0 && __double_as_longlong(x) < 0) ? -v : v;
+	return which == 0 ? __gt_signed(v, x) : v;
 }
 
 GTRACE_D double sinpi(double x) { return __gt_sincospi_d(x, 0); }
@@ -1597,7 +1607,7 @@ GTRACE_D float __gt_sincospif(float x, int which)
 	if (f == 0.f)
 		return which == 0 ? x * 0.f : 0.f;
 	f = (q & 2) ? -f : f;
-	return (which == 0 && __float_as_int(x) < 0) ? -f : f;
+	return which == 0 ? __gt_signed(f, x) : f;
 }
 
 GTRACE_D float sinpif(float x) { return __gt_sincospif(x, 0); }
@@ -1635,7 +1645,7 @@ GTRACE_D float asinhf(float x)
 		v = ax == GTRACE_INF || ax != ax ? ax : __gt_log_2x_f(ax);
 	else
 		v = __gt_log1p_f(ax + ax * ax / (1.0 + sqrt(1.0 + ax * ax)));
-	return __float_as_int(x) < 0 ? -(float)v : (float)v;
+	return __gt_signed((float)v, x);
 }
 
 // acosh(x) = log1p(t + sqrt(2t + t^2)) with t = x - 1 (exact), so that x near 1 keeps its
@@ -1643,7 +1653,7 @@ GTRACE_D float asinhf(float x)
 GTRACE_D float acoshf(float x)
 {
 	if (!(x >= 1.f))
-		return __int_as_float(0x7fffffff); // NaN, and below 1
+		return __gt_nan(x); // NaN, and below 1
 	double d = x;
 	if (!(d < 268435456.0))
 		return d == GTRACE_INF ? x : (float)__gt_log_2x_f(d);
@@ -1656,14 +1666,14 @@ GTRACE_D float atanhf(float x)
 {
 	float ax = fabsf(x);
 	if (!(ax <= 1.f))
-		return __int_as_float(0x7fffffff);
+		return __gt_nan(x);
 	if (ax == 1.f)
 		return __int_as_float(__float_as_int(x) & 0x80000000 | 0x7f800000); // +-inf
 	if (ax == 0.f)
 		return x; // keeps -0
 	double d = ax;
 	float v = (float)(0.5 * __gt_log1p_f(2.0 * d / (1.0 - d)));
-	return __float_as_int(x) < 0 ? -v : v;
+	return __gt_signed(v, x);
 }
 
 // The double forms as fdlibm's: log1p of a rewritten argument below 2, log(2x + ...)
@@ -1681,13 +1691,13 @@ GTRACE_D double asinh(double x)
 		double a2 = ax * ax;
 		v = log1p(ax + a2 / (1.0 + sqrt(1.0 + a2)));
 	}
-	return __double_as_longlong(x) < 0 ? -v : v;
+	return __gt_signed(v, x);
 }
 
 GTRACE_D double acosh(double x)
 {
 	if (!(x >= 1.0))
-		return __longlong_as_double(0x7fffffffffffffffll); // NaN, and below 1
+		return __gt_nan(x); // NaN, and below 1
 	if (!(x < 268435456.0))
 		return x == GTRACE_INF ? x : log(x) + 0.6931471805599453;
 	if (x > 2.0)
@@ -1700,7 +1710,7 @@ GTRACE_D double atanh(double x)
 {
 	double ax = fabs(x), v;
 	if (!(ax <= 1.0))
-		return __longlong_as_double(0x7fffffffffffffffll);
+		return __gt_nan(x);
 	if (ax == 1.0)
 		return x * GTRACE_INF; // +-inf
 	if (ax < 3.725290298461914e-09)
@@ -1710,7 +1720,7 @@ GTRACE_D double atanh(double x)
 		v = 0.5 * log1p(t + t * ax / (1.0 - ax));
 	} else
 		v = 0.5 * log1p((ax + ax) / (1.0 - ax)); // 1 - ax is exact
-	return __double_as_longlong(x) < 0 ? -v : v;
+	return __gt_signed(v, x);
 }
 
 // fmod by integer arithmetic on the significands, so that the result is exact: |x| = mx
@@ -1723,7 +1733,7 @@ GTRACE_D double fmod(double x, double y)
 	if (x != x || y != y)
 		return x + y;
 	if (ax == GTRACE_INF || ay == 0.0)
-		return __longlong_as_double(0x7fffffffffffffffll);
+		return __gt_nan(x);
 	if (ax < ay)
 		return x; // also y infinite
 	long long bx = __double_as_longlong(ax), by = __double_as_longlong(ay);
@@ -1756,7 +1766,7 @@ GTRACE_D double fmod(double x, double y)
 		e = ey;
 	}
 	double v = __gt_scale_d((double)m, e - 1075); // exact
-	return __double_as_longlong(x) < 0 ? -v : v;
+	return __gt_signed(v, x);
 }
 
 // remainder: x - n y with n the nearest integer to x/y, ties to even: |x| mod 2|y| (by
@@ -1767,7 +1777,7 @@ GTRACE_D double remainder(double x, double y)
 	if (x != x || y != y)
 		return x + y;
 	if (ax == GTRACE_INF || ay == 0.0)
-		return __longlong_as_double(0x7fffffffffffffffll);
+		return __gt_nan(x);
 	double r = ay < 8.98846567431158e307 ? fmod(ax, ay + ay) : ax; // in [0, 2|y|)
 	if (ay < 4.450147717014403e-308) { // 2^-1021: half of y would not be exact
 		if (r + r > ay) {
@@ -1783,7 +1793,7 @@ GTRACE_D double remainder(double x, double y)
 				r -= ay;
 		}
 	}
-	return __double_as_longlong(x) < 0 ? -r : r;
+	return __gt_signed(r, x);
 }
 
 // The float forms are exact in double: the result is representable as a float.
