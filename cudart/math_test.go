@@ -500,16 +500,21 @@ var preciseFnsD = []preciseFn[exact]{
 	{"atan2", 2, refAtan2},
 	{"asin", 2, unary(refAsin)},
 	{"acos", 2, unary(refAcos)},
+	{"erf", 2, unary(refErf)},
+	{"erfc", 5, unary(refErfc)},
 }
 
 // moreDoubles adds inputs to randomDoubles' where those miss what a function must get
 // right: for pow, results over the whole range from bases of every binade and bases
 // near 1 (where y log x is largest against log x, so log's error counts most), negative
 // bases to integer powers, and 2^n down to the subnormals; for asin and acos, x near
-// ±1 (where sqrt(1 - x^2) cancels) and below 2^-26.
+// ±1 (where sqrt(1 - x^2) cancels) and below 2^-26; for erf and erfc, each of their fits'
+// intervals evenly, up to where erf is 1 and erfc's last subnormals.
 var moreDoubles = map[string]func(rng *rand.Rand) (x, y []float64){
 	"asin": nearOne,
 	"acos": nearOne,
+	"erf":  uniform(-6.5, 6.5),
+	"erfc": uniform(-6.5, 27.5),
 	"pow": func(rng *rand.Rand) (x, y []float64) {
 		add := func(b, t float64) {
 			if l := math.Log(math.Abs(b)); l != 0 && !math.IsInf(l, 0) {
@@ -553,6 +558,16 @@ func randomDoubles(rng *rand.Rand, xs []float64) []float64 {
 		x = append(x, math.Ldexp(1+rng.Float64(), e), -math.Ldexp(1+rng.Float64(), e))
 	}
 	return x
+}
+
+// uniform is 4096 inputs uniform over [lo, hi].
+func uniform(lo, hi float64) func(rng *rand.Rand) (x, y []float64) {
+	return func(rng *rand.Rand) (x, y []float64) {
+		for range 4096 {
+			x, y = append(x, lo+(hi-lo)*rng.Float64()), append(y, 0)
+		}
+		return x, y
+	}
 }
 
 func nearOne(rng *rand.Rand) (x, y []float64) {
@@ -615,11 +630,33 @@ func TestMathOverloads(t *testing.T) {
 			t.Fatalf("overloads(%v, %v) = %v; the f functions give %v", x[i], y[i], got[i], want[i])
 		}
 	}
-	cu := filepath.Join(t.TempDir(), "erf.cu")
-	os.WriteFile(cu, []byte("__global__ void k(double *p) { p[0] = erf(p[0]); }\n"), 0o644)
-	_, err := compile(t, cu)
-	if err == nil || !strings.Contains(err.Error(), "deleted function 'erf'") {
-		t.Errorf("compiling erf(double): %v; want an error naming the deleted function erf", err)
+	// Every name with a float overload has its double form: each one's double call
+	// returns a double, which it would not if it took the float overload on a narrowed
+	// argument.
+	h, err := include.ReadFile("include/gtrace_math.h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src strings.Builder
+	names := regexp.MustCompile(`(?m)^GTRACE_F([12])\((\w+)\)$`).FindAllStringSubmatch(string(h), -1)
+	if len(names) < 40 {
+		t.Fatalf("the header has %d float overloads; want the 40 or more it declares", len(names))
+	}
+	for _, m := range names {
+		args := "p[0]"
+		if m[1] == "2" {
+			args = "p[0], p[1]"
+		}
+		fmt.Fprintf(&src, "__global__ void k_%s(double *p) { static_assert(sizeof(%s(%s)) == 8, \"%s(double) is not double\"); }\n",
+			m[2], m[2], args, m[2])
+	}
+	src.WriteString("__global__ void k_expf(double *p) { static_assert(sizeof(expf(p[0])) == 8, \"expf(double) is not double\"); }\n")
+	cu := filepath.Join(t.TempDir(), "overloads.cu")
+	os.WriteFile(cu, []byte(src.String()), 0o644)
+	_, err = compile(t, cu)
+	// The last line is the control: expf has no double form, so exactly its assertion fails.
+	if err == nil || strings.Count(err.Error(), "error: static_assert failed") != 1 || !strings.Contains(err.Error(), "expf(double) is not double") {
+		t.Errorf("compiling each overload's double call: %v; want only the control expf(double) to fail", err)
 	}
 }
 

@@ -3,6 +3,7 @@ package cudart
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,8 +13,10 @@ import (
 // The precise math of include/gtrace_math.h evaluates a few functions with polynomials
 // whose coefficients come from here: interpolation at the Chebyshev nodes of the
 // interval (near-minimax; Trefethen, Approximation Theory and Approximation Practice,
-// ch. 16), solved in float64 and rounded to float32. TestMathFits recomputes each
-// and fails when the header's block differs, printing the block to paste.
+// ch. 16), solved in float64 and rounded to float32; the double ones (mathFitsD) solved
+// in math/big from bigmath_test.go's references and rounded to float64. TestMathFits
+// recomputes each and fails when the header's block differs, printing the block to
+// paste.
 
 // mathFit is one polynomial P(z - C) for z in [A, B] approximating G(z), with N+1
 // coefficients (C centres the variable, so that the coefficients do not cancel).
@@ -66,6 +69,106 @@ var mathFits = []mathFit{
 	{"erfcnear", func(x float64) float64 { return math.Erfc(x) * math.Exp(x*x) }, 0.5, 2, 1.25, 10},
 	// erfc(x) = e^(-x^2) t P(t) with t = 1/x, for x in [2, 10.06] (erfc is 0 in float beyond).
 	{"erfcfar", func(t float64) float64 { x := 1 / t; return math.Erfc(x) * math.Exp(x*x) * x }, 1 / 10.06, 0.5, 0, 8},
+}
+
+// mathFitD is a double fit: P(z - C) for z in [A, B] approximating G(z), exact to 200
+// bits, with N+1 coefficients.
+type mathFitD struct {
+	Name    string
+	G       func(z *big.Float) *big.Float
+	A, B, C float64
+	N       int
+}
+
+// xErfcx is x erfc(x) e^(x^2) for x = 1/t (t > 0): near 1/sqrt(pi) and flat as t goes
+// to 0, so that t's rounding and z = t - C's cost little (erfc(x) e^(x^2) itself is
+// about t/sqrt(pi), as sensitive to t's rounding as t).
+func xErfcx(t *big.Float) *big.Float {
+	x := bigNew().Quo(bf(1), t)
+	v, _ := bigErfcx(x)
+	return v.Mul(v, x)
+}
+
+// The degrees are the least at which the fit, rounded and evaluated by Horner in double,
+// is within about 1.5 * 2^-53 of G (relative; for erf, of 1 + G) on 400 points of its
+// interval: one degree less misses by 2.5 to 130 times that.
+var mathFitsD = []mathFitD{
+	// erf(t) = t + t P(t^2) for t in [0, 1].
+	{"erf_d", func(z *big.Float) *big.Float {
+		t := bigNew().Sqrt(z)
+		_, erf := bigErfcx(t)
+		return erf.Quo(erf, t).Sub(erf, bf(1))
+	}, 0, 1, 0, 12},
+	// erfc(x) = e^(-x^2) P(x - 7/8) for x in [1/2, 5/4].
+	{"erfcx1_d", func(x *big.Float) *big.Float { v, _ := bigErfcx(x); return v }, 0.5, 1.25, 0.875, 14},
+	// erfc(x) = e^(-x^2) P(x - 13/8) for x in [5/4, 2].
+	{"erfcx2_d", func(x *big.Float) *big.Float { v, _ := bigErfcx(x); return v }, 1.25, 2, 1.625, 13},
+	// erfc(x) = e^(-x^2) P(1/x - 3/8) / x for x in [2, 4].
+	{"erfcx3_d", xErfcx, 0.25, 0.5, 0.375, 14},
+	// erfc(x) = e^(-x^2) P(1/x - 0.14) / x for x in [4, 27.3] (erfc is 0 in double beyond).
+	{"erfcx4_d", xErfcx, 1 / 27.3, 0.25, 0.14, 14},
+}
+
+// coefficients interpolates G at the N+1 Chebyshev nodes and solves for P's
+// coefficients in math/big, constant first, rounded to float64.
+func (f mathFitD) coefficients() []float64 {
+	m := f.N + 1
+	h := bf(math.Max(math.Abs(f.A-f.C), math.Abs(f.B-f.C))) // (z - C) / h is within [-1, 1]
+	a := make([][]*big.Float, m)
+	for i := range a {
+		z := (f.A+f.B)/2 + (f.B-f.A)/2*math.Cos(math.Pi*(float64(i)+0.5)/float64(m))
+		u := bigNew().Quo(bigNew().Sub(bf(z), bf(f.C)), h)
+		row := make([]*big.Float, m+1)
+		for k, p := 0, bf(1); k < m; k, p = k+1, bigNew().Mul(p, u) {
+			row[k] = p
+		}
+		row[m] = f.G(bf(z))
+		a[i] = row
+	}
+	for c := range m { // Gauss-Jordan with partial pivoting
+		piv := c
+		for r := c + 1; r < m; r++ {
+			if bigNew().Abs(a[r][c]).Cmp(bigNew().Abs(a[piv][c])) > 0 {
+				piv = r
+			}
+		}
+		a[c], a[piv] = a[piv], a[c]
+		for r := range m {
+			if r != c {
+				k := bigNew().Quo(a[r][c], a[c][c])
+				for j := c; j <= m; j++ {
+					a[r][j] = bigNew().Sub(a[r][j], bigNew().Mul(k, a[c][j]))
+				}
+			}
+		}
+	}
+	out := make([]float64, m)
+	hk := bf(1)
+	for k := range out {
+		v := bigNew().Quo(a[k][m], a[k][k])
+		out[k], _ = v.Quo(v, hk).Float64()
+		hk.Mul(hk, h)
+	}
+	return out
+}
+
+func (f mathFitD) block() string {
+	c := f.coefficients()
+	var b strings.Builder
+	fmt.Fprintf(&b, "\t// fit %s: cudart/mathfit_test.go\n", f.Name)
+	fmt.Fprintf(&b, "\tdouble p = %s;\n", cdouble(c[len(c)-1]))
+	for k := len(c) - 2; k >= 0; k-- {
+		fmt.Fprintf(&b, "\tp = fma(p, z, %s);\n", cdouble(c[k]))
+	}
+	return b.String()
+}
+
+func cdouble(v float64) string {
+	s := strconv.FormatFloat(v, 'g', 17, 64)
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0"
+	}
+	return s
 }
 
 // coefficients interpolates f at its N+1 Chebyshev nodes and returns P's coefficients,
@@ -127,7 +230,7 @@ func cfloat(v float32) string {
 	return s + "f"
 }
 
-var fitBlock = regexp.MustCompile(`(?m)^\t*// fit (\w+): .*\n(?:\t*(?:float )?p = .*\n)+`)
+var fitBlock = regexp.MustCompile(`(?m)^\t*// fit (\w+): .*\n(?:\t*(?:float |double )?p = .*\n)+`)
 
 func TestMathFits(t *testing.T) {
 	h, err := include.ReadFile("include/gtrace_math.h")
@@ -138,11 +241,18 @@ func TestMathFits(t *testing.T) {
 	for _, m := range fitBlock.FindAllStringSubmatch(string(h), -1) {
 		found[m[1]] = regexp.MustCompile(`(?m)^\t+`).ReplaceAllString(m[0], "\t") // any indent
 	}
+	want := map[string]string{}
 	for _, f := range mathFits {
-		if got, want := found[f.Name], f.block(); got != want {
-			t.Errorf("include/gtrace_math.h's fit %s is\n%s\nwant\n%s", f.Name, got, want)
+		want[f.Name] = f.block()
+	}
+	for _, f := range mathFitsD {
+		want[f.Name] = f.block()
+	}
+	for name, block := range want {
+		if got := found[name]; got != block {
+			t.Errorf("include/gtrace_math.h's fit %s is\n%s\nwant\n%s", name, got, block)
 		}
-		delete(found, f.Name)
+		delete(found, name)
 	}
 	for name := range found {
 		t.Errorf("include/gtrace_math.h has a fit %s that mathFits does not make", name)

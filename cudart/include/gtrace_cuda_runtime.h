@@ -10,9 +10,9 @@
 // (the same builtins clang's own CUDA headers use) or a line of inline PTX. Nothing
 // calls libdevice (__nv_*), which the emulator does not have: the precise math library
 // (expf, logf, powf, sinf, tanhf, erff, ..., exp, log, exp2, log1p, sin, tan, cosh, cbrt,
-// hypot, ..., and C++'s float overloads) is gtrace_math.h, written from published algorithms. The double forms not
-// written yet (pow, tanh, erf, ...) are deleted functions: a call to one is a compile
-// error naming it, never a silently different result.
+// hypot, ..., and C++'s float overloads) is gtrace_math.h, written from published algorithms. Every
+// function there has its double form, so a double call never takes a float overload
+// on a narrowed argument.
 //
 // The host side holds declarations only: a device-only compile parses a program's
 // host code (cudaMalloc, cudaMemcpy, kernel<<<grid, block>>>(...)) but never emits

@@ -330,6 +330,8 @@ PRECISE_D(atan, atan(a))
 PRECISE_D(atan2, atan2(a, b))
 PRECISE_D(asin, asin(a))
 PRECISE_D(acos, acos(a))
+PRECISE_D(erf, erf(a))
+PRECISE_D(erfc, erfc(a))
 
 // sincosf's two results: the sine in r, the cosine in y's place.
 extern "C" __global__ void m_sincosf(const float *x, float *y, float *r, int n)
