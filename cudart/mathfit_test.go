@@ -13,8 +13,9 @@ import (
 // The precise math of include/gtrace_math.h evaluates a few functions with polynomials
 // whose coefficients come from here: interpolation at the Chebyshev nodes of the
 // interval (near-minimax; Trefethen, Approximation Theory and Approximation Practice,
-// ch. 16), solved in float64 and rounded to float32; the double ones (mathFitsD) solved
-// in math/big from bigmath_test.go's references and rounded to float64. TestMathFits
+// ch. 16), solved by one Gauss-Jordan (chebyshevSolve): at float64's precision and
+// rounded to float32 for the float fits, at 200 bits from bigmath_test.go's references
+// and rounded to float64 for the double ones (mathFitsD). TestMathFits
 // recomputes each and fails when the header's block differs, printing the block to
 // paste.
 
@@ -80,13 +81,18 @@ type mathFitD struct {
 	N       int
 }
 
+// erfcx is erfc(x) e^(x^2).
+func erfcx(x *big.Float) *big.Float {
+	v, _ := bigErfcx(x)
+	return v
+}
+
 // xErfcx is x erfc(x) e^(x^2) for x = 1/t (t > 0): near 1/sqrt(pi) and flat as t goes
 // to 0, so that t's rounding and z = t - C's cost little (erfc(x) e^(x^2) itself is
 // about t/sqrt(pi), as sensitive to t's rounding as t).
 func xErfcx(t *big.Float) *big.Float {
 	x := bigNew().Quo(bf(1), t)
-	v, _ := bigErfcx(x)
-	return v.Mul(v, x)
+	return bigNew().Mul(erfcx(x), x)
 }
 
 // The degrees are the least at which the fit, rounded and evaluated by Horner in double,
@@ -100,134 +106,105 @@ var mathFitsD = []mathFitD{
 		return erf.Quo(erf, t).Sub(erf, bf(1))
 	}, 0, 1, 0, 12},
 	// erfc(x) = e^(-x^2) P(x - 7/8) for x in [1/2, 5/4].
-	{"erfcx1_d", func(x *big.Float) *big.Float { v, _ := bigErfcx(x); return v }, 0.5, 1.25, 0.875, 14},
+	{"erfcx1_d", erfcx, 0.5, 1.25, 0.875, 14},
 	// erfc(x) = e^(-x^2) P(x - 13/8) for x in [5/4, 2].
-	{"erfcx2_d", func(x *big.Float) *big.Float { v, _ := bigErfcx(x); return v }, 1.25, 2, 1.625, 13},
+	{"erfcx2_d", erfcx, 1.25, 2, 1.625, 13},
 	// erfc(x) = e^(-x^2) P(1/x - 3/8) / x for x in [2, 4].
 	{"erfcx3_d", xErfcx, 0.25, 0.5, 0.375, 14},
 	// erfc(x) = e^(-x^2) P(1/x - 0.14) / x for x in [4, 27.3] (erfc is 0 in double beyond).
 	{"erfcx4_d", xErfcx, 1 / 27.3, 0.25, 0.14, 14},
 }
 
-// coefficients interpolates G at the N+1 Chebyshev nodes and solves for P's
-// coefficients in math/big, constant first, rounded to float64.
-func (f mathFitD) coefficients() []float64 {
-	m := f.N + 1
-	h := bf(math.Max(math.Abs(f.A-f.C), math.Abs(f.B-f.C))) // (z - C) / h is within [-1, 1]
+// chebyshevSolve interpolates g at the N+1 Chebyshev nodes of [A, B] and returns P's
+// coefficients in u = (z - C)/h (within [-1, 1]), constant first, and h. Every step
+// is rounded to prec bits: at 53 each is float64's own rounding, so the float fits
+// come out as a float64 solve gives them.
+func chebyshevSolve(A, B, C float64, N int, prec uint, g func(z *big.Float) *big.Float) ([]*big.Float, float64) {
+	num := func() *big.Float { return new(big.Float).SetPrec(prec) }
+	m := N + 1
+	h := math.Max(math.Abs(A-C), math.Abs(B-C))
 	a := make([][]*big.Float, m)
 	for i := range a {
-		z := (f.A+f.B)/2 + (f.B-f.A)/2*math.Cos(math.Pi*(float64(i)+0.5)/float64(m))
-		u := bigNew().Quo(bigNew().Sub(bf(z), bf(f.C)), h)
+		z := (A+B)/2 + (B-A)/2*math.Cos(math.Pi*(float64(i)+0.5)/float64(m))
+		d := num().Sub(num().SetFloat64(z), num().SetFloat64(C))
 		row := make([]*big.Float, m+1)
-		for k, p := 0, bf(1); k < m; k, p = k+1, bigNew().Mul(p, u) {
+		for k, p := 0, num().SetInt64(1); k < m; k, p = k+1, num().Quo(num().Mul(p, d), num().SetFloat64(h)) {
 			row[k] = p
 		}
-		row[m] = f.G(bf(z))
+		row[m] = num().Set(g(num().SetFloat64(z)))
 		a[i] = row
 	}
 	for c := range m { // Gauss-Jordan with partial pivoting
 		piv := c
 		for r := c + 1; r < m; r++ {
-			if bigNew().Abs(a[r][c]).Cmp(bigNew().Abs(a[piv][c])) > 0 {
+			if num().Abs(a[r][c]).Cmp(num().Abs(a[piv][c])) > 0 {
 				piv = r
 			}
 		}
 		a[c], a[piv] = a[piv], a[c]
 		for r := range m {
 			if r != c {
-				k := bigNew().Quo(a[r][c], a[c][c])
+				k := num().Quo(a[r][c], a[c][c])
 				for j := c; j <= m; j++ {
-					a[r][j] = bigNew().Sub(a[r][j], bigNew().Mul(k, a[c][j]))
+					a[r][j] = num().Sub(a[r][j], num().Mul(k, a[c][j]))
 				}
 			}
 		}
 	}
-	out := make([]float64, m)
-	hk := bf(1)
-	for k := range out {
-		v := bigNew().Quo(a[k][m], a[k][k])
-		out[k], _ = v.Quo(v, hk).Float64()
-		hk.Mul(hk, h)
+	x := make([]*big.Float, m)
+	for k := range x {
+		x[k] = num().Quo(a[k][m], a[k][k])
+	}
+	return x, h
+}
+
+// coefficients solves in float64 and rounds to float32, P's coefficients in z - C.
+func (f mathFit) coefficients() []string {
+	x, h := chebyshevSolve(f.A, f.B, f.C, f.N, 53, func(z *big.Float) *big.Float {
+		v, _ := z.Float64()
+		return big.NewFloat(f.G(v))
+	})
+	out := make([]string, len(x))
+	for k := range x {
+		v, _ := x[k].Float64()
+		out[k] = cnum(strconv.FormatFloat(float64(float32(v/math.Pow(h, float64(k)))), 'g', 9, 32)) + "f"
 	}
 	return out
 }
 
-func (f mathFitD) block() string {
-	c := f.coefficients()
+// coefficients solves in math/big and rounds to float64, P's coefficients in z - C.
+func (f mathFitD) coefficients() []string {
+	x, h := chebyshevSolve(f.A, f.B, f.C, f.N, bigPrec, f.G)
+	out := make([]string, len(x))
+	hk := bf(1)
+	for k := range x {
+		v, _ := x[k].Quo(x[k], hk).Float64()
+		out[k] = cnum(strconv.FormatFloat(v, 'g', 17, 64))
+		hk.Mul(hk, bf(h))
+	}
+	return out
+}
+
+func (f mathFit) block() string  { return hornerBlock(f.Name, "float", "fmaf", f.coefficients()) }
+func (f mathFitD) block() string { return hornerBlock(f.Name, "double", "fma", f.coefficients()) }
+
+// hornerBlock is the Horner evaluation of a fit as the header writes it.
+func hornerBlock(name, typ, fma string, c []string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\t// fit %s: cudart/mathfit_test.go\n", f.Name)
-	fmt.Fprintf(&b, "\tdouble p = %s;\n", cdouble(c[len(c)-1]))
+	fmt.Fprintf(&b, "\t// fit %s: cudart/mathfit_test.go\n", name)
+	fmt.Fprintf(&b, "\t%s p = %s;\n", typ, c[len(c)-1])
 	for k := len(c) - 2; k >= 0; k-- {
-		fmt.Fprintf(&b, "\tp = fma(p, z, %s);\n", cdouble(c[k]))
+		fmt.Fprintf(&b, "\tp = %s(p, z, %s);\n", fma, c[k])
 	}
 	return b.String()
 }
 
-func cdouble(v float64) string {
-	s := strconv.FormatFloat(v, 'g', 17, 64)
+// cnum makes a formatted number a floating literal: 2 becomes 2.0.
+func cnum(s string) string {
 	if !strings.ContainsAny(s, ".e") {
 		s += ".0"
 	}
 	return s
-}
-
-// coefficients interpolates f at its N+1 Chebyshev nodes and returns P's coefficients,
-// constant first, rounded to float32.
-func (f mathFit) coefficients() []float32 {
-	m := f.N + 1
-	h := math.Max(math.Abs(f.A-f.C), math.Abs(f.B-f.C)) // (z - C) / h is within [-1, 1]
-	a := make([][]float64, m)
-	for i := range a {
-		z := (f.A+f.B)/2 + (f.B-f.A)/2*math.Cos(math.Pi*(float64(i)+0.5)/float64(m))
-		row := make([]float64, m+1)
-		for k, p := 0, 1.0; k < m; k, p = k+1, p*(z-f.C)/h {
-			row[k] = p
-		}
-		row[m] = f.G(z)
-		a[i] = row
-	}
-	for c := range m { // Gauss-Jordan with partial pivoting
-		piv := c
-		for r := c + 1; r < m; r++ {
-			if math.Abs(a[r][c]) > math.Abs(a[piv][c]) {
-				piv = r
-			}
-		}
-		a[c], a[piv] = a[piv], a[c]
-		for r := range m {
-			if r != c {
-				k := a[r][c] / a[c][c]
-				for j := c; j <= m; j++ {
-					a[r][j] -= k * a[c][j]
-				}
-			}
-		}
-	}
-	out := make([]float32, m)
-	for k := range out {
-		out[k] = float32(a[k][m] / a[k][k] / math.Pow(h, float64(k)))
-	}
-	return out
-}
-
-// block is the Horner evaluation of the fit as the header writes it.
-func (f mathFit) block() string {
-	c := f.coefficients()
-	var b strings.Builder
-	fmt.Fprintf(&b, "\t// fit %s: cudart/mathfit_test.go\n", f.Name)
-	fmt.Fprintf(&b, "\tfloat p = %s;\n", cfloat(c[len(c)-1]))
-	for k := len(c) - 2; k >= 0; k-- {
-		fmt.Fprintf(&b, "\tp = fmaf(p, z, %s);\n", cfloat(c[k]))
-	}
-	return b.String()
-}
-
-func cfloat(v float32) string {
-	s := strconv.FormatFloat(float64(v), 'g', 9, 32)
-	if !strings.ContainsAny(s, ".e") {
-		s += ".0"
-	}
-	return s + "f"
 }
 
 var fitBlock = regexp.MustCompile(`(?m)^\t*// fit (\w+): .*\n(?:\t*(?:float |double )?p = .*\n)+`)
