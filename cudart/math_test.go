@@ -76,6 +76,26 @@ var preciseFns = []preciseFn[float64]{
 	{"atanhf", 3, unary(math.Atanh)},
 	{"fmodf", 0, math.Mod},
 	{"remainderf", 0, math.Remainder},
+	{"normcdff", 5, unary(func(x float64) float64 { return math.Erfc(-x/math.Sqrt2) / 2 })},
+	{"erfinvf", 2, unary(erfinv64)},
+	{"erfcinvf", 4, unary(func(y float64) float64 {
+		switch {
+		case y == 0 || y == 2:
+			return math.Inf(int(1 - y))
+		case y > 0 && y < 2:
+			return erfcinv64(y)
+		}
+		return math.NaN()
+	})},
+}
+
+// erfinv64 is erfinv(x) in float64 for a float x: Go's below 1/2, erfcinv64 of 1 - |x|
+// (exact) above, where Go's has only 1 - |x|'s digits.
+func erfinv64(x float64) float64 {
+	if ax := math.Abs(x); ax > 0.5 && ax < 1 {
+		return math.Copysign(erfcinv64(1-ax), x)
+	}
+	return math.Erfinv(x)
 }
 
 // sinPi and cosPi are sin(pi x) and cos(pi x) in float64 for the float tests: x reduced
@@ -233,6 +253,26 @@ func moreInputs(rng *rand.Rand, xs []float32, n int) []float32 {
 	return out
 }
 
+// moreFloats adds inputs where moreInputs' seldom go: erfinvf near +-1 (1 - x to 2^-24,
+// where the third fit takes over) and erfcinvf near 0 and 2 (every binade down to the
+// least subnormal).
+var moreFloats = map[string]func(rng *rand.Rand) []float32{
+	"erfinvf": func(rng *rand.Rand) (x []float32) {
+		for range 2048 {
+			v := 1 - float32(math.Ldexp(rng.Float64(), -rng.IntN(25)))
+			x = append(x, v, -v)
+		}
+		return x
+	},
+	"erfcinvf": func(rng *rand.Rand) (x []float32) {
+		for range 2048 {
+			v := float32(math.Ldexp(1+rng.Float64(), -1-rng.IntN(149)))
+			x = append(x, v, 2-v)
+		}
+		return x
+	},
+}
+
 // The precise math library against CUDA's error bounds (in Go's float64 math) on
 // CUDA's own inputs and on 3072 more per function, and against CUDA's results on the
 // H100: the same NaN, infinity or signed zero wherever CUDA gives one, and how many
@@ -243,6 +283,10 @@ func TestPreciseMath(t *testing.T) {
 		t.Run(fn.name, func(t *testing.T) {
 			gx, gy, gr := gpuValues[float32](t, fn.name)
 			x, y := moreInputs(rng, gx, *mathInputs), moreInputs(rng, gy, *mathInputs)
+			if more := moreFloats[fn.name]; more != nil {
+				mx := more(rng)
+				x, y = append(x, mx...), append(y, make([]float32, len(mx))...)
+			}
 			got, _ := runPrecise(t, "m_"+fn.name, x, y)
 			worst, at := 0.0, 0
 			for i := range x {

@@ -70,6 +70,45 @@ var mathFits = []mathFit{
 	{"erfcnear", func(x float64) float64 { return math.Erfc(x) * math.Exp(x*x) }, 0.5, 2, 1.25, 10},
 	// erfc(x) = e^(-x^2) t P(t) with t = 1/x, for x in [2, 10.06] (erfc is 0 in float beyond).
 	{"erfcfar", func(t float64) float64 { x := 1 / t; return math.Erfc(x) * math.Exp(x*x) * x }, 1 / 10.06, 0.5, 0, 8},
+	// erfinv(x) = x (1 + P(z)) with w = -log(1 - x^2), z = 1 - w for w in [0, 5] and
+	// z = sqrt(w) - C beyond, to erfcinvf's least subnormal; each degree the least
+	// within about an ulp of the result at float's own roundings.
+	{"erfinvw1", func(u float64) float64 { return erfinvW(-u) }, -5, 0, -1, 9},
+	{"erfinvw2", erfinvSqrtW, math.Sqrt(5), 4, 3, 9},
+	{"erfinvw3", erfinvSqrtW, 4, 10.13, 7, 11},
+}
+
+// erfinvW is erfinv(x)/x - 1 for x = sqrt(1 - e^-w): Go's erfinv below x = 1/2,
+// erfcinv64 of 1 - x = e^-w / (1 + x) above, where 1 - x itself would cancel.
+func erfinvW(w float64) float64 {
+	if w < 1e-10 {
+		return math.Sqrt(math.Pi)/2*(1+math.Pi/12*w) - 1
+	}
+	x := math.Sqrt(-math.Expm1(-w))
+	if x > 0.5 {
+		return erfcinv64(math.Exp(-w)/(1+x))/x - 1
+	}
+	return math.Erfinv(x)/x - 1
+}
+
+func erfinvSqrtW(r float64) float64 { return erfinvW(r * r) }
+
+// erfcinv64 is erfcinv(y) for y in (0, 2) to float64's precision: the root of
+// erfc(v) = y by bisection (erfc falls monotonically, and math.Erfc keeps its relative
+// precision deep in the tail, where erfinv(1 - y) has lost every digit of y).
+func erfcinv64(y float64) float64 {
+	if y > 1 {
+		return -erfcinv64(2 - y)
+	}
+	lo, hi := 0.0, 30.0
+	for range 200 {
+		if m := (lo + hi) / 2; math.Erfc(m) > y {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return (lo + hi) / 2
 }
 
 // mathFitD is a double fit: P(z - C) for z in [A, B] approximating G(z), exact to 200

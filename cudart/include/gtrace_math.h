@@ -163,19 +163,26 @@ GTRACE_D float expm1f(float x)
 	return n > 127 ? y * 2.f : y;
 }
 
-// log(1+f) for f in [sqrt(1/2)-1, sqrt(2)-1], as hi + lo (fdlibm's kernel, with
-// R = 2z/3 + 2z^2/5 + ... + 2z^5/11 the atanh series past its first term; s only scales
-// the small term, so its approximate division costs nothing in accuracy).
-GTRACE_D float __gt_log1p_kernel(float f, float *lo)
+// s = f/(2+f) and R = 2z/3 + 2z^2/5 + ... + 2z^5/11 (z = s^2), the atanh series past its
+// first term, for fdlibm's log(1+f) = f - hfsq + s (hfsq + R) (hfsq = f^2/2). s only
+// scales the small term, so its approximate division costs nothing in accuracy.
+GTRACE_D float __gt_log1p_r(float f, float *s)
 {
-	float s = __nvvm_div_approx_f(f, 2.f + f);
-	float z = s * s;
+	*s = __nvvm_div_approx_f(f, 2.f + f);
+	float z = *s * *s;
 	float r = 2.f / 11;
 	r = fmaf(r, z, 2.f / 9);
 	r = fmaf(r, z, 2.f / 7);
 	r = fmaf(r, z, 2.f / 5);
 	r = fmaf(r, z, 2.f / 3);
-	r *= z;
+	return r * z;
+}
+
+// log(1+f) for f in [sqrt(1/2)-1, sqrt(2)-1], as hi + lo: fdlibm's kernel with hfsq's
+// rounding error carried.
+GTRACE_D float __gt_log1p_kernel(float f, float *lo)
+{
+	float s, r = __gt_log1p_r(f, &s);
 	float hfsq = __fmul_rn(0.5f * f, f);
 	float he = fmaf(0.5f * f, f, -hfsq); // hfsq's rounding error, which the identity
 	float hi = f - hfsq;                  // would otherwise carry into the result
@@ -194,6 +201,18 @@ GTRACE_D float __gt_log_split(float x, int *e)
 	int ix = __float_as_int(x) - 0x3f3504f3; // sqrt(1/2)'s bits
 	*e = (ix >> 23) + k;
 	return __int_as_float((ix & 0x007fffff) + 0x3f3504f3) - 1.f;
+}
+
+// log(x) for x > 0 finite (subnormals too) to about an ulp: fdlibm's log1p(f) =
+// f + (s (hfsq + R) - hfsq) and e ln2 added, with no error carried (logf carries them).
+GTRACE_D float __gt_log_plain(float x)
+{
+	int e;
+	float f = __gt_log_split(x, &e), s;
+	float r = __gt_log1p_r(f, &s);
+	float hfsq = 0.5f * f * f;
+	float v = f + fmaf(s, hfsq + r, -hfsq);
+	return fmaf((float)e, 0.693145752f, fmaf((float)e, 1.42860677e-06f, v));
 }
 
 // log_b(x) = e log_b(2) + log(1+f) / ln(b), with log_b(2) = eh + el and 1/ln(b) = kh + kl
@@ -576,10 +595,9 @@ GTRACE_D float __gt_expmsq(float x)
 	return fmaf(-l, e, e);
 }
 
-GTRACE_D float erfcf(float x)
+// erfc(x) e^(x^2) for x in [1/2, 10.06): erfc(x) is e^(-x^2) times it.
+GTRACE_D float __gt_erfcx(float x)
 {
-	if (!(x >= 0.5f)) // NaN, and below 1/2: 1 - erf loses nothing there
-		return x != x ? x : 1.f - erff(x);
 	if (x < 2.f) {
 		float z = x - 1.25f;
 		// fit erfcnear: cudart/mathfit_test.go
@@ -595,24 +613,127 @@ GTRACE_D float erfcf(float x)
 		p = fmaf(p, z, -0.208821893f);
 		p = fmaf(p, z, 0.367822915f);
 
-		return __gt_expmsq(x) * p;
+		return p;
 	}
-	if (x < 10.06f) {
-		float z = 1.f / x;
-		// fit erfcfar: cudart/mathfit_test.go
-		float p = -0.282809645f;
-		p = fmaf(p, z, 0.491657972f);
-		p = fmaf(p, z, 0.0245534368f);
-		p = fmaf(p, z, -0.706657469f);
-		p = fmaf(p, z, 0.640995324f);
-		p = fmaf(p, z, -0.03926282f);
-		p = fmaf(p, z, -0.277887017f);
-		p = fmaf(p, z, -0.000247915072f);
-		p = fmaf(p, z, 0.564195752f);
+	float z = 1.f / x;
+	// fit erfcfar: cudart/mathfit_test.go
+	float p = -0.282809645f;
+	p = fmaf(p, z, 0.491657972f);
+	p = fmaf(p, z, 0.0245534368f);
+	p = fmaf(p, z, -0.706657469f);
+	p = fmaf(p, z, 0.640995324f);
+	p = fmaf(p, z, -0.03926282f);
+	p = fmaf(p, z, -0.277887017f);
+	p = fmaf(p, z, -0.000247915072f);
+	p = fmaf(p, z, 0.564195752f);
 
-		return __gt_expmsq(x) * (z * p);
-	}
+	return z * p;
+}
+
+GTRACE_D float erfcf(float x)
+{
+	if (!(x >= 0.5f)) // NaN, and below 1/2: 1 - erf loses nothing there
+		return x != x ? x : 1.f - erff(x);
+	if (x < 10.06f)
+		return __gt_expmsq(x) * __gt_erfcx(x);
 	return 0.f;
+}
+
+// normcdf(x) = erfc(h) / 2 with h = -x/sqrt(2). h's rounding would pass into the tail
+// as 2h ulps of it (erfc's relative slope), so h + l is -x/sqrt(2) to twice float
+// precision (1/sqrt(2) in two parts, the product's error by fma) and the tail takes
+// l as its first-order term: erfc(h + l) e^(h^2) = erfcx(h) - 2l/sqrt(pi). Below h = 1/2
+// the result is at least 1/4 and h's rounding costs under a third of an ulp.
+GTRACE_D float normcdff(float x)
+{
+	float h = x * -0.707106769f;
+	if (!(h >= 0.5f)) // NaN, and below 1/2
+		return h != h ? h : 0.5f * (1.f - erff(h));
+	if (!(h < 10.f)) // 0 from here, as on the H100
+		return 0.f;
+	float l = fmaf(x, -1.21016175e-08f, fmaf(x, -0.707106769f, -h));
+	float e = fmaf(-l, 1.12837917f, __gt_erfcx(h));
+	return __gt_expmsq(h) * (0.5f * e);
+}
+
+// erfinv(x) for 0 <= x < 1 given t = 1 - x^2, as x (1 + Q(w)) with w = -log t (after
+// Giles, "Approximating the erfinv function", GPU Computing Gems, 2011): erfinv(x)/x is
+// nearly a function of w alone, so an error in w, absolute, moves the result by at
+// most a third of it, relatively, and t's rounding (relative) costs little. Q is three
+// fits, in log t = -w above -5 (|x| < 0.9966) and in sqrt(w) to 4 (the float nearest 1) and on to
+// 10.13 (erfcinvf's least subnormal).
+GTRACE_D float __gt_erfinv_t(float x, float t)
+{
+	float u = __gt_log_plain(t), q; // -w
+	if (u > -5.f) {
+		float z = u + 1.f;
+		// fit erfinvw1: cudart/mathfit_test.go
+		float p = 8.93192631e-09f;
+		p = fmaf(p, z, 1.43916964e-07f);
+		p = fmaf(p, z, 5.35386278e-07f);
+		p = fmaf(p, z, -4.37699737e-06f);
+		p = fmaf(p, z, -3.82147045e-05f);
+		p = fmaf(p, z, 0.00010025088f);
+		p = fmaf(p, z, 0.00237640599f);
+		p = fmaf(p, z, 0.00425064983f);
+		p = fmaf(p, z, -0.247832879f);
+		p = fmaf(p, z, 0.127374396f);
+		q = p;
+	} else {
+		float r = sqrtf(-u);
+		if (r < 4.f) {
+			float z = r - 3.f; // exact (Sterbenz), as the next
+			// fit erfinvw2: cudart/mathfit_test.go
+			float p = 0.000129241758f;
+			p = fmaf(p, z, -0.000319926679f);
+			p = fmaf(p, z, -7.60479015e-05f);
+			p = fmaf(p, z, 0.00149722246f);
+			p = fmaf(p, z, -0.00358781568f);
+			p = fmaf(p, z, 0.00568267843f);
+			p = fmaf(p, z, -0.00763913896f);
+			p = fmaf(p, z, 0.00944574364f);
+			p = fmaf(p, z, 1.00167501f);
+			p = fmaf(p, z, 1.83297682f);
+			q = p;
+		} else {
+			float z = r - 7.f;
+			// fit erfinvw3: cudart/mathfit_test.go
+			float p = -5.40363067e-11f;
+			p = fmaf(p, z, 3.91039146e-10f);
+			p = fmaf(p, z, -1.07028142e-09f);
+			p = fmaf(p, z, 6.2651262e-09f);
+			p = fmaf(p, z, -5.48071597e-08f);
+			p = fmaf(p, z, 3.26682169e-07f);
+			p = fmaf(p, z, -1.61912203e-06f);
+			p = fmaf(p, z, 6.02657565e-06f);
+			p = fmaf(p, z, 6.28760472e-06f);
+			p = fmaf(p, z, -0.000512631959f);
+			p = fmaf(p, z, 1.00859559f);
+			p = fmaf(p, z, 5.86901951f);
+			q = p;
+		}
+	}
+	return fmaf(x, q, x);
+}
+
+GTRACE_D float erfinvf(float x)
+{
+	float ax = fabsf(x);
+	if (!(ax < 1.f))
+		return ax == 1.f ? __gt_signed(GTRACE_INFF, x) : __gt_nan(x); // and NaN
+	return __gt_signed(__gt_erfinv_t(ax, fmaf(-ax, ax, 1.f)), x);
+}
+
+// erfcinv(y) = erfinv(1 - y) with 1 - (1 - y)^2 = y (2 - y), taken on a = y or 2 - y
+// (exact), whichever is below 1: from a = 1/2 up, 1 - a and 2 - a are exact; below, each
+// rounds, which costs under an ulp (the Guide's bound is 4).
+GTRACE_D float erfcinvf(float y)
+{
+	if (!(y > 0.f && y < 2.f))
+		return y == 0.f ? GTRACE_INFF : (y == 2.f ? -GTRACE_INFF : __gt_nan(y)); // and NaN
+	float a = y > 1.f ? 2.f - y : y;
+	float v = __gt_erfinv_t(1.f - a, a * (2.f - a));
+	return y > 1.f ? -v : v;
 }
 
 // cbrtf: 2^(log2|x| / 3) on the SFU, then one Newton step in double (y - (y^3 - x) /
