@@ -589,3 +589,33 @@ func refErfc(x float64) exact {
 	}
 	return value(v)
 }
+
+// refNormcdf: erfc(t)/2 with t = -x/sqrt(2) exact to 200 bits; past 45 it is 0 or 1 to
+// far more than a double holds.
+func refNormcdf(x float64) exact {
+	if v, ok := outside(x, 45, 0, 1); ok {
+		return v
+	}
+	t := bigNew().Quo(bf(-x), bigNew().Sqrt(bf(2)))
+	at := bigNew().Abs(t)
+	erfcx, _ := bigErfcx(at)
+	v := erfcx.Mul(erfcx, bigExp(bigNew().Neg(bigNew().Mul(at, at))))
+	if t.Sign() < 0 {
+		v.Sub(bf(2), v)
+	}
+	return value(v.Quo(v, bf(2)))
+}
+
+// refRcbrt: 1 / cbrt(x).
+func refRcbrt(x float64) exact {
+	switch {
+	case math.IsNaN(x):
+		return special(x)
+	case x == 0:
+		return special(math.Copysign(math.Inf(1), x))
+	case math.IsInf(x, 0):
+		return special(math.Copysign(0, x))
+	}
+	c := refCbrt(x)
+	return value(bigNew().Quo(bf(1), c.b))
+}

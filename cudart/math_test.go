@@ -87,6 +87,16 @@ var preciseFns = []preciseFn[float64]{
 		}
 		return math.NaN()
 	})},
+	{"normcdfinvf", 5, unary(func(p float64) float64 {
+		switch {
+		case p == 0 || p == 1:
+			return math.Inf(int(2*p - 1))
+		case p > 0 && p < 1:
+			return -math.Sqrt2 * erfcinv64(2*p)
+		}
+		return math.NaN()
+	})},
+	{"rcbrtf", 1, unary(func(x float64) float64 { return 1 / math.Cbrt(x) })},
 }
 
 // erfinv64 is erfinv(x) in float64 for a float x: Go's below 1/2, erfcinv64 of 1 - |x|
@@ -546,6 +556,8 @@ var preciseFnsD = []preciseFn[exact]{
 	{"acos", 2, unary(refAcos)},
 	{"erf", 2, unary(refErf)},
 	{"erfc", 5, unary(refErfc)},
+	{"normcdf", 5, unary(refNormcdf)},
+	{"rcbrt", 1, unary(refRcbrt)},
 }
 
 // moreDoubles adds inputs to randomDoubles' where those miss what a function must get
@@ -555,10 +567,11 @@ var preciseFnsD = []preciseFn[exact]{
 // ±1 (where sqrt(1 - x^2) cancels) and below 2^-26; for erf and erfc, each of their fits'
 // intervals evenly, up to where erf is 1 and erfc's last subnormals.
 var moreDoubles = map[string]func(rng *rand.Rand) (x, y []float64){
-	"asin": nearOne,
-	"acos": nearOne,
-	"erf":  uniform(-6.5, 6.5),
-	"erfc": uniform(-6.5, 27.5),
+	"asin":    nearOne,
+	"acos":    nearOne,
+	"erf":     uniform(-6.5, 6.5),
+	"erfc":    uniform(-6.5, 27.5),
+	"normcdf": uniform(-39, 9),
 	"pow": func(rng *rand.Rand) (x, y []float64) {
 		add := func(b, t float64) {
 			if l := math.Log(math.Abs(b)); l != 0 && !math.IsInf(l, 0) {

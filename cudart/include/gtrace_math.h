@@ -736,6 +736,14 @@ GTRACE_D float erfcinvf(float y)
 	return y > 1.f ? -v : v;
 }
 
+// normcdfinv(p) = -sqrt(2) erfcinv(2p): 2p is exact, and sqrt(2) is taken in two parts
+// (the inner fma adds +0 so that p = 1/2 gives +0, as on the H100).
+GTRACE_D float normcdfinvf(float p)
+{
+	float v = erfcinvf(2.f * p);
+	return fmaf(-1.41421354f, v, fmaf(-2.42032342e-08f, v, 0.f));
+}
+
 // cbrtf: 2^(log2|x| / 3) on the SFU, then one Newton step in double (y - (y^3 - x) /
 // 3y^2), rounded once.
 GTRACE_D float cbrtf(float x)
@@ -748,6 +756,19 @@ GTRACE_D float cbrtf(float x)
 	yd = fma(-(y2 * yd - (double)ax), 1.0 / 3 / y2, yd);
 	float v = (float)yd;
 	return __gt_signed(v, x);
+}
+
+// rcbrtf: 2^(-log2|x| / 3) on the SFU, then one Newton step in double (y + y (1 - x y^3)
+// / 3), rounded once.
+GTRACE_D float rcbrtf(float x)
+{
+	float ax = fabsf(x);
+	if (ax == 0.f || !(ax < GTRACE_INFF)) // +-0 give +-inf, +-inf +-0, NaN itself
+		return ax != ax ? x + x : __gt_signed(ax == 0.f ? GTRACE_INFF : 0.f, x);
+	float y = __nvvm_ex2_approx_ftz_f(__nvvm_lg2_approx_f(ax) * (-1.f / 3));
+	double yd = y;
+	yd = fma(yd * (1.0 - (double)ax * (yd * yd * yd)), 1.0 / 3, yd);
+	return __gt_signed((float)yd, x);
 }
 
 // ---- Power and hypotenuse ------------------------------------------------------------
@@ -1373,16 +1394,24 @@ GTRACE_D double cosh(double x)
 // cbrt: a float guess from the SFU (2^(log2 m / 3), about 22 bits) on the mantissa
 // scaled to [1, 8), one Newton step in double, and a last one whose residual y^3 - m is
 // computed exactly (fma), so that the result is rounded about once.
+// Splits ax > 0 (finite) as 2^(3q) m with m in [1, 8).
+GTRACE_D double __gt_cbrt_split_d(double ax, int *q)
+{
+	int k;
+	long long ix = __double_as_longlong(__gt_normal_d(ax, &k));
+	int e = (int)(ix >> 52) - 1023 + k;
+	*q = e >= 0 ? e / 3 : -((2 - e) / 3);
+	int rem = e - 3 * *q; // e = 3q + rem, rem in 0..2
+	return __longlong_as_double((ix & 0x000fffffffffffffll) | ((long long)(1023 + rem) << 52));
+}
+
 GTRACE_D double cbrt(double x)
 {
 	double ax = fabs(x);
 	if (ax == 0.0 || !(ax < GTRACE_INF))
 		return x + x; // zeros, infinities and NaN are their own cube roots
-	int k;
-	long long ix = __double_as_longlong(__gt_normal_d(ax, &k));
-	int e = (int)(ix >> 52) - 1023 + k;
-	int q = e >= 0 ? e / 3 : -((2 - e) / 3), rem = e - 3 * q; // e = 3q + rem, rem in 0..2
-	double m = __longlong_as_double((ix & 0x000fffffffffffffll) | ((long long)(1023 + rem) << 52));
+	int q;
+	double m = __gt_cbrt_split_d(ax, &q);
 	double y = __nvvm_ex2_approx_ftz_f(__nvvm_lg2_approx_f((float)m) * (1.f / 3));
 	y = y - (y * y * y - m) / (3.0 * y * y);
 	double y2 = __dmul_rn(y, y), y2e = fma(y, y, -y2); // y^2 exactly
@@ -1390,6 +1419,25 @@ GTRACE_D double cbrt(double x)
 	double res = (y3 - m) + y3e; // y3 - m is exact: they agree to 40 bits
 	y = fma(-res / 3.0, 1.0 / y2, y);
 	return __gt_sign(x) ? -__gt_scale_d(y, q) : __gt_scale_d(y, q);
+}
+
+// rcbrt: m^(-1/3) as cbrt finds m^(1/3): a float guess from the SFU, a Newton step
+// (y + y (1 - m y^3) / 3), and a second on 1 - m y^3 taken exactly (y^3 and m y^3 each
+// as hi + lo; 1 - m y^3's high part is exact, the two agreeing to 40 bits).
+GTRACE_D double rcbrt(double x)
+{
+	double ax = fabs(x);
+	if (ax == 0.0 || !(ax < GTRACE_INF)) // +-0 give +-inf, +-inf +-0, NaN itself
+		return ax != ax ? x + x : __gt_signed(ax == 0.0 ? GTRACE_INF : 0.0, x);
+	int q;
+	double m = __gt_cbrt_split_d(ax, &q);
+	double y = __nvvm_ex2_approx_ftz_f(__nvvm_lg2_approx_f((float)m) * (-1.f / 3));
+	y = fma(y * (1.0 - m * (y * y * y)), 1.0 / 3, y);
+	double y2 = __dmul_rn(y, y), y2e = fma(y, y, -y2); // y^2 exactly
+	double y3 = __dmul_rn(y2, y), y3e = fma(y2, y, -y3) + y2e * y;
+	double p = __dmul_rn(m, y3), pe = fma(m, y3, -p) + m * y3e;
+	y = fma(y * ((1.0 - p) - pe), 1.0 / 3, y);
+	return __gt_signed(__gt_scale_d(y, -q), x);
 }
 
 GTRACE_D double hypot(double x, double y)
@@ -1603,10 +1651,11 @@ GTRACE_D double __gt_erfcx_d(double x)
 	return p;
 }
 
-// erfc(x) for x >= 1/2: e^(-x^2) erfcx(x), with x^2 = h + l exact (fma) and e^(-h-l) as
-// hi + lo (pow's kernel), so that only the fit and the last rounding err; 0 past 27.3,
-// where erfc is below half the least subnormal.
-GTRACE_D double __gt_erfc_pos_d(double x)
+// erfc(x + dx) 2^k for x >= 1/2 and dx a low part of the argument (0 for erfc itself):
+// e^(-x^2) erfcx(x), with x^2 = h + l exact (fma) and e^(-h-l) as hi + lo (pow's
+// kernel), so that only the fit and the last rounding err; 0 past 27.3, where erfc is
+// below half the least subnormal.
+GTRACE_D double __gt_erfc_pos_d(double x, double dx, int k)
 {
 	if (!(x < 27.3))
 		return 0.0;
@@ -1614,11 +1663,13 @@ GTRACE_D double __gt_erfc_pos_d(double x)
 	int j;
 	double c, r = __gt_reduce_ln2_hilo_d(-h, &j, &c);
 	double el, eh = __gt_exp_hilo_d(r, c - l, &el);
-	double p = __gt_erfcx_d(x);
+	// erfc(x + dx) e^(x^2) = erfcx(x) - 2 dx / sqrt(pi) to first order; the fits from 2
+	// on are x erfcx(x), so their term is x times that.
+	double p = fma(-dx, 1.1283791670955126 * (x >= 2.0 ? x : 1.0), __gt_erfcx_d(x));
 	double v = fma(eh, p, el * p);
 	if (x >= 2.0)
 		v = v / x;
-	return __gt_scale_d(v, j);
+	return __gt_scale_d(v, j + k);
 }
 
 GTRACE_D double erf(double x)
@@ -1642,7 +1693,7 @@ GTRACE_D double erf(double x)
 			p = fma(p, z, 0.12837916709551259);
 		v = fma(ax, p, ax);
 	} else if (ax < 6.0) // erf(6) is 1 in double
-		v = 1.0 - __gt_erfc_pos_d(ax);
+		v = 1.0 - __gt_erfc_pos_d(ax, 0.0, 0);
 	else
 		v = ax != ax ? ax : 1.0;
 	return __gt_signed(v, x);
@@ -1652,7 +1703,19 @@ GTRACE_D double erfc(double x)
 {
 	if (!(x >= 0.5)) // NaN, and below 1/2: 1 - erf loses nothing there
 		return x != x ? x : 1.0 - erf(x);
-	return __gt_erfc_pos_d(x);
+	return __gt_erfc_pos_d(x, 0.0, 0);
+}
+
+// normcdf(x) = erfc(h) / 2 with h = -x/sqrt(2) in two parts, the low one as erfc's
+// first-order term (as normcdff), and the halving in erfc's scaling (one rounding
+// among the subnormals).
+GTRACE_D double normcdf(double x)
+{
+	double h = x * -0.7071067811865476;
+	if (!(h >= 0.5)) // NaN, and below 1/2
+		return h != h ? h : 0.5 * (1.0 - erf(h));
+	double l = fma(x, 4.833646656726457e-17, fma(x, -0.7071067811865476, -h));
+	return __gt_erfc_pos_d(h, l, -1);
 }
 
 // ---- Double precision: atan, atan2, asin, acos -------------------------------------------
