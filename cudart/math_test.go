@@ -565,7 +565,8 @@ var preciseFnsD = []preciseFn[exact]{
 // near 1 (where y log x is largest against log x, so log's error counts most), negative
 // bases to integer powers, and 2^n down to the subnormals; for asin and acos, x near
 // ±1 (where sqrt(1 - x^2) cancels) and below 2^-26; for erf and erfc, each of their fits'
-// intervals evenly, up to where erf is 1 and erfc's last subnormals.
+// intervals evenly, up to where erf is 1 and erfc's last subnormals; for normcdf, the
+// same fits through -x/sqrt(2), down to its last subnormals.
 var moreDoubles = map[string]func(rng *rand.Rand) (x, y []float64){
 	"asin":    nearOne,
 	"acos":    nearOne,

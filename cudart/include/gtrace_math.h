@@ -1405,6 +1405,16 @@ GTRACE_D double __gt_cbrt_split_d(double ax, int *q)
 	return __longlong_as_double((ix & 0x000fffffffffffffll) | ((long long)(1023 + rem) << 52));
 }
 
+// y^3 = hi + *lo to twice double's precision: y^2 exactly (fma; its rounded part in *y2),
+// then the product's error and y^2's low part times y.
+GTRACE_D double __gt_cube_d(double y, double *y2, double *lo)
+{
+	double y2e = fma(y, y, -(*y2 = __dmul_rn(y, y)));
+	double y3 = __dmul_rn(*y2, y);
+	*lo = fma(*y2, y, -y3) + y2e * y;
+	return y3;
+}
+
 GTRACE_D double cbrt(double x)
 {
 	double ax = fabs(x);
@@ -1414,8 +1424,7 @@ GTRACE_D double cbrt(double x)
 	double m = __gt_cbrt_split_d(ax, &q);
 	double y = __nvvm_ex2_approx_ftz_f(__nvvm_lg2_approx_f((float)m) * (1.f / 3));
 	y = y - (y * y * y - m) / (3.0 * y * y);
-	double y2 = __dmul_rn(y, y), y2e = fma(y, y, -y2); // y^2 exactly
-	double y3 = __dmul_rn(y2, y), y3e = fma(y2, y, -y3) + y2e * y;
+	double y2, y3e, y3 = __gt_cube_d(y, &y2, &y3e);
 	double res = (y3 - m) + y3e; // y3 - m is exact: they agree to 40 bits
 	y = fma(-res / 3.0, 1.0 / y2, y);
 	return __gt_sign(x) ? -__gt_scale_d(y, q) : __gt_scale_d(y, q);
@@ -1433,8 +1442,7 @@ GTRACE_D double rcbrt(double x)
 	double m = __gt_cbrt_split_d(ax, &q);
 	double y = __nvvm_ex2_approx_ftz_f(__nvvm_lg2_approx_f((float)m) * (-1.f / 3));
 	y = fma(y * (1.0 - m * (y * y * y)), 1.0 / 3, y);
-	double y2 = __dmul_rn(y, y), y2e = fma(y, y, -y2); // y^2 exactly
-	double y3 = __dmul_rn(y2, y), y3e = fma(y2, y, -y3) + y2e * y;
+	double y2, y3e, y3 = __gt_cube_d(y, &y2, &y3e);
 	double p = __dmul_rn(m, y3), pe = fma(m, y3, -p) + m * y3e;
 	y = fma(y * ((1.0 - p) - pe), 1.0 / 3, y);
 	return __gt_signed(__gt_scale_d(y, -q), x);
