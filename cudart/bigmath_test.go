@@ -606,6 +606,26 @@ func refNormcdf(x float64) exact {
 	return value(v.Quo(v, bf(2)))
 }
 
+// refErfcx: erfc(x) e^(x^2), and 2 e^(x^2) - erfcx(-x) below 0 (above the double's
+// largest below -26.65).
+func refErfcx(x float64) exact {
+	switch {
+	case math.IsNaN(x):
+		return special(x)
+	case math.IsInf(x, 1):
+		return special(0)
+	case x < -27:
+		return special(math.Inf(1))
+	}
+	ax := bf(math.Abs(x))
+	v, _ := bigErfcx(ax)
+	if x < 0 {
+		e := bigExp(bigNew().Mul(ax, ax))
+		v = e.Mul(e, bf(2)).Sub(e, v)
+	}
+	return value(v)
+}
+
 // refRcbrt: 1 / cbrt(x).
 func refRcbrt(x float64) exact {
 	switch {

@@ -97,6 +97,7 @@ var preciseFns = []preciseFn[float64]{
 		return math.NaN()
 	})},
 	{"rcbrtf", 1, unary(func(x float64) float64 { return 1 / math.Cbrt(x) })},
+	{"erfcxf", 4, unary(func(x float64) float64 { return refErfcx(x).float64() })},
 }
 
 // erfinv64 is erfinv(x) in float64 for a float x: Go's below 1/2, erfcinv64 of 1 - |x|
@@ -264,13 +265,20 @@ func moreInputs(rng *rand.Rand, xs []float32, n int) []float32 {
 }
 
 // moreFloats adds inputs where moreInputs' seldom go: erfinvf near +-1 (1 - x to 2^-24,
-// where the third fit takes over) and erfcinvf near 0 and 2 (every binade down to the
-// least subnormal).
+// where the third fit takes over), erfcinvf near 0 and 2 (every binade down to the
+// least subnormal), and erfcxf below 1/2, where the fits meet the series, and where it
+// overflows.
 var moreFloats = map[string]func(rng *rand.Rand) []float32{
 	"erfinvf": func(rng *rand.Rand) (x []float32) {
 		for range 2048 {
 			v := 1 - float32(math.Ldexp(rng.Float64(), -rng.IntN(25)))
 			x = append(x, v, -v)
+		}
+		return x
+	},
+	"erfcxf": func(rng *rand.Rand) (x []float32) {
+		for range 512 {
+			x = append(x, float32(rng.Float64()-0.5), float32(9.5+1.5*rng.Float64()), float32(-9.36-0.04*rng.Float64()))
 		}
 		return x
 	},
@@ -558,6 +566,7 @@ var preciseFnsD = []preciseFn[exact]{
 	{"erfc", 5, unary(refErfc)},
 	{"normcdf", 5, unary(refNormcdf)},
 	{"rcbrt", 1, unary(refRcbrt)},
+	{"erfcx", 4, unary(refErfcx)},
 }
 
 // moreDoubles adds inputs to randomDoubles' where those miss what a function must get
@@ -566,13 +575,15 @@ var preciseFnsD = []preciseFn[exact]{
 // bases to integer powers, and 2^n down to the subnormals; for asin and acos, x near
 // ±1 (where sqrt(1 - x^2) cancels) and below 2^-26; for erf and erfc, each of their fits'
 // intervals evenly, up to where erf is 1 and erfc's last subnormals; for normcdf, the
-// same fits through -x/sqrt(2), down to its last subnormals.
+// same fits through -x/sqrt(2), down to its last subnormals; for erfcx, its fits and
+// the series past them, and up to its overflow below 0.
 var moreDoubles = map[string]func(rng *rand.Rand) (x, y []float64){
 	"asin":    nearOne,
 	"acos":    nearOne,
 	"erf":     uniform(-6.5, 6.5),
 	"erfc":    uniform(-6.5, 27.5),
 	"normcdf": uniform(-39, 9),
+	"erfcx":   uniform(-27, 30),
 	"pow": func(rng *rand.Rand) (x, y []float64) {
 		add := func(b, t float64) {
 			if l := math.Log(math.Abs(b)); l != 0 && !math.IsInf(l, 0) {

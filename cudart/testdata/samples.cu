@@ -292,6 +292,7 @@ PRECISE(erfinvf, erfinvf(a))
 PRECISE(erfcinvf, erfcinvf(a))
 PRECISE(normcdfinvf, normcdfinvf(a))
 PRECISE(rcbrtf, rcbrtf(a))
+PRECISE(erfcxf, erfcxf(a))
 PRECISE(rintf, rintf(a))
 PRECISE(roundf, roundf(a))
 PRECISE(fmul_rn, __fadd_rn(__fmul_rn(a, b), b))
@@ -300,10 +301,10 @@ PRECISE(dmul_rn, (float)(__dadd_rn(__dmul_rn(a / 3.0, b / 7.0), -__dmul_rn(a / 3
 // C++'s float overloads are the float functions: the same bits as their f names.
 PRECISE(overloads, exp(a) + log(a) + pow(a, b) + sin(a) + tanh(a) + erfc(a) + sqrt(a) + fabs(b) + floor(a) +
 			   fmin(a, b) + fma(a, b, a) + hypot(a, b) + atan2(a, b) + cbrt(a) + asinh(a) + fmod(a, b) +
-			   sinpi(a))
+			   sinpi(a) + normcdf(b) + rcbrt(a) + erfcx(b))
 PRECISE(overloads_f, expf(a) + logf(a) + powf(a, b) + sinf(a) + tanhf(a) + erfcf(a) + sqrtf(a) + fabsf(b) +
 			     floorf(a) + fminf(a, b) + fmaf(a, b, a) + hypotf(a, b) + atan2f(a, b) + cbrtf(a) +
-			     asinhf(a) + fmodf(a, b) + sinpif(a))
+			     asinhf(a) + fmodf(a, b) + sinpif(a) + normcdff(b) + rcbrtf(a) + erfcxf(b))
 
 // The double forms.
 PRECISE_D(copy_f64, a)
@@ -339,6 +340,7 @@ PRECISE_D(erf, erf(a))
 PRECISE_D(erfc, erfc(a))
 PRECISE_D(normcdf, normcdf(a))
 PRECISE_D(rcbrt, rcbrt(a))
+PRECISE_D(erfcx, erfcx(a))
 
 // sincosf's two results: the sine in r, the cosine in y's place.
 extern "C" __global__ void m_sincosf(const float *x, float *y, float *r, int n)
