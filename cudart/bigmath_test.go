@@ -639,3 +639,89 @@ func refRcbrt(x float64) exact {
 	c := refCbrt(x)
 	return value(bigNew().Quo(bf(1), c.b))
 }
+
+// bigErfcinv is erfcinv(y) for y in (0, 1], to 200 bits: Newton's method on
+// log erfc(v) = log y, whose slope -2/(sqrt(pi) erfcx(v)) is nearly -2v, so that it
+// converges from a rough start (sqrt(-log y)) even where y is past float64's range.
+func bigErfcinv(y *big.Float) *big.Float {
+	if y.Cmp(bf(1)) == 0 {
+		return bigNew()
+	}
+	ly := bigLog(y)
+	v := bigNew().Sqrt(bigNew().Neg(ly))
+	if yf, _ := y.Float64(); yf > 1e-300 {
+		v = bf(erfcinv64(yf))
+	}
+	for range 60 {
+		ex, _ := bigErfcx(v)
+		f := bigLog(ex)
+		f.Sub(f, bigNew().Mul(v, v)).Sub(f, ly) // log erfc(v) - log y
+		step := f.Mul(f, ex).Mul(f, bigSqrtPi()).Quo(f, bf(2))
+		v.Add(v, step)
+		if step.Sign() == 0 || step.MantExp(nil)-v.MantExp(nil) < -bigPrec/2 { // the next would be below 2^-200
+			break
+		}
+	}
+	return v
+}
+
+// refErfinv: erfcinv of 1 - |x| (exact at 200 bits), and below 2^-30 the series'
+// first two terms, sqrt(pi)/2 (x + pi x^3/12) (the next is under 2^-120 of the sum).
+func refErfinv(x float64) exact {
+	ax := math.Abs(x)
+	switch {
+	case !(ax < 1):
+		if ax == 1 {
+			return special(math.Copysign(math.Inf(1), x))
+		}
+		return special(math.NaN())
+	case x == 0:
+		return special(x)
+	}
+	var v *big.Float
+	if b := bf(ax); ax < 0x1p-30 {
+		v = bigNew().Mul(b, b)
+		v.Mul(v, pi1400()).Quo(v, bf(12)).Add(v, bf(1)).Mul(v, b).Mul(v, bigSqrtPi()).Quo(v, bf(2))
+	} else {
+		v = bigErfcinv(bigNew().Sub(bf(1), b))
+	}
+	if x < 0 {
+		v.Neg(v)
+	}
+	return value(v)
+}
+
+// refErfcinv: bigErfcinv, and -erfcinv(2 - y) above 1 (2 - y exact at 200 bits).
+func refErfcinv(y float64) exact {
+	switch {
+	case y == 0:
+		return special(math.Inf(1))
+	case y == 2:
+		return special(math.Inf(-1))
+	case y == 1:
+		return special(0)
+	case !(y > 0 && y < 2):
+		return special(math.NaN())
+	}
+	if y > 1 {
+		v := bigErfcinv(bigNew().Sub(bf(2), bf(y)))
+		return value(v.Neg(v))
+	}
+	return value(bigErfcinv(bf(y)))
+}
+
+// refNormcdfinv: -sqrt(2) erfcinv(2p).
+func refNormcdfinv(p float64) exact {
+	switch {
+	case p == 0:
+		return special(math.Inf(-1))
+	case p == 1:
+		return special(math.Inf(1))
+	case p == 0.5:
+		return special(0)
+	case !(p > 0 && p < 1):
+		return special(math.NaN())
+	}
+	v := refErfcinv(2 * p).b
+	return value(v.Mul(v, bigNew().Sqrt(bf(2))).Neg(v))
+}

@@ -567,6 +567,9 @@ var preciseFnsD = []preciseFn[exact]{
 	{"normcdf", 5, unary(refNormcdf)},
 	{"rcbrt", 1, unary(refRcbrt)},
 	{"erfcx", 4, unary(refErfcx)},
+	{"erfinv", 5, unary(refErfinv)},
+	{"erfcinv", 6, unary(refErfcinv)},
+	{"normcdfinv", 8, unary(refNormcdfinv)},
 }
 
 // moreDoubles adds inputs to randomDoubles' where those miss what a function must get
@@ -576,14 +579,18 @@ var preciseFnsD = []preciseFn[exact]{
 // ±1 (where sqrt(1 - x^2) cancels) and below 2^-26; for erf and erfc, each of their fits'
 // intervals evenly, up to where erf is 1 and erfc's last subnormals; for normcdf, the
 // same fits through -x/sqrt(2), down to its last subnormals; for erfcx, its fits and
-// the series past them, and up to its overflow below 0.
+// the series past them, and up to its overflow below 0; for erfinv, x near ±1; for
+// erfcinv and normcdfinv, every binade near 0 and the last doubles below 2 and 1.
 var moreDoubles = map[string]func(rng *rand.Rand) (x, y []float64){
-	"asin":    nearOne,
-	"acos":    nearOne,
-	"erf":     uniform(-6.5, 6.5),
-	"erfc":    uniform(-6.5, 27.5),
-	"normcdf": uniform(-39, 9),
-	"erfcx":   uniform(-27, 30),
+	"asin":       nearOne,
+	"acos":       nearOne,
+	"erf":        uniform(-6.5, 6.5),
+	"erfc":       uniform(-6.5, 27.5),
+	"normcdf":    uniform(-39, 9),
+	"erfcx":      uniform(-27, 30),
+	"erfinv":     nearOne,
+	"erfcinv":    nearEnds(2),
+	"normcdfinv": nearEnds(1),
 	"pow": func(rng *rand.Rand) (x, y []float64) {
 		add := func(b, t float64) {
 			if l := math.Log(math.Abs(b)); l != 0 && !math.IsInf(l, 0) {
@@ -634,6 +641,21 @@ func uniform(lo, hi float64) func(rng *rand.Rand) (x, y []float64) {
 	return func(rng *rand.Rand) (x, y []float64) {
 		for range 4096 {
 			x, y = append(x, lo+(hi-lo)*rng.Float64()), append(y, 0)
+		}
+		return x, y
+	}
+}
+
+// nearEnds is y in (0, top) near 0, through every binade to the least subnormal, and
+// near top, to its last doubles below.
+func nearEnds(top float64) func(rng *rand.Rand) (x, y []float64) {
+	return func(rng *rand.Rand) (x, y []float64) {
+		for range 2048 {
+			v := math.Ldexp(1+rng.Float64(), -2-rng.IntN(1073))
+			if rng.IntN(2) == 0 {
+				v = top - math.Ldexp(1+rng.Float64(), -2-rng.IntN(52))
+			}
+			x, y = append(x, v), append(y, 0)
 		}
 		return x, y
 	}

@@ -152,7 +152,30 @@ var mathFitsD = []mathFitD{
 	{"erfcx3_d", xErfcx, 0.25, 0.5, 0.375, 14},
 	// erfc(x) = e^(-x^2) P(1/x - 0.14) / x for x in [4, 27.3] (erfc is 0 in double beyond).
 	{"erfcx4_d", xErfcx, 1 / 27.3, 0.25, 0.14, 14},
+	// erfinv(x) = x (1 + P(z)) with w = -log(1 - x^2), z = 2 - w for w in [0, 4] and
+	// z = sqrt(w) - C beyond, to erfcinv's least subnormal; each degree the least past
+	// which one more gains nothing, or within 2^-53 of 1 + Q.
+	{"erfinvw1_d", func(u *big.Float) *big.Float { return bigErfinvW(bigNew().Neg(u)) }, -4, 0, -2, 18},
+	{"erfinvw2_d", bigErfinvSqrtW, 2, 4, 3, 23},
+	{"erfinvw3_d", bigErfinvSqrtW, 4, 6.1, 5, 18},
+	{"erfinvw4_d", bigErfinvSqrtW, 6.1, 12, 9, 18},
+	{"erfinvw5_d", bigErfinvSqrtW, 12, 27.3, 20, 20},
 }
+
+// bigErfinvW is erfinv(x)/x - 1 for x = sqrt(1 - e^-w), from erfcinv of 1 - x =
+// e^-w / (1 + x); at w = 0 its limit sqrt(pi)/2 - 1.
+func bigErfinvW(w *big.Float) *big.Float {
+	if w.Sign() == 0 {
+		v := bigNew().Quo(bigSqrtPi(), bf(2))
+		return v.Sub(v, bf(1))
+	}
+	e := bigExp(bigNew().Neg(w))
+	x := bigNew().Sqrt(bigNew().Sub(bf(1), e))
+	v := bigErfcinv(bigNew().Quo(e, bigNew().Add(bf(1), x)))
+	return v.Quo(v, x).Sub(v, bf(1))
+}
+
+func bigErfinvSqrtW(r *big.Float) *big.Float { return bigErfinvW(bigNew().Mul(r, r)) }
 
 // chebyshevSolve interpolates g at the N+1 Chebyshev nodes of [A, B] and returns P's
 // coefficients in u = (z - C)/h (within [-1, 1]), constant first, and h. Every step

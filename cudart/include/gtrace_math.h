@@ -1794,6 +1794,167 @@ GTRACE_D double erfcx(double x)
 	return __gt_scale_d(d + (de + el), j + 1);
 }
 
+// erfinv(x) for 0 <= x < 1 given t = 1 - x^2 (to its last half ulp), erfinvf's way in
+// double: x (1 + Q(w)) with w = -log t (after Giles, GPU Computing Gems, 2011). Q is five
+// fits: in log t above -4, and in sqrt(w) on [2, 4], [4, 6.1] (past erfinv's largest
+// double below 1, at 6.0), [6.1, 12] and [12, 27.3] (erfcinv's least subnormal).
+GTRACE_D double __gt_erfinv_t_d(double x, double t)
+{
+	double u = log(t), q; // -w
+	if (u > -4.0) {
+		double z = u + 2.0;
+		// fit erfinvw1_d: cudart/mathfit_test.go
+		double p = 2.6138788312041556e-16;
+		p = fma(p, z, -5.7319035031544249e-16);
+		p = fma(p, z, -1.9405141093956512e-14);
+		p = fma(p, z, -2.2808831666694032e-14);
+		p = fma(p, z, 8.4401761541805673e-13);
+		p = fma(p, z, 4.3555614819636532e-12);
+		p = fma(p, z, -2.1230558526779982e-11);
+		p = fma(p, z, -2.9398283943220693e-10);
+		p = fma(p, z, -2.5633609203217821e-10);
+		p = fma(p, z, 1.2896145454131637e-08);
+		p = fma(p, z, 6.9062156403808343e-08);
+		p = fma(p, z, -3.169429763435711e-07);
+		p = fma(p, z, -4.8744707030252405e-06);
+		p = fma(p, z, -7.5815503303328734e-06);
+		p = fma(p, z, 0.00021593778928016532);
+		p = fma(p, z, 0.0016921483697608874);
+		p = fma(p, z, -0.0019681435417814282);
+		p = fma(p, z, -0.24976806887075015);
+		p = fma(p, z, 0.37721521151481846);
+		q = p;
+	} else {
+		double r = sqrt(-u);
+		if (r < 4.0) {
+			double z = r - 3.0; // exact (Sterbenz), as the others
+		// fit erfinvw2_d: cudart/mathfit_test.go
+		double p = -1.3889626970554169e-09;
+		p = fma(p, z, -8.9024950646160267e-10);
+		p = fma(p, z, 1.7402395032395271e-08);
+		p = fma(p, z, -1.3396228087143732e-08);
+		p = fma(p, z, -7.3804529833813281e-08);
+		p = fma(p, z, 1.8607955185599423e-07);
+		p = fma(p, z, -7.1292875468305324e-08);
+		p = fma(p, z, -6.6258761251852337e-07);
+		p = fma(p, z, 1.9955397556774685e-06);
+		p = fma(p, z, -1.6408060384410817e-06);
+		p = fma(p, z, -5.9461358400708544e-06);
+		p = fma(p, z, 2.1929790845322412e-05);
+		p = fma(p, z, -2.2873490637754921e-05);
+		p = fma(p, z, -4.6459156133111319e-05);
+		p = fma(p, z, 0.00020551666703932096);
+		p = fma(p, z, -0.00028312463843436033);
+		p = fma(p, z, -0.000148898112071975);
+		p = fma(p, z, 0.001483737366630701);
+		p = fma(p, z, -0.0035587940153034088);
+		p = fma(p, z, 0.0056851824166442317);
+		p = fma(p, z, -0.0076438055700786805);
+		p = fma(p, z, 0.0094455220120167639);
+		p = fma(p, z, 1.0016752766934001);
+		p = fma(p, z, 1.8329767987282706);
+			q = p;
+		} else if (r < 6.1) {
+			double z = r - 5.0;
+		// fit erfinvw3_d: cudart/mathfit_test.go
+		double p = -1.5439278197208353e-11;
+		p = fma(p, z, 4.2802433037309418e-11);
+		p = fma(p, z, 4.6977303445962875e-11);
+		p = fma(p, z, -4.3738896637340692e-10);
+		p = fma(p, z, 1.3589365341577091e-09);
+		p = fma(p, z, -3.4714379338967191e-09);
+		p = fma(p, z, 7.7774285398266356e-09);
+		p = fma(p, z, -1.525516018129263e-08);
+		p = fma(p, z, 2.9044909320789473e-08);
+		p = fma(p, z, -6.7556030353736605e-08);
+		p = fma(p, z, 2.2904362741369038e-07);
+		p = fma(p, z, -9.9302947749828847e-07);
+		p = fma(p, z, 4.5260543285596712e-06);
+		p = fma(p, z, -1.9681770676949253e-05);
+		p = fma(p, z, 7.5995277920249402e-05);
+		p = fma(p, z, -0.00021503011983024694);
+		p = fma(p, z, -0.00013871931837351699);
+		p = fma(p, z, 1.0103004648645455);
+		p = fma(p, z, 3.8499064014085844);
+			q = p;
+		} else if (r < 12.0) {
+			double z = r - 9.0;
+		// fit erfinvw4_d: cudart/mathfit_test.go
+		double p = 4.1408222838364356e-19;
+		p = fma(p, z, -4.2725634500286361e-18);
+		p = fma(p, z, 2.2707674947312488e-17);
+		p = fma(p, z, -1.9079970921781739e-16);
+		p = fma(p, z, 1.9896114603814775e-15);
+		p = fma(p, z, -1.7847991069276979e-14);
+		p = fma(p, z, 1.5315202513402716e-13);
+		p = fma(p, z, -1.3105357453045534e-12);
+		p = fma(p, z, 1.0996774797988827e-11);
+		p = fma(p, z, -8.9499227964762618e-11);
+		p = fma(p, z, 6.9837734070682435e-10);
+		p = fma(p, z, -5.0985790284690459e-09);
+		p = fma(p, z, 3.2839345548362064e-08);
+		p = fma(p, z, -1.5185739390748016e-07);
+		p = fma(p, z, -2.3678757059757904e-07);
+		p = fma(p, z, 2.0555353776361198e-05);
+		p = fma(p, z, -0.0004089375548198924);
+		p = fma(p, z, 1.006727364882041);
+		p = fma(p, z, 7.8842705101454662);
+			q = p;
+		} else {
+			double z = r - 20.0;
+		// fit erfinvw5_d: cudart/mathfit_test.go
+		double p = 5.5698526786775929e-28;
+		p = fma(p, z, -6.5309814193639395e-27);
+		p = fma(p, z, -3.3778124005672373e-26);
+		p = fma(p, z, -4.0886733709379756e-25);
+		p = fma(p, z, 2.5706813789734321e-23);
+		p = fma(p, z, -3.3768567901940006e-22);
+		p = fma(p, z, 4.4957926168546164e-21);
+		p = fma(p, z, -7.8168765915528512e-20);
+		p = fma(p, z, 1.1773000108986703e-18);
+		p = fma(p, z, -1.3525249691968111e-17);
+		p = fma(p, z, 5.5398975211202732e-17);
+		p = fma(p, z, 3.6192229146126187e-15);
+		p = fma(p, z, -1.7818743284454762e-13);
+		p = fma(p, z, 5.9552825752379666e-12);
+		p = fma(p, z, -1.7394131748657679e-10);
+		p = fma(p, z, 4.7613920113950081e-09);
+		p = fma(p, z, -1.2606993890249688e-07);
+		p = fma(p, z, 3.293898582535983e-06);
+		p = fma(p, z, -8.6521581839733464e-05);
+		p = fma(p, z, 1.0023513642399915);
+		p = fma(p, z, 18.928055564158541);
+			q = p;
+		}
+	}
+	return fma(x, q, x);
+}
+
+GTRACE_D double erfinv(double x)
+{
+	double ax = fabs(x);
+	if (!(ax < 1.0))
+		return ax == 1.0 ? __gt_signed(GTRACE_INF, x) : __gt_nan(x); // and NaN
+	return __gt_signed(__gt_erfinv_t_d(ax, fma(-ax, ax, 1.0)), x);
+}
+
+// erfcinv(y) = erfinv(1 - y) with 1 - (1 - y)^2 = y (2 - y), erfcinvf's way.
+GTRACE_D double erfcinv(double y)
+{
+	if (!(y > 0.0 && y < 2.0))
+		return y == 0.0 ? GTRACE_INF : (y == 2.0 ? -GTRACE_INF : __gt_nan(y)); // and NaN
+	double a = y > 1.0 ? 2.0 - y : y;
+	double v = __gt_erfinv_t_d(1.0 - a, a * (2.0 - a));
+	return y > 1.0 ? -v : v;
+}
+
+// normcdfinv(p) = -sqrt(2) erfcinv(2p), normcdfinvf's way.
+GTRACE_D double normcdfinv(double p)
+{
+	double v = erfcinv(2.0 * p);
+	return fma(-1.4142135623730951, v, fma(-9.667293313452913e-17, v, 0.0));
+}
+
 // ---- Double precision: atan, atan2, asin, acos -------------------------------------------
 // One kernel, atan(n/d) as hi + lo from n and d each in two parts: atan2 takes |y| and
 // |x|, asin x and sqrt(1 - x^2), acos the other way round, so that every input's
@@ -2253,6 +2414,9 @@ GTRACE_F2(remainder)
 GTRACE_F1(normcdf)
 GTRACE_F1(rcbrt)
 GTRACE_F1(erfcx)
+GTRACE_F1(erfinv)
+GTRACE_F1(erfcinv)
+GTRACE_F1(normcdfinv)
 GTRACE_D float fma(float a, float b, float c) { return fmaf(a, b, c); }
 GTRACE_D void sincos(float x, float *s, float *c) { sincosf(x, s, c); }
 #undef GTRACE_F1

@@ -341,6 +341,9 @@ PRECISE_D(erfc, erfc(a))
 PRECISE_D(normcdf, normcdf(a))
 PRECISE_D(rcbrt, rcbrt(a))
 PRECISE_D(erfcx, erfcx(a))
+PRECISE_D(erfinv, erfinv(a))
+PRECISE_D(erfcinv, erfcinv(a))
+PRECISE_D(normcdfinv, normcdfinv(a))
 
 // sincosf's two results: the sine in r, the cosine in y's place.
 extern "C" __global__ void m_sincosf(const float *x, float *y, float *r, int n)
