@@ -576,18 +576,23 @@ func refErf(x float64) exact {
 	return value(erf)
 }
 
-// refErfc: erfcx e^(-x^2), and 2 - erfc(-x) below 0; past 30 it is below 2^-1300.
+// bigErfc is erfcx e^(-t^2), and 2 - erfc(-t) below 0.
+func bigErfc(t *big.Float) *big.Float {
+	at := bigNew().Abs(t)
+	erfcx, _ := bigErfcx(at)
+	v := erfcx.Mul(erfcx, bigExp(bigNew().Neg(bigNew().Mul(at, at))))
+	if t.Sign() < 0 {
+		v.Sub(bf(2), v)
+	}
+	return v
+}
+
+// refErfc: bigErfc; past 30 it is below 2^-1300.
 func refErfc(x float64) exact {
 	if v, ok := outside(x, 30, 2, 0); ok {
 		return v
 	}
-	ax := bf(math.Abs(x))
-	erfcx, _ := bigErfcx(ax)
-	v := erfcx.Mul(erfcx, bigExp(bigNew().Neg(bigNew().Mul(ax, ax))))
-	if x < 0 {
-		v.Sub(bf(2), v)
-	}
-	return value(v)
+	return value(bigErfc(bf(x)))
 }
 
 // refNormcdf: erfc(t)/2 with t = -x/sqrt(2) exact to 200 bits; past 45 it is 0 or 1 to
@@ -596,13 +601,7 @@ func refNormcdf(x float64) exact {
 	if v, ok := outside(x, 45, 0, 1); ok {
 		return v
 	}
-	t := bigNew().Quo(bf(-x), bigNew().Sqrt(bf(2)))
-	at := bigNew().Abs(t)
-	erfcx, _ := bigErfcx(at)
-	v := erfcx.Mul(erfcx, bigExp(bigNew().Neg(bigNew().Mul(at, at))))
-	if t.Sign() < 0 {
-		v.Sub(bf(2), v)
-	}
+	v := bigErfc(bigNew().Quo(bf(-x), bigNew().Sqrt(bf(2))))
 	return value(v.Quo(v, bf(2)))
 }
 

@@ -62,14 +62,18 @@ GTRACE_D float __gt_expm1_poly(float r)
 
 #define GTRACE_INFF __int_as_float(0x7f800000)
 
-// Whether x's sign bit is set (-0 too), |x|, and the NaN a GPU's arithmetic makes, in
-// float or double, for code written once for both.
+// Whether x's sign bit is set (-0 too), |x|, the NaN a GPU's arithmetic makes, +inf and
+// fma, in float or double, for code written once for both.
 GTRACE_D bool __gt_sign(float x) { return __float_as_int(x) < 0; }
 GTRACE_D bool __gt_sign(double x) { return __double_as_longlong(x) < 0; }
 GTRACE_D float __gt_abs(float x) { return fabsf(x); }
 GTRACE_D double __gt_abs(double x) { return fabs(x); }
 GTRACE_D float __gt_nan(float) { return __int_as_float(0x7fffffff); }
 GTRACE_D double __gt_nan(double) { return __longlong_as_double(0x7fffffffffffffffll); }
+GTRACE_D float __gt_inf(float) { return __int_as_float(0x7f800000); }
+GTRACE_D double __gt_inf(double) { return __longlong_as_double(0x7ff0000000000000ll); }
+GTRACE_D float __gt_fma(float a, float b, float c) { return fmaf(a, b, c); }
+GTRACE_D double __gt_fma(double a, double b, double c) { return fma(a, b, c); }
 
 // v with x's sign applied, for the odd functions computed on |x|.
 template <typename T> GTRACE_D T __gt_signed(T v, T x) { return __gt_sign(x) ? -v : v; }
@@ -587,12 +591,13 @@ GTRACE_D float erff(float x)
 	return __gt_signed(v, x);
 }
 
-// e^(-x^2) for x >= 0, with x^2 = h + l exact (fma) so that its rounding costs nothing.
-GTRACE_D float __gt_expmsq(float x)
+// e^(-x^2) (neg) or e^(x^2), with x^2 = h + l exact (fma) so that its rounding costs
+// nothing.
+template <bool neg> GTRACE_D float __gt_exp_sq(float x)
 {
 	float h = __fmul_rn(x, x), l = fmaf(x, x, -h);
-	float e = expf(-h);
-	return fmaf(-l, e, e);
+	float e = expf(neg ? -h : h);
+	return fmaf(neg ? -l : l, e, e);
 }
 
 // erfc(x) e^(x^2) for x in [1/2, 10.06): erfc(x) is e^(-x^2) times it.
@@ -635,7 +640,7 @@ GTRACE_D float erfcf(float x)
 	if (!(x >= 0.5f)) // NaN, and below 1/2: 1 - erf loses nothing there
 		return x != x ? x : 1.f - erff(x);
 	if (x < 10.06f)
-		return __gt_expmsq(x) * __gt_erfcx(x);
+		return __gt_exp_sq<true>(x) * __gt_erfcx(x);
 	return 0.f;
 }
 
@@ -653,7 +658,7 @@ GTRACE_D float normcdff(float x)
 		return 0.f;
 	float l = fmaf(x, -1.21016175e-08f, fmaf(x, -0.707106769f, -h));
 	float e = fmaf(-l, 1.12837917f, __gt_erfcx(h));
-	return __gt_expmsq(h) * (0.5f * e);
+	return __gt_exp_sq<true>(h) * (0.5f * e);
 }
 
 // erfinv(x) for 0 <= x < 1 given t = 1 - x^2, as x (1 + Q(w)) with w = -log t (after
@@ -716,41 +721,13 @@ GTRACE_D float __gt_erfinv_t(float x, float t)
 	return fmaf(x, q, x);
 }
 
-GTRACE_D float erfinvf(float x)
-{
-	float ax = fabsf(x);
-	if (!(ax < 1.f))
-		return ax == 1.f ? __gt_signed(GTRACE_INFF, x) : __gt_nan(x); // and NaN
-	return __gt_signed(__gt_erfinv_t(ax, fmaf(-ax, ax, 1.f)), x);
-}
-
-// erfcinv(y) = erfinv(1 - y) with 1 - (1 - y)^2 = y (2 - y), taken on a = y or 2 - y
-// (exact), whichever is below 1: from a = 1/2 up, 1 - a and 2 - a are exact; below, each
-// rounds, which costs under an ulp (the Guide's bound is 4).
-GTRACE_D float erfcinvf(float y)
-{
-	if (!(y > 0.f && y < 2.f))
-		return y == 0.f ? GTRACE_INFF : (y == 2.f ? -GTRACE_INFF : __gt_nan(y)); // and NaN
-	float a = y > 1.f ? 2.f - y : y;
-	float v = __gt_erfinv_t(1.f - a, a * (2.f - a));
-	return y > 1.f ? -v : v;
-}
-
-// normcdfinv(p) = -sqrt(2) erfcinv(2p): 2p is exact, and sqrt(2) is taken in two parts
-// (the inner fma adds +0 so that p = 1/2 gives +0, as on the H100).
-GTRACE_D float normcdfinvf(float p)
-{
-	float v = erfcinvf(2.f * p);
-	return fmaf(-1.41421354f, v, fmaf(-2.42032342e-08f, v, 0.f));
-}
-
 // erfcx(x) = erfc(x) e^(x^2). From 1/2 erfcf's fits, and past them Laplace's asymptotic
 // series (Abramowitz and Stegun 7.1.23), 1/(x sqrt(pi)) (1 - 1/(2x^2) + 3/(4x^4) - ...),
 // whose five terms leave under 2^-27 from x = 10.06. 1/sqrt(pi) in one part costs up to
 // an ulp there (2.4 at most in all), as it seems to on the H100 (its results there are
 // as far off, and ours are its bits on 571 of 1024 against 420 with two parts). Below 1/2 e^(x^2) (1 - erf(x)), and
-// below -1/2 2 e^(x^2) - erfcx(-x) (at most a third of the first term), with x^2 = h + l
-// exact (fma) so that its rounding costs nothing; it overflows below -9.38.
+// below -1/2 2 e^(x^2) - erfcx(-x) (at most a third of the first term); it overflows
+// below -9.38.
 GTRACE_D float erfcxf(float x)
 {
 	if (x >= 0.5f) {
@@ -765,9 +742,7 @@ GTRACE_D float erfcxf(float x)
 	}
 	if (!(x > -9.5f)) // NaN, and past the overflow
 		return x != x ? x : GTRACE_INFF;
-	float h = __fmul_rn(x, x), l = fmaf(x, x, -h);
-	float e = expf(h);
-	e = fmaf(l, e, e);
+	float e = __gt_exp_sq<false>(x);
 	if (x > -0.5f)
 		return fmaf(-e, erff(x), e);
 	return fmaf(2.f, e, -__gt_erfcx(-x));
@@ -1688,18 +1663,28 @@ GTRACE_D double __gt_erfcx_d(double x)
 	return p;
 }
 
+// e^(-x^2) (neg) or e^(x^2) as (hi + *lo) 2^*j for |x| < 27.3, with x^2 = h + l exact
+// (fma) and pow's kernel, so that only the last rounding errs.
+GTRACE_D double __gt_exp_sq_hilo_d(double x, bool neg, int *j, double *lo)
+{
+	double h = __dmul_rn(x, x), l = fma(x, x, -h);
+	if (neg) {
+		h = -h;
+		l = -l;
+	}
+	double c, r = __gt_reduce_ln2_hilo_d(h, j, &c);
+	return __gt_exp_hilo_d(r, c + l, lo);
+}
+
 // erfc(x + dx) 2^k for x >= 1/2 and dx a low part of the argument (0 for erfc itself):
-// e^(-x^2) erfcx(x), with x^2 = h + l exact (fma) and e^(-h-l) as hi + lo (pow's
-// kernel), so that only the fit and the last rounding err; 0 past 27.3, where erfc is
-// below half the least subnormal.
+// e^(-x^2) erfcx(x) with e^(-x^2) as hi + lo, so that only the fit and the last
+// rounding err; 0 past 27.3, where erfc is below half the least subnormal.
 GTRACE_D double __gt_erfc_pos_d(double x, double dx, int k)
 {
 	if (!(x < 27.3))
 		return 0.0;
-	double h = __dmul_rn(x, x), l = fma(x, x, -h);
 	int j;
-	double c, r = __gt_reduce_ln2_hilo_d(-h, &j, &c);
-	double el, eh = __gt_exp_hilo_d(r, c - l, &el);
+	double el, eh = __gt_exp_sq_hilo_d(x, true, &j, &el);
 	// erfc(x + dx) e^(x^2) = erfcx(x) - 2 dx / sqrt(pi) to first order; the fits from 2
 	// on are x erfcx(x), so their term is x times that.
 	double p = fma(-dx, 1.1283791670955126 * (x >= 2.0 ? x : 1.0), __gt_erfcx_d(x));
@@ -1781,10 +1766,8 @@ GTRACE_D double erfcx(double x)
 		return __gt_erfcx_pos_d(x);
 	if (!(x > -27.0)) // NaN, and past the overflow
 		return x != x ? x + x : GTRACE_INF;
-	double h = __dmul_rn(x, x), l = fma(x, x, -h);
 	int j;
-	double c, r = __gt_reduce_ln2_hilo_d(h, &j, &c);
-	double el, eh = __gt_exp_hilo_d(r, c + l, &el); // e^(x^2) = (eh + el) 2^j
+	double el, eh = __gt_exp_sq_hilo_d(x, false, &j, &el); // e^(x^2) = (eh + el) 2^j
 	if (x > -0.5) { // j = 0
 		double f = erf(x);
 		return fma(-eh, f, eh) + (el - el * f);
@@ -1798,7 +1781,7 @@ GTRACE_D double erfcx(double x)
 // double: x (1 + Q(w)) with w = -log t (after Giles, GPU Computing Gems, 2011). Q is five
 // fits: in log t above -4, and in sqrt(w) on [2, 4], [4, 6.1] (past erfinv's largest
 // double below 1, at 6.0), [6.1, 12] and [12, 27.3] (erfcinv's least subnormal).
-GTRACE_D double __gt_erfinv_t_d(double x, double t)
+GTRACE_D double __gt_erfinv_t(double x, double t)
 {
 	double u = log(t), q; // -w
 	if (u > -4.0) {
@@ -1930,25 +1913,40 @@ GTRACE_D double __gt_erfinv_t_d(double x, double t)
 	return fma(x, q, x);
 }
 
-GTRACE_D double erfinv(double x)
+// erfinv and erfcinv in float and double, around each one's __gt_erfinv_t.
+template <typename T> GTRACE_D T __gt_erfinv(T x)
 {
-	double ax = fabs(x);
-	if (!(ax < 1.0))
-		return ax == 1.0 ? __gt_signed(GTRACE_INF, x) : __gt_nan(x); // and NaN
-	return __gt_signed(__gt_erfinv_t_d(ax, fma(-ax, ax, 1.0)), x);
+	T ax = __gt_abs(x);
+	if (!(ax < T(1)))
+		return ax == T(1) ? __gt_signed(__gt_inf(x), x) : __gt_nan(x); // and NaN
+	return __gt_signed(__gt_erfinv_t(ax, __gt_fma(-ax, ax, T(1))), x);
 }
 
-// erfcinv(y) = erfinv(1 - y) with 1 - (1 - y)^2 = y (2 - y), erfcinvf's way.
-GTRACE_D double erfcinv(double y)
+// erfcinv(y) = erfinv(1 - y) with 1 - (1 - y)^2 = y (2 - y), taken on a = y or 2 - y
+// (exact), whichever is below 1: from a = 1/2 up, 1 - a and 2 - a are exact; below, each
+// rounds, which costs under an ulp (the Guide's bound in float is 4).
+template <typename T> GTRACE_D T __gt_erfcinv(T y)
 {
-	if (!(y > 0.0 && y < 2.0))
-		return y == 0.0 ? GTRACE_INF : (y == 2.0 ? -GTRACE_INF : __gt_nan(y)); // and NaN
-	double a = y > 1.0 ? 2.0 - y : y;
-	double v = __gt_erfinv_t_d(1.0 - a, a * (2.0 - a));
-	return y > 1.0 ? -v : v;
+	if (!(y > T(0) && y < T(2))) // and NaN
+		return y == T(0) ? __gt_inf(y) : (y == T(2) ? -__gt_inf(y) : __gt_nan(y));
+	T a = y > T(1) ? T(2) - y : y;
+	T v = __gt_erfinv_t(T(1) - a, a * (T(2) - a));
+	return y > T(1) ? -v : v;
 }
 
-// normcdfinv(p) = -sqrt(2) erfcinv(2p), normcdfinvf's way.
+GTRACE_D float erfinvf(float x) { return __gt_erfinv(x); }
+GTRACE_D double erfinv(double x) { return __gt_erfinv(x); }
+GTRACE_D float erfcinvf(float y) { return __gt_erfcinv(y); }
+GTRACE_D double erfcinv(double y) { return __gt_erfcinv(y); }
+
+// normcdfinv(p) = -sqrt(2) erfcinv(2p): 2p is exact, and sqrt(2) is taken in two parts
+// (the inner fma adds +0 so that p = 1/2 gives +0, as on the H100).
+GTRACE_D float normcdfinvf(float p)
+{
+	float v = erfcinvf(2.f * p);
+	return fmaf(-1.41421354f, v, fmaf(-2.42032342e-08f, v, 0.f));
+}
+
 GTRACE_D double normcdfinv(double p)
 {
 	double v = erfcinv(2.0 * p);
