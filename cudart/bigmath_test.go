@@ -724,3 +724,127 @@ func refNormcdfinv(p float64) exact {
 	v := refErfcinv(2 * p).b
 	return value(v.Mul(v, bigNew().Sqrt(bf(2))).Neg(v))
 }
+
+// bigStirling is Stirling's coefficients B_2k / (2k (2k - 1)) for k = 1..60, from the
+// Bernoulli numbers (Akiyama-Tanigawa, in exact rationals).
+var bigStirling = sync.OnceValue(func() []*big.Float {
+	const n = 120
+	a := make([]*big.Rat, n+1)
+	var out []*big.Float
+	for m := 0; m <= n; m++ {
+		a[m] = big.NewRat(1, int64(m+1))
+		for j := m; j >= 1; j-- {
+			d := new(big.Rat).Sub(a[j-1], a[j])
+			a[j-1] = d.Mul(d, big.NewRat(int64(j), 1))
+		}
+		if m >= 2 && m%2 == 0 { // a[0] is B_m
+			c := new(big.Rat).Quo(a[0], big.NewRat(int64(m*(m-1)), 1))
+			out = append(out, bigNew().SetRat(c))
+		}
+	}
+	return out
+})
+
+var bigHalfLog2Pi = sync.OnceValue(func() *big.Float {
+	v := bigLog(bigNew().Mul(bf(2), pi1400()))
+	return v.Quo(v, bf(2))
+})
+
+// bigLgamma is ln Gamma(x) for x > 0: x moved up to X >= 40 by Gamma(x + 1) = x Gamma(x),
+// then Stirling's series (Abramowitz and Stegun 6.1.40), whose terms fall below 2^-210 of
+// the sum well before they grow again (the least is about e^(-2 pi X)).
+func bigLgamma(x *big.Float) *big.Float {
+	X, prod := bigNew().Set(x), bf(1)
+	for X.Cmp(bf(40)) < 0 {
+		prod.Mul(prod, X)
+		X.Add(X, bf(1))
+	}
+	s := bigNew().Mul(bigNew().Sub(X, bf(0.5)), bigLog(X))
+	s.Sub(s, X).Add(s, bigHalfLog2Pi())
+	inv := bigNew().Quo(bf(1), X)
+	inv2, p := bigNew().Mul(inv, inv), bigNew().Set(inv)
+	for k, c := range bigStirling() {
+		t := bigNew().Mul(c, p)
+		s.Add(s, t)
+		if t.Sign() == 0 || t.MantExp(nil) < s.MantExp(nil)-bigPrec-10 {
+			break
+		}
+		if k == len(bigStirling())-1 {
+			panic("bigLgamma: Stirling's series did not converge")
+		}
+		p.Mul(p, inv2)
+	}
+	return s.Sub(s, bigLog(prod))
+}
+
+// bigLgammaNeg is ln |Gamma(x)| for x < 0 not an integer: log(pi / |x sin(pi x)|) -
+// lgamma(-x), and the sign of sin(pi x), which is Gamma(x)'s.
+func bigLgammaNeg(x float64) (*big.Float, int) {
+	s := refSinPi(x).b
+	d := bigNew().Abs(bigNew().Mul(s, bf(x)))
+	v := bigLog(bigNew().Quo(pi1400(), d))
+	return v.Sub(v, bigLgamma(bf(-x))), s.Sign()
+}
+
+// refLgamma: +inf at the poles (0, -0, the negative integers) and at both infinities.
+func refLgamma(x float64) exact {
+	switch {
+	case math.IsNaN(x):
+		return special(x)
+	case math.IsInf(x, 0) || x <= 0 && x == math.Trunc(x):
+		return special(math.Inf(1))
+	case x == 1 || x == 2:
+		return special(0)
+	case x > 0:
+		return value(bigLgamma(bf(x)))
+	}
+	v, _ := bigLgammaNeg(x)
+	return value(v)
+}
+
+// refTgamma: Gamma(x) = e^lgamma(x), with sin(pi x)'s sign below 0; 1/x's infinity at
+// +-0, NaN at the negative integers and -inf, and 0 of Gamma's sign below -200.
+func refTgamma(x float64) exact {
+	switch {
+	case math.IsNaN(x) || math.IsInf(x, -1) || x < 0 && x == math.Trunc(x):
+		return special(math.NaN())
+	case x == 0:
+		return special(1 / x)
+	case x > 180:
+		return special(math.Inf(1))
+	case x > 0:
+		return value(bigExp(bigLgamma(bf(x))))
+	}
+	v, sign := bigLgammaNeg(x)
+	if x < -200 {
+		return special(math.Copysign(0, float64(sign)))
+	}
+	e := bigExp(v)
+	if sign < 0 {
+		e.Neg(e)
+	}
+	return value(e)
+}
+
+// bigEulerGamma is Euler's constant, -digamma(1): digamma(40) by its asymptotic series
+// (log X - 1/(2X) - sum B_2k / (2k X^2k)) less the harmonic number H_39.
+var bigEulerGamma = sync.OnceValue(func() *big.Float {
+	X := bf(40)
+	psi := bigLog(X)
+	psi.Sub(psi, bigNew().Quo(bf(0.5), X))
+	inv2 := bigNew().Quo(bf(1), bigNew().Mul(X, X))
+	p := bigNew().Set(inv2)
+	for k, c := range bigStirling() {
+		t := bigNew().Mul(c, bf(float64(2*k+1)))
+		t.Mul(t, p)
+		psi.Sub(psi, t)
+		if t.MantExp(nil) < psi.MantExp(nil)-bigPrec-10 {
+			break
+		}
+		p.Mul(p, inv2)
+	}
+	for j := 1; j < 40; j++ {
+		psi.Sub(psi, bigNew().Quo(bf(1), bf(float64(j))))
+	}
+	return psi.Neg(psi)
+})

@@ -174,6 +174,21 @@ var mathFitsD = []mathFitD{
 		v, _ := math.Lgamma(x)
 		return bf(v / ((x - 1) * (x - 2)))
 	}, 1, 3, 2, 16},
+	// lgamma(1 + z) = z (-gamma + z P(z)) and lgamma(2 + z) = z (1 - gamma + z P(z)) for z
+	// in [-1/2, 1/2] (lgamma and tgamma; gamma, Euler's constant, in two parts in the
+	// header); past these degrees the coefficients' rounding to double is all that is left.
+	{"lgamma1_d", lgammaOver(1, bigNew().Neg(bigEulerGamma())), -0.5, 0.5, 0, 27},
+	{"lgamma2_d", lgammaOver(2, bigNew().Sub(bf(1), bigEulerGamma())), -0.5, 0.5, 0, 19},
+}
+
+// lgammaOver is (lgamma(a + z) / z - c) / z, c the slope at the zero a (Chebyshev's
+// nodes of an even count never fall on z = 0).
+func lgammaOver(a float64, c *big.Float) func(z *big.Float) *big.Float {
+	return func(z *big.Float) *big.Float {
+		v := bigLgamma(bigNew().Add(z, bf(a)))
+		v.Quo(v, z).Sub(v, c)
+		return v.Quo(v, z)
+	}
 }
 
 const eulerGamma = 0.57721566490153286

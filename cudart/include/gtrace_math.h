@@ -2114,21 +2114,31 @@ GTRACE_D double acos(double x)
 // sin(pi x) (which 0) or cos(pi x) (which 1) as hi + *lo: x = n/2 + r exactly with |r| <=
 // 1/4 (beyond 2^52 x is an integer, and beyond 2^53 an even one), pi r = t + c (pi in
 // two parts), then the sin and cos kernels. Zeros are +0, but sinpi keeps x's sign.
-GTRACE_D double __gt_sincospi_d(double x, int which)
+// sin(pi x) (which 0) or cos(pi x) (which 1) for x >= 0 (finite) as hi + *lo.
+GTRACE_D double __gt_sincospi_hilo_d(double ax, int which, double *lo)
 {
-	double ax = fabs(x);
-	if (!(ax < GTRACE_INF))
-		return ax - ax; // NaN
 	double n = rint(2.0 * fmin(ax, 9007199254740992.0)); // 2^53: even, so n = 0 mod 4
 	double r = ax < 9007199254740992.0 ? fma(-0.5, n, ax) : 0.0; // exact
 	int q = (int)((long long)n & 3) + which;
 	double t = __dmul_rn(r, 3.141592653589793);
 	double c = fma(r, 3.141592653589793, -t) + r * 1.2246467991473532e-16;
-	double lo, hi = (q & 1) ? __gt_cos_hilo_d(t, c, &lo) : __gt_sin_hilo_d(t, c, &lo);
+	double hi = (q & 1) ? __gt_cos_hilo_d(t, c, lo) : __gt_sin_hilo_d(t, c, lo);
+	if (q & 2) {
+		hi = -hi;
+		*lo = -*lo;
+	}
+	return hi;
+}
+
+GTRACE_D double __gt_sincospi_d(double x, int which)
+{
+	double ax = fabs(x);
+	if (!(ax < GTRACE_INF))
+		return ax - ax; // NaN
+	double lo, hi = __gt_sincospi_hilo_d(ax, which, &lo);
 	double v = hi + lo;
 	if (v == 0.0)
 		return which == 0 ? x * 0.0 : 0.0;
-	v = (q & 2) ? -v : v;
 	return which == 0 ? __gt_signed(v, x) : v;
 }
 
@@ -2358,6 +2368,242 @@ GTRACE_D double remainder(double x, double y)
 GTRACE_D float fmodf(float x, float y) { return (float)fmod((double)x, (double)y); }
 GTRACE_D float remainderf(float x, float y) { return (float)remainder((double)x, (double)y); }
 
+// ---- lgamma and tgamma ------------------------------------------------------------------
+// ln Gamma(1 + z) and ln Gamma(2 + z) for z in [-1/2, 1/2] as z (c + z P(z)), c the slope
+// at the zero (-gamma and 1 - gamma, Euler's constant in two parts) and P a fit of ours,
+// with c + z P summed in two parts: near z = 1/2 c is twice the sum, so that its rounding
+// would count double. x below 1/2 is not moved up to 1 + x: near 1 that sum would round
+// away what lgamma keeps; lgamma(x) = lgamma(1 + x) - log|x| takes z = x itself.
+GTRACE_D double __gt_lgamma_zero_d(double z, double p, double ch, double cl)
+{
+	double t = __dmul_rn(z, p), te = fma(z, p, -t);
+	double e, s = __gt_two_sum(ch, t, &e);
+	return fma(z, s, z * (e + (te + cl)));
+}
+
+GTRACE_D double __gt_lgamma1_d(double z)
+{
+	// fit lgamma1_d: cudart/mathfit_test.go
+	double p = -0.21098097895741186;
+	p = fma(p, z, 0.21762817640022097);
+	p = fma(p, z, 0.14450491158631559);
+	p = fma(p, z, -0.14857260899606309);
+	p = fma(p, z, -0.13557904034248122);
+	p = fma(p, z, 0.14011729595820721);
+	p = fma(p, z, -0.012292453907891141);
+	p = fma(p, z, 0.013335776638731931);
+	p = fma(p, z, -0.054419176894304491);
+	p = fma(p, z, 0.057003000096539545);
+	p = fma(p, z, -0.051607799243593426);
+	p = fma(p, z, 0.054501409023364235);
+	p = fma(p, z, -0.058931446172833288);
+	p = fma(p, z, 0.0626116167474043);
+	p = fma(p, z, -0.066660902742771713);
+	p = fma(p, z, 0.071424911506659056);
+	p = fma(p, z, -0.076932898890981691);
+	p = fma(p, z, 0.083354234370201258);
+	p = fma(p, z, -0.090954005051830017);
+	p = fma(p, z, 0.10009944506030896);
+	p = fma(p, z, -0.11133426609784326);
+	p = fma(p, z, 0.1255096697597847);
+	p = fma(p, z, -0.14404989676660432);
+	p = fma(p, z, 0.16955717699509998);
+	p = fma(p, z, -0.20738555102868264);
+	p = fma(p, z, 0.27058080842779347);
+	p = fma(p, z, -0.40068563438653143);
+	p = fma(p, z, 0.8224670334241132);
+	return __gt_lgamma_zero_d(z, p, -0.57721566490153287, 4.9429151524306449e-18);
+}
+
+GTRACE_D double __gt_lgamma2_d(double z)
+{
+	// fit lgamma2_d: cudart/mathfit_test.go
+	double p = -3.0412068327913668e-08;
+	p = fma(p, z, 6.3790475076197741e-08);
+	p = fma(p, z, -9.6113112175280767e-08);
+	p = fma(p, z, 2.0304806751615227e-07);
+	p = fma(p, z, -4.5055139016000128e-07);
+	p = fma(p, z, 9.5786633341147582e-07);
+	p = fma(p, z, -2.0389802896062158e-06);
+	p = fma(p, z, 4.3743749169151311e-06);
+	p = fma(p, z, -9.4395144330312337e-06);
+	p = fma(p, z, 2.0507267416057789e-05);
+	p = fma(p, z, -4.4926234974986601e-05);
+	p = fma(p, z, 9.9457509098893921e-05);
+	p = fma(p, z, -0.00022315475852168894);
+	p = fma(p, z, 0.00050966952488530962);
+	p = fma(p, z, -0.001192753911701927);
+	p = fma(p, z, 0.002890510330738737);
+	p = fma(p, z, -0.0073855510286739952);
+	p = fma(p, z, 0.020580808427784571);
+	p = fma(p, z, -0.067352301053198102);
+	p = fma(p, z, 0.3224670334241132);
+	return __gt_lgamma_zero_d(z, p, 0.42278433509846713, 4.9429151524306449e-18);
+}
+
+// lgamma(x) for |x| < 1/2, x not 0, as hi + *lo: lgamma(1 + x) - log|x|.
+GTRACE_D double __gt_lgamma_small_d(double x, double *lo)
+{
+	double ll, lh = __gt_log_hilo_d(fabs(x), &ll);
+	double c, h = __gt_two_sum(__gt_lgamma1_d(x), -lh, &c);
+	return __gt_fast_two_sum(h, c - ll, lo);
+}
+
+// x in [5/2, 10) moved down to *y in [3/2, 5/2): Gamma(x) = Gamma(*y) q with the product
+// q = (x - 1)(x - 2)...*y as hi + *ql (each step's rounding error by fma; the steps are exact).
+GTRACE_D double __gt_gamma_down_d(double x, double *y, double *ql)
+{
+	double qh = 1.0, l = 0.0;
+	while (x >= 2.5) {
+		x -= 1.0;
+		double p = __dmul_rn(qh, x);
+		l = fma(qh, x, -p) + l * x;
+		qh = p;
+	}
+	*y = x;
+	*ql = l;
+	return qh;
+}
+
+// lgamma(x) for x >= 10 (below 2^1000) as hi + *lo: Stirling's series (Abramowitz and
+// Stegun 6.1.40) to the B_16 term (the first left out is under 2^-60 of the sum at 10),
+// with (x - 1/2) log x - x + log(2 pi)/2 in two parts (pow's log, the product's error by
+// fma, the constant in two parts) and the series, under 1/120, added to the low part.
+GTRACE_D double __gt_lgamma_stirling_d(double x, double *lo)
+{
+	double ll, lh = __gt_log_hilo_d(x, &ll);
+	double a = x - 0.5;
+	double ph = __dmul_rn(a, lh), pl = fma(a, lh, -ph) + a * ll;
+	double c1, c2, h = __gt_two_sum(ph, -x, &c1);
+	h = __gt_two_sum(h, 0.91893853320467278, &c2); // log(2 pi) / 2
+	double s = 1.0 / x, s2 = s * s;
+	double b = -3617.0 / 122400; // B_2k / (2k (2k - 1)), k = 8 down to 1
+	b = fma(b, s2, 1.0 / 156);
+	b = fma(b, s2, -691.0 / 360360);
+	b = fma(b, s2, 1.0 / 1188);
+	b = fma(b, s2, -1.0 / 1680);
+	b = fma(b, s2, 1.0 / 1260);
+	b = fma(b, s2, -1.0 / 360);
+	b = fma(b, s2, 1.0 / 12);
+	double l = fma(b, s, (c1 + c2) + (pl - 3.8782941580672414e-17));
+	return __gt_fast_two_sum(h, l, lo);
+}
+
+// lgamma(x) for x > 0 (below 2^1000) as hi + *lo: the fits on [1/2, 5/2), moved down
+// from below 10 with the log of the moves' product added, Stirling from 10.
+GTRACE_D double __gt_lgamma_pos_hilo_d(double x, double *lo)
+{
+	if (x >= 10.0)
+		return __gt_lgamma_stirling_d(x, lo);
+	if (x < 0.5)
+		return __gt_lgamma_small_d(x, lo);
+	*lo = 0.0;
+	if (x < 1.5)
+		return __gt_lgamma1_d(x - 1.0);
+	double y, ql, qh = __gt_gamma_down_d(x, &y, &ql);
+	double g = __gt_lgamma2_d(y - 2.0);
+	if (qh == 1.0)
+		return g;
+	double c, ll, lh = __gt_log_hilo_d(qh, &ll);
+	double h = __gt_two_sum(lh, g, &c);
+	return __gt_fast_two_sum(h, c + (ll + ql / qh), lo);
+}
+
+// x sin(pi x) = |x| sin(pi |x|) for x < 0 as hi + *lo: sin's kernel in two parts, and the
+// product's error by fma.
+GTRACE_D double __gt_x_sinpi_hilo_d(double x, double *lo)
+{
+	double ax = -x, sl, sh = __gt_sincospi_hilo_d(ax, 0, &sl); // sin(pi x) = -sin(pi |x|)
+	double t = __dmul_rn(ax, sh);
+	*lo = fma(ax, sh, -t) + ax * sl;
+	return t;
+}
+
+// lgamma: below -1/2 by reflection, log(pi / |x sin(pi x)|) - lgamma(-x), each term in two
+// parts. Between -23.0001 and -2.2637 its zeros lie where the terms cancel; the Guide
+// bounds no error there.
+GTRACE_D double lgamma(double x)
+{
+	double ax = fabs(x);
+	if (!(ax < GTRACE_INF))
+		return x * x; // +inf from either infinity, and NaN
+	if (x <= 0.0 && x == floor(x))
+		return GTRACE_INF; // the poles: 0, -0 and the negative integers
+	if (x >= 0x1p1000)
+		return x * (log(x) - 1.0); // the rest is under 2^-990 of it
+	double lo, h;
+	if (ax < 0.5)
+		h = __gt_lgamma_small_d(x, &lo);
+	else if (x > 0.0)
+		h = __gt_lgamma_pos_hilo_d(x, &lo);
+	else {
+		double tl, th = __gt_x_sinpi_hilo_d(x, &tl);
+		double sl, sh = __gt_log_hilo_d(fabs(th), &sl);
+		double gl, gh = __gt_lgamma_pos_hilo_d(ax, &gl);
+		double c1, c2;
+		h = __gt_two_sum(1.1447298858494002, -sh, &c1); // log(pi) in two parts
+		h = __gt_two_sum(h, -gh, &c2);
+		lo = (c1 + c2) + ((1.0265951162707826e-17 - (sl + tl / th)) - gl);
+	}
+	return h + lo;
+}
+
+// Gamma(x) for x in [1/2, 10) as (hi + *lo) 2^*j: e^lgamma from the fits in two parts
+// (pow's exp kernel), times the moves' product.
+GTRACE_D double __gt_gamma_mid_d(double x, double *lo, int *j)
+{
+	double y = x, ql = 0.0, qh = 1.0;
+	if (x >= 1.5)
+		qh = __gt_gamma_down_d(x, &y, &ql);
+	double c, r = __gt_reduce_ln2_hilo_d(y < 1.5 ? __gt_lgamma1_d(y - 1.0) : __gt_lgamma2_d(y - 2.0), j, &c);
+	double el, eh = __gt_exp_hilo_d(r, c, &el);
+	double vh = __dmul_rn(eh, qh);
+	*lo = fma(eh, qh, -vh) + (el * qh + eh * ql);
+	return vh;
+}
+
+// tgamma: e^lgamma(x) times the product of lgamma's moves below 10, e^(h + l) from
+// Stirling's two parts above, everything in two parts until the last rounding; below
+// 0 pi / (sin(pi x) Gamma(1 - x)) with Gamma(1 - x) = -x Gamma(-x), scaled by
+// 2^j only at the end, so that a subnormal result (from -171.6 to about -184) rounds once.
+GTRACE_D double tgamma(double x)
+{
+	if (x == 0.0)
+		return 1.0 / x; // +-inf, with x's sign
+	if (x < 0.0 && x == floor(x))
+		return __gt_nan(x); // the negative integers and -inf
+	if (!(x < 171.7))
+		return x + GTRACE_INF; // +inf, and NaN
+	double ax = fabs(x), vl, vh, c, r;
+	int j;
+	if (ax < 0.5) { // e^lgamma(1 + x) / x
+		r = __gt_reduce_ln2_hilo_d(__gt_lgamma1_d(x), &j, &c);
+		double el, eh = __gt_exp_hilo_d(r, c, &el);
+		eh = __gt_scale_d(eh, j); // j is 0 or 1
+		double q = eh / x;
+		if (!(fabs(q) < GTRACE_INF))
+			return q;
+		return q + (fma(-q, x, eh) + __gt_scale_d(el, j)) / x;
+	}
+	if (ax < 10.0)
+		vh = __gt_gamma_mid_d(ax, &vl, &j);
+	else {
+		double l, h = __gt_lgamma_stirling_d(ax, &l);
+		r = __gt_reduce_ln2_hilo_d(h, &j, &c);
+		if (x > 0.0)
+			return __gt_exp_pair_d(r, c + l, j);
+		if (h > 780.0) // below 2^-1075 however near x is to a pole
+			return __gt_x_sinpi_hilo_d(x, &l) * -0.0; // 0 of Gamma's sign
+		vh = __gt_exp_hilo_d(r, c + l, &vl);
+	}
+	if (x > 0.0)
+		return __gt_scale_d(vh + vl, j);
+	double tl, th = __gt_x_sinpi_hilo_d(x, &tl); // Gamma(x) = -pi / (x sin(pi x) Gamma(-x))
+	double dh = __dmul_rn(th, vh), dl = fma(th, vh, -dh) + (th * vl + tl * vh);
+	double ql, qh = __gt_div_hilo_d(-3.1415926535897931, -1.2246467991473532e-16, dh, dl, &ql);
+	return __gt_scale_d(qh + ql, -j);
+}
+
 #undef GTRACE_INF
 
 // ---- lgammaf and tgammaf ----------------------------------------------------------------
@@ -2493,6 +2739,8 @@ GTRACE_F1(erfcx)
 GTRACE_F1(erfinv)
 GTRACE_F1(erfcinv)
 GTRACE_F1(normcdfinv)
+GTRACE_F1(lgamma)
+GTRACE_F1(tgamma)
 GTRACE_D float fma(float a, float b, float c) { return fmaf(a, b, c); }
 GTRACE_D void sincos(float x, float *s, float *c) { sincosf(x, s, c); }
 #undef GTRACE_F1

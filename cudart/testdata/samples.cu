@@ -303,10 +303,11 @@ PRECISE(dmul_rn, (float)(__dadd_rn(__dmul_rn(a / 3.0, b / 7.0), -__dmul_rn(a / 3
 // C++'s float overloads are the float functions: the same bits as their f names.
 PRECISE(overloads, exp(a) + log(a) + pow(a, b) + sin(a) + tanh(a) + erfc(a) + sqrt(a) + fabs(b) + floor(a) +
 			   fmin(a, b) + fma(a, b, a) + hypot(a, b) + atan2(a, b) + cbrt(a) + asinh(a) + fmod(a, b) +
-			   sinpi(a) + normcdf(b) + rcbrt(a) + erfcx(b))
+			   sinpi(a) + normcdf(b) + rcbrt(a) + erfcx(b) + lgamma(a) + tgamma(a))
 PRECISE(overloads_f, expf(a) + logf(a) + powf(a, b) + sinf(a) + tanhf(a) + erfcf(a) + sqrtf(a) + fabsf(b) +
 			     floorf(a) + fminf(a, b) + fmaf(a, b, a) + hypotf(a, b) + atan2f(a, b) + cbrtf(a) +
-			     asinhf(a) + fmodf(a, b) + sinpif(a) + normcdff(b) + rcbrtf(a) + erfcxf(b))
+			     asinhf(a) + fmodf(a, b) + sinpif(a) + normcdff(b) + rcbrtf(a) + erfcxf(b) +
+			     lgammaf(a) + tgammaf(a))
 
 // The double forms.
 PRECISE_D(copy_f64, a)
@@ -346,6 +347,8 @@ PRECISE_D(erfcx, erfcx(a))
 PRECISE_D(erfinv, erfinv(a))
 PRECISE_D(erfcinv, erfcinv(a))
 PRECISE_D(normcdfinv, normcdfinv(a))
+PRECISE_D(lgamma, lgamma(a))
+PRECISE_D(tgamma, tgamma(a))
 
 // sincosf's two results: the sine in r, the cosine in y's place.
 extern "C" __global__ void m_sincosf(const float *x, float *y, float *r, int n)
