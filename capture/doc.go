@@ -54,7 +54,8 @@
 //	cvta                   .global .shared .local .const, and .to.*; 64-bit
 //	isspacep               .global .shared (::cta ::cluster) .local .const; 64-bit
 //	cvt                    every int/float pair; .rn .rz .rm .rp; .rni .rzi .rmi .rpi;
-//	                       .sat .ftz (float→int saturates, NaN→0)
+//	                       .sat .ftz (float→int saturates; NaN→0 from f32/f16 to ≤32 bits,
+//	                       else the sign bit, as an H100 gives it)
 //	ld ldu st              .global .shared .local .const .param generic; .v2 .v4; .nc;
 //	                       .volatile; .ca .cg .cs .lu .cv .wb .wt; .relaxed/.acquire/
 //	                       .release and scopes accepted; 8- to 64-bit and f32/f64

@@ -461,7 +461,7 @@ func laneHalfCvt(in *instr, a, b, _ uint64) uint64 {
 	case in.t == tF64:
 		return f64r(x)
 	}
-	return floatToInt(roundInt(x, in.rnd), in.t)
+	return floatToInt(roundInt(x, in.rnd), in.t, in.t2)
 }
 
 // toHalf converts cvt's source value v (of type in.t2) to the destination's format.

@@ -20,7 +20,7 @@ var moveFamily = opFamily{name: "data movement and conversion", rules: []opRule{
 	{names: []string{"isspacep"}, decode: decodeIsspacep,
 		doc: ".global .shared (::cta ::cluster) .local .const; 64-bit"},
 	{names: []string{"cvt"}, decode: decodeCvt,
-		doc: "every int/float pair; .rn .rz .rm .rp; .rni .rzi .rmi .rpi;\n.sat .ftz (float→int saturates, NaN→0)"},
+		doc: "every int/float pair; .rn .rz .rm .rp; .rni .rzi .rmi .rpi;\n.sat .ftz (float→int saturates; NaN→0 from f32/f16 to ≤32 bits,\nelse the sign bit, as an H100 gives it)"},
 }}
 
 func decodeMov(r *resolver) error {
@@ -357,7 +357,7 @@ func convert(in *instr, v uint64) uint64 {
 			f = f64(v)
 		}
 		f = roundInt(f, in.rnd)
-		return floatToInt(f, to)
+		return floatToInt(f, to, from)
 	case to.float():
 		var f float64
 		var exact bool
@@ -403,9 +403,15 @@ func roundInt(f float64, rnd uint8) float64 {
 	return math.Trunc(f)
 }
 
-// floatToInt saturates to the destination range; NaN becomes 0 (PTX cvt semantics).
-func floatToInt(f float64, to vtype) uint64 {
+// floatToInt saturates to the destination range. NaN becomes 0 from f32 (or a half
+// type) to 32 bits or fewer, as the PTX ISA says, but the destination's sign bit alone
+// (for an unsigned type too) from f64 or to 64 bits, as an H100 gives it
+// (TestOpCasesOnGPU's cvt cases; 8-bit destinations follow the 16-bit ones unmeasured).
+func floatToInt(f float64, to, from vtype) uint64 {
 	if f != f {
+		if from == tF64 || to.bits() == 64 {
+			return 1 << (to.bits() - 1)
+		}
 		return 0
 	}
 	n := to.bits()
