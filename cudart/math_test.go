@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -340,7 +341,7 @@ var moreFloats = map[string]func(rng *rand.Rand) []float32{
 // results are CUDA's bits exactly.
 func TestPreciseMath(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 26))
-	for _, fn := range preciseFns {
+	for _, fn := range slices.Concat(preciseFns, exactFns) {
 		t.Run(fn.name, func(t *testing.T) {
 			gx, gy, gr := gpuValues[float32](t, fn.name)
 			x, y := moreInputs(rng, gx, *mathInputs), moreInputs(rng, gy, *mathInputs)
@@ -508,10 +509,10 @@ func TestPreciseMathCost(t *testing.T) {
 		}
 	}
 	f32, f64 := perCall[float32](t, "copy"), perCall[float64](t, "copy_f64")
-	for _, fn := range preciseFns {
+	for _, fn := range slices.Concat(preciseFns, exactFns) {
 		check(fn.name, f32(fn.name))
 	}
-	for _, fn := range preciseFnsD {
+	for _, fn := range slices.Concat(preciseFnsD, exactFnsD) {
 		check(fn.name, f64(fn.name))
 	}
 	t.Logf("per call, gtrace/libdevice: %s", strings.Join(table, ", "))
@@ -629,7 +630,9 @@ var preciseFnsD = []preciseFn[exact]{
 // intervals evenly, up to where erf is 1 and erfc's last subnormals; for normcdf, the
 // same fits through -x/sqrt(2), down to its last subnormals; for erfcx, its fits and
 // the series past them, and up to its overflow below 0; for erfinv, x near ±1; for
-// erfcinv and normcdfinv, every binade near 0 and the last doubles below 2 and 1.
+// erfcinv and normcdfinv, every binade near 0 and the last doubles below 2 and 1;
+// for lgamma and tgamma, nearZeros and the range of tgamma's subnormal results; for
+// ldexp and scalbn, results among the subnormals.
 var moreDoubles = map[string]func(rng *rand.Rand) (x, y []float64){
 	"asin":       nearOne,
 	"acos":       nearOne,
@@ -641,6 +644,8 @@ var moreDoubles = map[string]func(rng *rand.Rand) (x, y []float64){
 	"erfcinv":    nearEnds(2),
 	"normcdfinv": nearEnds(1),
 	"lgamma":     nearZeros,
+	"ldexp":      subnormalScales,
+	"scalbn":     subnormalScales,
 	"tgamma": func(rng *rand.Rand) (x, y []float64) {
 		x, y = uniform(-190, 172)(rng)
 		for range 1024 {
@@ -719,6 +724,19 @@ func nearEnds(top float64) func(rng *rand.Rand) (x, y []float64) {
 	}
 }
 
+// subnormalScales is x 2^n with results among the subnormals and at the least normal
+// doubles, where ldexp rounds: x of every significand, n from -1080 to -1010.
+func subnormalScales(rng *rand.Rand) (x, y []float64) {
+	for range 2048 {
+		v := math.Ldexp(1+rng.Float64(), rng.IntN(9)-4)
+		if rng.IntN(2) == 0 {
+			v = -v
+		}
+		x, y = append(x, v), append(y, float64(-1080+rng.IntN(71)))
+	}
+	return x, y
+}
+
 // nearZeros is lgamma's hard inputs: near its zeros 1 and 2 (to their last doubles),
 // between -23.0001 and -2.2637 (where its negative zeros lie), below 1/2 in every binade
 // of either sign, and uniform over (0, 20), where the fits, the moves and Stirling meet.
@@ -764,7 +782,7 @@ func nearOne(rng *rand.Rand) (x, y []float64) {
 // wherever CUDA returns one.
 func TestPreciseMathDouble(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 64))
-	for _, fn := range preciseFnsD {
+	for _, fn := range slices.Concat(preciseFnsD, exactFnsD) {
 		t.Run(fn.name, func(t *testing.T) {
 			gx, gy, gr := gpuValues[float64](t, fn.name)
 			x, y := randomDoubles(rng, gx), randomDoubles(rng, gy)

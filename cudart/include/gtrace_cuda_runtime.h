@@ -539,6 +539,10 @@ GTRACE_D float __int2float_rn(int x) { return __nvvm_i2f_rn(x); }
 GTRACE_D float __uint2float_rn(unsigned int x) { return __nvvm_ui2f_rn(x); }
 GTRACE_D float __double2float_rn(double x) { return __nvvm_d2f_rn(x); }
 GTRACE_D int __double2int_rn(double x) { return __nvvm_d2i_rn(x); }
+GTRACE_D long long __float2ll_rn(float x) { return __nvvm_f2ll_rn(x); }
+GTRACE_D long long __float2ll_rz(float x) { return __nvvm_f2ll_rz(x); }
+GTRACE_D long long __double2ll_rn(double x) { return __nvvm_d2ll_rn(x); }
+GTRACE_D long long __double2ll_rz(double x) { return __nvvm_d2ll_rz(x); }
 
 // ---- Floating point: the functions that are one correctly rounded or exact PTX
 // instruction (CUDA Math API: 0 ulp), and the intrinsics that the Programming

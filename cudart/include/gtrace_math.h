@@ -2368,6 +2368,184 @@ GTRACE_D double remainder(double x, double y)
 GTRACE_D float fmodf(float x, float y) { return (float)fmod((double)x, (double)y); }
 GTRACE_D float remainderf(float x, float y) { return (float)remainder((double)x, (double)y); }
 
+// ---- The exact functions: frexp, ldexp, scalbn, ilogb, logb, modf, nextafter, fdim,
+// nearbyint, lrint, lround, llrint, llround, remquo, fdividef, and the classifications --
+// Each result is exact (or x/y correctly rounded), as C99 defines it; where C99 leaves a
+// case to the implementation the H100's answer is taken (traces/hw/h100-2026-11-27-mathfn):
+// ilogb of 0 and NaN is INT_MIN, of an infinity INT_MAX; frexp's exponent of 0, an
+// infinity or NaN is 0; lrint and lround of NaN or past the range is cvt's saturation
+// (NaN gives LONG_MIN); remquo's quotient keeps three bits.
+GTRACE_D float frexpf(float x, int *e)
+{
+	*e = 0;
+	if (x == 0.f || !(fabsf(x) < GTRACE_INFF))
+		return x + x;
+	int k = 0;
+	if (fabsf(x) < 1.17549435e-38f) { // subnormal: scaled by 2^24 first
+		x *= 16777216.f;
+		k = -24;
+	}
+	int b = __float_as_int(x);
+	*e = ((b >> 23) & 0xff) - 126 + k;
+	return __int_as_float((b & 0x807fffff) | 0x3f000000);
+}
+
+GTRACE_D double frexp(double x, int *e)
+{
+	*e = 0;
+	if (x == 0.0 || !(fabs(x) < GTRACE_INF))
+		return x + x;
+	int k;
+	double a = __gt_normal_d(fabs(x), &k);
+	long long b = __double_as_longlong(a);
+	*e = (int)(b >> 52) - 1022 + k;
+	return __gt_signed(__longlong_as_double((b & 0x000fffffffffffffll) | 0x3fe0000000000000ll), x);
+}
+
+// x 2^n: in double for a float, where the product is exact (any float times 2^300 is
+// past the float range, times 2^-300 below half its least subnormal), so that it rounds
+// once; a double's significand m in [1, 2) scaled by 2^(e + n) with __gt_scale_d, whose
+// second step alone rounds.
+GTRACE_D float ldexpf(float x, int n)
+{
+	n = n < -300 ? -300 : (n > 300 ? 300 : n);
+	return (float)((double)x * __gt_pow2i_d(n / 2) * __gt_pow2i_d(n - n / 2));
+}
+
+GTRACE_D double ldexp(double x, int n)
+{
+	if (x == 0.0 || !(fabs(x) < GTRACE_INF))
+		return x + x;
+	int e;
+	double m = 2.0 * frexp(fabs(x), &e); // in [1, 2)
+	n = n < -2200 ? -2200 : (n > 2200 ? 2200 : n);
+	int s = e - 1 + n;
+	s = s < -1100 ? -1100 : (s > 1100 ? 1100 : s);
+	return __gt_signed(__gt_scale_d(m, s), x);
+}
+
+GTRACE_D float scalbnf(float x, int n) { return ldexpf(x, n); }
+GTRACE_D double scalbn(double x, int n) { return ldexp(x, n); }
+GTRACE_D float scalblnf(float x, long n) { return ldexpf(x, n < -300 ? -300 : (n > 300 ? 300 : (int)n)); }
+GTRACE_D double scalbln(double x, long n) { return ldexp(x, n < -2200 ? -2200 : (n > 2200 ? 2200 : (int)n)); }
+
+// ilogb from frexp's exponent e (0 for 0, an infinity or NaN).
+template <typename T> GTRACE_D int __gt_ilogb(T x, T inf, int e)
+{
+	if (!(x != 0 && x == x))
+		return -2147483647 - 1; // 0 and NaN
+	return x == inf || x == -inf ? 2147483647 : e - 1;
+}
+
+GTRACE_D int ilogbf(float x)
+{
+	int e;
+	frexpf(x, &e);
+	return __gt_ilogb(x, GTRACE_INFF, e);
+}
+
+GTRACE_D int ilogb(double x)
+{
+	int e;
+	frexp(x, &e);
+	return __gt_ilogb(x, GTRACE_INF, e);
+}
+
+GTRACE_D float logbf(float x)
+{
+	if (x == 0.f)
+		return -GTRACE_INFF;
+	if (!(fabsf(x) < GTRACE_INFF))
+		return x * x; // +inf, and NaN
+	return (float)ilogbf(x);
+}
+
+GTRACE_D double logb(double x)
+{
+	if (x == 0.0)
+		return -GTRACE_INF;
+	if (!(fabs(x) < GTRACE_INF))
+		return x * x;
+	return (double)ilogb(x);
+}
+
+// modf: the integral part truncated, the fraction x less it (exact) with x's sign, 0 for
+// an infinity.
+GTRACE_D float modff(float x, float *ip)
+{
+	*ip = truncf(x);
+	return copysignf(fabsf(x) == GTRACE_INFF ? 0.f : x - *ip, x);
+}
+
+GTRACE_D double modf(double x, double *ip)
+{
+	*ip = trunc(x);
+	return copysign(fabs(x) == GTRACE_INF ? 0.0 : x - *ip, x);
+}
+
+// nextafter: one step of the bit pattern (I, of T's size) towards y (away from 0 when
+// x's magnitude grows); from 0 the least subnormal with y's sign; y itself when x == y.
+template <typename T, typename I> GTRACE_D T __gt_nextafter(T x, T y, T least)
+{
+	if (x != x || y != y)
+		return x + y;
+	if (x == y)
+		return y;
+	if (x == 0)
+		return __gt_signed(least, y);
+	return __builtin_bit_cast(T, (I)(__builtin_bit_cast(I, x) + (((x < y) == (x > 0)) ? 1 : -1)));
+}
+
+GTRACE_D float nextafterf(float x, float y) { return __gt_nextafter<float, int>(x, y, 1.40129846e-45f); }
+GTRACE_D double nextafter(double x, double y) { return __gt_nextafter<double, long long>(x, y, 4.9406564584124654e-324); }
+
+GTRACE_D float fdimf(float x, float y) { return x != x || y != y ? x + y : (x > y ? x - y : 0.f); }
+GTRACE_D double fdim(double x, double y) { return x != x || y != y ? x + y : (x > y ? x - y : 0.0); }
+GTRACE_D double nearbyint(double x) { return rint(x); }
+GTRACE_D float fdividef(float x, float y) { return x / y; }
+
+// To a 64-bit integer (long is 64 bits on the targets CUDA supports): cvt.rni, or
+// cvt.rzi of round's result for the ties away from zero.
+GTRACE_D long long llrintf(float x) { return __float2ll_rn(x); }
+GTRACE_D long long llrint(double x) { return __double2ll_rn(x); }
+GTRACE_D long long llroundf(float x) { return __float2ll_rz(roundf(x)); }
+GTRACE_D long long llround(double x) { return __double2ll_rz(round(x)); }
+GTRACE_D long lrintf(float x) { return (long)llrintf(x); }
+GTRACE_D long lrint(double x) { return (long)llrint(x); }
+GTRACE_D long lroundf(float x) { return (long)llroundf(x); }
+GTRACE_D long lround(double x) { return (long)llround(x); }
+
+// remquo: remainder's result and the last three bits of the quotient n (the nearest
+// integer to x/y, ties to even), with x/y's sign: |x| mod 8|y| (by fmod, exact) leaves
+// n mod 8 to find by taking off 4|y|, 2|y| and |y| (exact), and the last step rounds.
+GTRACE_D double remquo(double x, double y, int *quo)
+{
+	*quo = 0;
+	double ax = fabs(x), ay = fabs(y);
+	if (x != x || y != y || ax == GTRACE_INF || ay == 0.0)
+		return remainder(x, y); // NaN
+	double r = ay < 2.2471164185778946e+307 ? fmod(ax, 8.0 * ay) : ax; // DBL_MAX / 8
+	int q = 0;
+	for (int k = 4; k >= 1; k >>= 1)
+		if (r >= k * ay) {
+			r -= k * ay;
+			q += k;
+		}
+	if (r > ay - r || (r == ay - r && (q & 1))) {
+		r -= ay;
+		q += 1;
+	}
+	q &= 7;
+	*quo = (x < 0.0) != (y < 0.0) ? -q : q;
+	return __gt_signed(r, x);
+}
+
+// remquof in double: its remainder is exact there, and so a float.
+GTRACE_D float remquof(float x, float y, int *quo) { return (float)remquo((double)x, (double)y, quo); }
+
+GTRACE_D float nanf(const char *) { return __int_as_float(0x7fffffff); }
+GTRACE_D double nan(const char *) { return __gt_nan(0.0); }
+
 // ---- lgamma and tgamma ------------------------------------------------------------------
 // ln Gamma(1 + z) and ln Gamma(2 + z) for z in [-1/2, 1/2] as z (c + z P(z)), c the slope
 // at the zero (-gamma and 1 - gamma, Euler's constant in two parts) and P a fit of ours,
@@ -2742,6 +2920,21 @@ GTRACE_F1(normcdfinv)
 GTRACE_F1(lgamma)
 GTRACE_F1(tgamma)
 GTRACE_D float fma(float a, float b, float c) { return fmaf(a, b, c); }
+// The classifications, C++'s overloads of C99's macros and CUDA's __isnan family.
+#define GTRACE_CLASSIFY(T, SUF, INF)                                                          \
+	GTRACE_D bool isnan(T x) { return x != x; }                                           \
+	GTRACE_D bool isinf(T x) { return x == INF || x == -INF; }                            \
+	GTRACE_D bool isfinite(T x) { return x - x == x - x; }                                \
+	GTRACE_D bool signbit(T x) { return __gt_sign(x); }                                   \
+	GTRACE_D int __isnan##SUF(T x) { return x != x; }                                     \
+	GTRACE_D int __isinf##SUF(T x) { return isinf(x); }
+GTRACE_CLASSIFY(float, f, GTRACE_INFF)
+GTRACE_CLASSIFY(double, , __longlong_as_double(0x7ff0000000000000ll))
+#undef GTRACE_CLASSIFY
+GTRACE_D int __finitef(float x) { return isfinite(x); }
+GTRACE_D int __isfinited(double x) { return isfinite(x); }
+GTRACE_D int __signbitf(float x) { return signbit(x); }
+GTRACE_D int __signbitd(double x) { return signbit(x); }
 GTRACE_D void sincos(float x, float *s, float *c) { sincosf(x, s, c); }
 #undef GTRACE_F1
 #undef GTRACE_F2

@@ -83,6 +83,12 @@ static void run(const char *name, const char *outdir, bool once, Range rg, F f)
 	CK(cudaFree(dr));
 }
 
+#include "mathfn_results.h"
+
+// normf and rnormf over an array of three.
+__device__ float normf3(float x, float y, bool r) { float a[3] = {x, y, x - y}; return r ? rnormf(3, a) : normf(3, a); }
+__device__ double norm3(double x, double y, bool r) { double a[3] = {x, y, x - y}; return r ? rnorm(3, a) : norm(3, a); }
+
 #define F1(T, NAME, EXPR, ...) \
 	run<T>(NAME, outdir, once, Range{__VA_ARGS__}, [] __device__(T x, T y) { return (T)(EXPR); })
 
@@ -178,5 +184,71 @@ int main(int argc, char **argv)
 	F1(double, "rcbrt", rcbrt(x), -1000, 1000, 0, 0);
 	F1(double, "lgamma", lgamma(x), -20, 40, 0, 0);
 	F1(double, "tgamma", tgamma(x), -20, 36, 0, 0);
+	// Fourth run: the exact functions, the norms and the Bessel functions.
+	F1(float, "frexpf", frexpf_m(x), -150, 128, 0, 0, true);
+	F1(float, "frexpf_e", frexpf_e(x), -150, 128, 0, 0, true);
+	F1(float, "ldexpf", ldexpf(x, (int)y), -10, 10, -300, 300);
+	F1(float, "scalbnf", scalbnf(x, (int)y), -10, 10, -300, 300);
+	F1(float, "ilogbf", ilogbf(x), -150, 128, 0, 0, true);
+	F1(float, "logbf", logbf(x), -150, 128, 0, 0, true);
+	F1(float, "modff", modff_f(x), -10, 30, 0, 0, true);
+	F1(float, "modff_i", modff_i(x), -10, 30, 0, 0, true);
+	F1(float, "nextafterf", nextafterf(x, y), -10, 10, -10, 10);
+	F1(float, "fdimf", fdimf(x, y), -10, 10, -10, 10);
+	F1(float, "nearbyintf", nearbyintf(x), -1000, 1000, 0, 0);
+	F1(float, "lrintf", lrintf(x), -1e6, 1e6, 0, 0);
+	F1(float, "lroundf", lroundf(x), -1e6, 1e6, 0, 0);
+	F1(float, "llrintf", llrintf(x), -1e6, 1e6, 0, 0);
+	F1(float, "llroundf", llroundf(x), -1e6, 1e6, 0, 0);
+	F1(float, "remquof", remquof_r(x, y), -1000, 1000, -10, 10);
+	F1(float, "remquof_q", remquof_q(x, y), -1000, 1000, -10, 10);
+	F1(float, "fdividef", fdividef(x, y), -10, 10, -10, 10);
+	F1(float, "rhypotf", rhypotf(x, y), -100, 100, -100, 100);
+	F1(float, "norm3df", norm3df(x, y, x - y), -100, 100, -100, 100);
+	F1(float, "rnorm3df", rnorm3df(x, y, x - y), -100, 100, -100, 100);
+	F1(float, "norm4df", norm4df(x, y, x - y, x + y), -100, 100, -100, 100);
+	F1(float, "rnorm4df", rnorm4df(x, y, x - y, x + y), -100, 100, -100, 100);
+	F1(float, "normf", normf3(x, y, false), -100, 100, -100, 100);
+	F1(float, "rnormf", normf3(x, y, true), -100, 100, -100, 100);
+	F1(float, "j0f", j0f(x), -50, 50, 0, 0);
+	F1(float, "j1f", j1f(x), -50, 50, 0, 0);
+	F1(float, "y0f", y0f(x), 0, 50, 0, 0);
+	F1(float, "y1f", y1f(x), 0, 50, 0, 0);
+	F1(float, "jnf", jnf(3, x), -50, 50, 0, 0);
+	F1(float, "ynf", ynf(3, x), 0, 50, 0, 0);
+	F1(float, "cyl_bessel_i0f", cyl_bessel_i0f(x), -100, 100, 0, 0);
+	F1(float, "cyl_bessel_i1f", cyl_bessel_i1f(x), -100, 100, 0, 0);
+	F1(double, "frexp", frexp_m(x), -1075, 1024, 0, 0, true);
+	F1(double, "frexp_e", frexp_e(x), -1075, 1024, 0, 0, true);
+	F1(double, "ldexp", ldexp(x, (int)y), -10, 10, -2200, 2200);
+	F1(double, "scalbn", scalbn(x, (int)y), -10, 10, -2200, 2200);
+	F1(double, "ilogb", ilogb(x), -1075, 1024, 0, 0, true);
+	F1(double, "logb", logb(x), -1075, 1024, 0, 0, true);
+	F1(double, "modf", modf_f(x), -10, 60, 0, 0, true);
+	F1(double, "modf_i", modf_i(x), -10, 60, 0, 0, true);
+	F1(double, "nextafter", nextafter(x, y), -10, 10, -10, 10);
+	F1(double, "fdim", fdim(x, y), -10, 10, -10, 10);
+	F1(double, "nearbyint", nearbyint(x), -1000, 1000, 0, 0);
+	F1(double, "lrint", lrint(x), -1e15, 1e15, 0, 0);
+	F1(double, "lround", lround(x), -1e15, 1e15, 0, 0);
+	F1(double, "llrint", llrint(x), -1e15, 1e15, 0, 0);
+	F1(double, "llround", llround(x), -1e15, 1e15, 0, 0);
+	F1(double, "remquo", remquo_r(x, y), -1000, 1000, -10, 10);
+	F1(double, "remquo_q", remquo_q(x, y), -1000, 1000, -10, 10);
+	F1(double, "rhypot", rhypot(x, y), -100, 100, -100, 100);
+	F1(double, "norm3d", norm3d(x, y, x - y), -100, 100, -100, 100);
+	F1(double, "rnorm3d", rnorm3d(x, y, x - y), -100, 100, -100, 100);
+	F1(double, "norm4d", norm4d(x, y, x - y, x + y), -100, 100, -100, 100);
+	F1(double, "rnorm4d", rnorm4d(x, y, x - y, x + y), -100, 100, -100, 100);
+	F1(double, "norm", norm3(x, y, false), -100, 100, -100, 100);
+	F1(double, "rnorm", norm3(x, y, true), -100, 100, -100, 100);
+	F1(double, "j0", j0(x), -50, 50, 0, 0);
+	F1(double, "j1", j1(x), -50, 50, 0, 0);
+	F1(double, "y0", y0(x), 0, 50, 0, 0);
+	F1(double, "y1", y1(x), 0, 50, 0, 0);
+	F1(double, "jn", jn(3, x), -50, 50, 0, 0);
+	F1(double, "yn", yn(3, x), 0, 50, 0, 0);
+	F1(double, "cyl_bessel_i0", cyl_bessel_i0(x), -100, 100, 0, 0);
+	F1(double, "cyl_bessel_i1", cyl_bessel_i1(x), -100, 100, 0, 0);
 	return 0;
 }
