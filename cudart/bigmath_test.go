@@ -762,19 +762,24 @@ func bigLgamma(x *big.Float) *big.Float {
 	s := bigNew().Mul(bigNew().Sub(X, bf(0.5)), bigLog(X))
 	s.Sub(s, X).Add(s, bigHalfLog2Pi())
 	inv := bigNew().Quo(bf(1), X)
-	inv2, p := bigNew().Mul(inv, inv), bigNew().Set(inv)
+	bigStirlingAdd(s, bigNew().Set(inv), bigNew().Mul(inv, inv), 1, func(int) float64 { return 1 })
+	return s.Sub(s, bigLog(prod))
+}
+
+// bigStirlingAdd adds sign (c_1 w(0) p + c_2 w(1) p inv2 + c_3 w(2) p inv2^2 + ...) to s,
+// c_k Stirling's coefficients and inv2 = 1/X^2, until a term falls below 2^-(bigPrec+10)
+// of s. It uses p up.
+func bigStirlingAdd(s, p, inv2 *big.Float, sign float64, w func(k int) float64) {
 	for k, c := range bigStirling() {
-		t := bigNew().Mul(c, p)
+		t := bigNew().Mul(c, bf(sign*w(k)))
+		t.Mul(t, p)
 		s.Add(s, t)
 		if t.Sign() == 0 || t.MantExp(nil) < s.MantExp(nil)-bigPrec-10 {
-			break
-		}
-		if k == len(bigStirling())-1 {
-			panic("bigLgamma: Stirling's series did not converge")
+			return
 		}
 		p.Mul(p, inv2)
 	}
-	return s.Sub(s, bigLog(prod))
+	panic("Stirling's series did not converge")
 }
 
 // bigLgammaNeg is ln |Gamma(x)| for x < 0 not an integer: log(pi / |x sin(pi x)|) -
@@ -833,16 +838,7 @@ var bigEulerGamma = sync.OnceValue(func() *big.Float {
 	psi := bigLog(X)
 	psi.Sub(psi, bigNew().Quo(bf(0.5), X))
 	inv2 := bigNew().Quo(bf(1), bigNew().Mul(X, X))
-	p := bigNew().Set(inv2)
-	for k, c := range bigStirling() {
-		t := bigNew().Mul(c, bf(float64(2*k+1)))
-		t.Mul(t, p)
-		psi.Sub(psi, t)
-		if t.MantExp(nil) < psi.MantExp(nil)-bigPrec-10 {
-			break
-		}
-		p.Mul(p, inv2)
-	}
+	bigStirlingAdd(psi, bigNew().Set(inv2), inv2, -1, func(k int) float64 { return float64(2*k + 1) })
 	for j := 1; j < 40; j++ {
 		psi.Sub(psi, bigNew().Quo(bf(1), bf(float64(j))))
 	}

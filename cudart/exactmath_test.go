@@ -15,8 +15,8 @@ import (
 var exactFns = []preciseFn[float64]{
 	{"frexpf", 0, unary(frexpFrac)},
 	{"frexpf_e", 0, unary(frexpExp)},
-	{"ldexpf", 0, func(x, y float64) float64 { return float64(float32(ldexpRef(x, y, 300))) }},
-	{"scalbnf", 0, func(x, y float64) float64 { return float64(float32(ldexpRef(x, y, 300))) }},
+	{"ldexpf", 0, ldexpfRef},
+	{"scalbnf", 0, ldexpfRef},
 	{"ilogbf", 0, unary(func(x float64) float64 { return float64(float32(ilogbRef(x))) })},
 	{"logbf", 0, unary(math.Logb)},
 	{"modff", 0, unary(modfFrac)},
@@ -24,10 +24,10 @@ var exactFns = []preciseFn[float64]{
 	{"nextafterf", 0, func(x, y float64) float64 { return float64(math.Nextafter32(float32(x), float32(y))) }},
 	{"fdimf", 0, func(x, y float64) float64 { return float64(float32(fdimRef(x, y))) }},
 	{"nearbyintf", 0, unary(math.RoundToEven)},
-	{"lrintf", 0, unary(func(x float64) float64 { return float64(float32(cvtInt64(math.RoundToEven(x)))) })},
-	{"lroundf", 0, unary(func(x float64) float64 { return float64(float32(cvtInt64(math.Round(x)))) })},
-	{"llrintf", 0, unary(func(x float64) float64 { return float64(float32(cvtInt64(math.RoundToEven(x)))) })},
-	{"llroundf", 0, unary(func(x float64) float64 { return float64(float32(cvtInt64(math.Round(x)))) })},
+	{"lrintf", 0, unary(toFloat(lrintRef))},
+	{"lroundf", 0, unary(toFloat(lroundRef))},
+	{"llrintf", 0, unary(toFloat(lrintRef))},
+	{"llroundf", 0, unary(toFloat(lroundRef))},
 	{"remquof", 0, math.Remainder},
 	{"remquof_q", 0, remquoBits},
 	{"fdividef", 0, func(x, y float64) float64 { return float64(float32(x / y)) }},
@@ -38,8 +38,8 @@ var exactFns = []preciseFn[float64]{
 var exactFnsD = []preciseFn[exact]{
 	{"frexp", 0, exactRef(unary(frexpFrac))},
 	{"frexp_e", 0, exactRef(unary(frexpExp))},
-	{"ldexp", 0, func(x, y float64) exact { return special(ldexpRef(x, y, 2200)) }},
-	{"scalbn", 0, func(x, y float64) exact { return special(ldexpRef(x, y, 2200)) }},
+	{"ldexp", 0, exactRef(ldexpRef)},
+	{"scalbn", 0, exactRef(ldexpRef)},
 	{"ilogb", 0, exactRef(unary(func(x float64) float64 { return float64(ilogbRef(x)) }))},
 	{"logb", 0, exactRef(unary(math.Logb))},
 	{"modf", 0, exactRef(unary(modfFrac))},
@@ -47,10 +47,10 @@ var exactFnsD = []preciseFn[exact]{
 	{"nextafter", 0, exactRef(math.Nextafter)},
 	{"fdim", 0, exactRef(fdimRef)},
 	{"nearbyint", 0, exactRef(unary(math.RoundToEven))},
-	{"lrint", 0, exactRef(unary(func(x float64) float64 { return float64(cvtInt64(math.RoundToEven(x))) }))},
-	{"lround", 0, exactRef(unary(func(x float64) float64 { return float64(cvtInt64(math.Round(x))) }))},
-	{"llrint", 0, exactRef(unary(func(x float64) float64 { return float64(cvtInt64(math.RoundToEven(x))) }))},
-	{"llround", 0, exactRef(unary(func(x float64) float64 { return float64(cvtInt64(math.Round(x))) }))},
+	{"lrint", 0, exactRef(unary(lrintRef))},
+	{"lround", 0, exactRef(unary(lroundRef))},
+	{"llrint", 0, exactRef(unary(lrintRef))},
+	{"llround", 0, exactRef(unary(lroundRef))},
 	{"remquo", 0, exactRef(math.Remainder)},
 	{"remquo_q", 0, exactRef(remquoBits)},
 }
@@ -70,20 +70,20 @@ func frexpExp(x float64) float64 {
 	return float64(e)
 }
 
-// ldexpRef is x 2^n for n = (int)y (cvt.rzi.s32 of the float y: saturated, and NaN the
-// least int from a double, 0 from a float, as the H100 converts), n clamped to
-// [-clamp, clamp] (past which the result is 0 or infinite anyway), rounded once.
-func ldexpRef(x, y float64, clamp int) float64 {
-	nan := int64(math.MinInt32)
-	if clamp == 300 {
-		nan = 0
-	}
-	n := cvtInt(y, 32, nan)
-	n = max(-int64(clamp), min(int64(clamp), n))
+// ldexpRef is x 2^n for n = (int)y, cvt.rzi.s32 of the double y (saturated, NaN the
+// least int, as the H100 converts), rounded once.
+func ldexpRef(x, y float64) float64 { return scaleRef(x, cvtInt(y, 32, math.MinInt32)) }
+
+// ldexpfRef is ldexpf's: (int)y from a float, whose NaN converts to 0.
+func ldexpfRef(x, y float64) float64 { return float64(float32(scaleRef(x, cvtInt(y, 32, 0)))) }
+
+// scaleRef is x 2^n rounded once to a double (n clamped to +-2200, past which the result
+// is 0 or infinite anyway).
+func scaleRef(x float64, n int64) float64 {
 	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
 		return x
 	}
-	v, _ := new(big.Float).SetMantExp(big.NewFloat(x), int(n)).Float64()
+	v, _ := new(big.Float).SetMantExp(big.NewFloat(x), int(max(-2200, min(2200, n)))).Float64()
 	return v
 }
 
@@ -135,8 +135,15 @@ func cvtInt(v float64, bits uint, nan int64) int64 {
 	return int64(math.Trunc(v))
 }
 
-// cvtInt64 is cvt to a 64-bit integer: NaN gives the least one, as the H100's does.
-func cvtInt64(v float64) int64 { return cvtInt(v, 64, math.MinInt64) }
+// lrintRef and lroundRef are lrint and lround as a double: cvt to a 64-bit integer (NaN
+// gives the least one, as the H100's does) of x rounded to even or away from zero.
+func lrintRef(x float64) float64  { return float64(cvtInt(math.RoundToEven(x), 64, math.MinInt64)) }
+func lroundRef(x float64) float64 { return float64(cvtInt(math.Round(x), 64, math.MinInt64)) }
+
+// toFloat is f's result as the float kernel stores it.
+func toFloat(f func(float64) float64) func(float64) float64 {
+	return func(x float64) float64 { return float64(float32(f(x))) }
+}
 
 // remquoBits is remquo's quotient: the last three bits of the nearest integer to x/y
 // (ties to even, from the exact quotient), with x/y's sign; 0 where the remainder is NaN.

@@ -194,15 +194,22 @@ GTRACE_D float __gt_log1p_kernel(float f, float *lo)
 	return hi;
 }
 
+// x > 0 (finite) scaled to a normal float: times 2^24 if it is subnormal, *k = -24.
+GTRACE_D float __gt_normal_f(float x, int *k)
+{
+	*k = 0;
+	if (x < 1.17549435e-38f) {
+		x *= 16777216.f;
+		*k = -24;
+	}
+	return x;
+}
+
 // Splits x > 0 (finite, not zero) as 2^e (1 + f) with 1+f in [sqrt(1/2), sqrt(2)).
 GTRACE_D float __gt_log_split(float x, int *e)
 {
-	int k = 0;
-	if (x < 1.17549435e-38f) { // subnormal: scale to normal first
-		x *= 16777216.f;
-		k = -24;
-	}
-	int ix = __float_as_int(x) - 0x3f3504f3; // sqrt(1/2)'s bits
+	int k;
+	int ix = __float_as_int(__gt_normal_f(x, &k)) - 0x3f3504f3; // sqrt(1/2)'s bits
 	*e = (ix >> 23) + k;
 	return __int_as_float((ix & 0x007fffff) + 0x3f3504f3) - 1.f;
 }
@@ -2111,10 +2118,9 @@ GTRACE_D double acos(double x)
 // The float forms compute in double and round once: each double step here is exact or
 // far below a float's ulp.
 
-// sin(pi x) (which 0) or cos(pi x) (which 1) as hi + *lo: x = n/2 + r exactly with |r| <=
-// 1/4 (beyond 2^52 x is an integer, and beyond 2^53 an even one), pi r = t + c (pi in
-// two parts), then the sin and cos kernels. Zeros are +0, but sinpi keeps x's sign.
-// sin(pi x) (which 0) or cos(pi x) (which 1) for x >= 0 (finite) as hi + *lo.
+// sin(pi x) (which 0) or cos(pi x) (which 1) for x >= 0 (finite) as hi + *lo: x = n/2 + r
+// exactly with |r| <= 1/4 (beyond 2^52 x is an integer, and beyond 2^53 an even one),
+// pi r = t + c (pi in two parts), then the sin and cos kernels.
 GTRACE_D double __gt_sincospi_hilo_d(double ax, int which, double *lo)
 {
 	double n = rint(2.0 * fmin(ax, 9007199254740992.0)); // 2^53: even, so n = 0 mod 4
@@ -2130,6 +2136,7 @@ GTRACE_D double __gt_sincospi_hilo_d(double ax, int which, double *lo)
 	return hi;
 }
 
+// sinpi and cospi: zeros are +0, but sinpi keeps x's sign.
 GTRACE_D double __gt_sincospi_d(double x, int which)
 {
 	double ax = fabs(x);
@@ -2381,9 +2388,9 @@ GTRACE_D float frexpf(float x, int *e)
 	if (x == 0.f || !(fabsf(x) < GTRACE_INFF))
 		return x + x;
 	int k = 0;
-	if (fabsf(x) < 1.17549435e-38f) { // subnormal: scaled by 2^24 first
-		x *= 16777216.f;
-		k = -24;
+	if (fabsf(x) < 1.17549435e-38f) { // subnormal: scaled by 2^24 first (x keeps its sign,
+		x *= 16777216.f;            // which __gt_normal_f's |x| would cost two instructions
+		k = -24;                    // to put back)
 	}
 	int b = __float_as_int(x);
 	*e = ((b >> 23) & 0xff) - 126 + k;
