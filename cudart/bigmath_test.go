@@ -307,15 +307,36 @@ func refCbrt(x float64) exact {
 	return value(y)
 }
 
-func refHypot(x, y float64) exact {
-	switch {
-	case math.IsInf(x, 0) || math.IsInf(y, 0):
-		return special(math.Inf(1))
-	case math.IsNaN(x) || math.IsNaN(y):
-		return special(math.NaN())
+// refNorm is sqrt(v[0]^2 + ... ), or its reciprocal: +inf (0) if a value is infinite,
+// even with a NaN, NaN if one is a NaN, +inf for the reciprocal of 0.
+func refNorm(recip bool, v ...float64) exact {
+	s := bigNew()
+	nan := false
+	for _, x := range v {
+		switch {
+		case math.IsInf(x, 0):
+			return special(map[bool]float64{false: math.Inf(1), true: 0}[recip])
+		case math.IsNaN(x):
+			nan = true
+		default:
+			s.Add(s, bigNew().Mul(bf(x), bf(x)))
+		}
 	}
-	s := bigNew().Add(bigNew().Mul(bf(x), bf(x)), bigNew().Mul(bf(y), bf(y)))
+	switch {
+	case nan:
+		return special(math.NaN())
+	case recip && s.Sign() == 0:
+		return special(math.Inf(1))
+	case recip:
+		return value(s.Quo(bf(1), s.Sqrt(s)))
+	}
 	return value(s.Sqrt(s))
+}
+
+// normArgs are the norms' arguments as scripts/hw/mathfn.cu makes them from x and y,
+// each rounded to T: x, y, x - y and, for the four-argument forms, x + y.
+func normArgs[T float](n int, x, y float64) []float64 {
+	return []float64{x, y, float64(T(x) - T(y)), float64(T(x) + T(y))}[:n]
 }
 
 // refSinPi and refCosPi: x = n/2 + s exactly in float64 (math.Mod is exact), |s| <= 1/4,

@@ -67,7 +67,7 @@ var preciseFns = []preciseFn[float64]{
 	{"atan2f", 3, math.Atan2},
 	{"asinf", 2, unary(math.Asin)},
 	{"acosf", 2, unary(math.Acos)},
-	{"hypotf", 3, math.Hypot},
+	{"hypotf", 3, normRefF(2, false)},
 	{"erfcf", 4, unary(math.Erfc)},
 	{"cbrtf", 1, unary(math.Cbrt)},
 	{"sinpif", 1, unary(sinPi)},
@@ -101,6 +101,24 @@ var preciseFns = []preciseFn[float64]{
 	{"erfcxf", 4, unary(func(x float64) float64 { return refErfcx(x).float64() })},
 	{"lgammaf", 6, unary(lgamma64)},
 	{"tgammaf", 5, unary(math.Gamma)},
+	{"rhypotf", 2, normRefF(2, true)},
+	{"norm3df", 3, normRefF(3, false)},
+	{"rnorm3df", 2, normRefF(3, true)},
+	{"norm4df", 3, normRefF(4, false)},
+	{"rnorm4df", 2, normRefF(4, true)},
+	{"normf", 4, normRefF(3, false)},
+	{"rnormf", 3, normRefF(3, true)},
+}
+
+// normRef is a norm's reference on normArgs' n arguments in T (its reciprocal if recip);
+// normRefF the same in float64, for the float forms.
+func normRef[T float](n int, recip bool) func(x, y float64) exact {
+	return func(x, y float64) exact { return refNorm(recip, normArgs[T](n, x, y)...) }
+}
+
+func normRefF(n int, recip bool) func(x, y float64) float64 {
+	ref := normRef[float32](n, recip)
+	return func(x, y float64) float64 { return ref(x, y).float64() }
 }
 
 // lgamma64 is Go's lgamma but at -inf, where C's (and CUDA's) is +inf.
@@ -596,7 +614,7 @@ var preciseFnsD = []preciseFn[exact]{
 	{"sinh", 2, unary(refSinh)},
 	{"cosh", 1, unary(refCosh)},
 	{"cbrt", 1, unary(refCbrt)},
-	{"hypot", 2, refHypot},
+	{"hypot", 2, normRef[float64](2, false)},
 	{"sinpi", 1, unary(refSinPi)},
 	{"cospi", 1, unary(refCosPi)},
 	{"asinh", 2, unary(refAsinh)},
@@ -620,6 +638,13 @@ var preciseFnsD = []preciseFn[exact]{
 	{"normcdfinv", 8, unary(refNormcdfinv)},
 	{"lgamma", 4, unary(refLgamma)},
 	{"tgamma", 10, unary(refTgamma)},
+	{"rhypot", 1, normRef[float64](2, true)},
+	{"norm3d", 2, normRef[float64](3, false)},
+	{"rnorm3d", 1, normRef[float64](3, true)},
+	{"norm4d", 2, normRef[float64](4, false)},
+	{"rnorm4d", 1, normRef[float64](4, true)},
+	{"norm", 3, normRef[float64](3, false)},
+	{"rnorm", 2, normRef[float64](3, true)},
 }
 
 // moreDoubles adds inputs to randomDoubles' where those miss what a function must get
@@ -632,7 +657,7 @@ var preciseFnsD = []preciseFn[exact]{
 // the series past them, and up to its overflow below 0; for erfinv, x near ±1; for
 // erfcinv and normcdfinv, every binade near 0 and the last doubles below 2 and 1;
 // for lgamma and tgamma, nearZeros and the range of tgamma's subnormal results; for
-// ldexp and scalbn, results among the subnormals.
+// ldexp and scalbn, results among the subnormals; for the norms, normExtremes.
 var moreDoubles = map[string]func(rng *rand.Rand) (x, y []float64){
 	"asin":       nearOne,
 	"acos":       nearOne,
@@ -646,6 +671,14 @@ var moreDoubles = map[string]func(rng *rand.Rand) (x, y []float64){
 	"lgamma":     nearZeros,
 	"ldexp":      subnormalScales,
 	"scalbn":     subnormalScales,
+	"hypot":      normExtremes,
+	"rhypot":     normExtremes,
+	"norm3d":     normExtremes,
+	"rnorm3d":    normExtremes,
+	"norm4d":     normExtremes,
+	"rnorm4d":    normExtremes,
+	"norm":       normExtremes,
+	"rnorm":      normExtremes,
 	"tgamma": func(rng *rand.Rand) (x, y []float64) {
 		x, y = uniform(-190, 172)(rng)
 		for range 1024 {
@@ -737,6 +770,25 @@ func subnormalScales(rng *rand.Rand) (x, y []float64) {
 	return x, y
 }
 
+// normExtremes is the norms' arguments at the ends of the range, where the scaling
+// decides: x of the top and bottom binades (subnormals too), y from x's size down to
+// far below it, either sign.
+func normExtremes(rng *rand.Rand) (x, y []float64) {
+	for range 2048 {
+		e := 1000 + rng.IntN(24)
+		if rng.IntN(2) == 0 {
+			e = -1074 + rng.IntN(80)
+		}
+		v := math.Ldexp(1+rng.Float64(), e)
+		w := v * math.Ldexp(1+rng.Float64(), -rng.IntN(60))
+		if rng.IntN(2) == 0 {
+			v = -v
+		}
+		x, y = append(x, v), append(y, w)
+	}
+	return x, y
+}
+
 // nearZeros is lgamma's hard inputs: near its zeros 1 and 2 (to their last doubles),
 // between -23.0001 and -2.2637 (where its negative zeros lie), below 1/2 in every binade
 // of either sign, and uniform over (0, 20), where the fits, the moves and Stirling meet.
@@ -809,6 +861,47 @@ func TestPreciseMathDouble(t *testing.T) {
 			t.Logf("%-5s max %.2f ulp (CUDA's bound %v) over %d inputs; CUDA's bits on %d of %d, at most %.0f ulp from CUDA's",
 				fn.name, worst, fn.bound, len(x), same, len(gr), far)
 		})
+	}
+}
+
+// norm, rnorm, normf and rnormf over arrays of any length (the H100 run's hold three):
+// none, one, an infinity among NaNs, a NaN alone, and 2 to 1000 values of sizes 2^-100
+// to 2^100, each within CUDA's bound.
+func TestNormArrays(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	cases := [][]float64{{}, {-3}, {math.NaN(), math.Inf(-1), 1}, {math.NaN(), 2}}
+	for _, n := range []int{2, 17, 1000} {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = math.Ldexp(rng.Float64()-0.5, rng.IntN(200)-100)
+		}
+		cases = append(cases, v)
+	}
+	for _, v := range cases {
+		f, fv := make([]float32, len(v)), make([]float64, len(v))
+		for i := range v {
+			f[i] = float32(v[i])
+			fv[i] = float64(f[i])
+		}
+		n := max(len(v), 1) // a buffer of one value for no values, which the kernel never reads
+		res := runKernel(t, "m_norms", 1, []string{fmt.Sprintf("buf:f64:%d", n), fmt.Sprintf("buf:f32:%d", n), "buf:f64:4",
+			fmt.Sprintf("i32:%d", len(v))}, map[int][]byte{0: toBytes(append(v, make([]float64, n-len(v))...)),
+			1: toBytes(append(f, make([]float32, n-len(f))...))})
+		r := fromBytes[float64](res.Buffers[2].Final)
+		for i, c := range []struct {
+			name  string
+			bound float64
+			err   float64
+		}{
+			{"norm", 3, ulpErrExact(r[0], refNorm(false, v...))},
+			{"rnorm", 2, ulpErrExact(r[1], refNorm(true, v...))},
+			{"normf", 4, ulpErr(float32(r[2]), refNorm(false, fv...).float64())},
+			{"rnormf", 3, ulpErr(float32(r[3]), refNorm(true, fv...).float64())},
+		} {
+			if c.err > c.bound {
+				t.Errorf("%s of %d values = %v, %.2f ulp from the exact value; CUDA's bound is %v", c.name, len(v), r[i], c.err, c.bound)
+			}
+		}
 	}
 }
 

@@ -882,19 +882,6 @@ GTRACE_D float powf(float x, float y)
 	return neg ? -v : v;
 }
 
-GTRACE_D float hypotf(float x, float y)
-{
-	float a = fmaxf(fabsf(x), fabsf(y)), b = fminf(fabsf(x), fabsf(y));
-	if (a == GTRACE_INFF)
-		return a; // even with a NaN: C99 F.9.4.3
-	if (x != x || y != y)
-		return x + y;
-	if (a == 0.f)
-		return 0.f;
-	float r = b / a;
-	return a * sqrtf(fmaf(r, r, 1.f));
-}
-
 // ---- Double precision: exp, log, sin, cos ----------------------------------------------
 
 #define GTRACE_INF __longlong_as_double(0x7ff0000000000000ll)
@@ -1316,7 +1303,7 @@ GTRACE_D double log1p(double x)
 	return s + (t + (lo + fma((double)e, 1.9082149292705877e-10, c / u)));
 }
 
-// ---- Double precision: tan, the hyperbolic functions, cbrt, hypot -----------------------
+// ---- Double precision: tan, the hyperbolic functions, cbrt -----------------------------
 
 // tan = sin / cos, each as hi + lo, the quotient's error carried once.
 GTRACE_D double tan(double x)
@@ -1459,28 +1446,104 @@ GTRACE_D double rcbrt(double x)
 	return __gt_signed(__gt_scale_d(y, -q), x);
 }
 
-GTRACE_D double hypot(double x, double y)
+// ---- Norms: hypot, rhypot, norm3d, rnorm3d, norm4d, rnorm4d, norm, rnorm -----------------
+// One mechanism for all of them, in float and double: the square root of a sum of squares
+// (or its reciprocal) over an array, which clang keeps in registers where the count is
+// known (the two-, three- and four-argument forms).
+
+// sqrt(v[0]^2 + ... + v[n-1]^2), or its reciprocal, for floats: in double, where each
+// square is exact and nothing overflows or underflows, so that the float result rounds
+// once (to about half an ulp). An infinity gives +inf (0 for the reciprocal) even with a
+// NaN (C99 F.9.4.3); a NaN otherwise gives NaN; zeros +0 (+inf).
+GTRACE_D float __gt_norm_f(const float *v, int n, bool recip)
 {
-	double a = fmax(fabs(x), fabs(y)), b = fmin(fabs(x), fabs(y));
-	if (a == GTRACE_INF)
-		return a; // even with a NaN: C99 F.9.4.3
-	if (x != x || y != y)
-		return x + y;
-	if (a == 0.0)
-		return 0.0;
-	// Scaled by 2^-e so that a is in [1, 2) (b, if it falls below the normals, is far below
-	// an ulp of a): a^2 + b^2 as hi + lo with each square's error (fma), its square root
-	// corrected once by Newton's step on the exact residual.
-	int e = (int)(__double_as_longlong(a) >> 52) - 1023;
-	a = __gt_scale_d(a, -e);
-	b = __gt_scale_d(b, -e);
-	double a2 = __dmul_rn(a, a), b2 = __dmul_rn(b, b);
-	double se, sh = __gt_two_sum(a2, b2, &se);
-	double sl = se + (fma(a, a, -a2) + fma(b, b, -b2));
+	double s = 0.0;
+	float m = 0.f; // the largest |v[i]| that is not a NaN
+	for (int i = 0; i < n; i++) {
+		s = fma((double)v[i], (double)v[i], s);
+		m = fmaxf(m, fabsf(v[i]));
+	}
+	if (m == GTRACE_INFF)
+		s = m;
+	double r = sqrt(s);
+	return (float)(recip ? 1.0 / r : r);
+}
+
+// The same for doubles, to about half an ulp past the rounding: the values scaled by
+// 2^-e (e the largest's exponent, so that no square overflows and none that matters
+// falls below the normals), the squares summed as hi + lo with each one's rounding error
+// (fma), and the root (or the reciprocal root) corrected once by Newton's step on the
+// exact residual: h + (s - h^2) / 2h, or r + r (1 - r^2 s) / 2.
+GTRACE_D double __gt_norm_d(const double *v, int n, bool recip)
+{
+	double m = 0.0; // the largest |v[i]| that is not a NaN
+	bool nan = false;
+	for (int i = 0; i < n; i++) {
+		nan |= v[i] != v[i];
+		m = fmax(m, fabs(v[i]));
+	}
+	if (nan && m != GTRACE_INF)
+		return __gt_nan(m);
+	if (m == 0.0 || m == GTRACE_INF)
+		return recip ? 1.0 / m : m;
+	// A subnormal m has e = -1023: scaled to at least 2^-51, where no square underflows.
+	int e = (int)(__double_as_longlong(m) >> 52) - 1023;
+	double sh = 0.0, sl = 0.0;
+	for (int i = 0; i < n; i++) {
+		double a = __gt_scale_d(fabs(v[i]), -e);
+		double a2 = __dmul_rn(a, a), se;
+		sh = __gt_two_sum(sh, a2, &se);
+		sl += se + fma(a, a, -a2);
+	}
+	if (recip) {
+		double r = 1.0 / sqrt(sh), rr = __dmul_rn(r, r);
+		double d = (fma(-rr, sh, 1.0) - fma(r, r, -rr) * sh) - rr * sl;
+		return __gt_scale_d(fma(0.5 * r, d, r), -e);
+	}
 	double h = sqrt(sh);
 	h = fma(fma(-h, h, sh) + sl, 0.5 / h, h);
 	return __gt_scale_d(h, e);
 }
+
+// CUDA's names over the arrays above; normf, rnormf, norm and rnorm read dim values from p.
+#define GTRACE_NORMS(T, SUF, IMPL)                                                            \
+	GTRACE_D T hypot##SUF(T x, T y)                                                       \
+	{                                                                                     \
+		T v[2] = {x, y};                                                              \
+		return IMPL(v, 2, false);                                                     \
+	}                                                                                     \
+	GTRACE_D T rhypot##SUF(T x, T y)                                                      \
+	{                                                                                     \
+		T v[2] = {x, y};                                                              \
+		return IMPL(v, 2, true);                                                      \
+	}                                                                                     \
+	GTRACE_D T norm3d##SUF(T x, T y, T z)                                                 \
+	{                                                                                     \
+		T v[3] = {x, y, z};                                                           \
+		return IMPL(v, 3, false);                                                     \
+	}                                                                                     \
+	GTRACE_D T rnorm3d##SUF(T x, T y, T z)                                                \
+	{                                                                                     \
+		T v[3] = {x, y, z};                                                           \
+		return IMPL(v, 3, true);                                                      \
+	}                                                                                     \
+	GTRACE_D T norm4d##SUF(T x, T y, T z, T w)                                            \
+	{                                                                                     \
+		T v[4] = {x, y, z, w};                                                        \
+		return IMPL(v, 4, false);                                                     \
+	}                                                                                     \
+	GTRACE_D T rnorm4d##SUF(T x, T y, T z, T w)                                           \
+	{                                                                                     \
+		T v[4] = {x, y, z, w};                                                        \
+		return IMPL(v, 4, true);                                                      \
+	}
+GTRACE_NORMS(float, f, __gt_norm_f)
+GTRACE_NORMS(double, , __gt_norm_d)
+#undef GTRACE_NORMS
+GTRACE_D float normf(int dim, const float *p) { return __gt_norm_f(p, dim, false); }
+GTRACE_D float rnormf(int dim, const float *p) { return __gt_norm_f(p, dim, true); }
+GTRACE_D double norm(int dim, const double *p) { return __gt_norm_d(p, dim, false); }
+GTRACE_D double rnorm(int dim, const double *p) { return __gt_norm_d(p, dim, true); }
 
 // ---- Double precision: pow and tanh -----------------------------------------------------
 

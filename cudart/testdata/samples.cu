@@ -316,6 +316,14 @@ PRECISE(llroundf, llroundf(a))
 PRECISE(remquof, remquof_r(a, b))
 PRECISE(remquof_q, remquof_q(a, b))
 PRECISE(fdividef, fdividef(a, b))
+// The norms on the H100 run's arguments: x, y, x - y and x + y.
+PRECISE(rhypotf, rhypotf(a, b))
+PRECISE(norm3df, norm3df(a, b, a - b))
+PRECISE(rnorm3df, rnorm3df(a, b, a - b))
+PRECISE(norm4df, norm4df(a, b, a - b, a + b))
+PRECISE(rnorm4df, rnorm4df(a, b, a - b, a + b))
+PRECISE(normf, normf3(a, b, false))
+PRECISE(rnormf, normf3(a, b, true))
 // The classifications as bits, and nanf and nan in place of a NaN input.
 PRECISE(classify, isnan(a) | isinf(a) << 1 | isfinite(a) << 2 | signbit(a) << 3 | __isnanf(a) << 4 |
 			  __isinff(a) << 5 | __finitef(a) << 6 | __signbitf(a) << 7 | isnan((double)a) << 8 |
@@ -395,6 +403,24 @@ PRECISE_D(llrint, llrint(a))
 PRECISE_D(llround, llround(a))
 PRECISE_D(remquo, remquo_r(a, b))
 PRECISE_D(remquo_q, remquo_q(a, b))
+PRECISE_D(rhypot, rhypot(a, b))
+PRECISE_D(norm3d, norm3d(a, b, a - b))
+PRECISE_D(rnorm3d, rnorm3d(a, b, a - b))
+PRECISE_D(norm4d, norm4d(a, b, a - b, a + b))
+PRECISE_D(rnorm4d, rnorm4d(a, b, a - b, a + b))
+PRECISE_D(norm, norm3(a, b, false))
+PRECISE_D(rnorm, norm3(a, b, true))
+
+// norm, rnorm, normf and rnormf over n values: of x, and of y (x's values as floats).
+extern "C" __global__ void m_norms(const double *x, const float *y, double *r, int n)
+{
+	if (blockIdx.x == 0 && threadIdx.x == 0) {
+		r[0] = norm(n, x);
+		r[1] = rnorm(n, x);
+		r[2] = normf(n, y);
+		r[3] = rnormf(n, y);
+	}
+}
 
 // sincosf's two results: the sine in r, the cosine in y's place.
 extern "C" __global__ void m_sincosf(const float *x, float *y, float *r, int n)

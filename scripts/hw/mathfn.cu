@@ -85,10 +85,6 @@ static void run(const char *name, const char *outdir, bool once, Range rg, F f)
 
 #include "mathfn_results.h"
 
-// normf and rnormf over an array of three.
-__device__ float normf3(float x, float y, bool r) { float a[3] = {x, y, x - y}; return r ? rnormf(3, a) : normf(3, a); }
-__device__ double norm3(double x, double y, bool r) { double a[3] = {x, y, x - y}; return r ? rnorm(3, a) : norm(3, a); }
-
 #define F1(T, NAME, EXPR, ...) \
 	run<T>(NAME, outdir, once, Range{__VA_ARGS__}, [] __device__(T x, T y) { return (T)(EXPR); })
 
