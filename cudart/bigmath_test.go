@@ -865,3 +865,35 @@ var bigEulerGamma = sync.OnceValue(func() *big.Float {
 	}
 	return psi.Neg(psi)
 })
+
+// bigBesselI is the modified Bessel function I_n(x), n = 0 or 1, by its series of
+// positive terms: (x/2)^n sum (x^2/4)^k / (k! (k+n)!).
+func bigBesselI(n int, x *big.Float) *big.Float {
+	q := bigNew().Mul(x, x)
+	q.Quo(q, bf(4))
+	t := bf(1)
+	if n == 1 {
+		t.Quo(x, bf(2))
+	}
+	return bigSeries(func(k int) *big.Float {
+		cur := bigNew().Set(t)
+		t.Mul(t, q).Quo(t, bf(float64((k+1)*(k+1+n))))
+		return cur
+	})
+}
+
+// refBesselI is cyl_bessel_i0 (n = 0) and cyl_bessel_i1 (n = 1): I0 even, I1 odd (its
+// zeros keep x's sign), +-inf past 720 (where both overflow: I0(713.99) does).
+func refBesselI(n int) func(x float64) exact {
+	return func(x float64) exact {
+		switch {
+		case math.IsNaN(x):
+			return special(x)
+		case math.Abs(x) > 720:
+			return special(math.Copysign(math.Inf(1), map[int]float64{0: 1, 1: x}[n]))
+		case x == 0:
+			return special(map[int]float64{0: 1, 1: x}[n])
+		}
+		return value(bigBesselI(n, bf(x)))
+	}
+}

@@ -108,6 +108,8 @@ var preciseFns = []preciseFn[float64]{
 	{"rnorm4df", 2, normRefF(4, true)},
 	{"normf", 4, normRefF(3, false)},
 	{"rnormf", 3, normRefF(3, true)},
+	{"cyl_bessel_i0f", 6, unary(func(x float64) float64 { return refBesselI(0)(x).float64() })},
+	{"cyl_bessel_i1f", 6, unary(func(x float64) float64 { return refBesselI(1)(x).float64() })},
 }
 
 // normRef is a norm's reference on normArgs' n arguments in T (its reciprocal if recip);
@@ -645,6 +647,8 @@ var preciseFnsD = []preciseFn[exact]{
 	{"rnorm4d", 1, normRef[float64](4, true)},
 	{"norm", 3, normRef[float64](3, false)},
 	{"rnorm", 2, normRef[float64](3, true)},
+	{"cyl_bessel_i0", 6, unary(refBesselI(0))},
+	{"cyl_bessel_i1", 6, unary(refBesselI(1))},
 }
 
 // moreDoubles adds inputs to randomDoubles' where those miss what a function must get
@@ -657,28 +661,31 @@ var preciseFnsD = []preciseFn[exact]{
 // the series past them, and up to its overflow below 0; for erfinv, x near ±1; for
 // erfcinv and normcdfinv, every binade near 0 and the last doubles below 2 and 1;
 // for lgamma and tgamma, nearZeros and the range of tgamma's subnormal results; for
-// ldexp and scalbn, results among the subnormals; for the norms, normExtremes.
+// ldexp and scalbn, results among the subnormals; for the norms, normExtremes; for
+// cyl_bessel_i0 and i1, every size up to where they overflow.
 var moreDoubles = map[string]func(rng *rand.Rand) (x, y []float64){
-	"asin":       nearOne,
-	"acos":       nearOne,
-	"erf":        uniform(-6.5, 6.5),
-	"erfc":       uniform(-6.5, 27.5),
-	"normcdf":    uniform(-39, 9),
-	"erfcx":      uniform(-27, 30),
-	"erfinv":     nearOne,
-	"erfcinv":    nearEnds(2),
-	"normcdfinv": nearEnds(1),
-	"lgamma":     nearZeros,
-	"ldexp":      subnormalScales,
-	"scalbn":     subnormalScales,
-	"hypot":      normExtremes,
-	"rhypot":     normExtremes,
-	"norm3d":     normExtremes,
-	"rnorm3d":    normExtremes,
-	"norm4d":     normExtremes,
-	"rnorm4d":    normExtremes,
-	"norm":       normExtremes,
-	"rnorm":      normExtremes,
+	"asin":          nearOne,
+	"acos":          nearOne,
+	"erf":           uniform(-6.5, 6.5),
+	"erfc":          uniform(-6.5, 27.5),
+	"normcdf":       uniform(-39, 9),
+	"erfcx":         uniform(-27, 30),
+	"erfinv":        nearOne,
+	"erfcinv":       nearEnds(2),
+	"normcdfinv":    nearEnds(1),
+	"lgamma":        nearZeros,
+	"ldexp":         subnormalScales,
+	"scalbn":        subnormalScales,
+	"hypot":         normExtremes,
+	"rhypot":        normExtremes,
+	"norm3d":        normExtremes,
+	"rnorm3d":       normExtremes,
+	"norm4d":        normExtremes,
+	"rnorm4d":       normExtremes,
+	"norm":          normExtremes,
+	"rnorm":         normExtremes,
+	"cyl_bessel_i0": uniform(-714, 714),
+	"cyl_bessel_i1": uniform(-714, 714),
 	"tgamma": func(rng *rand.Rand) (x, y []float64) {
 		x, y = uniform(-190, 172)(rng)
 		for range 1024 {

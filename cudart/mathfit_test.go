@@ -179,6 +179,36 @@ var mathFitsD = []mathFitD{
 	// header); past these degrees the coefficients' rounding to double is all that is left.
 	{"lgamma1_d", lgammaOver(1, bigNew().Neg(bigEulerGamma())), -0.5, 0.5, 0, 27},
 	{"lgamma2_d", lgammaOver(2, bigNew().Sub(bf(1), bigEulerGamma())), -0.5, 0.5, 0, 19},
+	// cyl_bessel_i0 and i1 for |x| <= 8: I0(x) = P0(z) and I1(x) = x/2 P1(z) with z =
+	// x^2/4, P0 = sum z^k/k!^2, P1 = sum z^k/(k!(k+1)!) (positive terms); past 8, In(x)
+	// = e^x Qn(1/x) / sqrt(x), Qn(t) = In(1/t) e^(-1/t) / sqrt(t), which tends to
+	// 1/sqrt(2 pi) as t goes to 0.
+	{"besseli0s_d", besselISmall(0), 0, 16, 0, 15},
+	{"besseli1s_d", besselISmall(1), 0, 16, 0, 15},
+	{"besseli0l_d", besselILarge(0), 0, 0.125, 0.0625, 22},
+	{"besseli1l_d", besselILarge(1), 0, 0.125, 0.0625, 22},
+}
+
+// besselISmall is In(2 sqrt(z)) / sqrt(z)^n: the series of I0 and I1 in z = x^2/4.
+func besselISmall(n int) func(z *big.Float) *big.Float {
+	return func(z *big.Float) *big.Float {
+		r := bigNew().Sqrt(z)
+		v := bigBesselI(n, bigNew().Mul(r, bf(2)))
+		if n == 1 {
+			v.Quo(v, r)
+		}
+		return v
+	}
+}
+
+// besselILarge is In(1/t) e^(-1/t) / sqrt(t).
+func besselILarge(n int) func(t *big.Float) *big.Float {
+	return func(t *big.Float) *big.Float {
+		x := bigNew().Quo(bf(1), t)
+		v := bigBesselI(n, x)
+		v.Mul(v, bigExp(bigNew().Neg(x)))
+		return v.Quo(v, bigNew().Sqrt(t))
+	}
 }
 
 // lgammaOver is (lgamma(a + z) / z - c) / z, c the slope at the zero a (Chebyshev's
