@@ -314,8 +314,10 @@ func refNorm(recip bool, v ...float64) exact {
 	nan := false
 	for _, x := range v {
 		switch {
+		case math.IsInf(x, 0) && recip:
+			return special(0)
 		case math.IsInf(x, 0):
-			return special(map[bool]float64{false: math.Inf(1), true: 0}[recip])
+			return special(math.Inf(1))
 		case math.IsNaN(x):
 			nan = true
 		default:
@@ -886,13 +888,17 @@ func bigBesselI(n int, x *big.Float) *big.Float {
 // zeros keep x's sign), +-inf past 720 (where both overflow: I0(713.99) does).
 func refBesselI(n int) func(x float64) exact {
 	return func(x float64) exact {
+		sign := 1.0 // I0's sign; I1's is x's
+		if n == 1 {
+			sign = x
+		}
 		switch {
 		case math.IsNaN(x):
 			return special(x)
 		case math.Abs(x) > 720:
-			return special(math.Copysign(math.Inf(1), map[int]float64{0: 1, 1: x}[n]))
+			return special(math.Copysign(math.Inf(1), sign))
 		case x == 0:
-			return special(map[int]float64{0: 1, 1: x}[n])
+			return special(sign) // I0(0) = 1, I1(+-0) = +-0
 		}
 		return value(bigBesselI(n, bf(x)))
 	}

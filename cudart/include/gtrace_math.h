@@ -949,6 +949,13 @@ GTRACE_D double __gt_reduce_ln2_hilo_d(double x, int *j, double *c)
 	return fma(t, -0.6931471803691238, x);
 }
 
+// e^x = 2^*j (hi + *lo) for |x| < 746: the reduction above, e^(r + c) in two parts.
+GTRACE_D double __gt_exp_j_hilo_d(double x, int *j, double *lo)
+{
+	double c, r = __gt_reduce_ln2_hilo_d(x, j, &c);
+	return __gt_exp_hilo_d(r, c, lo);
+}
+
 // e^x 2^s for |x| < 746.
 GTRACE_D double __gt_exp_scaled_d(double x, int s)
 {
@@ -1330,8 +1337,7 @@ GTRACE_D double tan(double x)
 GTRACE_D double __gt_half_exp_d(double ax, double *lo, double *inv)
 {
 	int j;
-	double c, r = __gt_reduce_ln2_hilo_d(ax, &j, &c);
-	double l, h = __gt_exp_hilo_d(r, c, &l);
+	double l, h = __gt_exp_j_hilo_d(ax, &j, &l);
 	double s = __gt_pow2i_d(j - 1); // exact: j is at most 32
 	*inv = 0.25 / (h * s);
 	*lo = l * s;
@@ -1604,7 +1610,7 @@ GTRACE_D double __gt_bessel_i_small_d(double zh, double zl, double *p1)
 // overflows at 709.78) and e^|x|'s rounding, which grows with |x|, costs nothing.
 GTRACE_D double __gt_bessel_i_large_d(double x, bool one)
 {
-	double ax = fabs(x), z = 1.0 / ax - 0.0625, q;
+	double ax = fabs(x), sign = one ? x : 1.0, z = 1.0 / ax - 0.0625, q;
 	if (one) {
 		// fit besseli1l_d: cudart/mathfit_test.go
 		double p = -35061211697476256.0;
@@ -1659,34 +1665,28 @@ GTRACE_D double __gt_bessel_i_large_d(double x, bool one)
 		q = p;
 	}
 	if (!(ax < 720.0)) // NaN, and past the overflow
-		return ax != ax ? x + x : __gt_signed(GTRACE_INF, one ? x : 1.0);
+		return ax != ax ? x + x : __gt_signed(GTRACE_INF, sign);
 	int j;
-	double c, r = __gt_reduce_ln2_hilo_d(ax, &j, &c);
-	double lo, hi = __gt_exp_hilo_d(r, c, &lo);
+	double lo, hi = __gt_exp_j_hilo_d(ax, &j, &lo);
 	// q / sqrt(ax) as mh + ml: sqrt's residual ax - s^2 and the quotient's, both exact (fma).
 	double s = sqrt(ax), mh = q / s;
 	double ml = (fma(-mh, s, q) - mh * (0.5 * fma(-s, s, ax) / s)) / s;
-	return __gt_signed(__gt_scale_d(fma(hi, mh, fma(hi, ml, lo * mh)), j), one ? x : 1.0);
+	return __gt_signed(__gt_scale_d(fma(hi, mh, fma(hi, ml, lo * mh)), j), sign);
 }
 
-GTRACE_D double cyl_bessel_i0(double x)
+// In(x), n = 0 or 1 (I1 with x's sign, and its zeros): the series above up to |x| = 8.
+GTRACE_D double __gt_bessel_i_d(double x, bool one)
 {
 	double ax = fabs(x);
 	if (!(ax <= 8.0))
-		return __gt_bessel_i_large_d(x, false); // NaN too
+		return __gt_bessel_i_large_d(x, one); // NaN too
 	double zh = __dmul_rn(ax, ax), zl = fma(ax, ax, -zh), p1;
-	return __gt_bessel_i_small_d(0.25 * zh, 0.25 * zl, &p1);
+	double p0 = __gt_bessel_i_small_d(0.25 * zh, 0.25 * zl, &p1);
+	return one ? x * p1 * 0.5 : p0; // x/2 P1
 }
 
-GTRACE_D double cyl_bessel_i1(double x)
-{
-	double ax = fabs(x);
-	if (!(ax <= 8.0))
-		return __gt_bessel_i_large_d(x, true);
-	double zh = __dmul_rn(ax, ax), zl = fma(ax, ax, -zh), p1;
-	__gt_bessel_i_small_d(0.25 * zh, 0.25 * zl, &p1);
-	return x * p1 * 0.5; // x/2 P1: x's sign, and its zeros
-}
+GTRACE_D double cyl_bessel_i0(double x) { return __gt_bessel_i_d(x, false); }
+GTRACE_D double cyl_bessel_i1(double x) { return __gt_bessel_i_d(x, true); }
 
 // The float forms: the double ones, rounded once more (to within an ulp).
 GTRACE_D float cyl_bessel_i0f(float x) { return (float)cyl_bessel_i0((double)x); }
@@ -1778,8 +1778,7 @@ GTRACE_D double tanh(double x)
 		v = fma(ax * z, p, ax);
 	} else if (ax < 22.0) {
 		int j;
-		double c, r = __gt_reduce_ln2_hilo_d(2.0 * ax, &j, &c);
-		double l, h = __gt_exp_hilo_d(r, c, &l);
+		double l, h = __gt_exp_j_hilo_d(2.0 * ax, &j, &l);
 		double s = __gt_pow2i_d(j); // exact: j is at most 64
 		double de, d = __gt_two_sum(h * s, 1.0, &de);
 		double dl = de + l * s;
@@ -2950,8 +2949,7 @@ GTRACE_D double __gt_gamma_mid_d(double x, double *lo, int *j)
 	double y = x, ql = 0.0, qh = 1.0;
 	if (x >= 1.5)
 		qh = __gt_gamma_down_d(x, &y, &ql);
-	double c, r = __gt_reduce_ln2_hilo_d(y < 1.5 ? __gt_lgamma1_d(y - 1.0) : __gt_lgamma2_d(y - 2.0), j, &c);
-	double el, eh = __gt_exp_hilo_d(r, c, &el);
+	double el, eh = __gt_exp_j_hilo_d(y < 1.5 ? __gt_lgamma1_d(y - 1.0) : __gt_lgamma2_d(y - 2.0), j, &el);
 	double vh = __dmul_rn(eh, qh);
 	*lo = fma(eh, qh, -vh) + (el * qh + eh * ql);
 	return vh;
@@ -2972,8 +2970,7 @@ GTRACE_D double tgamma(double x)
 	double ax = fabs(x), vl, vh, c, r;
 	int j;
 	if (ax < 0.5) { // e^lgamma(1 + x) / x
-		r = __gt_reduce_ln2_hilo_d(__gt_lgamma1_d(x), &j, &c);
-		double el, eh = __gt_exp_hilo_d(r, c, &el);
+		double el, eh = __gt_exp_j_hilo_d(__gt_lgamma1_d(x), &j, &el);
 		eh = __gt_scale_d(eh, j); // j is 0 or 1
 		double q = eh / x;
 		if (!(fabs(q) < GTRACE_INF))
