@@ -132,14 +132,18 @@ var pi1400 = sync.OnceValue(func() *big.Float { return bigPi(1400) })
 
 // reducePio2 is x = n pi/2 + r with |r| <= pi/4, in 1400-bit arithmetic (enough for any
 // double): n mod 4 and r.
-func reducePio2(x float64) (int64, *big.Float) {
+func reducePio2(x float64) (int64, *big.Float) { return reducePio2Big(new(big.Float).SetFloat64(x)) }
+
+// reducePio2Big is reducePio2 for an x of up to 200 bits.
+func reducePio2Big(xb *big.Float) (int64, *big.Float) {
+	x := new(big.Float).SetPrec(1400).Set(xb)
 	half := new(big.Float).SetPrec(1400).Quo(pi1400(), big.NewFloat(2))
-	q := new(big.Float).SetPrec(1400).Quo(new(big.Float).SetFloat64(x), half)
+	q := new(big.Float).SetPrec(1400).Quo(x, half)
 	n, _ := new(big.Float).SetPrec(1400).Add(q, big.NewFloat(0.5)).Int(nil) // floor(q + 1/2)
 	if q.Sign() < 0 && new(big.Float).SetInt(n).Cmp(new(big.Float).Add(q, big.NewFloat(0.5))) > 0 {
 		n.Sub(n, big.NewInt(1))
 	}
-	r := new(big.Float).SetPrec(1400).Sub(new(big.Float).SetFloat64(x), new(big.Float).Mul(new(big.Float).SetInt(n), half))
+	r := new(big.Float).SetPrec(1400).Sub(x, new(big.Float).Mul(new(big.Float).SetInt(n), half))
 	return new(big.Int).And(n, big.NewInt(3)).Int64(), bigNew().Set(r)
 }
 
@@ -902,4 +906,184 @@ func refBesselI(n int) func(x float64) exact {
 		}
 		return value(bigBesselI(n, bf(x)))
 	}
+}
+
+// bigBesselJY is the Bessel functions of the first and second kind J_n(x) and Y_n(x)
+// for x > 0: below 50 by their series (Abramowitz and Stegun 9.1.10 and 9.1.11; the
+// alternating terms cancel by at most 2^70 there), from 50 by Hankel's asymptotic
+// expansion (bigHankel), whose least term is below e^-100 there.
+func bigBesselJY(n int, x *big.Float) (j, y *big.Float) {
+	if x.Cmp(bf(50)) >= 0 {
+		p, q := bigHankel(n, x)
+		return bigBesselFar(n, x, p, q)
+	}
+	half := bigNew().Quo(x, bf(2))
+	q := bigNew().Mul(half, half)
+	hn := bf(1) // (x/2)^n
+	for range n {
+		hn.Mul(hn, half)
+	}
+	fact := func(m int) *big.Float {
+		v := bf(1)
+		for i := 2; i <= m; i++ {
+			v.Mul(v, bf(float64(i)))
+		}
+		return v
+	}
+	// J_n = (x/2)^n sum t_k, t_k = (-q)^k / (k! (n+k)!), and beside it the sum of
+	// (psi(k+1) + psi(n+k+1)) t_k, with psi(m+1) = H_m - gamma; both until the terms are
+	// below 2^-bigPrec of the largest (the cancellation sets the precision).
+	t := bigNew().Quo(bf(1), fact(n))
+	hk, hnk := bf(0), bf(0) // H_k, H_(n+k)
+	for i := 1; i <= n; i++ {
+		hnk.Add(hnk, bigNew().Quo(bf(1), bf(float64(i))))
+	}
+	g2 := bigNew().Mul(bigEulerGamma(), bf(2))
+	j = bigNew()
+	psi, top := bigNew(), t.MantExp(nil)
+	for k := 0; t.Sign() != 0 && (k < 4 || t.MantExp(nil) > top-bigPrec-8); k++ {
+		if k > 0 {
+			hk.Add(hk, bigNew().Quo(bf(1), bf(float64(k))))
+			hnk.Add(hnk, bigNew().Quo(bf(1), bf(float64(n+k))))
+		}
+		j.Add(j, t)
+		w := bigNew().Add(hk, hnk)
+		psi.Add(psi, w.Sub(w, g2).Mul(w, t))
+		top = max(top, t.MantExp(nil))
+		t.Mul(t, q).Quo(t, bf(float64((k+1)*(n+k+1)))).Neg(t)
+	}
+	j.Mul(j, hn)
+	pi := bigNew().Set(pi1400())
+	y = bigNew().Mul(bigLog(half), j)
+	y.Mul(y, bf(2))
+	y.Sub(y, bigNew().Mul(psi, hn))
+	if n > 0 { // -(x/2)^-n sum_(k<n) (n-k-1)!/k! q^k
+		s, qk := bigNew(), bf(1)
+		for k := range n {
+			s.Add(s, bigNew().Mul(qk, bigNew().Quo(fact(n-k-1), fact(k))))
+			qk.Mul(qk, q)
+		}
+		y.Sub(y, s.Quo(s, hn))
+	}
+	return j, y.Quo(y, pi)
+}
+
+// bigHankel is Hankel's P_n(x) and Q_n(x) (Abramowitz and Stegun 9.2.9, 9.2.10), summed
+// until the terms stop falling: a_0 = 1, a_k = a_(k-1) (4n^2 - (2k-1)^2) / (8k), P =
+// sum (-1)^k a_2k / x^2k, Q = sum (-1)^k a_(2k+1) / x^(2k+1).
+func bigHankel(n int, x *big.Float) (p, q *big.Float) {
+	p, q = bf(1), bigNew()
+	a, last := bf(1), bf(math.Inf(1))
+	for k := 1; ; k++ {
+		a.Mul(a, bf(float64(4*n*n-(2*k-1)*(2*k-1)))).Quo(a, bigNew().Mul(bf(float64(8*k)), x))
+		if m := bigNew().Abs(a); m.Cmp(last) >= 0 || m.Sign() == 0 || m.MantExp(nil) < -bigPrec-8 {
+			return p, q
+		} else {
+			last = m
+		}
+		term := bigNew().Set(a)
+		if (k/2)%2 == 1 {
+			term.Neg(term)
+		}
+		if k%2 == 0 {
+			p.Add(p, term)
+		} else {
+			q.Add(q, term)
+		}
+	}
+}
+
+// bigBesselFar is J_n and Y_n from P and Q: sqrt(2/(pi x)) (P cos chi - Q sin chi) and
+// (P sin chi + Q cos chi), chi = x - (n/2 + 1/4) pi.
+func bigBesselFar(n int, x, p, q *big.Float) (j, y *big.Float) {
+	c, s := bigCosSinChi(n, x)
+	amp := bigNew().Quo(bf(2), bigNew().Mul(bigNew().Set(pi1400()), x))
+	amp.Sqrt(amp)
+	j = bigNew().Sub(bigNew().Mul(p, c), bigNew().Mul(q, s))
+	y = bigNew().Add(bigNew().Mul(p, s), bigNew().Mul(q, c))
+	return j.Mul(j, amp), y.Mul(y, amp)
+}
+
+// bigCosSinChi is cos and sin of chi = x - (n/2 + 1/4) pi, x reduced by pi/2 in 1400
+// bits.
+func bigCosSinChi(n int, x *big.Float) (c, s *big.Float) {
+	m, r := reducePio2Big(x)
+	sr, cr := bigSinCos(r)
+	sx := quadrant(bigNew().Set(sr), bigNew().Set(cr), int(m))
+	cx := quadrant(sr, cr, int(m)+1)
+	h := bigNew().Sqrt(bf(0.5)) // x - pi/4: (cos x + sin x)/sqrt 2, (sin x - cos x)/sqrt 2
+	ct := bigNew().Add(cx, sx)
+	st := bigNew().Sub(sx, cx)
+	ct.Mul(ct, h)
+	st.Mul(st, h)
+	k := (4 - n%4) % 4 // less n pi/2: sin(t + k pi/2) and cos(t + k pi/2)
+	return quadrant(bigNew().Set(st), bigNew().Set(ct), k+1), quadrant(st, ct, k)
+}
+
+// refBesselJ is jn(n, x): J_n even for even n, odd for odd n; 1 or 0 at 0 (J_n's zero
+// keeps x's sign for odd n), 0 at the infinities.
+func refBesselJ(n int) func(x float64) exact {
+	return func(x float64) exact {
+		sign := 1.0
+		if n%2 == 1 {
+			sign = x
+		}
+		switch {
+		case math.IsNaN(x):
+			return special(x)
+		case math.IsInf(x, 0):
+			return special(math.Copysign(0, sign))
+		case x == 0:
+			if n == 0 {
+				return special(1)
+			}
+			return special(x)
+		}
+		j, _ := bigBesselJY(n, bf(math.Abs(x)))
+		if math.Signbit(sign) {
+			j.Neg(j)
+		}
+		return value(j)
+	}
+}
+
+// bigBesselPQ is Hankel's P_n(x) and Q_n(x) for x > 0: below 50 from the series' J_n and
+// Y_n, sqrt(pi x / 2) (J cos chi + Y sin chi) and (Y cos chi - J sin chi).
+func bigBesselPQ(n int, x *big.Float) (p, q *big.Float) {
+	if x.Cmp(bf(50)) >= 0 {
+		return bigHankel(n, x)
+	}
+	j, y := bigBesselJY(n, x)
+	c, s := bigCosSinChi(n, x)
+	amp := bigNew().Mul(bigNew().Set(pi1400()), x)
+	amp.Quo(amp, bf(2)).Sqrt(amp)
+	p = bigNew().Add(bigNew().Mul(j, c), bigNew().Mul(y, s))
+	q = bigNew().Sub(bigNew().Mul(y, c), bigNew().Mul(j, s))
+	return p.Mul(p, amp), q.Mul(q, amp)
+}
+
+// bigBesselZero is the zero of J_n (second false) or Y_n (true) nearest guess, by
+// Newton's method with F_n' = -F_1 (n = 0) or F_(n-1) - n F_n / x.
+func bigBesselZero(n int, second bool, guess float64) *big.Float {
+	f := func(m int, x *big.Float) *big.Float {
+		j, y := bigBesselJY(m, x)
+		if second {
+			return y
+		}
+		return j
+	}
+	x := bf(guess)
+	for range 12 {
+		v := f(n, x)
+		var d *big.Float
+		if n == 0 {
+			d = f(1, x)
+			d.Neg(d)
+		} else {
+			d = bigNew().Quo(bigNew().Mul(bf(float64(n)), v), x)
+			d.Sub(f(n-1, x), d)
+		}
+		x.Sub(x, v.Quo(v, d))
+	}
+	return x
 }

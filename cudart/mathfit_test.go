@@ -187,6 +187,47 @@ var mathFitsD = []mathFitD{
 	{"besseli1s_d", besselISmall(1), 0, 16, 0, 15},
 	{"besseli0l_d", besselILarge(0), 0, 0.125, 0.0625, 22},
 	{"besseli1l_d", besselILarge(1), 0, 0.125, 0.0625, 22},
+	// j0 and j1 for |x| < 8: J_n(x) = (x - z1)(x - z2)... P(x - C) over each interval's
+	// zeros (the zero at 0 of J1 too), the zeros in two parts in the header, so that the
+	// relative error holds next to them; from 8, Hankel's P_n = P(u) and x Q_n = Q(u) in
+	// u = 1/x^2 (A&S 9.2.5), 1 and -1/8 (n = 0) or 3/8 (n = 1) at u = 0.
+	{"besselj0a_d", besselNear(0, false, besselZ(0, false, 2.4)), 0, 4, 2, 17},
+	{"besselj0b_d", besselNear(0, false, besselZ(0, false, 5.5)), 4, 8, 6, 17},
+	{"besselj1a_d", besselNear(1, false, bf(0), besselZ(1, false, 3.83)), 0, 5.4, 2.7, 17},
+	{"besselj1b_d", besselNear(1, false, besselZ(1, false, 7.0)), 5.4, 8, 6.7, 14},
+	{"besselp0_d", besselFarFit(0, false), 0, 1.0 / 64, 1.0 / 128, 10},
+	{"besselq0_d", besselFarFit(0, true), 0, 1.0 / 64, 1.0 / 128, 11},
+	{"besselp1_d", besselFarFit(1, false), 0, 1.0 / 64, 1.0 / 128, 10},
+	{"besselq1_d", besselFarFit(1, true), 0, 1.0 / 64, 1.0 / 128, 11},
+}
+
+// besselZ is the zero of J_n (second false) or Y_n nearest guess.
+func besselZ(n int, second bool, guess float64) *big.Float { return bigBesselZero(n, second, guess) }
+
+// besselNear is J_n(x) (second false) or Y_n(x) over the product of x - z for its zeros z.
+func besselNear(n int, second bool, zeros ...*big.Float) func(x *big.Float) *big.Float {
+	return func(x *big.Float) *big.Float {
+		j, y := bigBesselJY(n, x)
+		if second {
+			j = y
+		}
+		for _, z := range zeros {
+			j.Quo(j, bigNew().Sub(x, z))
+		}
+		return j
+	}
+}
+
+// besselFarFit is Hankel's P_n(x) (q false) or x Q_n(x) (q true) for u = 1/x^2.
+func besselFarFit(n int, q bool) func(u *big.Float) *big.Float {
+	return func(u *big.Float) *big.Float {
+		x := bigNew().Quo(bf(1), bigNew().Sqrt(u))
+		p, qq := bigBesselPQ(n, x)
+		if q {
+			return qq.Mul(qq, x)
+		}
+		return p
+	}
 }
 
 // besselISmall is In(2 sqrt(z)) / sqrt(z)^n: the series of I0 and I1 in z = x^2/4.
@@ -356,5 +397,29 @@ func TestMathFits(t *testing.T) {
 	}
 	for name := range found {
 		t.Errorf("include/gtrace_math.h has a fit %s that mathFits does not make", name)
+	}
+}
+
+// The header's zeros of the Bessel functions, each in two parts (zh, the nearest double,
+// and zl, the nearest to the rest), are the zeros.
+func TestBesselZeros(t *testing.T) {
+	h, err := include.ReadFile("include/gtrace_math.h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := regexp.MustCompile(`zh = (\S+), zl = (\S+); // ([JY])(\d)'s zero`).FindAllStringSubmatch(string(h), -1)
+	if len(all) == 0 {
+		t.Fatal("include/gtrace_math.h has no Bessel zeros")
+	}
+	for _, m := range all {
+		zh, _ := strconv.ParseFloat(m[1], 64)
+		zl, _ := strconv.ParseFloat(m[2], 64)
+		n, _ := strconv.Atoi(m[4])
+		z := bigBesselZero(n, m[3] == "Y", zh)
+		wh, _ := z.Float64()
+		wl, _ := bigNew().Sub(z, bf(wh)).Float64()
+		if zh != wh || zl != wl {
+			t.Errorf("%s%d's zero is %s, %s in the header; want %v, %v", m[3], n, m[1], m[2], wh, wl)
+		}
 	}
 }

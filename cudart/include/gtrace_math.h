@@ -1692,6 +1692,213 @@ GTRACE_D double cyl_bessel_i1(double x) { return __gt_bessel_i_d(x, true); }
 GTRACE_D float cyl_bessel_i0f(float x) { return (float)cyl_bessel_i0((double)x); }
 GTRACE_D float cyl_bessel_i1f(float x) { return (float)cyl_bessel_i1((double)x); }
 
+// ---- Bessel functions of the first kind: j0 and j1 ---------------------------------------
+
+// J_n(x) (m = n) or Y_n(x) (m = n + 1) for x >= 8, n = 0 or 1 (one), by Hankel's form
+// (Abramowitz and Stegun 9.2.5, 9.2.6): (A cos(x - m pi/2) + B sin(x - m pi/2)) /
+// sqrt(pi x), with A = P + Q and B = P - Q, P = P(u) and Q = Q(u)/x fits in u = 1/x^2,
+// x reduced by pi/2 once for both the sine and the cosine. NaN gives NaN; inf gives 0.
+GTRACE_D double __gt_bessel_far_d(double x, bool one, int m)
+{
+	double t = 1.0 / x, z = t * t - 0.0078125, a, q;
+	if (one) {
+		{
+			// fit besselq1_d: cudart/mathfit_test.go
+			double p = -123061172307.57262;
+			p = fma(p, z, 3144057671.5484071);
+			p = fma(p, z, -65501612.270694666);
+			p = fma(p, z, 2174205.2943919986);
+			p = fma(p, z, -83516.331180777022);
+			p = fma(p, z, 3659.4371083765241);
+			p = fma(p, z, -196.56678176340452);
+			p = fma(p, z, 13.787100414629768);
+			p = fma(p, z, -1.3911601656975912);
+			p = fma(p, z, 0.23870856919888928);
+			p = fma(p, z, -0.098523738337831498);
+			p = fma(p, z, 0.3742149922195917);
+			q = p * t;
+		}
+		// fit besselp1_d: cudart/mathfit_test.go
+		double p = -426028947.19443631;
+		p = fma(p, z, 12867564.631553017);
+		p = fma(p, z, -367031.20411943831);
+		p = fma(p, z, 15163.540849357218);
+		p = fma(p, z, -753.62089614026945);
+		p = fma(p, z, 46.743917402962943);
+		p = fma(p, z, -3.9482843226355584);
+		p = fma(p, z, 0.51457323743786965);
+		p = fma(p, z, -0.13041163794574878);
+		p = fma(p, z, 0.11504703253397312);
+		p = fma(p, z, 1.0009070262780821);
+		a = p;
+	} else {
+		{
+			// fit besselq0_d: cudart/mathfit_test.go
+			double p = 115763543411.04648;
+			p = fma(p, z, -2946751373.7028728);
+			p = fma(p, z, 60945929.133341148);
+			p = fma(p, z, -2012134.9554745739);
+			p = fma(p, z, 76794.1508426535);
+			p = fma(p, z, -3333.9804470180097);
+			p = fma(p, z, 176.82172074196126);
+			p = fma(p, z, -12.17344752234154);
+			p = fma(p, z, 1.1922250229429143);
+			p = fma(p, z, -0.193611541218695);
+			p = fma(p, z, 0.069971446777275889);
+			p = fma(p, z, -0.12444091103610802);
+			q = p * t;
+		}
+		// fit besselp0_d: cudart/mathfit_test.go
+		double p = 398039613.32409489;
+		p = fma(p, z, -11962116.104663393);
+		p = fma(p, z, 338316.95352339908);
+		p = fma(p, z, -13866.129192707856);
+		p = fma(p, z, 681.89939610976842);
+		p = fma(p, z, -41.651971870717347);
+		p = fma(p, z, 3.4369815917757491);
+		p = fma(p, z, -0.4304917462798647);
+		p = fma(p, z, 0.1005554250626713);
+		p = fma(p, z, -0.068655016859397552);
+		p = fma(p, z, 0.99945727578825194);
+		a = p;
+	}
+	if (x == GTRACE_INF)
+		return 0.0;
+	double r, c, sl, cl;
+	int k = __gt_reduce_pio2_d(x, &r, &c) - m; // x - m pi/2 = k pi/2 + r + c
+	double sr = __gt_sin_hilo_d(r, c, &sl) + sl, cr = __gt_cos_hilo_d(r, c, &cl) + cl;
+	double cv = (k & 1) ? sr : cr, sv = (k & 1) ? cr : sr;
+	if ((k + 1) & 2)
+		cv = -cv;
+	if (k & 2)
+		sv = -sv;
+	return fma(a + q, cv, (a - q) * sv) * (0.56418958354775628 / sqrt(x)); // 1/sqrt(pi)
+}
+
+// j0 and j1 below 8: a fit over the product of x - z for the interval's zeros z (J1's
+// zero at 0 too), each zero in two parts, so that the result keeps its relative
+// precision next to them.
+GTRACE_D double j0(double x)
+{
+	double ax = fabs(x), z, f, zh, zl;
+	if (!(ax < 8.0))
+		return __gt_bessel_far_d(ax, false, 0); // NaN too
+	if (ax < 4.0) {
+		z = ax - 2.0;
+		{
+			// fit besselj0a_d: cudart/mathfit_test.go
+			double p = 1.070507321119765e-17;
+			p = fma(p, z, -4.6904780786942474e-16);
+			p = fma(p, z, -3.5924298439678914e-15);
+			p = fma(p, z, 1.424391890382452e-13);
+			p = fma(p, z, 9.0976511782472889e-13);
+			p = fma(p, z, -3.2121266929788382e-11);
+			p = fma(p, z, -1.75534826612898e-10);
+			p = fma(p, z, 5.4347138674350633e-09);
+			p = fma(p, z, 2.4730001292114662e-08);
+			p = fma(p, z, -6.5833920361575708e-07);
+			p = fma(p, z, -2.3940712520137507e-06);
+			p = fma(p, z, 5.3366950020715128e-05);
+			p = fma(p, z, 0.00014533827874064809);
+			p = fma(p, z, -0.0026128151523122033);
+			p = fma(p, z, -0.0047330888159372638);
+			p = fma(p, z, 0.064801890255306888);
+			p = fma(p, z, 0.058469273730945431);
+			p = fma(p, z, -0.55305495141067662);
+			f = p;
+		}
+		zh = 2.4048255576957729, zl = -1.176691651530894e-16; // J0's zero
+	} else {
+		z = ax - 6.0;
+		{
+			// fit besselj0b_d: cudart/mathfit_test.go
+			double p = -2.4269339021285241e-17;
+			p = fma(p, z, 2.2538035514226486e-16);
+			p = fma(p, z, 8.1002220721443552e-15);
+			p = fma(p, z, -7.0786295972537737e-14);
+			p = fma(p, z, -2.0351171543099134e-12);
+			p = fma(p, z, 1.6621460238950464e-11);
+			p = fma(p, z, 3.8810036142293158e-10);
+			p = fma(p, z, -2.9472156580590527e-09);
+			p = fma(p, z, -5.36987863945678e-08);
+			p = fma(p, z, 3.7683306467372574e-07);
+			p = fma(p, z, 5.0463331681537809e-06);
+			p = fma(p, z, -3.2459817733917129e-05);
+			p = fma(p, z, -0.00029039245779553189);
+			p = fma(p, z, 0.0016907164421516251);
+			p = fma(p, z, 0.0084649954949806185);
+			p = fma(p, z, -0.043430034934513591);
+			p = fma(p, z, -0.077536592366692275);
+			p = fma(p, z, 0.31389536605814861);
+			f = p;
+		}
+		zh = 5.5200781102863106, zl = 8.0885971461467223e-17; // J0's zero
+	}
+	return ((ax - zh) - zl) * f;
+}
+
+GTRACE_D double j1(double x)
+{
+	double ax = fabs(x), z, f, zh, zl, v;
+	if (!(ax < 8.0)) {
+		v = __gt_bessel_far_d(ax, true, 1); // NaN too
+	} else if (ax < 5.4) {
+		z = ax - 2.7;
+		{
+			// fit besselj1a_d: cudart/mathfit_test.go
+			double p = 1.1083161187155214e-18;
+			p = fma(p, z, -1.4227074788935315e-17);
+			p = fma(p, z, -4.2368365333519243e-16);
+			p = fma(p, z, 5.0704219241900936e-15);
+			p = fma(p, z, 1.2036849160353089e-13);
+			p = fma(p, z, -1.3288195741312079e-12);
+			p = fma(p, z, -2.6379694628834332e-11);
+			p = fma(p, z, 2.6669346621099031e-10);
+			p = fma(p, z, 4.2973970596723581e-09);
+			p = fma(p, z, -3.9465321281068755e-08);
+			p = fma(p, z, -4.9251975354035569e-07);
+			p = fma(p, z, 4.0694423991333049e-06);
+			p = fma(p, z, 3.6559002129768591e-05);
+			p = fma(p, z, -0.00026867501849482488);
+			p = fma(p, z, -0.0015253834915777726);
+			p = fma(p, z, 0.0098347610943774772);
+			p = fma(p, z, 0.025969617829564039);
+			p = fma(p, z, -0.14452169613464502);
+			f = p;
+		}
+		zh = 3.8317059702075125, zl = -1.5269184090088067e-16; // J1's zero
+		v = ax * (((ax - zh) - zl) * f);
+	} else {
+		z = ax - 6.7;
+		{
+			// fit besselj1b_d: cudart/mathfit_test.go
+			double p = -1.3770511077484358e-13;
+			p = fma(p, z, -5.1752990699952072e-13);
+			p = fma(p, z, 3.1414039207342304e-11);
+			p = fma(p, z, 9.3207099404004426e-11);
+			p = fma(p, z, -5.2445528167292685e-09);
+			p = fma(p, z, -1.1445633426170718e-08);
+			p = fma(p, z, 6.2190557539619937e-07);
+			p = fma(p, z, 8.9189627163939384e-07);
+			p = fma(p, z, -4.8655071567276073e-05);
+			p = fma(p, z, -3.6320194003427958e-05);
+			p = fma(p, z, 0.0022341775974622181);
+			p = fma(p, z, 0.0003763260099677384);
+			p = fma(p, z, -0.048643266835981844);
+			p = fma(p, z, 0.0089224990388632654);
+			p = fma(p, z, 0.3021107263405326);
+			f = p;
+		}
+		zh = 7.0155866698156188, zl = -9.4141656534103889e-17; // J1's zero
+		v = ((ax - zh) - zl) * f;
+	}
+	return __gt_signed(v, x); // odd
+}
+
+// The float forms: the double ones, rounded once more.
+GTRACE_D float j0f(float x) { return (float)j0((double)x); }
+GTRACE_D float j1f(float x) { return (float)j1((double)x); }
+
 // ---- Double precision: pow and tanh -----------------------------------------------------
 
 // (nh + nl) / (dh + dl) as hi + *lo: the quotient of the high parts, and the remainder
