@@ -1,6 +1,7 @@
 package cudart
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"sync"
@@ -914,6 +915,9 @@ func refBesselI(n int) func(x float64) exact {
 // expansion (bigHankel), whose least term is below e^-100 there.
 func bigBesselJY(n int, x *big.Float) (j, y *big.Float) {
 	if x.Cmp(bf(50)) >= 0 {
+		if n > 7 {
+			panic(fmt.Sprintf("bigBesselJY: no reference for n = %d past x = 50", n))
+		}
 		p, q := bigHankel(n, x)
 		return bigBesselFar(n, x, p, q)
 	}
@@ -957,11 +961,13 @@ func bigBesselJY(n int, x *big.Float) (j, y *big.Float) {
 	y = bigNew().Mul(bigLog(half), j)
 	y.Mul(y, bf(2))
 	y.Sub(y, bigNew().Mul(psi, hn))
-	if n > 0 { // -(x/2)^-n sum_(k<n) (n-k-1)!/k! q^k
-		s, qk := bigNew(), bf(1)
+	if n > 0 { // -(x/2)^-n sum_(k<n) (n-k-1)!/k! q^k, each term from the last
+		s, term := bigNew(), fact(n-1)
 		for k := range n {
-			s.Add(s, bigNew().Mul(qk, bigNew().Quo(fact(n-k-1), fact(k))))
-			qk.Mul(qk, q)
+			s.Add(s, term)
+			if k+1 < n {
+				term.Mul(term, q).Quo(term, bf(float64((k+1)*(n-k-1))))
+			}
 		}
 		y.Sub(y, s.Quo(s, hn))
 	}
@@ -969,18 +975,19 @@ func bigBesselJY(n int, x *big.Float) (j, y *big.Float) {
 }
 
 // bigHankel is Hankel's P_n(x) and Q_n(x) (Abramowitz and Stegun 9.2.9, 9.2.10), summed
-// until the terms stop falling: a_0 = 1, a_k = a_(k-1) (4n^2 - (2k-1)^2) / (8k), P =
-// sum (-1)^k a_2k / x^2k, Q = sum (-1)^k a_(2k+1) / x^(2k+1).
+// until the terms stop falling past k = n: a_0 = 1, a_k = a_(k-1) (4n^2 - (2k-1)^2) /
+// (8k), P = sum (-1)^k a_2k / x^2k, Q = sum (-1)^k a_(2k+1) / x^(2k+1). Its least term
+// is below e^-100 for n <= 7 from x = 50 on; bigBesselJY takes no larger n there.
 func bigHankel(n int, x *big.Float) (p, q *big.Float) {
 	p, q = bf(1), bigNew()
 	a, last := bf(1), bf(math.Inf(1))
 	for k := 1; ; k++ {
 		a.Mul(a, bf(float64(4*n*n-(2*k-1)*(2*k-1)))).Quo(a, bigNew().Mul(bf(float64(8*k)), x))
-		if m := bigNew().Abs(a); m.Cmp(last) >= 0 || m.Sign() == 0 || m.MantExp(nil) < -bigPrec-8 {
+		m := bigNew().Abs(a)
+		if m.Sign() == 0 || m.MantExp(nil) < -bigPrec-8 || 2*k-1 > 2*n && m.Cmp(last) >= 0 {
 			return p, q
-		} else {
-			last = m
 		}
+		last = m
 		term := bigNew().Set(a)
 		if (k/2)%2 == 1 {
 			term.Neg(term)
@@ -1086,4 +1093,20 @@ func bigBesselZero(n int, second bool, guess float64) *big.Float {
 		x.Sub(x, v.Quo(v, d))
 	}
 	return x
+}
+
+// refBesselY is yn(n, x): NaN below 0, -inf at 0 (either sign), 0 at +inf.
+func refBesselY(n int) func(x float64) exact {
+	return func(x float64) exact {
+		switch {
+		case math.IsNaN(x) || x < 0:
+			return special(math.NaN())
+		case x == 0:
+			return special(math.Inf(-1))
+		case math.IsInf(x, 1):
+			return special(0)
+		}
+		_, y := bigBesselJY(n, bf(x))
+		return value(y)
+	}
 }

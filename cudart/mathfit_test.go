@@ -199,6 +199,18 @@ var mathFitsD = []mathFitD{
 	{"besselq0_d", besselFarFit(0, true), 0, 1.0 / 64, 1.0 / 128, 11},
 	{"besselp1_d", besselFarFit(1, false), 0, 1.0 / 64, 1.0 / 128, 10},
 	{"besselq1_d", besselFarFit(1, true), 0, 1.0 / 64, 1.0 / 128, 11},
+	// y0 and y1 below 8: the same fits about each zero, from 0.75 (Y0) and 1.25 (Y1) on;
+	// below, Y_n = 2/pi log(x) J_n(x) + R_n with J0 = J(z), J1 = x J(z), R0 = R(z) and
+	// R1 = R(z)/x, fits in z = x^2 (R0 and x R1 are even and whole: A&S 9.1.13).
+	{"bessely0a_d", besselNear(0, true, besselZ(0, true, 0.89)), 0.75, 2.4, 1.5, 27},
+	{"bessely0b_d", besselNear(0, true, besselZ(0, true, 3.96)), 2.4, 5.5, 4, 21},
+	{"bessely0c_d", besselNear(0, true, besselZ(0, true, 7.09)), 5.5, 8, 6.75, 14},
+	{"bessely1a_d", besselNear(1, true, besselZ(1, true, 2.2)), 1.25, 3.8, 2.5, 26},
+	{"bessely1b_d", besselNear(1, true, besselZ(1, true, 5.43)), 3.8, 8, 5.9, 21},
+	{"besselj0z_d", besselSmallJ(0), 0, 0.5625, 0.28, 7},
+	{"besselr0z_d", besselLogRest(0), 0, 0.5625, 0.28, 8},
+	{"besselj1z_d", besselSmallJ(1), 0, 1.5625, 0.78, 8},
+	{"besselr1z_d", besselLogRest(1), 0, 1.5625, 0.78, 8},
 }
 
 // besselZ is the zero of J_n (second false) or Y_n nearest guess.
@@ -421,5 +433,32 @@ func TestBesselZeros(t *testing.T) {
 		if zh != wh || zl != wl {
 			t.Errorf("%s%d's zero is %s, %s in the header; want %v, %v", m[3], n, m[1], m[2], wh, wl)
 		}
+	}
+}
+
+// besselLogRest is Y_n(x) - 2/pi log(x) J_n(x), times x for n = 1, in z = x^2.
+func besselLogRest(n int) func(z *big.Float) *big.Float {
+	return func(z *big.Float) *big.Float {
+		x := bigNew().Sqrt(z)
+		j, y := bigBesselJY(n, x)
+		l := bigLog(x)
+		l.Mul(l, j).Mul(l, bf(2)).Quo(l, bigNew().Set(pi1400()))
+		y.Sub(y, l)
+		if n == 1 {
+			y.Mul(y, x)
+		}
+		return y
+	}
+}
+
+// besselSmallJ is J_n(x) / x^n in z = x^2.
+func besselSmallJ(n int) func(z *big.Float) *big.Float {
+	return func(z *big.Float) *big.Float {
+		x := bigNew().Sqrt(z)
+		j, _ := bigBesselJY(n, x)
+		if n == 1 {
+			j.Quo(j, x)
+		}
+		return j
 	}
 }

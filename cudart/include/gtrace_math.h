@@ -1895,9 +1895,314 @@ GTRACE_D double j1(double x)
 	return __gt_signed(v, x); // odd
 }
 
+// ---- Bessel functions of the second kind: y0 and y1 --------------------------------------
+
+// y0 and y1 from 0.75 (Y0) and 1.25 (Y1) to 8: the fits about each zero, as j0 and j1;
+// below, Y_n = 2/pi log(x) J_n(x) + R_n (Abramowitz and Stegun 9.1.13), with J0, J1/x,
+// R0 and x R1 fits in x^2 (no zero there: Y0's first is at 0.89, Y1's at 2.20, and the
+// two terms cancel by at most 1.15 times). Y_n of x < 0 (and -inf) is NaN by the log,
+// and of 0 -inf.
+GTRACE_D double y0(double x)
+{
+	double z, f, zh, zl;
+	if (!(x < 8.0))
+		return __gt_bessel_far_d(x, false, 1); // NaN and inf too
+	if (x < 0.75) {
+		z = x * x - 0.28;
+		double r;
+		{
+			// fit besselj0z_d: cudart/mathfit_test.go
+			double p = -2.3817759754832238e-12;
+			p = fma(p, z, 4.6626280062277308e-10);
+			p = fma(p, z, -6.7029588285166347e-08);
+			p = fma(p, z, 6.6872924467520452e-06);
+			p = fma(p, z, -0.00042648525381944489);
+			p = fma(p, z, 0.015263591927014705);
+			p = fma(p, z, -0.24135148992656857);
+			p = fma(p, z, 0.93121551378976131);
+			f = p;
+		}
+		{
+			// fit besselr0z_d: cudart/mathfit_test.go
+			double p = -1.6795764901170875e-14;
+			p = fma(p, z, 4.1057989648596712e-12);
+			p = fma(p, z, -7.6122367205952607e-10);
+			p = fma(p, z, 1.0229912410539984e-07);
+			p = fma(p, z, -9.3508880706363621e-06);
+			p = fma(p, z, 0.00052804913461670445);
+			p = fma(p, z, -0.015625985568076022);
+			p = fma(p, z, 0.16873044355989006);
+			p = fma(p, z, -0.025323044256555221);
+			r = p;
+		}
+		return fma(0.63661977236758138 * log(x), f, r);
+	}
+	if (x < 2.4) {
+		z = x - 1.5;
+		{
+			// fit bessely0a_d: cudart/mathfit_test.go
+			double p = -8.7058560499462945e-07;
+			p = fma(p, z, 3.1769942851897694e-06);
+			p = fma(p, z, -2.6275714575585201e-06);
+			p = fma(p, z, -2.8020293896861638e-06);
+			p = fma(p, z, 2.5103795311350532e-06);
+			p = fma(p, z, 7.6822539508844694e-06);
+			p = fma(p, z, -1.2703835323488204e-05);
+			p = fma(p, z, 8.4691319077342011e-06);
+			p = fma(p, z, -1.0845511975275817e-05);
+			p = fma(p, z, 2.4471588677782969e-05);
+			p = fma(p, z, -4.0895589630225939e-05);
+			p = fma(p, z, 6.1553709229993987e-05);
+			p = fma(p, z, -9.6709966586115128e-05);
+			p = fma(p, z, 0.00015527366137431427);
+			p = fma(p, z, -0.00024905867055066493);
+			p = fma(p, z, 0.00040049315772932496);
+			p = fma(p, z, -0.00064762296268492823);
+			p = fma(p, z, 0.0010537042341524933);
+			p = fma(p, z, -0.0017264488901789882);
+			p = fma(p, z, 0.0028519339296011795);
+			p = fma(p, z, -0.0047504452866317382);
+			p = fma(p, z, 0.0080152612676061656);
+			p = fma(p, z, -0.014157903923968443);
+			p = fma(p, z, 0.024703224708051339);
+			p = fma(p, z, -0.027927740021827827);
+			p = fma(p, z, 0.051795004751497856);
+			p = fma(p, z, -0.36007035480317728);
+			p = fma(p, z, 0.63066358388659038);
+			f = p;
+		}
+		zh = 0.89357696627916749, zl = 2.6596231539720385e-17; // Y0's zero
+	} else if (x < 5.5) {
+		z = x - 4.0;
+		{
+			// fit bessely0b_d: cudart/mathfit_test.go
+			double p = -4.8580115280929043e-15;
+			p = fma(p, z, 1.4907185579426765e-14);
+			p = fma(p, z, -8.9973294632202871e-16);
+			p = fma(p, z, 6.8110630838823101e-14);
+			p = fma(p, z, -6.2494800521109693e-13);
+			p = fma(p, z, 2.309383764792524e-12);
+			p = fma(p, z, -8.7259184428552819e-12);
+			p = fma(p, z, 3.8057529780868674e-11);
+			p = fma(p, z, -1.6206589629842464e-10);
+			p = fma(p, z, 6.7194613191899767e-10);
+			p = fma(p, z, -3.291530191969445e-09);
+			p = fma(p, z, 1.7312110632131657e-08);
+			p = fma(p, z, -1.4190937202252981e-08);
+			p = fma(p, z, -3.0033071459496816e-07);
+			p = fma(p, z, -4.9939769814051945e-06);
+			p = fma(p, z, 4.9458402444896764e-05);
+			p = fma(p, z, 0.00020801492116002843);
+			p = fma(p, z, -0.0021408432412105749);
+			p = fma(p, z, -0.0072186324056728451);
+			p = fma(p, z, 0.05763047258482526);
+			p = fma(p, z, 0.055772070786748333);
+			p = fma(p, z, -0.40028607275087885);
+			f = p;
+		}
+		zh = 3.957678419314858, zl = -1.0764340697562706e-16; // Y0's zero
+	} else {
+		z = x - 6.75;
+		{
+			// fit bessely0c_d: cudart/mathfit_test.go
+			double p = -1.2529273379281439e-13;
+			p = fma(p, z, -7.2187894278429738e-13);
+			p = fma(p, z, 3.2731570498385736e-11);
+			p = fma(p, z, 1.0640720257565168e-10);
+			p = fma(p, z, -5.3451059129438081e-09);
+			p = fma(p, z, -1.394897481375665e-08);
+			p = fma(p, z, 6.4341776448691468e-07);
+			p = fma(p, z, 1.0520883730298458e-06);
+			p = fma(p, z, -5.0402284438377063e-05);
+			p = fma(p, z, -4.2810516880985907e-05);
+			p = fma(p, z, 0.0023313330855294924);
+			p = fma(p, z, 0.00027054014716047705);
+			p = fma(p, z, -0.049850716779367032);
+			p = fma(p, z, 0.011887992566659277);
+			p = fma(p, z, 0.30169255583006954);
+			f = p;
+		}
+		zh = 7.0860510603017728, zl = -8.8352857230854081e-17; // Y0's zero
+	}
+	return ((x - zh) - zl) * f;
+}
+
+GTRACE_D double y1(double x)
+{
+	double z, f, zh, zl;
+	if (!(x < 8.0))
+		return __gt_bessel_far_d(x, true, 2); // NaN and inf too
+	if (x < 1.25) {
+		if (x == 0.0)
+			return -GTRACE_INF;
+		z = x * x - 0.78;
+		double r;
+		{
+			// fit besselj1z_d: cudart/mathfit_test.go
+			double p = 5.1135255936821999e-16;
+			p = fma(p, z, -1.4695516190486568e-13);
+			p = fma(p, z, 3.2828173027632463e-11);
+			p = fma(p, z, -5.4958763168645901e-09);
+			p = fma(p, z, 6.5643244113710639e-07);
+			p = fma(p, z, -5.2171652608740911e-05);
+			p = fma(p, z, 0.0024796624946233831);
+			p = fma(p, z, -0.058535246534125569);
+			p = fma(p, z, 0.45280887830655464);
+			f = p;
+		}
+		{
+			// fit besselr1z_d: cudart/mathfit_test.go
+			double p = 2.5828319685772484e-13;
+			p = fma(p, z, -5.4849108086872051e-11);
+			p = fma(p, z, 8.6279729148756133e-09);
+			p = fma(p, z, -9.5158748249413301e-07);
+			p = fma(p, z, 6.7851839723299723e-05);
+			p = fma(p, z, -0.0027377355346980092);
+			p = fma(p, z, 0.04769013663724285);
+			p = fma(p, z, -0.11653298950292981);
+			p = fma(p, z, -0.75785477327248263);
+			r = p;
+		}
+		return fma(0.63661977236758138 * log(x), x * f, r / x);
+	}
+	if (x < 3.8) {
+		z = x - 2.5;
+		{
+			// fit bessely1a_d: cudart/mathfit_test.go
+			double p = 2.6953009309835478e-11;
+			p = fma(p, z, -8.555954593608375e-11);
+			p = fma(p, z, -7.5998942916930438e-11);
+			p = fma(p, z, 3.7359341965468485e-10);
+			p = fma(p, z, 4.5326460343203219e-10);
+			p = fma(p, z, -1.9515067964689213e-09);
+			p = fma(p, z, 9.8417950440629109e-10);
+			p = fma(p, z, -3.3516334848916908e-10);
+			p = fma(p, z, 7.9400192989752025e-09);
+			p = fma(p, z, -2.3375261298113573e-08);
+			p = fma(p, z, 4.9526268805601094e-08);
+			p = fma(p, z, -1.1964845265179764e-07);
+			p = fma(p, z, 3.0625246874019349e-07);
+			p = fma(p, z, -7.6708490952024481e-07);
+			p = fma(p, z, 1.908106994017588e-06);
+			p = fma(p, z, -4.7526204552153202e-06);
+			p = fma(p, z, 1.1830747144994545e-05);
+			p = fma(p, z, -2.9472660639241217e-05);
+			p = fma(p, z, 7.35083321118051e-05);
+			p = fma(p, z, -0.00017636525648718354);
+			p = fma(p, z, 0.00040714932069554769);
+			p = fma(p, z, -0.0013603513349825004);
+			p = fma(p, z, 0.0045758129343488061);
+			p = fma(p, z, 0.0022841828175931863);
+			p = fma(p, z, -0.033740891513492209);
+			p = fma(p, z, -0.13900751716945173);
+			p = fma(p, z, 0.48180273675017776);
+			f = p;
+		}
+		zh = 2.1971413260310171, zl = -4.8259835876454966e-17; // Y1's zero
+	} else {
+		z = x - 5.9;
+		{
+			// fit bessely1b_d: cudart/mathfit_test.go
+			double p = -2.597987342903199e-18;
+			p = fma(p, z, 1.5283805241318903e-17);
+			p = fma(p, z, -2.6935582513994273e-17);
+			p = fma(p, z, 1.5839972233937204e-16);
+			p = fma(p, z, -1.5604966924728417e-15);
+			p = fma(p, z, 9.0223956540597102e-15);
+			p = fma(p, z, -5.8062392604237974e-14);
+			p = fma(p, z, 3.7571653511918357e-13);
+			p = fma(p, z, 1.3469060167632571e-13);
+			p = fma(p, z, -8.2868098415734463e-12);
+			p = fma(p, z, -4.1539025204884901e-10);
+			p = fma(p, z, 3.5506309918581924e-09);
+			p = fma(p, z, 4.7084764202174435e-08);
+			p = fma(p, z, -3.8942152581419139e-07);
+			p = fma(p, z, -4.6531385849381429e-06);
+			p = fma(p, z, 3.3922034636203043e-05);
+			p = fma(p, z, 0.00026142430944848047);
+			p = fma(p, z, -0.0016792694647110704);
+			p = fma(p, z, -0.0078195478100278309);
+			p = fma(p, z, 0.042388572941111972);
+			p = fma(p, z, 0.075642281424671221);
+			p = fma(p, z, -0.3148441066058823);
+			f = p;
+		}
+		zh = 5.4296810407941347, zl = 4.162514026670377e-16; // Y1's zero
+	}
+	return ((x - zh) - zl) * f;
+}
+
+// ---- Bessel functions of integer order: jn and yn ----------------------------------------
+
+// yn by the forward recurrence Y_(k+1) = 2k/x Y_k - Y_(k-1) from y0 and y1, stable for
+// every x (Y_n grows with n where it does not oscillate), stopped at -inf; Y_-n =
+// (-1)^n Y_n.
+GTRACE_D double yn(int n, double x)
+{
+	unsigned m = n < 0 ? 0u - (unsigned)n : (unsigned)n;
+	double a = y0(x), b = m == 0 ? a : y1(x), t = 2.0 / x;
+	for (unsigned k = 1; k < m && b > -GTRACE_INF; k++) {
+		double c = fma(k * t, b, -a);
+		a = b;
+		b = c;
+	}
+	return n < 0 && (m & 1) ? -b : b;
+}
+
+// jn: from x = n on (and past 2^-26 n's reach) the forward recurrence from j0 and j1, as
+// yn's (J and Y are alike in size there); below, Miller's backward recurrence from an
+// order M = n + sqrt(160 n) or more (even), normalized by J0 + 2 (J2 + J4 + ...) = 1
+// (Numerical Recipes, section 6.5), rescaled by 2^-600 whenever it passes 2^600; below
+// x = 2^-26, (x/2)^n / n!, the series' first term (the next is 2^-54 of it). J_-n and
+// J_n(-x) are (-1)^n J_n(x).
+GTRACE_D double jn(int n, double x)
+{
+	unsigned m = n < 0 ? 0u - (unsigned)n : (unsigned)n;
+	double ax = fabs(x), v;
+	if (m == 0)
+		return j0(x);
+	if (!(ax < (double)m) || ax != ax) { // NaN too
+		double a = j0(ax), b = j1(ax), t = 2.0 / ax;
+		for (unsigned k = 1; k < m; k++) {
+			double c = fma(k * t, b, -a);
+			a = b;
+			b = c;
+		}
+		if (ax == GTRACE_INF)
+			return 0.0; // +0 for either sign, as CUDA's
+		v = b;
+	} else if (ax < 1.4901161193847656e-08) {
+		v = 1.0;
+		for (unsigned k = 1; k <= m; k++)
+			v *= 0.5 * ax / k;
+	} else {
+		unsigned top = (m + (unsigned)sqrt(160.0 * m) + 2) & ~1u;
+		double t = 2.0 / ax, bp = 0.0, b = 1.0, sum = 0.0, at = 0.0;
+		for (unsigned k = top; k > 0; k--) {
+			double bm = fma(k * t, b, -bp); // J_(k-1) from J_k and J_(k+1)
+			bp = b;
+			b = bm;
+			if (fabs(b) > 0x1p600) {
+				b *= 0x1p-600, bp *= 0x1p-600, sum *= 0x1p-600, at *= 0x1p-600;
+			}
+			if (k - 1 == m)
+				at = b;
+			if (((k - 1) & 1) == 0 && k > 1)
+				sum += b; // J_(k-1) for even k - 1 > 0
+		}
+		v = at / fma(2.0, sum, b);
+	}
+	bool neg = (m & 1) && ((n < 0) != __gt_sign(x));
+	return neg ? -v : v;
+}
+
 // The float forms: the double ones, rounded once more.
 GTRACE_D float j0f(float x) { return (float)j0((double)x); }
 GTRACE_D float j1f(float x) { return (float)j1((double)x); }
+GTRACE_D float y0f(float x) { return (float)y0((double)x); }
+GTRACE_D float y1f(float x) { return (float)y1((double)x); }
+GTRACE_D float jnf(int n, float x) { return (float)jn(n, (double)x); }
+GTRACE_D float ynf(int n, float x) { return (float)yn(n, (double)x); }
 
 // ---- Double precision: pow and tanh -----------------------------------------------------
 

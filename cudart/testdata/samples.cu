@@ -328,6 +328,10 @@ PRECISE(cyl_bessel_i0f, cyl_bessel_i0f(a))
 PRECISE(cyl_bessel_i1f, cyl_bessel_i1f(a))
 PRECISE(j0f, j0f(a))
 PRECISE(j1f, j1f(a))
+PRECISE(y0f, y0f(a))
+PRECISE(y1f, y1f(a))
+PRECISE(jnf, jnf(3, a))
+PRECISE(ynf, ynf(3, a))
 // The classifications as bits, and nanf and nan in place of a NaN input.
 PRECISE(classify, isnan(a) | isinf(a) << 1 | isfinite(a) << 2 | signbit(a) << 3 | __isnanf(a) << 4 |
 			  __isinff(a) << 5 | __finitef(a) << 6 | __signbitf(a) << 7 | isnan((double)a) << 8 |
@@ -418,6 +422,12 @@ PRECISE_D(cyl_bessel_i0, cyl_bessel_i0(a))
 PRECISE_D(cyl_bessel_i1, cyl_bessel_i1(a))
 PRECISE_D(j0, j0(a))
 PRECISE_D(j1, j1(a))
+PRECISE_D(y0, y0(a))
+PRECISE_D(y1, y1(a))
+PRECISE_D(jn, jn(3, a))
+PRECISE_D(yn, yn(3, a))
+PRECISE_D(jn_n, jn((int)b, a))
+PRECISE_D(yn_n, yn((int)b, a))
 
 // norm, rnorm, normf and rnormf over n values: of x, and of y (x's values as floats).
 extern "C" __global__ void m_norms(const double *x, const float *y, double *r, int n)
