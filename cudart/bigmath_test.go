@@ -196,16 +196,25 @@ func refExpm1(x float64) exact {
 	return value(bigNew().Sub(bigExp(bf(x)), bf(1)))
 }
 
+// logLike gives the special values of a function with log's domain: NaN for NaN and
+// below 0, -inf at either zero, atInf at +inf; ok is false elsewhere.
+func logLike(x, atInf float64) (exact, bool) {
+	switch {
+	case math.IsNaN(x) || x < 0:
+		return special(math.NaN()), true
+	case x == 0:
+		return special(math.Inf(-1)), true
+	case math.IsInf(x, 1):
+		return special(atInf), true
+	}
+	return exact{}, false
+}
+
 // refLogBase is log(x) / div() (div nil: log), with C's special values.
 func refLogBase(div func() *big.Float) func(float64) exact {
 	return func(x float64) exact {
-		switch {
-		case math.IsNaN(x) || x < 0:
-			return special(math.NaN())
-		case x == 0:
-			return special(math.Inf(-1))
-		case math.IsInf(x, 1):
-			return special(x)
+		if v, ok := logLike(x, x); ok {
+			return v
 		}
 		l := bigLog(bf(x))
 		if div != nil {
@@ -1098,13 +1107,8 @@ func bigBesselZero(n int, second bool, guess float64) *big.Float {
 // refBesselY is yn(n, x): NaN below 0, -inf at 0 (either sign), 0 at +inf.
 func refBesselY(n int) func(x float64) exact {
 	return func(x float64) exact {
-		switch {
-		case math.IsNaN(x) || x < 0:
-			return special(math.NaN())
-		case x == 0:
-			return special(math.Inf(-1))
-		case math.IsInf(x, 1):
-			return special(0)
+		if v, ok := logLike(x, 0); ok {
+			return v
 		}
 		_, y := bigBesselJY(n, bf(x))
 		return value(y)

@@ -2134,18 +2134,25 @@ GTRACE_D double y1(double x)
 
 // ---- Bessel functions of integer order: jn and yn ----------------------------------------
 
-// yn by the forward recurrence Y_(k+1) = 2k/x Y_k - Y_(k-1) from y0 and y1, stable for
-// every x (Y_n grows with n where it does not oscillate), stopped at -inf; Y_-n =
-// (-1)^n Y_n.
-GTRACE_D double yn(int n, double x)
+// F_m from F_0 = a and F_1 = b by the forward recurrence F_(k+1) = 2k/x F_k - F_(k-1)
+// (t = 2/x), for J and Y alike; stopped at -inf (Y's overflow, where one more step
+// would give inf - inf) and at NaN.
+GTRACE_D double __gt_bessel_up_d(double a, double b, unsigned m, double t)
 {
-	unsigned m = n < 0 ? 0u - (unsigned)n : (unsigned)n;
-	double a = y0(x), b = m == 0 ? a : y1(x), t = 2.0 / x;
 	for (unsigned k = 1; k < m && b > -GTRACE_INF; k++) {
 		double c = fma(k * t, b, -a);
 		a = b;
 		b = c;
 	}
+	return b;
+}
+
+// yn by the forward recurrence from y0 and y1, stable for every x (Y_n grows with n
+// where it does not oscillate); Y_-n = (-1)^n Y_n.
+GTRACE_D double yn(int n, double x)
+{
+	unsigned m = n < 0 ? 0u - (unsigned)n : (unsigned)n;
+	double a = y0(x), b = __gt_bessel_up_d(a, m == 0 ? a : y1(x), m, 2.0 / x);
 	return n < 0 && (m & 1) ? -b : b;
 }
 
@@ -2162,15 +2169,9 @@ GTRACE_D double jn(int n, double x)
 	if (m == 0)
 		return j0(x);
 	if (!(ax < (double)m) || ax != ax) { // NaN too
-		double a = j0(ax), b = j1(ax), t = 2.0 / ax;
-		for (unsigned k = 1; k < m; k++) {
-			double c = fma(k * t, b, -a);
-			a = b;
-			b = c;
-		}
 		if (ax == GTRACE_INF)
 			return 0.0; // +0 for either sign, as CUDA's
-		v = b;
+		v = __gt_bessel_up_d(j0(ax), j1(ax), m, 2.0 / ax);
 	} else if (ax < 1.4901161193847656e-08) {
 		v = 1.0;
 		for (unsigned k = 1; k <= m; k++)
