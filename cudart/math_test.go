@@ -331,31 +331,41 @@ var absolute = map[string]struct{ from, bound float64 }{
 	"jnf": {0, 2.2e-6}, "ynf": {3, 2.2e-6}, "jn": {0, 5e-12}, "yn": {3, 5e-12},
 }
 
-// farErr is the largest absolute error where absolute bounds a function's, and its
-// input's index.
+// farErr is the largest absolute error where absolute bounds a function's (from, bound:
+// its entry there; on when it has one), and its input's index.
 type farErr struct {
-	worst, from, bound float64
+	from, bound, worst float64
 	at                 int
-	seen               bool
+	on, seen           bool
+}
+
+func farFor(name string) farErr {
+	ab, ok := absolute[name]
+	return farErr{from: ab.from, bound: ab.bound, on: ok}
+}
+
+// absErr is |got - want|: 0 where they are equal or both NaN, +Inf where one is NaN or
+// an infinity the other is not.
+func absErr(got, want float64) float64 {
+	switch e := math.Abs(got - want); {
+	case got == want || math.IsNaN(got) && math.IsNaN(want):
+		return 0
+	case math.IsNaN(e):
+		return math.Inf(1)
+	default:
+		return e
+	}
 }
 
 // track takes got's error from want at x when absolute bounds it there, and says so.
-func (f *farErr) track(name string, x, got, want float64, i int) bool {
-	ab, ok := absolute[name]
-	if !ok || !(math.Abs(x) >= ab.from) {
+func (f *farErr) track(x, got, want float64, i int) bool {
+	if !f.on || !(math.Abs(x) >= f.from) {
 		return false
 	}
-	e := math.Abs(got - want)
-	switch {
-	case got == want || math.IsNaN(got) && math.IsNaN(want):
-		e = 0
-	case math.IsNaN(e):
-		e = math.Inf(1)
-	}
-	if !f.seen || e > f.worst {
+	if e := absErr(got, want); !f.seen || e > f.worst {
 		f.worst, f.at = e, i
 	}
-	f.seen, f.from, f.bound = true, ab.from, ab.bound
+	f.seen = true
 	return true
 }
 
@@ -467,10 +477,10 @@ func TestPreciseMath(t *testing.T) {
 			}
 			got, _ := runPrecise(t, "m_"+fn.name, x, y)
 			worst, at := 0.0, 0
-			var far farErr
+			far := farFor(fn.name)
 			for i := range x {
 				want := fn.ref(float64(x[i]), float64(y[i]))
-				if far.track(fn.name, float64(x[i]), float64(got[i]), want, i) {
+				if far.track(float64(x[i]), float64(got[i]), want, i) {
 					continue
 				}
 				e := ulpErr(got[i], want)
@@ -795,10 +805,10 @@ var moreDoubles = map[string]func(rng *rand.Rand) (x, y []float64){
 	"rnorm":         normExtremes,
 	"cyl_bessel_i0": uniform(-714, 714),
 	"cyl_bessel_i1": uniform(-714, 714),
-	"j0":            nearBesselZeros(2.404825557695773, 5.5200781102863106),
-	"j1":            nearBesselZeros(3.8317059702075125, 7.0155866698156188),
-	"y0":            nearBesselZeros(0.89357696627916749, 3.957678419314858, 7.0860510603017728),
-	"y1":            nearBesselZeros(2.1971413260310171, 5.4296810407941347),
+	"j0":            nearBesselZeros(zerosOf("J0")...),
+	"j1":            nearBesselZeros(zerosOf("J1")...),
+	"y0":            nearBesselZeros(zerosOf("Y0")...),
+	"y1":            nearBesselZeros(zerosOf("Y1")...),
 	"jn":            nearBesselZeros(),
 	"yn":            nearBesselZeros(),
 	"tgamma": func(rng *rand.Rand) (x, y []float64) {
@@ -892,7 +902,8 @@ func subnormalScales(rng *rand.Rand) (x, y []float64) {
 	return x, y
 }
 
-// nearBesselZeros is x near each of zs (a Bessel function's zeros below 8, where its
+// nearBesselZeros is x near each of zs (a Bessel function's zeros below 8, as the header
+// has them, where its
 // relative error is hardest to keep), from every binade of the distance down to the
 // zero's own doubles, either sign; every binade below 1 (where Y_n tends to -inf); and
 // uniform over (-8, 8) and (-1000, 1000).
@@ -986,10 +997,10 @@ func TestPreciseMathDouble(t *testing.T) {
 			}
 			got, _ := runPrecise(t, "m_"+fn.name, x, y)
 			worst, at := 0.0, 0
-			var far farErr
+			far := farFor(fn.name)
 			for i := range x {
 				want := fn.ref(x[i], y[i])
-				if far.track(fn.name, x[i], got[i], want.float64(), i) {
+				if far.track(x[i], got[i], want.float64(), i) {
 					continue
 				}
 				e := ulpErrExact(got[i], want)
@@ -1045,10 +1056,7 @@ func TestBesselOrders(t *testing.T) {
 			}
 			w := want.float64()
 			if fn.name == "jn" || math.Abs(x[i]) > 1.5*float64(m) {
-				e := math.Abs(got[i] - w)
-				if got[i] == w || math.IsNaN(got[i]) && math.IsNaN(w) {
-					e = 0
-				}
+				e := absErr(got[i], w)
 				if !(e <= 5e-12) {
 					t.Errorf("%s(%d, %v) = %v; want %v (CUDA's bound 5e-12 absolute)", fn.name, n, x[i], got[i], w)
 				}

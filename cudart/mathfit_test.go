@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -412,26 +413,50 @@ func TestMathFits(t *testing.T) {
 	}
 }
 
-// The header's zeros of the Bessel functions, each in two parts (zh, the nearest double,
-// and zl, the nearest to the rest), are the zeros.
-func TestBesselZeros(t *testing.T) {
+// besselZero is one of the header's zeros of a Bessel function (fn "J0", "Y1", ...) in
+// two parts: zh, the nearest double, and zl, the nearest to the rest.
+type besselZero struct {
+	fn     string
+	zh, zl float64
+}
+
+// headerBesselZeros is the header's zeros, in its order.
+var headerBesselZeros = sync.OnceValue(func() []besselZero {
 	h, err := include.ReadFile("include/gtrace_math.h")
 	if err != nil {
-		t.Fatal(err)
+		panic(err)
 	}
-	all := regexp.MustCompile(`zh = (\S+), zl = (\S+); // ([JY])(\d)'s zero`).FindAllStringSubmatch(string(h), -1)
-	if len(all) == 0 {
-		t.Fatal("include/gtrace_math.h has no Bessel zeros")
-	}
-	for _, m := range all {
+	var zs []besselZero
+	for _, m := range regexp.MustCompile(`zh = (\S+), zl = (\S+); // ([JY]\d)'s zero`).FindAllStringSubmatch(string(h), -1) {
 		zh, _ := strconv.ParseFloat(m[1], 64)
 		zl, _ := strconv.ParseFloat(m[2], 64)
-		n, _ := strconv.Atoi(m[4])
-		z := bigBesselZero(n, m[3] == "Y", zh)
-		wh, _ := z.Float64()
-		wl, _ := bigNew().Sub(z, bf(wh)).Float64()
-		if zh != wh || zl != wl {
-			t.Errorf("%s%d's zero is %s, %s in the header; want %v, %v", m[3], n, m[1], m[2], wh, wl)
+		zs = append(zs, besselZero{m[3], zh, zl})
+	}
+	return zs
+})
+
+// zerosOf is the high parts of fn's zeros in the header.
+func zerosOf(fn string) (zs []float64) {
+	for _, z := range headerBesselZeros() {
+		if z.fn == fn {
+			zs = append(zs, z.zh)
+		}
+	}
+	return zs
+}
+
+// The header's zeros of the Bessel functions are the zeros.
+func TestBesselZeros(t *testing.T) {
+	if len(headerBesselZeros()) == 0 {
+		t.Fatal("include/gtrace_math.h has no Bessel zeros")
+	}
+	for _, z := range headerBesselZeros() {
+		n := int(z.fn[1] - '0')
+		w := bigBesselZero(n, z.fn[0] == 'Y', z.zh)
+		wh, _ := w.Float64()
+		wl, _ := bigNew().Sub(w, bf(wh)).Float64()
+		if z.zh != wh || z.zl != wl {
+			t.Errorf("%s's zero is %v, %v in the header; want %v, %v", z.fn, z.zh, z.zl, wh, wl)
 		}
 	}
 }
