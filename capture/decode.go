@@ -258,9 +258,35 @@ func varSize(d *varDecl) int64 {
 		n *= int64(d.vec)
 	}
 	for _, x := range d.dims {
-		n *= int64(x)
+		// Saturate: dims of up to 2^31 each would overflow; anything past
+		// maxDeclBytes is refused by the bound of its space.
+		n = min(n*int64(x), maxDeclBytes)
 	}
 	return n
+}
+
+// maxDeclBytes is past every space's bound, and far from overflowing when added up.
+const maxDeclBytes = 1 << 40
+
+// Bounds on parameter space. A kernel's parameters: 32764 bytes on Volta and later
+// (CUDA C++ Programming Guide, "Function Parameters"; 4 KB before). The parameters of
+// device-function calls have no documented bound; gtrace holds every call site's
+// bytes for each lane of each warp (32 MiB for a CTA of 1024 threads at this bound),
+// so it sets one far above what compilers emit (a call passes a few scalars or a struct).
+const (
+	maxKernelParamBytes = 32764
+	maxCallParamBytes   = 32 << 10
+)
+
+// addCallParam places a call-site or .func parameter d after the others.
+func (k *Kernel) addCallParam(d *varDecl) (symbol, error) {
+	off := alignUp(int64(k.fparamSize), max(varAlign(d), 8))
+	end := off + varSize(d)
+	if end > maxCallParamBytes {
+		return symbol{}, k.errAt(d.pos, "parameter %s: the parameters of this kernel's device-function calls take over %d bytes per thread (gtrace's bound)", d.name, maxCallParamBytes)
+	}
+	k.fparamSize = uint32(end)
+	return symbol{kind: symVar, space: msParamF, addr: off, size: varSize(d)}, nil
 }
 
 // maxVarBytes bounds a .global variable (and so what Load allocates for one).
@@ -506,10 +532,7 @@ func (k *Kernel) layoutFuncs(entry *function) error {
 				pc++
 			}
 		}
-		fi.end = pc
-		if fi.end == fi.start {
-			return k.errAt(fi.f.pos, "function %s has no instructions", fi.f.name)
-		}
+		fi.end = pc // never fi.start: a body ends in a ret at the latest (fallsOffTheEnd)
 	}
 	for i, fi := range k.funcs {
 		fi.exit = pc + int32(i)
@@ -646,21 +669,30 @@ func (k *Kernel) decodeFunc(fidx int, fi *funcInfo) error {
 			sc.def(p.name, s)
 			fi.params = append(fi.params, s)
 			off += varSize(p)
+			if off > maxKernelParamBytes {
+				return k.errAt(p.pos, "kernel %s: its parameters take at least %d bytes, past the %d a launch passes (CUDA C++ Programming Guide, Function Parameters)", f.name, off, maxKernelParamBytes)
+			}
 		}
 		k.kparam = make([]byte, off)
 	} else {
-		addParam := func(p *varDecl) symbol {
-			off := alignUp(int64(k.fparamSize), max(varAlign(p), 8))
-			s := symbol{kind: symVar, space: msParamF, addr: off, size: varSize(p)}
-			k.fparamSize = uint32(off + varSize(p))
+		addParam := func(p *varDecl) (symbol, error) {
+			s, err := k.addCallParam(p)
 			sc.def(p.name, s)
-			return s
+			return s, err
 		}
 		for _, p := range f.rets {
-			fi.rets = append(fi.rets, addParam(p))
+			s, err := addParam(p)
+			if err != nil {
+				return err
+			}
+			fi.rets = append(fi.rets, s)
 		}
 		for _, p := range f.params {
-			fi.params = append(fi.params, addParam(p))
+			s, err := addParam(p)
+			if err != nil {
+				return err
+			}
+			fi.params = append(fi.params, s)
 		}
 	}
 	// Labels.
@@ -752,9 +784,11 @@ func (k *Kernel) declare(sc *scope, d *varDecl) error {
 			return k.errAt(d.pos, "local memory over 512 KiB per thread")
 		}
 	case ".param":
-		off := alignUp(int64(k.fparamSize), max(varAlign(d), 8))
-		sc.def(d.name, symbol{kind: symVar, space: msParamF, addr: off, size: varSize(d)})
-		k.fparamSize = uint32(off + varSize(d))
+		s, err := k.addCallParam(d)
+		if err != nil {
+			return err
+		}
+		sc.def(d.name, s)
 	case ".shared":
 		// placed by layoutShared; the name resolves through k.sharedSyms
 	default:

@@ -39,7 +39,12 @@
 // call-site, with .align and .ptr) .reg (%r<N> and lists) .shared (static, and extern
 // unsized = dynamic) .const (with initialisers) .global (with initialisers) .local;
 // .maxntid and .reqntid bound a launch's block (a block past them is refused, as a GPU
-// refuses it); .minnctapersm .maxnreg .noreturn are accepted and ignored.
+// refuses it); .minnctapersm .maxnreg .noreturn are accepted and ignored. A body whose
+// end control can reach (no final ret, exit, trap or bra; a label before the closing
+// brace; an empty body) returns there, as ptxas compiles it. Bounds: a .global
+// variable 256 MiB, .local 512 KiB per thread, a kernel's parameters 32764 bytes,
+// device-function call parameters 32 KiB per thread, shared memory 228 KiB per CTA
+// (the largest any GPU gives; replay checks its preset's own).
 // Operands: registers, special registers, immediates (decimal, 0x, 0b, octal, U suffix,
 // 0fXXXXXXXX, 0dXXXXXXXXXXXXXXXX, decimal floats), predicates with @p / @!p and !p,
 // p|q destinations, {a, b, c, d} vectors, _ sinks, [reg], [reg+imm], [reg+-imm],

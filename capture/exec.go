@@ -26,7 +26,7 @@ type warpState struct {
 
 	regs     []uint64 // slot s, lane l at regs[s*32+l]
 	preds    []uint32 // one mask per predicate register
-	local    []byte   // localSize bytes per lane, lane-major
+	local    localMem // localSize bytes per lane
 	fparam   []byte   // fparamSize bytes per lane, lane-major
 	callSite []int32  // per function, per lane: the pc of the call being served
 
@@ -218,7 +218,7 @@ func (w *warpState) access(in *instr, pc int32, l int, sp mspace, addr uint64, n
 	switch sp {
 	case msGlobal:
 		a := w.cache
-		if a == nil || addr < a.base || addr+uint64(n) > a.end() {
+		if a == nil || !a.holds(addr, n) {
 			a = c.gmem.find(addr, n)
 			if a == nil {
 				return w.outOfBounds(pc, l, sp, addr, n, write, func() string { return c.gmem.nearest(addr) })
@@ -236,8 +236,7 @@ func (w *warpState) access(in *instr, pc int32, l int, sp mspace, addr uint64, n
 		if addr+uint64(n) > ls || addr+uint64(n) < addr {
 			return oob(int(ls), "local memory")
 		}
-		base := uint64(l) * ls
-		return w.local[base+addr : base+addr+uint64(n)], w.localAddr(l, addr), nil
+		return w.local.bytes(l, addr, n, write), w.localAddr(l, addr), nil
 	case msConst:
 		if addr+uint64(n) > uint64(len(k.constBank)) || addr+uint64(n) < addr {
 			return oob(len(k.constBank), "constant bank")
@@ -335,7 +334,7 @@ func (w *warpState) memInst(in *instr, pc int32, exec uint32, path uint16, fl fo
 			l := bits.TrailingZeros32(m)
 			addr := (base[l] + off) & am
 			var b []byte
-			if a := w.cache; a == nil || addr < a.base || addr+4 > a.end() || addr&3 != 0 {
+			if a := w.cache; a == nil || !a.holds(addr, 4) || addr&3 != 0 {
 				var rec uint64
 				var err error
 				if b, rec, err = w.access(in, pc, l, msGlobal, addr, 4, write); err != nil {

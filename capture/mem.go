@@ -49,6 +49,12 @@ type alloc struct {
 
 func (a *alloc) end() uint64 { return a.base + a.size }
 
+// holds says whether the n bytes at addr lie inside a. addr+n > end() would not do: for
+// an addr near 2^64 (a computed address gone wild) the sum wraps round below the end.
+func (a *alloc) holds(addr uint64, n int) bool {
+	return addr >= a.base && addr-a.base <= a.size && a.size-(addr-a.base) >= uint64(n)
+}
+
 // globalMem is the sparse, paged device memory shared by all CTAs of a launch. Pages
 // are allocated on first write; reading an untouched page reads zeros.
 type globalMem struct {
@@ -81,7 +87,7 @@ func (g *globalMem) find(addr uint64, n int) *alloc {
 	i := sort.Search(len(g.allocs), func(i int) bool { return g.allocs[i].end() > addr })
 	if i < len(g.allocs) {
 		a := g.allocs[i]
-		if addr >= a.base && addr+uint64(n) <= a.end() {
+		if a.holds(addr, n) {
 			return a
 		}
 	}

@@ -269,3 +269,46 @@ ret;
 		}
 	}
 }
+
+// nearTopPTX has lane 0 store to its buffer (the warp's last allocation, which the hot
+// path tries first) and the other lanes to an address near 2^64 in the same
+// instruction (generic, and global with a 64-bit and a 32-bit width), where base+4
+// wraps round below the buffer's end: found by FuzzCaptureMutated, it indexed pages
+// past the allocation and panicked.
+const nearTopPTX = `.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 pa)
+{
+.reg .b32 %r<4>;
+.reg .b64 %rd<4>;
+.reg .pred %p<2>;
+ld.param.u64 %rd1, [pa];
+mov.u32 %r1, %tid.x;
+setp.eq.u32 %p1, %r1, 0;
+selp.b64 %rd2, %rd1, -4, %p1;
+st.global.u32 [%rd2], %r1;
+selp.b64 %rd3, %rd1, -8, %p1;
+st.global.u64 [%rd3], %rd1;
+ld.u32 %r2, [%rd2];
+ret;
+}
+`
+
+func TestAddressNear2To64IsOutOfBounds(t *testing.T) {
+	spec := Spec{PTX: []byte(nearTopPTX), PTXName: "wrap.ptx", Kernel: "k", Grid: d3(1, 1, 1), Block: d3(32, 1, 1),
+		Args: []string{"buf:u64:4"}}
+	_, err := load(t, spec).Run(context.Background(), 0, nil)
+	var f *Fault
+	if !errors.As(err, &f) || f.Kind != FaultOutOfBounds || f.Addr != 1<<64-4 {
+		t.Fatalf("store at 2^64-4: %v, want an out-of-bounds fault at 0xfffffffffffffffc", err)
+	}
+	spec.OOB = OOBWarn
+	res, err := load(t, spec).Run(context.Background(), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.OOB) != 3 || res.OOB[0].Count != 31 {
+		t.Fatalf("under --oob=warn: %+v, want three pcs with 31 lanes out of bounds each", res.OOB)
+	}
+}

@@ -498,6 +498,10 @@ func (ps *parser) function(linkage string) error {
 			depth--
 			if depth == 0 {
 				f.endPos = t
+				if fallsOffTheEnd(f.body) {
+					f.body = append(f.body, stmt{kind: sInst, pos: t, inst: &instAST{pos: t, opcode: "ret",
+						text: "ret", locFile: ps.loc.file, locLine: ps.loc.line}})
+				}
 				ps.mod.funcs = append(ps.mod.funcs, f)
 				return nil
 			}
@@ -525,6 +529,28 @@ func (ps *parser) function(linkage string) error {
 			f.body = append(f.body, stmt{kind: sInst, pos: in.pos, inst: in})
 		}
 	}
+}
+
+// fallsOffTheEnd says whether control can reach the end of a function's body: its last
+// instruction is not an unguarded ret, exit, trap or bra, or a label follows it (a branch
+// to the end). ptxas takes the end of a body as a return there (exit in an entry: the
+// SASS of a .func with no ret ends in RET, of an .entry in EXIT), so the parser adds
+// that ret at the closing brace; without it a warp would run on into the next
+// function's code. An empty body gets it too.
+func fallsOffTheEnd(body []stmt) bool {
+	for i := len(body) - 1; i >= 0; i-- {
+		switch s := body[i]; s.kind {
+		case sLabel:
+			return true
+		case sInst:
+			if s.inst.guard != "" {
+				return true
+			}
+			op, _, _ := strings.Cut(s.inst.opcode, ".")
+			return op != "ret" && op != "exit" && op != "trap" && op != "bra"
+		}
+	}
+	return true
 }
 
 func (ps *parser) bodyDirective(f *function) error {

@@ -397,7 +397,7 @@ func (k *Kernel) newCTA(gm *globalMem, parallel bool) *cta {
 		w := &warpState{c: c, idx: i}
 		w.regs = make([]uint64, k.nslots*32)
 		w.preds = make([]uint32, k.npreds)
-		w.local = make([]byte, int(k.localSize)*32)
+		w.local = newLocalMem(k.localSize)
 		w.fparam = make([]byte, int(k.fparamSize)*32)
 		w.callSite = make([]int32, len(k.funcs)*32)
 		n := min(32, threads-i*32)
@@ -439,7 +439,7 @@ func (c *cta) run(id int, recs []*format.Warp) (uint64, error) {
 		if p := k.predConst[1]; p >= 0 {
 			w.preds[p] = 0xffffffff
 		}
-		clear(w.local)
+		w.local.reset()
 		clear(w.fparam)
 		r := w.regs
 		for l := 0; l < 32; l++ {
