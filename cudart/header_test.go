@@ -3,6 +3,7 @@ package cudart
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/bits"
 	"os"
@@ -342,18 +343,25 @@ func TestCooperativeGroupsReduce(t *testing.T) {
 	}
 }
 
+// launchWarpFunctions runs kernel(in, out) as one CTA of threads over random int32
+// inputs (seed) and returns them and the slots per thread it wrote.
+func launchWarpFunctions(t *testing.T, kernel string, threads, seed, slots int) ([]int32, []uint32) {
+	t.Helper()
+	spec := fmt.Sprintf("buf:i32:%d:rand:%d", threads, seed)
+	out := launch(t, kernel, 1, uint32(threads), spec, fmt.Sprintf("buf:i32:%d", threads*slots))
+	arg, _ := capture.ParseArg(spec)
+	in := make([]int32, threads)
+	for i, u := range u32s(arg.InitBytes()) {
+		in[i] = int32(u)
+	}
+	return in, u32s(out[1])
+}
+
 // Tiles, cg::reduce, ballots, shuffles and a coalesced group against the Programming
 // Guide's definitions.
 func TestCooperativeGroupsTiles(t *testing.T) {
 	const threads = 128
-	spec := "buf:i32:128:rand:5"
-	out := launch(t, "cg_tiles", 1, threads, spec, "buf:i32:1280")
-	arg, _ := capture.ParseArg(spec)
-	v := make([]int32, threads)
-	for i, u := range u32s(arg.InitBytes()) {
-		v[i] = int32(u)
-	}
-	got := u32s(out[1])
+	v, got := launchWarpFunctions(t, "cg_tiles", threads, 5, 10)
 	for r := 0; r < threads; r++ {
 		w, l, tile, tr := r/32, r%32, r/8, r%8
 		var sum int32
@@ -394,6 +402,78 @@ func TestCooperativeGroupsTiles(t *testing.T) {
 				t.Errorf("thread %d slot %d: %d; want %d", r, k, g, x)
 			}
 		}
+	}
+}
+
+// match_any, match_all and cg::reduce against the Programming Guide's definitions, and
+// cg::reduce compiled as CUDA compiles it for sm_80: one redux.sync for 32-bit integers.
+func TestCooperativeGroupsMatch(t *testing.T) {
+	const threads = 128
+	x, got := launchWarpFunctions(t, "cg_match", threads, 11, 12)
+	// same is the mask over group (bits by rank) of the members whose key equals member me's.
+	same := func(group []int, key func(int) int32, me int) uint32 {
+		var m uint32
+		for k, j := range group {
+			if key(j) == key(me) {
+				m |= 1 << k
+			}
+		}
+		return m
+	}
+	// all is match_all over group: its full mask and 1 if every key is the same, else 0, 0.
+	all := func(group []int, key func(int) int32) (uint32, int32) {
+		if m := same(group, key, group[0]); m == 1<<len(group)-1 {
+			return m, 1
+		}
+		return 0, 0
+	}
+	low2 := func(j int) int32 { return x[j] & 3 }
+	for r := 0; r < threads; r++ {
+		w, tile := r/32, r/8
+		var t8, active []int
+		for j := tile * 8; j < tile*8+8; j++ {
+			t8 = append(t8, j)
+		}
+		var xor, or uint32
+		for _, j := range t8 {
+			xor ^= uint32(x[j])
+			or |= uint32(low2(j))
+		}
+		minW := uint32(x[w*32])
+		for j := w * 32; j < w*32+32; j++ {
+			minW = min(minW, uint32(x[j]))
+			if low2(j) != 0 {
+				active = append(active, j)
+			}
+		}
+		m1, p1 := all(t8, low2)
+		want := []int32{int32(same(t8, low2, r)), int32(m1), p1, 0xff, 1, int32(xor), int32(minW), int32(or), -1, -1, -1, -1}
+		if low2(r) != 0 {
+			var sum, fsum int32
+			for _, j := range active {
+				sum += x[j]
+				fsum += low2(j)
+			}
+			m, p := all(active, low2)
+			want[8] = int32(same(active, func(j int) int32 { return x[j] & 12 }, r))
+			want[9], want[10], want[11] = sum, fsum, int32(m)*2+p
+		}
+		for k, v := range want {
+			if g := int32(got[r*12+k]); g != v {
+				t.Errorf("thread %d slot %d: %d; want %d", r, k, g, v)
+			}
+		}
+	}
+	ptx := string(samples(t))
+	body := ptx[strings.Index(ptx, ".entry cg_match"):]
+	body = body[:strings.Index(body, "\n}\n")]
+	for _, op := range []string{"redux.sync.xor.b32", "redux.sync.min.u32", "redux.sync.or.b32", "redux.sync.add.s32", "match.any.sync.b32", "match.all.sync.b32"} {
+		if !strings.Contains(body, op) {
+			t.Errorf("cg_match's PTX has no %s", op)
+		}
+	}
+	if !strings.Contains(body, "shfl.sync.idx") {
+		t.Error("cg_match's PTX has no shfl.sync.idx: the float reduction over a coalesced group should shuffle")
 	}
 }
 

@@ -1,11 +1,12 @@
 // cooperative_groups.h: the CUDA Programming Guide's "Cooperative Groups" for one
 // thread block, on gtrace's device-side header: this_thread_block(), tiles of 1 to
 // 32 threads (tiled_partition<N>) with their shuffles and votes, and
-// coalesced_threads(). Each member is the warp function or barrier the Guide defines
-// it by; nothing here needs a CUDA SDK. Not here: grid_group and multi_grid_group
-// (grid-wide sync needs a cooperative launch, which capture does not emulate),
-// tiled_partition(g, n) with a size known only at run time, labeled_partition,
-// match_any/match_all, and cluster groups; a use of one is a compile error.
+// coalesced_threads(), with match_any and match_all on both. Each member is the warp
+// function or barrier the Guide defines it by; nothing here needs a CUDA SDK. Not
+// here: grid_group and multi_grid_group (grid-wide sync needs a cooperative launch,
+// which capture does not emulate), tiled_partition(g, n) with a size known only at
+// run time, labeled_partition and binary_partition, and cluster groups; a use of one
+// is a compile error.
 #ifndef GTRACE_COOPERATIVE_GROUPS_H
 #define GTRACE_COOPERATIVE_GROUPS_H
 
@@ -74,6 +75,15 @@ public:
 	}
 	__device__ int any(int pred) const { return ballot(pred) != 0; }
 	__device__ int all(int pred) const { return ballot(pred) == (N == 32 ? 0xffffffffu : (1u << N) - 1); }
+	// match_any and match_all (sm_70): like ballot, bit i is the tile's thread of rank i.
+	template <class T> __device__ unsigned int match_any(T v) const
+	{
+		return __match_any_sync(mask(), v) >> (details::laneid() & ~(N - 1));
+	}
+	template <class T> __device__ unsigned int match_all(T v, int &pred) const
+	{
+		return __match_all_sync(mask(), v, &pred) >> (details::laneid() & ~(N - 1));
+	}
 };
 
 template <unsigned int N> static __device__ __forceinline__ thread_block_tile<N> tiled_partition(const thread_block &)
@@ -118,18 +128,25 @@ public:
 		unsigned int r = thread_rank();
 		return __shfl_sync(m, v, lane(r >= d ? r - d : r));
 	}
-	__device__ unsigned int ballot(int pred) const
+	// pack turns a mask of the warp's lanes into one of the group's ranks: bit i for the
+	// group's thread of rank i.
+	__device__ unsigned int pack(unsigned int lanes) const
 	{
-		unsigned int b = __ballot_sync(m, pred), r = 0;
+		unsigned int r = 0;
 		for (unsigned int i = 0, k = 0; i < 32; i++)
 			if (m & (1u << i)) {
-				r |= ((b >> i) & 1u) << k;
+				r |= ((lanes >> i) & 1u) << k;
 				k++;
 			}
 		return r;
 	}
+	__device__ unsigned int ballot(int pred) const { return pack(__ballot_sync(m, pred)); }
 	__device__ int any(int pred) const { return __ballot_sync(m, pred) != 0; }
 	__device__ int all(int pred) const { return __ballot_sync(m, pred) == m; }
+	template <class T> __device__ unsigned int match_any(T v) const { return pack(__match_any_sync(m, v)); }
+	template <class T> __device__ unsigned int match_all(T v, int &pred) const { return pack(__match_all_sync(m, v, &pred)); }
+	// mask is the group's lanes of the warp (what its warp functions pass as membermask).
+	__device__ unsigned int mask() const { return m; }
 };
 
 static __device__ __forceinline__ coalesced_group coalesced_threads() { return coalesced_group(__activemask()); }

@@ -243,6 +243,36 @@ extern "C" __global__ void cg_tiles(const int *in, int *out)
 	}
 }
 
+// cg_match: match_any and match_all on a tile of 8 and on a coalesced group, and
+// cg::reduce where CUDA takes redux.sync (32-bit integers: xor, min, or, add) and where
+// it shuffles (a float over a coalesced group); slot layout in header_test.go.
+extern "C" __global__ void cg_match(const int *in, int *out)
+{
+	cg::thread_block block = cg::this_thread_block();
+	cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+	auto t8 = cg::tiled_partition<8>(block);
+	int x = in[block.thread_rank()], v = x & 3;
+	int *o = out + block.thread_rank() * 12;
+	int pred;
+	o[0] = t8.match_any(v);
+	o[1] = t8.match_all(v, pred);
+	o[2] = pred;
+	o[3] = t8.match_all(7, pred);
+	o[4] = pred;
+	o[5] = cg::reduce(t8, (unsigned int)x, cg::bit_xor<unsigned int>());
+	o[6] = cg::reduce(warp, (unsigned int)x, cg::less<unsigned int>());
+	o[7] = cg::reduce(t8, v, cg::bit_or<int>());
+	if (v != 0) {
+		cg::coalesced_group active = cg::coalesced_threads();
+		o[8] = active.match_any(x & 12);
+		o[9] = cg::reduce(active, x, cg::plus<int>());
+		o[10] = (int)cg::reduce(active, (float)v, cg::plus<float>());
+		o[11] = active.match_all(v, pred) * 2 + pred;
+	} else {
+		o[8] = o[9] = o[10] = o[11] = -1;
+	}
+}
+
 // The precise math library (gtrace_math.h): one call per thread, as
 // scripts/hw/mathfn.cu runs CUDA's on a GPU; math_test.go compares the two.
 #define PRECISE_T(T, NAME, EXPR)                                                      \
