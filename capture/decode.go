@@ -675,24 +675,25 @@ func (k *Kernel) decodeFunc(fidx int, fi *funcInfo) error {
 		}
 		k.kparam = make([]byte, off)
 	} else {
-		addParam := func(p *varDecl) (symbol, error) {
-			s, err := k.addCallParam(p)
-			sc.def(p.name, s)
-			return s, err
-		}
-		for _, p := range f.rets {
-			s, err := addParam(p)
-			if err != nil {
-				return err
+		// A .func's return values, then its parameters, in call-parameter space.
+		place := func(ds []*varDecl) ([]symbol, error) {
+			var syms []symbol
+			for _, d := range ds {
+				s, err := k.addCallParam(d)
+				if err != nil {
+					return nil, err
+				}
+				sc.def(d.name, s)
+				syms = append(syms, s)
 			}
-			fi.rets = append(fi.rets, s)
+			return syms, nil
 		}
-		for _, p := range f.params {
-			s, err := addParam(p)
-			if err != nil {
-				return err
-			}
-			fi.params = append(fi.params, s)
+		var err error
+		if fi.rets, err = place(f.rets); err != nil {
+			return err
+		}
+		if fi.params, err = place(f.params); err != nil {
+			return err
 		}
 	}
 	// Labels.

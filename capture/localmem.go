@@ -9,7 +9,6 @@ import "math/bits"
 // line made a 2 MiB local array out of a 64-byte one), and clearing it between CTAs
 // costs as much time. Paged, memory and clearing follow the bytes the kernel writes.
 type localMem struct {
-	size    uint64   // bytes per lane
 	page    uint64   // bytes per page: the frame rounded up to a power of two, at most maxLocalPage
 	perLane int      // pages per lane
 	pages   [][]byte // lane l's page p at l*perLane+p; nil until stored to
@@ -24,16 +23,16 @@ const maxLocalPage = 4096
 var zeroLocal [maxLocalPage]byte
 
 func newLocalMem(size uint32) localMem {
-	m := localMem{size: uint64(size)}
+	var m localMem
 	if size > 0 {
 		m.page = min(uint64(1)<<bits.Len32(size-1), maxLocalPage)
-		m.perLane = int((m.size + m.page - 1) / m.page)
+		m.perLane = int((uint64(size) + m.page - 1) / m.page)
 		m.pages = make([][]byte, 32*m.perLane)
 	}
 	return m
 }
 
-// bytes are lane l's n bytes at off, where off+n <= size and n is a power of two that
+// bytes are lane l's n bytes at off, where off+n is within the frame and n is a power of two that
 // divides off (access faults other accesses first), so that they lie in one page: a
 // page is a power of two, and at least n when it is smaller than the frame. A load
 // from a page never stored to reads zeros without allocating it.
