@@ -3,12 +3,15 @@ package cudart
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -477,6 +480,161 @@ func TestCooperativeGroupsMatch(t *testing.T) {
 	}
 }
 
+// TestCooperativeGroupsGrid: this_grid()'s ranks and sizes; it is not valid (capture
+// makes no cooperative launch), and its sync() is a trap fault, as on a GPU.
+func TestCooperativeGroupsGrid(t *testing.T) {
+	const grid, block = 3, 64
+	got := launch(t, "cg_grid", grid, block, fmt.Sprintf("buf:u64:%d", grid*block*8), "i32:0")[0]
+	for r := range grid * block {
+		want := []uint64{grid * block, grid * block, grid, uint64(r / block), 0, grid*10000 + 101, uint64(r/block) * 10000, grid}
+		for k, w := range want {
+			if g := binary.LittleEndian.Uint64(got[(r*8+k)*8:]); g != w {
+				t.Errorf("thread %d slot %d: %d; want %d", r, k, g, w)
+			}
+		}
+	}
+	k, err := capture.Load(capture.Spec{PTX: samples(t), PTXName: "samples.ptx", Kernel: "cg_grid",
+		Grid: format.Dim3{X: 1, Y: 1, Z: 1}, Block: format.Dim3{X: 32, Y: 1, Z: 1}, Args: []string{"buf:u64:256", "i32:1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = k.Run(context.Background(), 0, discard{})
+	var f *capture.Fault
+	if !errors.As(err, &f) || f.Kind != capture.FaultTrap {
+		t.Fatalf("grid.sync() without a cooperative launch: %v; want a trap fault", err)
+	}
+}
+
+// cgPart is one thread's place in a partition: its rank and the part's size, the
+// part's meta-group rank and the number of parts, and the part's members (block ranks,
+// in lane order).
+type cgPart struct {
+	rank, size, meta, parts int
+	members                 []int
+}
+
+func (p cgPart) slots() []int32 {
+	return []int32{int32(p.rank), int32(p.size), int32(p.meta), int32(p.parts)}
+}
+
+// cgPartition splits group (block ranks in lane order) by key, as labeled_partition
+// and binary_partition do; binary names each part by its key (0 or 1) when there are
+// two, where labeled counts the parts in order of their lowest lane.
+func cgPartition(group []int, key func(int) int, binary bool) map[int]cgPart {
+	var order []int
+	members := map[int][]int{}
+	for _, r := range group {
+		k := key(r)
+		if members[k] == nil {
+			order = append(order, k)
+		}
+		members[k] = append(members[k], r)
+	}
+	out := map[int]cgPart{}
+	for meta, k := range order {
+		if binary {
+			meta = k
+			if len(order) == 1 {
+				meta = 0
+			}
+		}
+		for i, r := range members[k] {
+			out[r] = cgPart{rank: i, size: len(members[k]), meta: meta, parts: len(order), members: members[k]}
+		}
+	}
+	return out
+}
+
+// TestCooperativeGroupsPartition: labeled_partition and binary_partition of tiles, of
+// a coalesced group and nested, against Go's reading of the Programming Guide and
+// against what CUDA 13's own header gives on an H100 for the same kernel
+// (testdata/cg_partition.cuh, scripts/hw/cgpart.cu).
+func TestCooperativeGroupsPartition(t *testing.T) {
+	const threads, slots = 128, 30
+	got := u32s(launch(t, "cg_partition", 1, threads, fmt.Sprintf("buf:i32:%d", threads*slots))[0])
+	hash := func(r int) int { return int(uint32(r)*2654435761) >> 24 }
+	want := make([]int32, 0, threads*slots)
+	bit := func(b bool) int {
+		if b {
+			return 1
+		}
+		return 0
+	}
+	for r := range threads {
+		var warp, t8, active []int
+		for j := r / 32 * 32; j < r/32*32+32; j++ {
+			warp = append(warp, j)
+			if j/8 == r/8 {
+				t8 = append(t8, j)
+			}
+			if hash(j)%4 != 0 {
+				active = append(active, j)
+			}
+		}
+		p1 := cgPartition(warp, func(j int) int { return hash(j) % 5 }, false)[r]
+		sum := 0
+		for _, j := range p1.members {
+			sum += j
+		}
+		w := append(p1.slots(), int32(sum))
+		w = append(w, cgPartition(warp, func(j int) int { return j % 32 / 8 }, false)[r].slots()...)
+		w = append(w, cgPartition(t8, func(j int) int { return hash(j) % 3 }, false)[r].slots()...)
+		w = append(w, cgPartition(warp, func(j int) int { return hash(j) & 1 }, true)[r].slots()...)
+		w = append(w, cgPartition(t8, func(j int) int { return 1 }, true)[r].slots()...)
+		if hash(r)%4 != 0 {
+			b3 := cgPartition(active, func(j int) int { return bit(hash(j)&2 != 0) }, true)[r]
+			l4 := cgPartition(b3.members, func(j int) int { return hash(j) % 3 }, false)[r]
+			w = append(append(w, b3.slots()...), l4.slots()...)
+			w = append(w, int32(l4.members[0]%32))
+		} else {
+			for range 9 {
+				w = append(w, -1)
+			}
+		}
+		want = append(want, w...)
+	}
+	gpu := cgPartitionGPU(t, "../traces/hw/h100-2026-11-27-cgpart/cgpart.csv", threads, slots)
+	for i := range want {
+		r, k := i/slots, i%slots
+		if gpu[i] != want[i] {
+			t.Errorf("thread %d slot %d: the H100 gave %d; Go says %d", r, k, gpu[i], want[i])
+		}
+		if g := int32(got[i]); g != gpu[i] {
+			t.Errorf("thread %d slot %d: %d; the H100 gave %d", r, k, g, gpu[i])
+		}
+	}
+}
+
+// cgPartitionGPU reads scripts/hw/cgpart.cu's output: per thread its rank and slots values.
+func cgPartitionGPU(t *testing.T, path string, threads, slots int) []int32 {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []int32
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, ",")
+		if len(f) != slots+1 || f[0] != strconv.Itoa(len(out)/slots) {
+			t.Fatalf("%s: line %q: want thread %d and %d values", path, line, len(out)/slots, slots)
+		}
+		for _, s := range f[1:] {
+			v, err := strconv.ParseInt(s, 10, 32)
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			out = append(out, int32(v))
+		}
+	}
+	if len(out) != threads*slots {
+		t.Fatalf("%s: %d values; want %d", path, len(out), threads*slots)
+	}
+	return out
+}
+
 // TestPipelinePrimitives: __pipeline_memcpy_async at 16, 8 and 4 bytes, with and
 // without zero fill, __pipeline_commit and __pipeline_wait_prior, from CUDA source
 // through clang-14 to capture (cp.async).
@@ -513,6 +671,38 @@ func TestEveryHeaderCompiles(t *testing.T) {
 		}
 		if _, err := compile(t, cu); err != nil {
 			t.Errorf("#include <%s>: %v", name, err)
+		}
+	}
+}
+
+// TestHeaderHasNoWarnings: a user who compiles with -Wall -Wextra sees no warning from
+// the header itself, in samples.cu's kernels (which instantiate its templates) or in
+// any header included alone. Warnings in the user's own lines are theirs.
+func TestHeaderHasNoWarnings(t *testing.T) {
+	clangtest.Clang14(t)
+	inc, err := IncludeDir("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	files := []string{"testdata/samples.cu"}
+	for _, name := range Files() {
+		cu := filepath.Join(dir, strings.ReplaceAll(name, "/", "_")+".cu")
+		if err := os.WriteFile(cu, []byte("#include <"+name+">\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, cu)
+	}
+	for _, cu := range files {
+		args := append(ClangArgs(inc), "-Wall", "-Wextra", "-O3", "-S", "-o", os.DevNull, cu)
+		msg, err := exec.Command("clang-14", args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", cu, err, msg)
+		}
+		for _, line := range strings.Split(string(msg), "\n") {
+			if strings.HasPrefix(line, inc) && strings.Contains(line, "warning:") {
+				t.Errorf("%s: %s", cu, line)
+			}
 		}
 	}
 }

@@ -144,6 +144,11 @@ GTRACE_D int __syncthreads_count(int p) { return __nvvm_bar0_popc(p); }
 GTRACE_D int __syncthreads_and(int p) { return __nvvm_bar0_and(p); }
 GTRACE_D int __syncthreads_or(int p) { return __nvvm_bar0_or(p); }
 GTRACE_D void __nanosleep(unsigned int ns) { asm volatile("nanosleep.u32 %0;" ::"r"(ns)); }
+// __trap ends the kernel with an error; __brkpt stops it as at a breakpoint, which
+// capture also reports as a fault (Programming Guide, "Trap Function" and "Breakpoint
+// Function").
+GTRACE_D void __trap(void) { asm volatile("trap;"); }
+GTRACE_D void __brkpt(void) { asm volatile("brkpt;"); }
 
 // ---- Atomics (CUDA Programming Guide, "Atomic Functions") ----------------------
 // Each is one atom instruction on a generic address; a call whose result is unused

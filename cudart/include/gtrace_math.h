@@ -2965,7 +2965,7 @@ GTRACE_D float atanhf(float x)
 	if (!(ax <= 1.f))
 		return __gt_nan(x);
 	if (ax == 1.f)
-		return __int_as_float(__float_as_int(x) & 0x80000000 | 0x7f800000); // +-inf
+		return __int_as_float((__float_as_int(x) & 0x80000000) | 0x7f800000); // +-inf
 	if (ax == 0.f)
 		return x; // keeps -0
 	double d = ax;

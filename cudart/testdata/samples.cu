@@ -273,6 +273,29 @@ extern "C" __global__ void cg_match(const int *in, int *out)
 	}
 }
 
+// cg_grid: this_grid()'s ranks and sizes, per thread; with doSync, grid.sync(), which
+// traps because the launch is not cooperative.
+extern "C" __global__ void cg_grid(unsigned long long *out, int doSync)
+{
+	cg::grid_group grid = cg::this_grid();
+	unsigned long long *o = out + grid.thread_rank() * 8;
+	dim3 blocks = grid.dim_blocks(), at = grid.block_index();
+	o[0] = grid.size();
+	o[1] = grid.num_threads();
+	o[2] = grid.num_blocks();
+	o[3] = grid.block_rank();
+	o[4] = grid.is_valid();
+	o[5] = blocks.x * 10000 + blocks.y * 100 + blocks.z;
+	o[6] = at.x * 10000 + at.y * 100 + at.z;
+	o[7] = grid.group_dim().x;
+	if (doSync)
+		grid.sync();
+}
+
+// cg_partition: labeled_partition and binary_partition, in a file of its own because
+// scripts/hw/cgpart.cu runs the same kernel on a GPU through CUDA's header.
+#include "cg_partition.cuh"
+
 // The precise math library (gtrace_math.h): one call per thread, as
 // scripts/hw/mathfn.cu runs CUDA's on a GPU; math_test.go compares the two.
 #define PRECISE_T(T, NAME, EXPR)                                                      \
