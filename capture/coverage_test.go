@@ -21,6 +21,18 @@ const coveragePath = "../docs/ptx-coverage.md"
 // namesUnsupported matches an error that says what capture does not support.
 var namesUnsupported = regexp.MustCompile(`unsupported|not supported|only .* (is|are) supported`)
 
+// checkRefusals loads each form (in coverageKernel) and wants an error saying what its
+// value says.
+func checkRefusals(t *testing.T, forms map[string]string) {
+	t.Helper()
+	for form, want := range forms {
+		_, err := Load(Spec{PTX: []byte(coverageKernel("", form)), Kernel: "cov", Grid: d3(1, 1, 1), Block: d3(1, 1, 1), Args: []string{"buf:u32:1"}})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error saying %q", form, err, want)
+		}
+	}
+}
+
 // coverageKernel wraps one form of testdata/ptx-coverage.txt in a kernel that declares
 // every register and symbol the forms use.
 func coverageKernel(decl, form string) string {

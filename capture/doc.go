@@ -154,6 +154,14 @@
 //	mma                    .sync.aligned .row.col: .m16n8k16 .m16n8k8 .f16 into .f32 or .f16, .bf16
 //	                       into .f32; .m16n8k8 .tf32 into .f32; .m16n8k32 .m16n8k16 .s8 .u8 into .s32
 //	                       (.satfinite); .m8n8k4 .f64; summed as an H100's tensor cores do (op_mma.go)
+//	vadd2 vsub2 vavrg2     u32 s32 for d, a and b (.sat, or .add); d.mask a.asel b.bsel
+//	                       (.h10, .h10, .h32 by default)
+//	vabsdiff2 vmin2 vmax2  as vadd2
+//	vadd4 vsub4 vavrg4     u32 s32 for d, a and b (.sat, or .add); d.mask a.asel b.bsel
+//	                       (.b3210, .b3210, .b7654 by default)
+//	vabsdiff4 vmin4 vmax4  as vadd4
+//	vset2 vset4            u32 s32 for a and b; .eq .ne .lt .le .gt .ge (.add); d.mask
+//	                       a.asel b.bsel
 //
 // Not supported (a *PTXError naming the instruction, modifier or type): half
 // precision other than the rows above, .tf32 and the fp8 types, indirect calls,

@@ -200,7 +200,7 @@ func TestHalfAtomics(t *testing.T) {
 // TestHalfRefusals: half forms outside the PTX ISA, or not modelled, are refused by
 // what is wrong with them.
 func TestHalfRefusals(t *testing.T) {
-	for form, want := range map[string]string{
+	checkRefusals(t, map[string]string{
 		"atom.global.add.f16 %rs1, [%rd1], %rs2;":       "is .add.noftz only",
 		"atom.global.min.noftz.f16 %rs1, [%rd1], %rs2;": "is .add.noftz only",
 		"setp.lt.f16 %p1|%p2, %rs1, %rs2;":              "writes one predicate",
@@ -218,10 +218,5 @@ func TestHalfRefusals(t *testing.T) {
 		"add.s16x2 %r1, %r2, %r3;":                      "unsupported type .s16x2",
 		"cvt.rn.satfinite.f32.f16 %f1, %rs1;":           "need a .f16 or .bf16 destination",
 		"mul.f16 %rs1, %rs2;":                           "wrong number of operands",
-	} {
-		_, err := Load(Spec{PTX: []byte(coverageKernel("", form)), Kernel: "cov", Grid: d3(1, 1, 1), Block: d3(1, 1, 1), Args: []string{"buf:u32:1"}})
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: %v, want an error saying %q", form, err, want)
-		}
-	}
+	})
 }

@@ -36,7 +36,7 @@ type opRule struct {
 var opFamilies = []*opFamily{
 	&moveFamily, &memoryFamily, &arithFamily, &carryFamily, &bitsFamily, &compareFamily,
 	&controlFamily, &syncFamily, &mbarrierFamily, &atomicFamily, &warpFamily, &textureFamily, &halfFamily,
-	&matrixFamily,
+	&matrixFamily, &videoFamily,
 }
 
 // opRules is the rule of each opcode's base name; halfRules of those naming a

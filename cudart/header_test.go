@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -502,6 +503,51 @@ func TestCooperativeGroupsGrid(t *testing.T) {
 	var f *capture.Fault
 	if !errors.As(err, &f) || f.Kind != capture.FaultTrap {
 		t.Fatalf("grid.sync() without a cooperative launch: %v; want a trap fault", err)
+	}
+}
+
+// TestSIMDIntrinsics: all 82 SIMD intrinsics (__vadd2 … __vsubus4) of 512 input
+// pairs (every pair of 16 edge values, and hashed words) as CUDA 13 computes them on
+// an H100 (testdata/simd.cuh, scripts/hw/simd.cu), word for word.
+func TestSIMDIntrinsics(t *testing.T) {
+	src, err := os.ReadFile("testdata/simd.cuh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The functions' names in the kernel's order: the X(...) of the two lists.
+	var names []string
+	for _, m := range regexp.MustCompile(`X\((__v\w+)\)`).FindAllStringSubmatch(string(src), -1) {
+		names = append(names, m[1])
+	}
+	const threads, slots = 512, 82 + 2
+	if len(names) != slots-2 {
+		t.Fatalf("testdata/simd.cuh lists %d functions; want %d", len(names), slots-2)
+	}
+	gpu, err := os.ReadFile("../traces/hw/h100-2026-11-27-simd/simd.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := launch(t, "simd", threads/128, 128, fmt.Sprintf("buf:u32:%d", threads*slots))[0]
+	if len(gpu) != len(got) {
+		t.Fatalf("the H100's file has %d bytes; the capture %d", len(gpu), len(got))
+	}
+	g, h := u32s(got), u32s(gpu)
+	bad := map[string]int{}
+	for i := range g {
+		r, k := i/slots, i%slots
+		if g[i] == h[i] {
+			continue
+		}
+		name := []string{"a", "b"}[min(k, 1)]
+		if k >= 2 {
+			name = names[k-2]
+		}
+		if bad[name]++; bad[name] <= 3 {
+			t.Errorf("thread %d %s(%#x, %#x) = %#x; the H100 gave %#x", r, name, h[r*slots], h[r*slots+1], g[i], h[i])
+		}
+	}
+	if len(bad) > 0 {
+		t.Errorf("wrong words per function: %v", bad)
 	}
 }
 

@@ -634,6 +634,7 @@ GTRACE_D void __sincosf(float x, float *s, float *c)
 GTRACE_D float __powf(float a, float b) { return __nvvm_ex2_approx_ftz_f(b * __nvvm_lg2_approx_ftz_f(a)); }
 
 #include "gtrace_math.h"
+#include "gtrace_simd.h"
 
 // ---- Host side: declarations only (a device-only compile parses host code) -------
 typedef enum cudaError { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2 } cudaError_t;

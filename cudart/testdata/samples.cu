@@ -296,6 +296,10 @@ extern "C" __global__ void cg_grid(unsigned long long *out, int doSync)
 // scripts/hw/cgpart.cu runs the same kernel on a GPU through CUDA's header.
 #include "cg_partition.cuh"
 
+// simd: the SIMD intrinsics, in a file of its own because scripts/hw/simd.cu runs the
+// same kernel on a GPU through CUDA's library.
+#include "simd.cuh"
+
 // The precise math library (gtrace_math.h): one call per thread, as
 // scripts/hw/mathfn.cu runs CUDA's on a GPU; math_test.go compares the two.
 #define PRECISE_T(T, NAME, EXPR)                                                      \

@@ -1,0 +1,184 @@
+package capture
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestVideoSIMD checks the SIMD video instructions (vadd2 … vmax4, vset2, vset4) with
+// .sat, .add, destination masks and source selectors against Go references read
+// from the PTX ISA's semantics, which TestOpCasesOnGPU checks on an H100.
+func TestVideoSIMD(t *testing.T) { runOpCases(t, videoCases()) }
+
+// videoForm is one SIMD video instruction as a reference computes it.
+type videoForm struct {
+	op         string // add sub avrg absdiff min max, or a comparison (vset)
+	n          int    // elements: 2 or 4
+	dS, aS, bS bool   // d, a and b signed
+	sat, add   bool
+	mask       uint32 // destination elements (bit i: element i)
+	asel, bsel []int  // each element's source among a's and b's 2n elements
+	text       string // the PTX
+}
+
+// videoRef is the PTX ISA's pseudo-code for the SIMD video instructions, written out
+// element by element.
+func videoRef(f videoForm, a, b, c uint32) uint32 {
+	w := 32 / f.n
+	all := uint64(a) | uint64(b)<<32
+	elem := func(i int, signed bool) int64 {
+		v := int64(all >> (w * i) & (1<<w - 1))
+		if signed && v >= 1<<(w-1) {
+			v -= 1 << w
+		}
+		return v
+	}
+	d := uint32(0)
+	if f.add {
+		d = c
+	}
+	for i := range f.n {
+		x, y := elem(f.asel[i], f.aS), elem(f.bsel[i], f.bS)
+		var r int64
+		switch f.op {
+		case "add":
+			r = x + y
+		case "sub":
+			r = x - y
+		case "avrg":
+			s := x + y
+			if s >= 0 {
+				r = (s + 1) >> 1
+			} else {
+				r = s >> 1
+			}
+		case "absdiff":
+			r = x - y
+			if r < 0 {
+				r = -r
+			}
+		case "min":
+			r = min(x, y)
+		case "max":
+			r = max(x, y)
+		default:
+			r = int64(b2u(map[string]bool{"eq": x == y, "ne": x != y, "lt": x < y, "le": x <= y, "gt": x > y, "ge": x >= y}[f.op]))
+		}
+		if f.sat {
+			lo, hi := int64(0), int64(1)<<w-1
+			if f.dS {
+				lo, hi = -1<<(w-1), 1<<(w-1)-1
+			}
+			r = min(max(r, lo), hi)
+		}
+		field := uint32(1)<<w - 1
+		switch {
+		case f.mask>>i&1 == 0 && !f.add:
+			d |= c & (field << (w * i))
+		case f.mask>>i&1 == 0:
+		case f.add:
+			d += uint32(r)
+		default:
+			d |= (uint32(r) & field) << (w * i)
+		}
+	}
+	return d
+}
+
+// videoInst builds one instruction's text and reference form. spec is the opcode's
+// modifiers after the name and n ("u32.u32.u32.sat", "u32.s32.lt.add"); sel gives the
+// destination mask and the two selectors ("" each for the default).
+func videoInst(name string, n int, spec, dsel, asel, bsel string) videoForm {
+	f := videoForm{op: name, n: n, mask: 1<<n - 1}
+	mods := strings.Split(spec, ".")
+	types := mods
+	if name == "set" {
+		f.op, types = mods[2], mods[:2]
+		types = append([]string{"u32"}, types...)
+	}
+	f.dS, f.aS, f.bS = types[0] == "s32", types[1] == "s32", types[2] == "s32"
+	f.sat, f.add = strings.Contains(spec, ".sat"), strings.HasSuffix(spec, ".add")
+	digits := func(s string) []int {
+		var e []int
+		for i := len(s) - 1; i >= 1; i-- {
+			e = append(e, int(s[i]-'0'))
+		}
+		return e
+	}
+	def := map[int][2]string{2: {"h10", "h32"}, 4: {"b3210", "b7654"}}[n]
+	f.asel, f.bsel = digits(def[0]), digits(def[1])
+	suffix := func(s string) string {
+		if s == "" {
+			return ""
+		}
+		return "." + s
+	}
+	if asel != "" {
+		f.asel = digits(asel)
+	}
+	if bsel != "" {
+		f.bsel = digits(bsel)
+	}
+	if dsel != "" {
+		f.mask = 0
+		for _, e := range digits(dsel) {
+			f.mask |= 1 << e
+		}
+	}
+	f.text = fmt.Sprintf("v%s%d.%s %%r4%s, %%r1%s, %%r2%s, %%r3;", name, n, spec, suffix(dsel), suffix(asel), suffix(bsel))
+	return f
+}
+
+func videoCases() []opCase {
+	pair := func(name string, f, g videoForm) opCase {
+		return opCase{name: name, body: f.text + "\n" + strings.Replace(g.text, "%r4", "%r5", 1),
+			ref: lane64(func(a, b, c uint64) (uint64, uint64) {
+				return uint64(videoRef(f, uint32(a), uint32(b), uint32(c))), uint64(videoRef(g, uint32(a), uint32(b), uint32(c)))
+			})}
+	}
+	return []opCase{
+		// the forms CUDA's libdevice emits (__vsadu4, __vabsdiffu4)
+		pair("vabsdiff4.u32", videoInst("absdiff", 4, "u32.u32.u32.add", "", "", ""), videoInst("absdiff", 4, "u32.u32.u32", "", "", "")),
+		pair("vabsdiff2.s32", videoInst("absdiff", 2, "s32.s32.s32.add", "", "", ""), videoInst("absdiff", 2, "u32.s32.s32.sat", "", "", "")),
+		pair("vadd2.sat", videoInst("add", 2, "s32.s32.s32.sat", "", "", ""), videoInst("add", 2, "u32.u32.u32.sat", "", "", "")),
+		pair("vadd4.mixed", videoInst("add", 4, "s32.u32.s32.sat", "", "", ""), videoInst("add", 4, "u32.s32.u32", "", "", "")),
+		pair("vsub4", videoInst("sub", 4, "s32.s32.s32.sat", "", "", ""), videoInst("sub", 4, "u32.u32.u32", "", "", "")),
+		pair("vsub2.add", videoInst("sub", 2, "s32.s32.s32.add", "", "", ""), videoInst("sub", 2, "u32.u32.u32.sat", "", "", "")),
+		pair("vavrg2", videoInst("avrg", 2, "s32.s32.s32", "", "", ""), videoInst("avrg", 2, "u32.u32.u32", "", "", "")),
+		pair("vavrg4", videoInst("avrg", 4, "s32.s32.s32", "", "", ""), videoInst("avrg", 4, "u32.u32.u32.add", "", "", "")),
+		pair("vmin.vmax", videoInst("min", 4, "s32.s32.s32", "", "", ""), videoInst("max", 2, "u32.u32.u32", "", "", "")),
+		pair("vmax4.vmin2", videoInst("max", 4, "u32.s32.u32.sat", "", "", ""), videoInst("min", 2, "s32.u32.s32.add", "", "", "")),
+		pair("vset4", videoInst("set", 4, "u32.u32.lt", "", "", ""), videoInst("set", 4, "s32.s32.ge.add", "", "", "")),
+		pair("vset2", videoInst("set", 2, "s32.u32.ne", "", "", ""), videoInst("set", 2, "u32.s32.eq.add", "", "", "")),
+		// masks: the other elements are c's; with .add, only the masked elements add
+		pair("video.mask", videoInst("add", 4, "u32.u32.u32", "b20", "", ""), videoInst("set", 4, "u32.u32.gt", "b31", "", "")),
+		pair("video.mask.add", videoInst("absdiff", 4, "u32.u32.u32.add", "b321", "", ""), videoInst("max", 2, "s32.s32.s32", "h1", "", "")),
+		// selectors: any element of a or b for either source
+		pair("video.sel4", videoInst("sub", 4, "s32.s32.s32", "", "b0123", "b4567"), videoInst("absdiff", 4, "u32.u32.u32.add", "", "b7531", "b0246")),
+		pair("video.sel2", videoInst("add", 2, "u32.u32.u32", "h0", "h23", "h01"), videoInst("set", 2, "s32.s32.le", "", "h30", "h11")),
+	}
+}
+
+// TestVideoErrors: malformed video instructions are errors that name the fault.
+func TestVideoErrors(t *testing.T) {
+	checkRefusals(t, map[string]string{
+		"vadd2.u32.u32 %r4, %r1, %r2, %r3;":                 "needs 3 types",
+		"vadd2.u32.u32.u16 %r4, %r1, %r2, %r3;":             "takes .u32 or .s32",
+		"vadd4.u32.u32.u32.sat.add %r4, %r1, %r2, %r3;":     ".sat is not allowed with .add",
+		"vset2.u32.u32 %r4, %r1, %r2, %r3;":                 "needs .eq, .ne",
+		"vset4.u32.u32.lo %r4, %r1, %r2, %r3;":              "needs .eq, .ne",
+		"vset4.u32.u32.lt.sat %r4, %r1, %r2, %r3;":          ".sat is not allowed with vset",
+		"vadd2.u32.u32.u32 %r4, %r1, %r2;":                  "wrong number of operands",
+		"vadd2.u32.u32.u32 %r4, %r1.h4, %r2, %r3;":          "bad selector .h4 on a",
+		"vadd2.u32.u32.u32 %r4, %r1.h40, %r2, %r3;":         "bad selector .h40 on a",
+		"vadd4.u32.u32.u32 %r4, %r1, %r2.b765, %r3;":        "bad selector .b765 on b",
+		"vadd4.u32.u32.u32 %r4, %r1, %r2.h76, %r3;":         "bad selector .h76 on b",
+		"vadd4.u32.u32.u32 %r4.b4, %r1, %r2, %r3;":          "bad destination mask .b4",
+		"vadd4.u32.u32.u32 %r4.b01, %r1, %r2, %r3;":         "bad destination mask .b01",
+		"vadd2.u32.u32.u32.rn %r4, %r1, %r2, %r3;":          "unsupported modifier on vadd2",
+		"vadd2.u32.u32.u32.add.foo %r4, %r1, %r2, %r3;":     "unsupported modifier .foo",
+		"vadd2.u32.u32.u32 %r4, %r1, %r2, %r3.h10;":         "undefined name %r3.h10",
+		"vmax2.s32.s32.s32 %r4.h10, %r1.h10, %r2.h32, %q1;": "undefined name %q1",
+	})
+}
