@@ -86,8 +86,11 @@ func decodeVideo(r *resolver) error {
 			return r.fail("%s takes .u32 or .s32, not .%s", r.base, t)
 		}
 	}
-	if m.sat && (accum || op == vidSet) {
-		return r.fail(".sat is not allowed with %s", map[bool]string{true: ".add", false: "vset"}[accum])
+	if m.sat && accum {
+		return r.fail(".sat is not allowed with .add")
+	}
+	if m.sat && op == vidSet {
+		return r.fail(".sat is not allowed with vset")
 	}
 	if op == vidSet {
 		in.t, in.t2 = tU32, m.types[0]
@@ -147,25 +150,15 @@ func (r *resolver) videoSelector(o operand, n int, which string) (operand, uint3
 			o.name, sel = o.name[:i], o.name[i+1:]
 		}
 	}
-	letter, top := "h", 3
+	letter, top, defaults := "h", 3, map[string]string{"a": "h10", "b": "h32"}
 	if n == 4 {
-		letter, top = "b", 7
+		letter, top, defaults = "b", 7, map[string]string{"a": "b3210", "b": "b7654"}
 	}
 	if sel == "" {
-		switch which {
-		case "mask":
+		if which == "mask" {
 			return o, 1<<n - 1, nil
-		case "b":
-			sel = letter + "32"
-			if n == 4 {
-				sel = "b7654"
-			}
-		default:
-			sel = letter + "10"
-			if n == 4 {
-				sel = "b3210"
-			}
 		}
+		sel = defaults[which]
 	}
 	bad := func() (operand, uint32, error) {
 		if which == "mask" {
@@ -250,7 +243,8 @@ func laneVideo(in *instr, a, b, c uint64) uint64 {
 		case vidMax:
 			t = max(va, vb)
 		case vidSet:
-			if videoCompare(in.cmp, va, vb) {
+			// Both elements are extended to 64 bits, so one signed comparison serves.
+			if compare(in.cmp, tS64, uint64(va), uint64(vb)) {
 				t = 1
 			}
 		}
@@ -270,20 +264,4 @@ func laneVideo(in *instr, a, b, c uint64) uint64 {
 		}
 	}
 	return uint64(out)
-}
-
-func videoCompare(cmp uint8, a, b int64) bool {
-	switch cmp {
-	case cmpEQ:
-		return a == b
-	case cmpNE:
-		return a != b
-	case cmpLT:
-		return a < b
-	case cmpLE:
-		return a <= b
-	case cmpGT:
-		return a > b
-	}
-	return a >= b
 }

@@ -705,18 +705,31 @@ func TestPipelinePrimitives(t *testing.T) {
 	}
 }
 
-// Every file of the header folder compiles when a program includes it by its name.
-func TestEveryHeaderCompiles(t *testing.T) {
-	clangtest.Clang14(t)
+// headerStubs writes, for each file of the header folder (Files), a program that
+// includes it by its name and has one kernel, and returns the programs' paths in
+// Files' order.
+func headerStubs(t *testing.T) []string {
+	t.Helper()
 	dir := t.TempDir()
+	var stubs []string
 	for _, name := range Files() {
 		cu := filepath.Join(dir, strings.ReplaceAll(name, "/", "_")+".cu")
 		src := "#include <" + name + ">\n__global__ void k(int *p) { p[threadIdx.x] = warpSize; }\n"
 		if err := os.WriteFile(cu, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		stubs = append(stubs, cu)
+	}
+	return stubs
+}
+
+// Every file of the header folder compiles when a program includes it by its name.
+func TestEveryHeaderCompiles(t *testing.T) {
+	clangtest.Clang14(t)
+	names := Files()
+	for i, cu := range headerStubs(t) {
 		if _, err := compile(t, cu); err != nil {
-			t.Errorf("#include <%s>: %v", name, err)
+			t.Errorf("#include <%s>: %v", names[i], err)
 		}
 	}
 }
@@ -730,16 +743,7 @@ func TestHeaderHasNoWarnings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	files := []string{"testdata/samples.cu"}
-	for _, name := range Files() {
-		cu := filepath.Join(dir, strings.ReplaceAll(name, "/", "_")+".cu")
-		if err := os.WriteFile(cu, []byte("#include <"+name+">\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, cu)
-	}
-	for _, cu := range files {
+	for _, cu := range append([]string{"testdata/samples.cu"}, headerStubs(t)...) {
 		args := append(ClangArgs(inc), "-Wall", "-Wextra", "-O3", "-S", "-o", os.DevNull, cu)
 		msg, err := exec.Command("clang-14", args...).CombinedOutput()
 		if err != nil {
