@@ -54,6 +54,17 @@ func (discard) WriteCTA(int, int, []*format.Warp) error { return nil }
 // launch captures one kernel of testdata/samples.cu and returns its buffers' final bytes.
 func launch(t *testing.T, kernel string, grid, block uint32, args ...string) [][]byte {
 	t.Helper()
+	res := launchRes(t, kernel, grid, block, args...)
+	out := make([][]byte, len(res.Buffers))
+	for i, b := range res.Buffers {
+		out[i] = b.Final
+	}
+	return out
+}
+
+// launchRes captures one kernel of testdata/samples.cu and returns the capture's result.
+func launchRes(t *testing.T, kernel string, grid, block uint32, args ...string) *capture.Result {
+	t.Helper()
 	k, err := capture.Load(capture.Spec{PTX: samples(t), PTXName: "samples.ptx", Kernel: kernel,
 		Grid: format.Dim3{X: grid, Y: 1, Z: 1}, Block: format.Dim3{X: block, Y: 1, Z: 1}, Args: args})
 	if err != nil {
@@ -63,11 +74,7 @@ func launch(t *testing.T, kernel string, grid, block uint32, args ...string) [][
 	if err != nil {
 		t.Fatalf("%s: %v", kernel, err)
 	}
-	out := make([][]byte, len(res.Buffers))
-	for i, b := range res.Buffers {
-		out[i] = b.Final
-	}
-	return out
+	return res
 }
 
 func u32s(b []byte) []uint32 {
@@ -549,6 +556,60 @@ func TestSIMDIntrinsics(t *testing.T) {
 	if len(bad) > 0 {
 		t.Errorf("wrong words per function: %v", bad)
 	}
+}
+
+const simdCostRun = "../traces/hw/h100-2026-11-27-simdcost"
+
+// TestSIMDCost: each SIMD intrinsic's instructions per call in gtrace's trace (the
+// header's PTX) against the H100's SASS (smsp__inst_executed.sum of simdc_NAME, one
+// call per thread, less that of the kernel doing one logic operation instead, plus
+// one): within a factor of 3 each, so that a kernel's instruction mix is not dominated
+// by a wrong guess, as the math functions' cost is held (TestPreciseMathCost).
+func TestSIMDCost(t *testing.T) {
+	names, err := os.ReadFile(filepath.Join(simdCostRun, "simdcost.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order, arity []string // launches in order (the ncu IDs), and each one's arity
+	for _, line := range strings.Split(strings.TrimSpace(string(names)), "\n")[1:] {
+		f := strings.Split(line, ",")
+		order, arity = append(order, f[0]), append(arity, f[1])
+	}
+	gpu := map[string]float64{}
+	for id, v := range ncuMetric(t, filepath.Join(simdCostRun, "simdcost-ncu.csv"), "smsp__inst_executed.sum") {
+		if id >= len(order) {
+			t.Fatalf("simdcost-ncu.csv has launch %d; simdcost.csv lists %d", id, len(order))
+		}
+		gpu[order[id]] = v
+	}
+	const threads, gpuWarps = 64, 256
+	ours := func(name string) uint64 {
+		return launchRes(t, "simdc"+name, 1, threads, fmt.Sprintf("buf:u32:%d", 2*threads), fmt.Sprintf("buf:u32:%d", threads)).WarpInsts
+	}
+	base := map[string]string{"1": "_not", "2": "_xor"} // the baseline kernel per arity
+	baseOurs := map[string]uint64{"1": ours("_not"), "2": ours("_xor")}
+	var sumOurs, sumGPU float64
+	var table []string
+	for i, name := range order {
+		if !strings.HasPrefix(name, "__v") {
+			continue
+		}
+		b, ok := gpu[base[arity[i]][1:]]
+		if !ok {
+			t.Fatalf("the H100 run has no baseline for arity %q", arity[i])
+		}
+		want := (gpu[name]-b)/gpuWarps + 1
+		got := float64(ours(name)-baseOurs[arity[i]])/(threads/32) + 1
+		sumOurs, sumGPU = sumOurs+got, sumGPU+want
+		table = append(table, fmt.Sprintf("%s %g/%g", name, got, want))
+		if got > 3*want || got < want/3 {
+			t.Errorf("%s: %g instructions per call; the H100 runs %g", name, got, want)
+		}
+	}
+	if len(table) != 82 {
+		t.Errorf("the H100 run has %d SIMD intrinsics; want 82", len(table))
+	}
+	t.Logf("per call, gtrace/H100: %s; all %d: %g/%g", strings.Join(table, ", "), len(table), sumOurs, sumGPU)
 }
 
 // cgPart is one thread's place in a partition: its rank and the part's size, the

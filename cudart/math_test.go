@@ -588,31 +588,8 @@ func libdeviceCost(t *testing.T) map[string]float64 {
 		f := strings.Split(line, ",")
 		order, types = append(order, f[0]), append(types, f[1])
 	}
-	raw, err := os.ReadFile(filepath.Join(mathRun, "mathfn-ncu.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []string // ncu's CSV rows; the program's own output is interleaved
-	for _, line := range strings.Split(string(raw), "\n") {
-		if strings.HasPrefix(line, `"`) {
-			rows = append(rows, line)
-		}
-	}
-	recs, err := csv.NewReader(strings.NewReader(strings.Join(rows, "\n"))).ReadAll()
-	if err != nil || len(recs) < 2 {
-		t.Fatalf("mathfn-ncu.csv: %v", err)
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
 	inst := map[string]float64{}
-	for _, r := range recs[1:] {
-		if r[col["Metric Name"]] != "smsp__inst_executed.sum" {
-			continue
-		}
-		id, _ := strconv.Atoi(r[col["ID"]])
-		v, _ := strconv.ParseFloat(strings.ReplaceAll(r[col["Metric Value"]], ",", ""), 64)
+	for id, v := range ncuMetric(t, filepath.Join(mathRun, "mathfn-ncu.csv"), "smsp__inst_executed.sum") {
 		inst[order[id]] = v
 	}
 	cost := map[string]float64{}
@@ -620,6 +597,43 @@ func libdeviceCost(t *testing.T) map[string]float64 {
 		cost[name] = (inst[name] - inst["copy_"+types[i]]) / 256
 	}
 	return cost
+}
+
+// ncuMetric reads one metric of an ncu --csv run per launch ID; the program's own
+// output, interleaved with ncu's rows, is skipped.
+func ncuMetric(t *testing.T, file, metric string) map[int]float64 {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, line := range strings.Split(string(raw), "\n") {
+		if strings.HasPrefix(line, `"`) {
+			rows = append(rows, line)
+		}
+	}
+	recs, err := csv.NewReader(strings.NewReader(strings.Join(rows, "\n"))).ReadAll()
+	if err != nil || len(recs) < 2 {
+		t.Fatalf("%s: %v", file, err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	vals := map[int]float64{}
+	for _, r := range recs[1:] {
+		if r[col["Metric Name"]] != metric {
+			continue
+		}
+		id, err1 := strconv.Atoi(r[col["ID"]])
+		v, err2 := strconv.ParseFloat(strings.ReplaceAll(r[col["Metric Value"]], ",", ""), 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%s: launch %q: %q is not a number", file, r[col["ID"]], r[col["Metric Value"]])
+		}
+		vals[id] = v
+	}
+	return vals
 }
 
 // Warp-instructions per call: gtrace's header against libdevice's SASS on the H100, on

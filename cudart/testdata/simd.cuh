@@ -51,3 +51,32 @@ extern "C" __global__ void simd(unsigned int *out)
 #undef SIMD_ONE
 #undef SIMD_TWO
 }
+
+// simdc_NAME computes NAME once per thread, of in[2t] (and in[2t + 1]), into out[t]:
+// a launch's warp-instructions less those of simdc_not (unary) or simdc_xor (binary),
+// plus one for that kernel's own operation, are NAME's per call. The GPU's count is
+// its SASS (scripts/hw/simdcost.sh), gtrace's its trace (header_test.go).
+#define SIMDC_ONE_AS(name, f)                                                          \
+	extern "C" __global__ void simdc##name(const unsigned int *in, unsigned int *out) \
+	{                                                                                 \
+		unsigned int t = blockIdx.x * blockDim.x + threadIdx.x;                   \
+		out[t] = f(in[2 * t]);                                                    \
+	}
+#define SIMDC_TWO_AS(name, f)                                                          \
+	extern "C" __global__ void simdc##name(const unsigned int *in, unsigned int *out) \
+	{                                                                                 \
+		unsigned int t = blockIdx.x * blockDim.x + threadIdx.x;                   \
+		out[t] = f(in[2 * t], in[2 * t + 1]);                                     \
+	}
+#define SIMDC_ONE(f) SIMDC_ONE_AS(f, f)
+#define SIMDC_TWO(f) SIMDC_TWO_AS(f, f)
+static __device__ unsigned int simd_not(unsigned int a) { return ~a; }
+static __device__ unsigned int simd_xor(unsigned int a, unsigned int b) { return a ^ b; }
+SIMDC_ONE_AS(_not, simd_not)
+SIMDC_TWO_AS(_xor, simd_xor)
+SIMD_UNARY(SIMDC_ONE)
+SIMD_BINARY(SIMDC_TWO)
+#undef SIMDC_ONE_AS
+#undef SIMDC_TWO_AS
+#undef SIMDC_ONE
+#undef SIMDC_TWO
