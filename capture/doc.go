@@ -154,6 +154,12 @@
 //	mma                    .sync.aligned .row.col: .m16n8k16 .m16n8k8 .f16 into .f32 or .f16, .bf16
 //	                       into .f32; .m16n8k8 .tf32 into .f32; .m16n8k32 .m16n8k16 .s8 .u8 into .s32
 //	                       (.satfinite); .m8n8k4 .f64; summed as an H100's tensor cores do (op_mma.go)
+//	vadd vsub vabsdiff     u32 s32 for d, a and b (.sat); .add .min .max with c;
+//	                       selectors .b0-.b3 .h0 .h1 on a and b (no d.dsel)
+//	vmin vmax              as vadd
+//	vshl vshr              u32 s32 for d and a, b u32; .clamp or .wrap;
+//	                       as vadd otherwise (vshr only: .sat)
+//	vset                   u32 s32 for a and b; .eq .ne .lt .le .gt .ge; as vadd
 //	vadd2 vsub2 vavrg2     u32 s32 for d, a and b (.sat, or .add); d.mask a.asel b.bsel
 //	                       (.h10, .h10, .h32 by default)
 //	vabsdiff2 vmin2 vmax2  as vadd2

@@ -23,7 +23,7 @@ const (
 // gpuOpCases are the opCases whose Go references a GPU checks: forms whose semantics
 // the PTX ISA leaves partly to the GPU (elect.sync's leader) or that are new.
 func gpuOpCases() []opCase {
-	return slices.Concat(packedMinMaxCases(), syncOpCases(), cpAsyncCases(), ldmatrixCases(), mbarrierCases(), cvtCases(), videoCases())
+	return slices.Concat(packedMinMaxCases(), syncOpCases(), cpAsyncCases(), ldmatrixCases(), mbarrierCases(), cvtCases(), videoCases(), scalarVideoCases())
 }
 
 // TestOpCasesOnGPU checks the Go references of gpuOpCases (which capture meets: the
