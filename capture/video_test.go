@@ -220,10 +220,14 @@ func scalarVideoRef(f scalarVideo, a, b, c uint32) uint32 {
 	}
 	if f.sat {
 		// d's type's range; a .u32 d clamps at 0 only, its low 32 bits above (an H100)
-		if lo := big.NewInt(map[bool]int64{true: -1 << 31, false: 0}[f.dS]); r.Cmp(lo) < 0 {
+		lo, hi := big.NewInt(-1<<31), big.NewInt(1<<31-1)
+		if !f.dS {
+			lo, hi = big.NewInt(0), nil
+		}
+		if r.Cmp(lo) < 0 {
 			r = lo
 		}
-		if hi := big.NewInt(1<<31 - 1); f.dS && r.Cmp(hi) > 0 {
+		if hi != nil && r.Cmp(hi) > 0 {
 			r = hi
 		}
 	}
@@ -255,8 +259,8 @@ func scalarInst(name, spec, asel, bsel string) scalarVideo {
 	}
 	f.dS, f.aS, f.bS = types[0] == "s32", types[1] == "s32", types[2] == "s32"
 	f.sat, f.wrap = slices.Contains(mods, "sat"), slices.Contains(mods, "wrap")
-	for _, o := range []string{"add", "min", "max"} {
-		if slices.Contains(mods[len(types)-boolInt(name == "set"):], o) {
+	for _, o := range []string{"add", "min", "max"} { // no type, mode or comparison has these names
+		if slices.Contains(mods, o) {
 			f.op2 = o
 		}
 	}
@@ -272,13 +276,6 @@ func scalarInst(name, spec, asel, bsel string) scalarVideo {
 	}
 	f.text = fmt.Sprintf("v%s.%s %%r4, %%r1%s, %%r2%s%s;", name, spec, suffix(asel), suffix(bsel), c)
 	return f
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func scalarVideoCases() []opCase {

@@ -566,40 +566,29 @@ const simdCostRun = "../traces/hw/h100-2026-11-27-simdcost"
 // one): within a factor of 3 each, so that a kernel's instruction mix is not dominated
 // by a wrong guess, as the math functions' cost is held (TestPreciseMathCost).
 func TestSIMDCost(t *testing.T) {
-	names, err := os.ReadFile(filepath.Join(simdCostRun, "simdcost.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var order, arity []string // launches in order (the ncu IDs), and each one's arity
-	for _, line := range strings.Split(strings.TrimSpace(string(names)), "\n")[1:] {
-		f := strings.Split(line, ",")
-		order, arity = append(order, f[0]), append(arity, f[1])
-	}
-	gpu := map[string]float64{}
-	for id, v := range ncuMetric(t, filepath.Join(simdCostRun, "simdcost-ncu.csv"), "smsp__inst_executed.sum") {
-		if id >= len(order) {
-			t.Fatalf("simdcost-ncu.csv has launch %d; simdcost.csv lists %d", id, len(order))
-		}
-		gpu[order[id]] = v
-	}
+	launches, gpu := ncuLaunches(t, filepath.Join(simdCostRun, "simdcost.csv"), filepath.Join(simdCostRun, "simdcost-ncu.csv"))
 	const threads, gpuWarps = 64, 256
-	ours := func(name string) uint64 {
-		return launchRes(t, "simdc"+name, 1, threads, fmt.Sprintf("buf:u32:%d", 2*threads), fmt.Sprintf("buf:u32:%d", threads)).WarpInsts
+	ours := func(kernel string) uint64 {
+		return launchRes(t, kernel, 1, threads, fmt.Sprintf("buf:u32:%d", 2*threads), fmt.Sprintf("buf:u32:%d", threads)).WarpInsts
 	}
-	base := map[string]string{"1": "_not", "2": "_xor"} // the baseline kernel per arity
-	baseOurs := map[string]uint64{"1": ours("_not"), "2": ours("_xor")}
+	base := map[string]string{"1": "not", "2": "xor"} // the baseline kernel per arity: simdc_not, simdc_xor
+	baseOurs := map[string]uint64{}
+	for arity, k := range base {
+		baseOurs[arity] = ours("simdc_" + k)
+	}
 	var sumOurs, sumGPU float64
 	var table []string
-	for i, name := range order {
+	for _, l := range launches { // name, arity
+		name, arity := l[0], l[1]
 		if !strings.HasPrefix(name, "__v") {
 			continue
 		}
-		b, ok := gpu[base[arity[i]][1:]]
+		b, ok := gpu[base[arity]]
 		if !ok {
-			t.Fatalf("the H100 run has no baseline for arity %q", arity[i])
+			t.Fatalf("the H100 run has no baseline for arity %q", arity)
 		}
 		want := (gpu[name]-b)/gpuWarps + 1
-		got := float64(ours(name)-baseOurs[arity[i]])/(threads/32) + 1
+		got := float64(ours("simdc"+name)-baseOurs[arity])/(threads/32) + 1
 		sumOurs, sumGPU = sumOurs+got, sumGPU+want
 		table = append(table, fmt.Sprintf("%s %g/%g", name, got, want))
 		if got > 3*want || got < want/3 {

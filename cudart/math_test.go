@@ -579,31 +579,29 @@ func TestTwoOverPi(t *testing.T) {
 // smsp__inst_executed.sum less its type's copy kernel's, over 256 warps.
 func libdeviceCost(t *testing.T) map[string]float64 {
 	t.Helper()
-	names, err := os.ReadFile(filepath.Join(mathRun, "mathfn.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var order, types []string // launches in order, and each one's type (f32, f64)
-	for _, line := range strings.Split(strings.TrimSpace(string(names)), "\n")[1:] {
-		f := strings.Split(line, ",")
-		order, types = append(order, f[0]), append(types, f[1])
-	}
-	inst := map[string]float64{}
-	for id, v := range ncuMetric(t, filepath.Join(mathRun, "mathfn-ncu.csv"), "smsp__inst_executed.sum") {
-		inst[order[id]] = v
-	}
+	launches, inst := ncuLaunches(t, filepath.Join(mathRun, "mathfn.csv"), filepath.Join(mathRun, "mathfn-ncu.csv"))
 	cost := map[string]float64{}
-	for i, name := range order {
-		cost[name] = (inst[name] - inst["copy_"+types[i]]) / 256
+	for _, l := range launches { // name, type (f32, f64), ...
+		cost[l[0]] = (inst[l[0]] - inst["copy_"+l[1]]) / 256
 	}
 	return cost
 }
 
-// ncuMetric reads one metric of an ncu --csv run per launch ID; the program's own
-// output, interleaved with ncu's rows, is skipped.
-func ncuMetric(t *testing.T, file, metric string) map[int]float64 {
+// ncuLaunches reads a GPU run's launch list (a CSV with a header line, each launch's
+// name first, in launch order: ncu's IDs) and the run under ncu --csv, and returns each
+// launch's fields and its smsp__inst_executed.sum by name. The program's own output,
+// interleaved with ncu's rows, is skipped.
+func ncuLaunches(t *testing.T, list, ncu string) ([][]string, map[string]float64) {
 	t.Helper()
-	raw, err := os.ReadFile(file)
+	names, err := os.ReadFile(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var launches [][]string
+	for _, line := range strings.Split(strings.TrimSpace(string(names)), "\n")[1:] {
+		launches = append(launches, strings.Split(line, ","))
+	}
+	raw, err := os.ReadFile(ncu)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -615,25 +613,28 @@ func ncuMetric(t *testing.T, file, metric string) map[int]float64 {
 	}
 	recs, err := csv.NewReader(strings.NewReader(strings.Join(rows, "\n"))).ReadAll()
 	if err != nil || len(recs) < 2 {
-		t.Fatalf("%s: %v", file, err)
+		t.Fatalf("%s: %v", ncu, err)
 	}
 	col := map[string]int{}
 	for i, h := range recs[0] {
 		col[h] = i
 	}
-	vals := map[int]float64{}
+	inst := map[string]float64{}
 	for _, r := range recs[1:] {
-		if r[col["Metric Name"]] != metric {
+		if r[col["Metric Name"]] != "smsp__inst_executed.sum" {
 			continue
 		}
 		id, err1 := strconv.Atoi(r[col["ID"]])
 		v, err2 := strconv.ParseFloat(strings.ReplaceAll(r[col["Metric Value"]], ",", ""), 64)
 		if err1 != nil || err2 != nil {
-			t.Fatalf("%s: launch %q: %q is not a number", file, r[col["ID"]], r[col["Metric Value"]])
+			t.Fatalf("%s: launch %q: %q is not a number", ncu, r[col["ID"]], r[col["Metric Value"]])
 		}
-		vals[id] = v
+		if id < 0 || id >= len(launches) {
+			t.Fatalf("%s has launch %d; %s lists %d", ncu, id, list, len(launches))
+		}
+		inst[launches[id][0]] = v
 	}
-	return vals
+	return launches, inst
 }
 
 // Warp-instructions per call: gtrace's header against libdevice's SASS on the H100, on

@@ -24,24 +24,7 @@ nvcc --version | tail -1
 ncu --version | tail -1
 nvcc -O3 -arch=sm_90 -o "$WORK/simdcost" scripts/hw/simdcost.cu || exit 1
 cuobjdump -sass "$WORK/simdcost" >"$WORK/all.sass"
-python3 - "$WORK/all.sass" >"$OUTDIR/simdcost-sass.txt" <<'PY'
-import re, sys
-fn, ops = None, {}
-def flush():
-    if fn:
-        print("== %s: %d SASS: %s" % (fn, sum(ops.values()), " ".join("%s=%d" % kv for kv in sorted(ops.items()))))
-for line in open(sys.argv[1]):
-    m = re.search(r"Function : (\S+)", line)
-    if m:
-        flush()
-        fn, ops = m.group(1), {}
-        continue
-    m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?);", line)
-    if fn and m:
-        op = re.sub(r"^@!?U?P\w+\s+", "", m.group(2).strip()).split()[0]
-        ops[op] = ops.get(op, 0) + 1
-flush()
-PY
+python3 scripts/hw/sass_ops.py "$WORK/all.sass" >"$OUTDIR/simdcost-sass.txt"
 echo "== free"
 timeout 100 "$WORK/simdcost" >"$OUTDIR/simdcost.csv"
 echo "exit $?"
