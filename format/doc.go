@@ -51,10 +51,13 @@
 //	          |   gtrace.meta = JSON {producer, launches: [{kernel, grid,     |
 //	          |     block, shared_bytes, regs_per_thread, local_bytes, simt,  |
 //	          |     source_hash,                                              |
-//	          |     ptx_producer, ctas_per_batch, textures, program: [{op,    |
-//	          |     class, space, memop, width, cache, rd, wr, ptx, file,     |
-//	          |     line}, ...]}], transfers: [{call, kind, bytes, pinned,    |
-//	          |     stream, after}, ...] (a program's copies, gtrace run)}    |
+//	          |     ptx_producer, ctas_per_batch, stream, textures, program:  |
+//	          |     [{op, class, space, memop, width, cache, rd, wr, ptx,     |
+//	          |     file, line}, ...]}], transfers: [{call, kind, bytes,      |
+//	          |     pinned, stream, after}, ...] (a program's copies, gtrace  |
+//	          |     run), syncs: [{call, stream, event, after, copies}, ...]  |
+//	          |     (its calls that order streams: event records and waits,   |
+//	          |     synchronizes, non-blocking streams; gtrace run)}          |
 //	          +---------------------------------------------------------------+
 //	          | record batch 0 = kernel 0, CTAs 0 .. G-1                      |
 //	          |   rows: every warp-instruction of those CTAs, sorted by cta,  |

@@ -281,3 +281,72 @@ func TestMetaTransfers(t *testing.T) {
 		}
 	}
 }
+
+// A program's syncs and its launches' streams round-trip through the metadata, and
+// syncs out of the program's order, or naming what their call does not take, are
+// refused by the writer and the reader, the field named.
+func TestMetaSyncs(t *testing.T) {
+	l0, l1 := loopLaunch("k", 1, 1), loopLaunch("k", 1, 1)
+	l1.Stream = 0x51000010
+	transfers := []Transfer{
+		{Call: "cudaMemcpyAsync", Kind: HostToDevice, Bytes: 4000, Stream: 0x51000010, After: 0},
+		{Call: "cudaMemcpy", Kind: DeviceToHost, Bytes: 4000, After: 2},
+	}
+	want := []Sync{
+		{Call: StreamNonBlocking, Stream: 0x51000010},
+		{Call: EventRecord, Stream: 0x51000010, Event: 0x5e000010, Copies: 1},
+		{Call: StreamWaitEvent, Event: 0x5e000010, After: 1, Copies: 1},
+		{Call: StreamSynchronize, Stream: 0x51000010, After: 2, Copies: 1},
+		{Call: EventSynchronize, Event: 0x5e000010, After: 2, Copies: 2},
+		{Call: DeviceSynchronize, After: 2, Copies: 2},
+	}
+	meta := func(ys []Sync) *Meta {
+		return &Meta{Producer: "p", Launches: []Launch{l0, l1}, Transfers: transfers, Syncs: ys}
+	}
+	js, err := encodeMeta(meta(want))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := decodeMeta(js, V2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(m.Syncs, want) {
+		t.Errorf("read syncs %+v, wrote %+v", m.Syncs, want)
+	}
+	if m.Launches[0].Stream != 0 || m.Launches[1].Stream != l1.Stream {
+		t.Errorf("read launch streams %#x, %#x, wrote 0, %#x", m.Launches[0].Stream, m.Launches[1].Stream, l1.Stream)
+	}
+	if js, _ := encodeMeta(&Meta{Producer: "p", Launches: []Launch{l0}}); strings.Contains(string(js), "syncs") || strings.Contains(string(js), "stream") {
+		t.Errorf("a trace with no syncs on the default stream writes syncs or stream keys: %s", js)
+	}
+	for _, tc := range []struct {
+		field string
+		edit  func(ys []Sync)
+	}{
+		{"syncs[0].call", func(ys []Sync) { ys[0].Call = numSyncCalls }},
+		{"syncs[2].after", func(ys []Sync) { ys[2].After = 3 }},   // past the two launches
+		{"syncs[3].after", func(ys []Sync) { ys[3].After = 0 }},   // before the sync ahead of it
+		{"syncs[1].copies", func(ys []Sync) { ys[1].Copies = 3 }}, // past the two copies
+		{"syncs[4].copies", func(ys []Sync) { ys[4].Copies = 0 }}, // before the sync ahead of it
+		{"syncs[2].copies", func(ys []Sync) { ys[2].Copies = 2 }}, // copy 1 came after 2 launches, this sync after 1
+		{"syncs[0].copies", func(ys []Sync) { ys[0].After = 1 }},  // copy 0, after it, came before launch 1
+		{"syncs[1].event", func(ys []Sync) { ys[1].Event = 0 }},   // a record names its event
+		{"syncs[5].event", func(ys []Sync) { ys[5].Event = 1 }},   // a device synchronize names none
+		{"syncs[4].stream", func(ys []Sync) { ys[4].Stream = 7 }}, // an event synchronize names no stream
+		{"syncs[0].stream", func(ys []Sync) { ys[0].Stream = 0 }}, // the default stream is not created
+	} {
+		ys := slices.Clone(want)
+		tc.edit(ys)
+		_, err := encodeMeta(meta(ys))
+		var me *MetaError
+		if !errors.As(err, &me) || me.Field != tc.field {
+			t.Errorf("writer, %s: %v, want a MetaError on it", tc.field, err)
+		}
+	}
+	bad := strings.Replace(string(js), `"call":"cudaDeviceSynchronize"`, `"call":"cudaDeviceReset"`, 1)
+	var me *MetaError
+	if _, _, err := decodeMeta([]byte(bad), V2); bad == string(js) || !errors.As(err, &me) || me.Field != "syncs[5].call" {
+		t.Errorf("reader, an unknown call: %v, want a MetaError on syncs[5].call", err)
+	}
+}

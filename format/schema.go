@@ -121,6 +121,15 @@ type wireMeta struct {
 	Producer  string         `json:"producer"`
 	Launches  []wireLaunch   `json:"launches"`
 	Transfers []wireTransfer `json:"transfers,omitempty"`
+	Syncs     []wireSync     `json:"syncs,omitempty"`
+}
+
+type wireSync struct {
+	Call   string `json:"call"`
+	Stream uint64 `json:"stream,omitempty"`
+	Event  uint64 `json:"event,omitempty"`
+	After  int    `json:"after"`
+	Copies int    `json:"copies"`
 }
 
 type wireTransfer struct {
@@ -144,6 +153,7 @@ type wireLaunch struct {
 	SourceHash     string        `json:"source_hash"`
 	PTXProducer    string        `json:"ptx_producer"`
 	OOB            string        `json:"oob,omitempty"` // "warn" under capture --oob=warn; absent = "fault"
+	Stream         uint64        `json:"stream,omitempty"`
 	CTAsPerBatch   int           `json:"ctas_per_batch"`
 	Textures       []wireTexture `json:"textures,omitempty"`
 	Program        []wireInst    `json:"program"`
@@ -222,7 +232,7 @@ func encodeMeta(m *Meta) ([]byte, error) {
 			SharedBytes: l.SharedBytes, DynSharedBytes: l.DynSharedBytes, RegsPerThread: l.RegsPerThread,
 			LocalBytes: l.LocalBytes, SIMT: l.SIMT.String(), SourceHash: l.SourceHash, PTXProducer: l.PTXProducer,
 			CTAsPerBatch: ctasPerBatch(l), Program: make([]wireInst, len(l.Program.Insts)),
-			EntryInsts: l.Program.EntryInsts,
+			EntryInsts: l.Program.EntryInsts, Stream: l.Stream,
 		}
 		if l.OOBWarn {
 			wl.OOB = "warn"
@@ -250,6 +260,9 @@ func encodeMeta(m *Meta) ([]byte, error) {
 	for _, t := range m.Transfers {
 		wm.Transfers = append(wm.Transfers, wireTransfer{Call: t.Call, Kind: t.Kind.String(), Bytes: t.Bytes,
 			Pinned: t.Pinned, Stream: t.Stream, After: t.After})
+	}
+	for _, y := range m.Syncs {
+		wm.Syncs = append(wm.Syncs, wireSync{Call: y.Call.String(), Stream: y.Stream, Event: y.Event, After: y.After, Copies: y.Copies})
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -308,6 +321,7 @@ func decodeMeta(data []byte, v Version) (*Meta, []int, error) {
 			SharedBytes: wl.SharedBytes, DynSharedBytes: wl.DynSharedBytes, RegsPerThread: wl.RegsPerThread,
 			LocalBytes: wl.LocalBytes, SIMT: SIMTModel(simt), SourceHash: wl.SourceHash, PTXProducer: wl.PTXProducer,
 			OOBWarn: wl.OOB == "warn", Program: Program{Insts: make([]Inst, len(wl.Program)), EntryInsts: wl.EntryInsts},
+			Stream: wl.Stream,
 		}
 		for _, t := range wl.Textures {
 			l.Textures = append(l.Textures, Texture(t))
@@ -346,6 +360,13 @@ func decodeMeta(data []byte, v Version) (*Meta, []int, error) {
 		}
 		m.Transfers = append(m.Transfers, Transfer{Call: wt.Call, Kind: TransferKind(kind), Bytes: wt.Bytes,
 			Pinned: wt.Pinned, Stream: wt.Stream, After: wt.After})
+	}
+	for j, ws := range wm.Syncs {
+		c, ok := lookupName(syncCallNames[:], ws.Call)
+		if !ok {
+			return nil, nil, &MetaError{-1, "", -1, fmt.Sprintf("syncs[%d].call", j), strconv.Quote(ws.Call), "unknown name"}
+		}
+		m.Syncs = append(m.Syncs, Sync{Call: SyncCall(c), Stream: ws.Stream, Event: ws.Event, After: ws.After, Copies: ws.Copies})
 	}
 	if err := checkMeta(m); err != nil {
 		return nil, nil, err
@@ -442,6 +463,37 @@ func checkMeta(m *Meta) error {
 			return bad("call", `""`, "every copy names its runtime call")
 		}
 		after = t.After
+	}
+	return checkSyncs(m)
+}
+
+// checkSyncs checks that the syncs are in the program's order among the launches and
+// copies, and that each names what its call takes.
+func checkSyncs(m *Meta) error {
+	after, copies := 0, 0
+	for j, y := range m.Syncs {
+		bad := func(field string, value any, reason string, args ...any) error {
+			return &MetaError{-1, "", -1, fmt.Sprintf("syncs[%d].%s", j, field), fmt.Sprint(value), fmt.Sprintf(reason, args...)}
+		}
+		switch {
+		case y.Call >= numSyncCalls:
+			return bad("call", y.Call, "enum out of range")
+		case y.After < after || y.After > len(m.Launches):
+			return bad("after", y.After, "syncs are in the program's order: from %d (the sync before) to the %d launches", after, len(m.Launches))
+		case y.Copies < copies || y.Copies > len(m.Transfers):
+			return bad("copies", y.Copies, "syncs are in the program's order: from %d (the sync before) to the %d copies", copies, len(m.Transfers))
+		case y.Copies > 0 && m.Transfers[y.Copies-1].After > y.After:
+			return bad("copies", y.Copies, "copy %d, before this sync, came after %d launches, this sync after %d", y.Copies-1, m.Transfers[y.Copies-1].After, y.After)
+		case y.Copies < len(m.Transfers) && m.Transfers[y.Copies].After < y.After:
+			return bad("copies", y.Copies, "copy %d, after this sync, came after %d launches, this sync after %d", y.Copies, m.Transfers[y.Copies].After, y.After)
+		case (y.Event != 0) != (y.Call == EventRecord || y.Call == StreamWaitEvent || y.Call == EventSynchronize):
+			return bad("event", y.Event, "%s names an event and the other calls none", "cudaEventRecord, cudaStreamWaitEvent and cudaEventSynchronize")
+		case y.Stream != 0 && (y.Call == EventSynchronize || y.Call == DeviceSynchronize):
+			return bad("stream", y.Stream, "%s names no stream", y.Call)
+		case y.Stream == 0 && y.Call == StreamNonBlocking:
+			return bad("stream", y.Stream, "the default stream is not one a program creates")
+		}
+		after, copies = y.After, y.Copies
 	}
 	return nil
 }

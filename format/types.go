@@ -270,7 +270,10 @@ type Launch struct {
 	// OOBWarn says the launch was captured under capture's --oob=warn: an access
 	// outside every allocation did not stop it (its reads gave zeros, its writes were
 	// dropped), and its records carry FlagOOB. Only such a launch may have them.
-	OOBWarn  bool
+	OOBWarn bool
+	// Stream is the stream a program launched it on (gtrace run): 0 the default stream,
+	// else the runtime's handle (as Transfer.Stream and Sync.Stream give it).
+	Stream   uint64
 	Textures []Texture
 	Program  Program
 }
@@ -289,6 +292,43 @@ type Meta struct {
 	// Transfers are the program's copies, in its order, when the trace holds a whole
 	// program's launches (gtrace run); none for a capture of one kernel.
 	Transfers []Transfer
+	// Syncs are the program's calls that order its streams or wait for them, in its
+	// order among the launches and copies (gtrace run); none for a capture of one kernel.
+	Syncs []Sync
+}
+
+// Sync is one call by which a program orders the work on its streams, or waits for
+// it: with the launches' and copies' streams, what a GPU needs to lay the program out
+// in time (plan.FromTrace). After and Copies place it among the launches and copies.
+type Sync struct {
+	Call   SyncCall
+	Stream uint64 // the stream it names (record, wait, stream synchronize, create); 0 the default stream
+	Event  uint64 // the event it names (record, wait, event synchronize); 0 for the others
+	After  int    // launches the program had made before it
+	Copies int    // copies (Meta.Transfers) the program had made before it
+}
+
+// SyncCall is what a Sync does, named in the trace by the runtime call.
+type SyncCall uint8
+
+const (
+	EventRecord       SyncCall = iota // cudaEventRecord(Event, Stream)
+	StreamWaitEvent                   // cudaStreamWaitEvent(Stream, Event): the stream's later work waits for the event
+	StreamSynchronize                 // cudaStreamSynchronize(Stream): the host waits for the stream's work
+	EventSynchronize                  // cudaEventSynchronize(Event): the host waits for the event
+	DeviceSynchronize                 // cudaDeviceSynchronize: the host waits for every stream's work
+	StreamNonBlocking                 // cudaStreamCreateWithFlags(cudaStreamNonBlocking) made Stream: it does not wait for the default stream, nor it for Stream
+	numSyncCalls
+)
+
+var syncCallNames = [...]string{"cudaEventRecord", "cudaStreamWaitEvent", "cudaStreamSynchronize",
+	"cudaEventSynchronize", "cudaDeviceSynchronize", "cudaStreamNonBlocking"}
+
+func (c SyncCall) String() string {
+	if c < numSyncCalls {
+		return syncCallNames[c]
+	}
+	return fmt.Sprintf("SyncCall(%d)", uint8(c))
 }
 
 // Transfer is one copy a program made through the CUDA runtime: its direction and size,

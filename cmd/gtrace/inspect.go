@@ -110,6 +110,9 @@ func printSummary(w io.Writer, name string, s *format.Summary, m *format.Meta) {
 		if ts := copiesAfter[i]; len(ts) > 0 {
 			fmt.Fprintf(w, "  copies before it   %s\n", copySummary(ts))
 		}
+		if st := m.Launches[i].Stream; st != 0 {
+			fmt.Fprintf(w, "  stream             %#x\n", st)
+		}
 		fmt.Fprintf(w, "  launch             grid (%s)  block (%s)  shared %d B  registers/thread %s  SIMT %s\n",
 			k.Grid, k.Block, k.SharedBytes, regs, k.SIMT)
 		switch {
@@ -144,6 +147,9 @@ func printSummary(w io.Writer, name string, s *format.Summary, m *format.Meta) {
 	if len(m.Transfers) > 0 {
 		fmt.Fprintf(w, "copies %s\n", copySummary(m.Transfers))
 	}
+	if len(m.Syncs) > 0 {
+		fmt.Fprintf(w, "stream calls %s\n", syncSummary(m.Syncs))
+	}
 	fmt.Fprintf(w, "bytes on disk %d  (%.3f bytes per warp-instruction)\n", s.FileBytes, s.BytesPerWarpInst)
 }
 
@@ -170,6 +176,22 @@ func copySummary(ts []format.Transfer) string {
 			p += fmt.Sprintf(" (%d pinned)", s.pinned)
 		}
 		parts = append(parts, p)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// syncSummary is the calls that order streams by name, in the order of format.SyncCall,
+// e.g. "4 cudaEventRecord, 3 cudaStreamSynchronize".
+func syncSummary(ys []format.Sync) string {
+	n := map[format.SyncCall]int{}
+	for _, y := range ys {
+		n[y.Call]++
+	}
+	var parts []string
+	for c := range format.SyncCall(255) {
+		if n[c] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n[c], c))
+		}
 	}
 	return strings.Join(parts, ", ")
 }

@@ -168,54 +168,55 @@ func runExamples(t *testing.T, lib string) {
 		archs    []string // where it replays; the rest refuse it
 		stderr   string   // what the run also says, if anything
 		copies   string   // the program's copies, as gtrace inspect sums them ("": none)
+		syncs    string   // its calls that order streams, as gtrace inspect sums them ("": none)
 		faults   bool     // a launch faults: gtrace run exits 1 where the program exits 0
 	}{
-		"vectoradd 5000": {1, all, "", "2 h2d of 40000 B, 1 d2h of 20000 B", false},
+		"vectoradd 5000": {1, all, "", "2 h2d of 40000 B, 1 d2h of 20000 B", "", false},
 		// Symbol copies count too: two cudaMemcpyToSymbol (h2d), three cudaMemcpyFromSymbol (d2h).
-		"constants 10000": {2, all, "", "3 h2d of 40032 B, 5 d2h of 80012 B", false},
+		"constants 10000": {2, all, "", "3 h2d of 40032 B, 5 d2h of 80012 B", "", false},
 		// Told of an H100 (the default --gpu): its properties as the H100 reports them.
-		"deviceprops 100000": {1, all, "", "1 h2d of 400000 B, 1 d2h of 400000 B", false},
+		"deviceprops 100000": {1, all, "", "1 h2d of 400000 B, 1 d2h of 400000 B", "", false},
 		// 64 KiB of shared memory per block: sm_70 and later, after the opt-in. The
 		// launch before the opt-in is refused, as on a GPU, and told; the run succeeds.
 		"streams 3 2": {3, []string{"ampere", "hopper"}, "1 call failed; the first: kernel _Z7reversePKfPf <<<1,1,1, 256,1,1, 65536>>>: 65536 bytes of dynamic shared memory, over the kernel's 49152: above 48 KiB of shared memory a kernel must opt in first",
-			"3 h2d of 393216 B (3 pinned), 3 d2h of 393216 B (3 pinned)", false},
+			"3 h2d of 393216 B (3 pinned), 3 d2h of 393216 B (3 pinned)", "2 cudaEventRecord, 3 cudaStreamSynchronize, 1 cudaEventSynchronize", false},
 		// The copy after the first launch is in the trace; the one after the fault is not.
-		"fault oob":        {1, all, sticky("cudaErrorIllegalAddress"), "1 d2h of 128 B", true},
-		"fault misaligned": {1, all, sticky("cudaErrorMisalignedAddress"), "1 d2h of 128 B", true},
-		"fault trap":       {1, all, sticky("cudaErrorLaunchFailure"), "1 d2h of 128 B", true},
+		"fault oob":        {1, all, sticky("cudaErrorIllegalAddress"), "1 d2h of 128 B", "", true},
+		"fault misaligned": {1, all, sticky("cudaErrorMisalignedAddress"), "1 d2h of 128 B", "", true},
+		"fault trap":       {1, all, sticky("cudaErrorLaunchFailure"), "1 d2h of 128 B", "", true},
 		// Texture references: the five bindings a GPU refuses are refused, and told.
-		"texref 1000": {1, all, "5 calls failed; the first: cudaBindTexture(tf): 0x1000000004 is not aligned to 512 bytes", "4 h2d of 9276 B, 6 d2h of 2484 B", false},
+		"texref 1000": {1, all, "5 calls failed; the first: cudaBindTexture(tf): 0x1000000004 is not aligned to 512 bytes", "4 h2d of 9276 B, 6 d2h of 2484 B", "", false},
 		// Device printf: what kernels print comes out where a GPU prints it, after the
 		// host's earlier lines, at the calls that wait for the device.
-		"printf formats": {1, all, "", "3 h2d of 51 B, 1 d2h of 128 B", false},
-		"printf lanes 3": {3, all, "", "1 d2h of 4 B", false},
-		"printf limits":  {0, nil, "1 call failed; the first: cudaLimit 99: no such limit", "", false},
+		"printf formats": {1, all, "", "3 h2d of 51 B, 1 d2h of 128 B", "1 cudaDeviceSynchronize", false},
+		"printf lanes 3": {3, all, "", "1 d2h of 4 B", "", false},
+		"printf limits":  {0, nil, "1 call failed; the first: cudaLimit 99: no such limit", "", "", false},
 		// A failed assert prints the GPU's line on stderr, and is sticky.
-		"printf assert": {0, nil, "examples/cuda/printf.cu:84: void checked(int *): block: [1,0,0], thread: [5,0,0] Assertion `v[i] != 37` failed.\n", "", true},
+		"printf assert": {0, nil, "examples/cuda/printf.cu:84: void checked(int *): block: [1,0,0], thread: [5,0,0] Assertion `v[i] != 37` failed.\n", "", "", true},
 		// What the last kernel printed is lost when the program does not wait for it.
-		"printf noflush": {1, all, "bytes that kernels printed were not printed: the program ended without waiting for its kernels", "", false},
+		"printf noflush": {1, all, "bytes that kernels printed were not printed: the program ended without waiting for its kernels", "", "", false},
 		// Pitched memory: cudaMallocPitch's pitches, 2D copies in three directions and a
 		// 2D memset; the four bad calls fail with the H100's codes, and are told.
 		"pitch 300 20": {1, all, "4 calls failed; the first: cudaMemcpy2D: a row of 32 bytes is wider than the destination's pitch 16 or the source's 1200",
-			"1 h2d of 24000 B, 1 d2h of 24000 B, 1 d2d of 24000 B", false},
+			"1 h2d of 24000 B, 1 d2h of 24000 B, 1 d2d of 24000 B", "1 cudaStreamSynchronize", false},
 		// The occupancy API and cudaFuncGetAttributes: blocks per multiprocessor across
 		// block and shared memory sizes, opt-ins and a carve-out preference, as on the
 		// H100, whose 13 bad calls fail here too; the launch is sized by
 		// cudaOccupancyMaxPotentialBlockSize.
 		"occupancy 100000": {1, all, "13 calls failed; the first: cudaOccupancyMaxActiveBlocksPerMultiprocessor(_Z6squarePKfPfi): a block of 0 threads; want at least 1",
-			"1 h2d of 400000 B, 1 d2h of 400000 B", false},
+			"1 h2d of 400000 B, 1 d2h of 400000 B", "", false},
 		// __launch_bounds__: the attributes, the occupancy API and the suggested block
 		// sizes of bounded kernels, a launch one thread past each bound refused, and bad
 		// launch configurations refused with the H100's codes under CUDA 11.8's runtime.
 		"bounds 10000": {4, all, "13 calls failed; the first: kernel _Z4b256Pii <<<39,1,1, 257,1,1, 0>>>: a block of 257 threads, over the 256 that its .maxntid (__launch_bounds__) allows",
-			"1 d2h of 40000 B", false},
+			"1 d2h of 40000 B", "", false},
 		// Device malloc and free: the heap size an H100 rounds a request to, blocks kept
 		// from one launch to the next and freed there, malloc(0) not NULL, and the three
 		// calls CUDA refuses on the heap failing with the H100's codes.
 		"malloc 1000": {3, all, "3 calls failed; the first: cudaDeviceSetLimit(cudaLimitMallocHeapSize, 2097152): a kernel that calls malloc or free has run, which fixed the heap at 4194304 bytes",
-			"4 d2h of 8024 B", false},
+			"4 d2h of 8024 B", "1 cudaDeviceSynchronize", false},
 		"pitch 5 3": {1, all, "4 calls failed; the first: cudaMemcpy2D: a row of 32 bytes is wider than the destination's pitch 16 or the source's 20",
-			"1 h2d of 60 B, 1 d2h of 60 B, 1 d2d of 60 B", false},
+			"1 h2d of 60 B, 1 d2h of 60 B, 1 d2d of 60 B", "1 cudaStreamSynchronize", false},
 	}
 	runs, err := os.ReadFile(filepath.Join("..", "..", "examples", "cuda", "runs.txt"))
 	if err != nil {
@@ -270,6 +271,9 @@ func runExamples(t *testing.T, lib string) {
 			if _, info, _ := gtrace(t, "inspect", trace); c.copies == "" && strings.Contains(info, "\ncopies ") ||
 				c.copies != "" && !strings.Contains(info, "\ncopies "+c.copies+"\n") {
 				t.Errorf("gtrace inspect does not sum the copies up as %q (\"\": none):\n%s", c.copies, info)
+			} else if c.syncs == "" && strings.Contains(info, "\nstream calls ") ||
+				c.syncs != "" && !strings.Contains(info, "\nstream calls "+c.syncs+"\n") {
+				t.Errorf("gtrace inspect does not sum the stream calls up as %q (\"\": none):\n%s", c.syncs, info)
 			}
 			for _, arch := range all {
 				code, _, errs := gtrace(t, "replay", trace, "--arch", arch)

@@ -160,6 +160,7 @@ type Runtime struct {
 	parts             []string // one trace file per launch, in order
 	meta              []format.Launch
 	transfers         []format.Transfer // the program's copies, in order
+	syncs             []format.Sync     // the program's calls that order its streams, in order
 	insts             uint64
 	oob               []string // Options.OOB = warn: each launch's out-of-bounds pcs
 	failed            int      // launches that did not run to their end (a fault, PTX gtrace cannot run)
@@ -418,6 +419,7 @@ func (r *Runtime) run(ctx context.Context, f *function, c Config, params [][]byt
 	}
 	path := filepath.Join(r.spool, fmt.Sprintf("%06d.gtrace", len(r.parts)))
 	launch := k.Launch()
+	launch.Stream = uint64(c.Stream)
 	w, err := format.Create(path, format.Meta{Version: format.CurrentVersion, Producer: r.opts.Producer, Launches: []format.Launch{launch}})
 	if err != nil {
 		return 0, err
@@ -533,7 +535,7 @@ func (r *Runtime) Close(ctx context.Context) error {
 	if len(r.parts) == 0 {
 		return nil
 	}
-	w, err := format.Create(r.opts.Out, format.Meta{Version: format.CurrentVersion, Producer: r.opts.Producer, Launches: r.meta, Transfers: r.transfers})
+	w, err := format.Create(r.opts.Out, format.Meta{Version: format.CurrentVersion, Producer: r.opts.Producer, Launches: r.meta, Transfers: r.transfers, Syncs: r.syncs})
 	if err != nil {
 		return err
 	}

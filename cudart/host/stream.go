@@ -2,12 +2,16 @@ package host
 
 import (
 	"time"
+
+	"github.com/gtrace/gtrace/format"
 )
 
 // Streams, events and page-locked host memory. Under gtrace every call runs at once, in
 // the order the program makes it, whatever stream it names: a program computes the same
 // as on a GPU, whose streams only reorder work the program has not ordered itself. What
-// overlap between streams would gain is the plan/ package's question, not the capture's.
+// overlap between streams would gain is the plan/ package's question, not the capture's:
+// the trace keeps each launch's and copy's stream, and the calls that order streams or
+// wait for them (format.Sync), for plan.FromTrace.
 // Handles are checked: a destroyed stream or event, or one of the other kind, is
 // cudaErrorInvalidResourceHandle, as on a GPU.
 
@@ -38,13 +42,35 @@ type event struct {
 	at       time.Duration // since the runtime started, when last recorded
 }
 
-// StreamCreate is cudaStreamCreate: a new stream's handle.
-func (r *Runtime) StreamCreate() uintptr {
+// StreamCreate is cudaStreamCreateWithFlags: a new stream's handle, one that does not
+// wait for the default stream (nor it for the stream) when nonBlocking.
+func (r *Runtime) StreamCreate(nonBlocking bool) uintptr {
 	r.nstreams++
 	h := streamHandles + uintptr(r.nstreams)*handleStep
 	r.streams[h] = true
+	if nonBlocking {
+		r.sync(format.StreamNonBlocking, h, 0)
+	}
 	return h
 }
+
+// sync keeps a call that orders streams for the trace, with where it falls among the
+// launches and copies.
+func (r *Runtime) sync(c format.SyncCall, stream, event uintptr) {
+	r.syncs = append(r.syncs, format.Sync{Call: c, Stream: uint64(stream), Event: uint64(event), After: len(r.meta), Copies: len(r.transfers)})
+}
+
+// StreamSynchronize is cudaStreamSynchronize: the stream's work is done already.
+func (r *Runtime) StreamSynchronize(s uintptr) error {
+	if err := r.CheckStream("cudaStreamSynchronize", s); err != nil {
+		return err
+	}
+	r.sync(format.StreamSynchronize, s, 0)
+	return nil
+}
+
+// DeviceSynchronize is cudaDeviceSynchronize: every stream's work is done already.
+func (r *Runtime) DeviceSynchronize() { r.sync(format.DeviceSynchronize, 0, 0) }
 
 // StreamDestroy is cudaStreamDestroy.
 func (r *Runtime) StreamDestroy(s uintptr) error {
@@ -107,15 +133,24 @@ func (r *Runtime) EventRecord(e, s uintptr) error {
 		return err
 	}
 	ev.recorded, ev.at = true, time.Since(r.start)
+	r.sync(format.EventRecord, s, e)
 	return nil
 }
 
-// EventSync is cudaEventSynchronize, cudaEventQuery and cudaStreamWaitEvent: every
-// event is complete once recorded, and one never recorded counts as complete too, as on
-// a GPU.
-func (r *Runtime) EventSync(call string, e uintptr) error {
-	_, err := r.event(call, e)
-	return err
+// EventSync is cudaEventSynchronize, cudaEventQuery and cudaStreamWaitEvent (on stream
+// s, checked by the caller): every event is complete once recorded, and one never
+// recorded counts as complete too, as on a GPU.
+func (r *Runtime) EventSync(call string, e, s uintptr) error {
+	if _, err := r.event(call, e); err != nil {
+		return err
+	}
+	switch call {
+	case "cudaEventSynchronize":
+		r.sync(format.EventSynchronize, 0, e)
+	case "cudaStreamWaitEvent":
+		r.sync(format.StreamWaitEvent, s, e)
+	}
+	return nil
 }
 
 // EventElapsed is cudaEventElapsedTime in milliseconds: the host time between the two

@@ -16,8 +16,8 @@ import (
 // clock, and page-locked memory is recorded until freed.
 func TestStreamsAndEvents(t *testing.T) {
 	r, _ := newSaxpy(t)
-	s := r.StreamCreate()
-	if s2 := r.StreamCreate(); s2 == s || s == 0 {
+	s := r.StreamCreate(false)
+	if s2 := r.StreamCreate(false); s2 == s || s == 0 {
 		t.Fatalf("stream handles %#x, %#x: want two different non-null ones", s, s2)
 	}
 	start, err := r.EventCreate(0)
@@ -43,7 +43,7 @@ func TestStreamsAndEvents(t *testing.T) {
 		t.Errorf("EventElapsed = %v ms, %v; want at least the 2 ms slept between the records", ms, err)
 	}
 	for _, call := range []string{"cudaEventSynchronize", "cudaEventQuery"} {
-		if err := r.EventSync(call, stop); err != nil {
+		if err := r.EventSync(call, stop, 0); err != nil {
 			t.Errorf("%s: %v", call, err)
 		}
 	}
@@ -72,7 +72,7 @@ func TestStreamsAndEvents(t *testing.T) {
 // runtime would, with words naming what is wrong.
 func TestStreamCallErrors(t *testing.T) {
 	r, _ := newSaxpy(t)
-	gone := r.StreamCreate()
+	gone := r.StreamCreate(false)
 	r.StreamDestroy(gone)
 	never, _ := r.EventCreate(0)
 	untimed, _ := r.EventCreate(EventDisableTiming)
@@ -117,7 +117,7 @@ func TestStreamCallErrors(t *testing.T) {
 		}
 	}
 	r.EventDestroy(never)
-	if err := r.EventSync("cudaEventQuery", never); err == nil {
+	if err := r.EventSync("cudaEventQuery", never, 0); err == nil {
 		t.Error("a destroyed event is still queried")
 	}
 }
@@ -126,7 +126,7 @@ func TestStreamCallErrors(t *testing.T) {
 // it lies wholly in page-locked memory; a copy that fails is not.
 func TestCopyRecords(t *testing.T) {
 	r, _ := newSaxpy(t)
-	s := r.StreamCreate()
+	s := r.StreamCreate(false)
 	const pinned = 0x900000
 	if err := r.HostAlloc("cudaMallocHost", pinned, 8192); err != nil {
 		t.Fatal(err)
@@ -159,5 +159,53 @@ func TestCopyRecords(t *testing.T) {
 	}
 	if !slices.Equal(r.transfers, want) {
 		t.Errorf("recorded\n%+v\nwant\n%+v", r.transfers, want)
+	}
+}
+
+// Each call that orders streams or waits for them is recorded with its stream, event
+// and place among the launches and copies, and each launch with its stream; a query,
+// and a call that fails, are not recorded.
+func TestSyncRecords(t *testing.T) {
+	r, _ := newSaxpy(t)
+	s := r.StreamCreate(true)
+	ev, _ := r.EventCreate(0)
+	y, _ := r.Malloc(128)
+	buf := make([]byte, 128)
+	if err := r.Memcpy(Copy{Call: "cudaMemcpyAsync", Stream: s}, y, 0x900000, buf, buf, HostToDevice); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Launch(context.Background(), scaleStub, Config{Grid: format.Dim3{X: 1, Y: 1, Z: 1}, Block: format.Dim3{X: 32, Y: 1, Z: 1}, Stream: s},
+		[][]byte{le64(y), le32(0x3f000000)}); err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range []error{
+		r.EventRecord(ev, s),
+		r.EventSync("cudaStreamWaitEvent", ev, StreamLegacy),
+		r.EventSync("cudaEventQuery", ev, 0),
+		r.EventSync("cudaEventSynchronize", ev, 0),
+		r.StreamSynchronize(s),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.DeviceSynchronize()
+	if r.StreamSynchronize(0xdead) == nil || r.EventRecord(0xdead, s) == nil || r.EventSync("cudaStreamWaitEvent", 0xdead, s) == nil {
+		t.Fatal("calls on handles that are no stream or event succeeded")
+	}
+	if got := r.meta[0].Stream; got != uint64(s) {
+		t.Errorf("the launch's stream is %#x, want %#x", got, s)
+	}
+	S, E := uint64(s), uint64(ev)
+	want := []format.Sync{
+		{Call: format.StreamNonBlocking, Stream: S},
+		{Call: format.EventRecord, Stream: S, Event: E, After: 1, Copies: 1},
+		{Call: format.StreamWaitEvent, Stream: uint64(StreamLegacy), Event: E, After: 1, Copies: 1},
+		{Call: format.EventSynchronize, Event: E, After: 1, Copies: 1},
+		{Call: format.StreamSynchronize, Stream: S, After: 1, Copies: 1},
+		{Call: format.DeviceSynchronize, After: 1, Copies: 1},
+	}
+	if !slices.Equal(r.syncs, want) {
+		t.Errorf("recorded\n%+v\nwant\n%+v", r.syncs, want)
 	}
 }

@@ -118,7 +118,17 @@ func gtraceErrorWords(e C.cudaError_t, text C.int) *C.char {
 }
 
 //export gtraceSync
-func gtraceSync() C.cudaError_t { return call(func(*host.Runtime) error { return nil }) }
+func gtraceSync() C.cudaError_t {
+	return call(func(r *host.Runtime) error {
+		r.DeviceSynchronize()
+		return nil
+	})
+}
+
+//export gtraceStreamSync
+func gtraceStreamSync(s C.uintptr_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error { return r.StreamSynchronize(uintptr(s)) })
+}
 
 // config is a launch configuration from the C side's dim3s.
 func config(gx, gy, gz, bx, by, bz C.uint, shared C.size_t, stream C.uintptr_t) host.Config {
@@ -515,9 +525,9 @@ func gtraceCheckStream(name *C.char, s C.uintptr_t) C.cudaError_t {
 }
 
 //export gtraceStreamCreate
-func gtraceStreamCreate(s *C.uintptr_t) C.cudaError_t {
+func gtraceStreamCreate(flags C.uint, s *C.uintptr_t) C.cudaError_t {
 	return call(func(r *host.Runtime) error {
-		*s = C.uintptr_t(r.StreamCreate())
+		*s = C.uintptr_t(r.StreamCreate(flags&1 != 0)) // cudaStreamNonBlocking
 		return nil
 	})
 }
@@ -547,8 +557,8 @@ func gtraceEventRecord(ev, s C.uintptr_t) C.cudaError_t {
 }
 
 //export gtraceEventSync
-func gtraceEventSync(name *C.char, ev C.uintptr_t) C.cudaError_t {
-	return call(func(r *host.Runtime) error { return r.EventSync(C.GoString(name), uintptr(ev)) })
+func gtraceEventSync(name *C.char, ev, s C.uintptr_t) C.cudaError_t {
+	return call(func(r *host.Runtime) error { return r.EventSync(C.GoString(name), uintptr(ev), uintptr(s)) })
 }
 
 //export gtraceEventElapsed

@@ -270,7 +270,7 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int flags) {
 	uintptr_t h = 0;
 	if (s == NULL || flags > 1) /* cudaStreamDefault, cudaStreamNonBlocking */
 		return ret(1);
-	cudaError_t e = gtraceStreamCreate(&h);
+	cudaError_t e = gtraceStreamCreate(flags, &h);
 	if (e == 0)
 		*s = (cudaStream_t)h;
 	return ret(e);
@@ -283,7 +283,7 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int flags, in
 cudaError_t cudaStreamDestroy(cudaStream_t s) { return ret(gtraceStreamDestroy((uintptr_t)s)); }
 cudaError_t cudaStreamSynchronize(cudaStream_t s) {
 	gtraceFlush();
-	return ret(stream_ok("cudaStreamSynchronize", s));
+	return ret(gtraceStreamSync((uintptr_t)s));
 }
 cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s) { return cudaStreamSynchronize(s); }
 cudaError_t cudaStreamQuery(cudaStream_t s) { return ret(stream_ok("cudaStreamQuery", s)); }
@@ -293,7 +293,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned int fla
 	if (e == 0 && flags > 1) /* cudaEventWaitDefault, cudaEventWaitExternal */
 		e = 1;
 	if (e == 0)
-		e = gtraceEventSync("cudaStreamWaitEvent", (uintptr_t)ev);
+		e = gtraceEventSync("cudaStreamWaitEvent", (uintptr_t)ev, (uintptr_t)s);
 	return ret(e);
 }
 cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t s, cudaEvent_t ev, unsigned int flags) {
@@ -319,10 +319,10 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t ev, cudaStream_t s, unsigned in
 cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t ev, cudaStream_t s, unsigned int flags) {
 	return cudaEventRecordWithFlags(ev, s, flags);
 }
-cudaError_t cudaEventQuery(cudaEvent_t ev) { return ret(gtraceEventSync("cudaEventQuery", (uintptr_t)ev)); }
+cudaError_t cudaEventQuery(cudaEvent_t ev) { return ret(gtraceEventSync("cudaEventQuery", (uintptr_t)ev, 0)); }
 cudaError_t cudaEventSynchronize(cudaEvent_t ev) {
 	gtraceFlush();
-	return ret(gtraceEventSync("cudaEventSynchronize", (uintptr_t)ev));
+	return ret(gtraceEventSync("cudaEventSynchronize", (uintptr_t)ev, 0));
 }
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
 	float t = 0;
