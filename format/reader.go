@@ -18,7 +18,11 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-var arrowMagic = []byte("ARROW1")
+var arrowMagic = []byte(Magic)
+
+// Magic starts every trace file (the Arrow file format's magic): what tells a trace
+// from another file a command accepts in its place.
+const Magic = "ARROW1"
 
 // maxBatchBytes bounds the decoded size of one record batch, so that a corrupt file
 // cannot make the reader allocate whatever a length field claims. 4 GiB is about 100 M

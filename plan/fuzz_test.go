@@ -17,8 +17,9 @@ func FuzzParse(f *testing.F) {
 	f.Add(string(example))
 	f.Add(doubleBuffer(3, "1MB", 5000))
 	f.Add("steps:\n  - {stream: a, record: e}\n  - {stream: b, wait: e}\n")
+	f.Add("nonblocking: [b]\nsteps:\n  - {stream: default, record: e}\n  - {stream: b, wait: e}\n  - {sync: b}\n  - {sync_event: e}\n  - {sync: device}\n")
 	f.Add("buffers:\n  x: {bytes: 1KB, host: pageable}\nsteps:\n  - {stream: 1, copy: x, to: host, bytes: 12}\n")
-	c := link(f)
+	c, sms := link(f), h200SMs(f)
 	f.Fuzz(func(t *testing.T, s string) {
 		p, err := Parse([]byte(s))
 		if err != nil {
@@ -32,7 +33,7 @@ func FuzzParse(f *testing.F) {
 		for _, k := range p.Kernels {
 			times[k.Name] = 1000
 		}
-		tl, err := p.Layout(c, times)
+		tl, err := p.Layout(c, sms, times)
 		if err != nil {
 			t.Fatalf("Parse(%q) accepted, Layout: %v", s, err)
 		}

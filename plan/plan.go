@@ -12,29 +12,44 @@
 //	kernels:                     # exactly one of trace, kernel or ns each
 //	  scale: {kernel: saxpy_c1@n=4194304}  # a reference launch, timed by the timing engine
 //	  other: {trace: my.gtrace}            # a captured trace, timed by the timing engine
-//	  fixed: {ns: 250000}                  # a kernel of known duration
+//	  fixed: {ns: 250000, sms: 4}          # a kernel of known duration, on 4 SMs
 //	steps:                       # in the order the host issues them
 //	  - {stream: a, copy: in0, to: device}           # bytes: N copies part of it
 //	  - {stream: a, run: scale}
 //	  - {stream: a, record: done}                    # each event is recorded once
 //	  - {stream: b, wait: done}                      # later steps of b wait for it
+//	  - {sync: b}                # the host waits for b's steps so far (cudaStreamSynchronize)
+//	  - {sync: device}           # for every stream's (cudaDeviceSynchronize)
+//	  - {sync_event: done}       # for an event an earlier step records (cudaEventSynchronize)
+//	nonblocking: [b]             # streams made with cudaStreamNonBlocking (below)
 //
 // # Timing
 //
 // Each stream runs its steps in order. A copy occupies its direction's copy engine
 // (both directions share one engine when the preset has pcie.copy_engines 1) for
-// pcie.Link.CopyNS; a kernel occupies the GPU for its time, one kernel at a time (a
-// kernel that fills the GPU; concurrent small kernels are not modelled); a record
+// pcie.Link.CopyNS; a kernel occupies its SMs for its time (as many as it has CTAs,
+// which the GPU spreads one to an SM first; sms: N for a fixed-time kernel, every SM
+// when not given), and kernels of different streams run side by side while their
+// SMs fit on the GPU, each for the time it takes alone; a record
 // takes no time and completes when its stream's earlier steps have; a wait holds its
-// stream until the event completes. Among the steps that can go next, the one that
-// can start first goes first, ties in the order the host issued them. Serial is the
-// same work one step after another (one stream, synchronous copies): the time
-// without overlap.
+// stream until the event completes. A sync holds the host: no step issued after it
+// starts before what it waits for has ended. The stream named "default" is CUDA's
+// legacy default stream (stream 0): a step on it starts after every step issued
+// before it on the other streams, and a step on another stream after every step
+// issued before it on "default", unless the stream is listed as nonblocking (CUDA
+// Runtime API, "Stream synchronization behavior"). Among the steps that can go next,
+// the one that can start first goes first, ties in the order the host issued them.
+// Serial is the same work one step after another (one stream, synchronous copies):
+// the time without overlap.
+//
+// FromTrace makes the plan of a whole program that gtrace run traced: its copies,
+// launches and stream calls in its order.
 package plan
 
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -46,11 +61,16 @@ import (
 
 // Plan is a parsed, checked launch plan.
 type Plan struct {
-	Arch    string // "ARCH" or "ARCH/GPU"; "" when the file names none
-	Buffers []Buffer
-	Kernels []Kernel
-	Steps   []Step
+	Arch        string // "ARCH" or "ARCH/GPU"; "" when the file names none
+	Buffers     []Buffer
+	Kernels     []Kernel
+	Steps       []Step
+	NonBlocking []string // streams that do not synchronise with DefaultStream
+	Notes       []string // what FromTrace left out of a program, and why
 }
+
+// DefaultStream is the name of CUDA's legacy default stream in a plan.
+const DefaultStream = "default"
 
 // Buffer is a host buffer and its device copy.
 type Buffer struct {
@@ -66,6 +86,9 @@ type Kernel struct {
 	Trace  string
 	Launch string
 	NS     float64
+	// SMs is how many SMs the kernel occupies while it runs: its CTAs, which the GPU
+	// spreads one to an SM first, up to every SM. 0 is every SM.
+	SMs int
 }
 
 // Kind is what a step does.
@@ -76,18 +99,22 @@ const (
 	Run
 	Record
 	Wait
+	Sync // the host waits: for a stream's steps so far (Of), every stream's, or an event
 )
 
 // Step is one call the host issues.
 type Step struct {
 	Index    int    // position in the plan's steps, from 0
-	Stream   string // the stream it is issued on
+	Stream   string // the stream it is issued on; "" for a Sync, which the host issues
 	Kind     Kind
-	Buffer   string // Copy
+	Buffer   string // Copy: the buffer of a plan file; "" for a program's copy (Call)
+	Call     string // Copy: the runtime call of a program's copy (FromTrace)
 	Bytes    int64  // Copy: bytes moved
 	ToDevice bool   // Copy: host to device
+	Pinned   bool   // Copy: the host's side is page-locked
 	Kernel   string // Run
-	Event    string // Record, Wait
+	Event    string // Record, Wait, Sync on an event
+	Of       string // Sync on a stream; "" with no Event: every stream (cudaDeviceSynchronize)
 }
 
 // String names the step as errors and timelines show it.
@@ -98,11 +125,26 @@ func (s Step) String() string {
 		if s.ToDevice {
 			dir = "device"
 		}
+		if s.Buffer == "" {
+			host := "pageable"
+			if s.Pinned {
+				host = "pinned"
+			}
+			return fmt.Sprintf("%s to %s (%s, %s)", s.Call, dir, formatBytes(s.Bytes), host)
+		}
 		return fmt.Sprintf("copy %s to %s (%s)", s.Buffer, dir, formatBytes(s.Bytes))
 	case Run:
 		return "run " + s.Kernel
 	case Record:
 		return "record " + s.Event
+	case Sync:
+		switch {
+		case s.Event != "":
+			return "host waits for event " + s.Event
+		case s.Of != "":
+			return "host waits for stream " + s.Of
+		}
+		return "host waits for every stream"
 	}
 	return "wait " + s.Event
 }
@@ -131,23 +173,27 @@ type wireKernel struct {
 	Trace  string  `yaml:"trace"`
 	Kernel string  `yaml:"kernel"`
 	NS     float64 `yaml:"ns"`
+	SMs    int     `yaml:"sms"`
 }
 
 type wireStep struct {
-	Stream any    `yaml:"stream"`
-	Copy   string `yaml:"copy"`
-	To     string `yaml:"to"`
-	Bytes  any    `yaml:"bytes"`
-	Run    string `yaml:"run"`
-	Record string `yaml:"record"`
-	Wait   string `yaml:"wait"`
+	Sync      string `yaml:"sync"`
+	SyncEvent string `yaml:"sync_event"`
+	Stream    any    `yaml:"stream"`
+	Copy      string `yaml:"copy"`
+	To        string `yaml:"to"`
+	Bytes     any    `yaml:"bytes"`
+	Run       string `yaml:"run"`
+	Record    string `yaml:"record"`
+	Wait      string `yaml:"wait"`
 }
 
 type wirePlan struct {
-	Arch    string                `yaml:"arch"`
-	Buffers map[string]wireBuffer `yaml:"buffers"`
-	Kernels map[string]wireKernel `yaml:"kernels"`
-	Steps   []wireStep            `yaml:"steps"`
+	Arch        string                `yaml:"arch"`
+	Buffers     map[string]wireBuffer `yaml:"buffers"`
+	Kernels     map[string]wireKernel `yaml:"kernels"`
+	Steps       []wireStep            `yaml:"steps"`
+	NonBlocking []string              `yaml:"nonblocking"`
 }
 
 // maxSteps bounds a plan's steps (and so the work of laying it out).
@@ -162,6 +208,12 @@ func Parse(data []byte) (*Plan, error) {
 		return nil, &Error{Err: err}
 	}
 	p := &Plan{Arch: w.Arch}
+	for i, st := range w.NonBlocking {
+		if st == "" || st == DefaultStream {
+			return nil, &Error{Key: fmt.Sprintf("nonblocking[%d]", i), Err: fmt.Errorf("%q: want the name of a stream other than %q", st, DefaultStream)}
+		}
+		p.NonBlocking = append(p.NonBlocking, st)
+	}
 	if len(w.Steps) == 0 {
 		return nil, &Error{Key: "steps", Err: errors.New("no steps")}
 	}
@@ -204,8 +256,11 @@ func Parse(data []byte) (*Plan, error) {
 		if k.NS < 0 || k.NS > 1e15 {
 			return nil, &Error{Key: key + ".ns", Err: fmt.Errorf("%g: want a time from 0 to 10^15 ns", k.NS)}
 		}
+		if k.SMs < 0 || k.SMs > 1<<20 {
+			return nil, &Error{Key: key + ".sms", Err: fmt.Errorf("%d: want the SMs the kernel occupies, from 1 (0 or none: every SM)", k.SMs)}
+		}
 		kernels[name] = true
-		p.Kernels = append(p.Kernels, Kernel{Name: name, Trace: k.Trace, Launch: k.Kernel, NS: k.NS})
+		p.Kernels = append(p.Kernels, Kernel{Name: name, Trace: k.Trace, Launch: k.Kernel, NS: k.NS, SMs: k.SMs})
 	}
 	records := map[string]int{}
 	for i, ws := range w.Steps {
@@ -219,6 +274,9 @@ func Parse(data []byte) (*Plan, error) {
 			}
 			records[s.Event] = i
 		}
+		if _, ok := records[s.Event]; s.Kind == Sync && s.Event != "" && !ok {
+			return nil, &Error{Key: fmt.Sprintf("steps[%d]", i), Err: fmt.Errorf("the host waits for event %q, which no earlier step records", s.Event)}
+		}
 		p.Steps = append(p.Steps, s)
 	}
 	for _, s := range p.Steps {
@@ -226,16 +284,24 @@ func Parse(data []byte) (*Plan, error) {
 			return nil, &Error{Key: fmt.Sprintf("steps[%d]", s.Index), Err: fmt.Errorf("waits for event %q, which no step records", s.Event)}
 		}
 	}
-	// A loop of waits shows as steps that can never go: lay the plan out with
-	// unit times and see.
-	if _, err := p.layout(func(Step) (float64, string) { return 1, "" }); err != nil {
+	if err := p.check(); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
 
+// check lays the plan out with unit times: a loop of waits shows as steps that can
+// never go.
+func (p *Plan) check() error {
+	_, err := p.layout(1, func(Step) use { return use{ns: 1} })
+	return err
+}
+
 func parseStep(i int, ws wireStep, buffers map[string]Buffer, kernels map[string]bool) (Step, error) {
 	s := Step{Index: i}
+	if ws.Sync != "" || ws.SyncEvent != "" {
+		return parseSync(s, ws)
+	}
 	switch v := ws.Stream.(type) {
 	case string:
 		s.Stream = v
@@ -264,7 +330,7 @@ func parseStep(i int, ws wireStep, buffers map[string]Buffer, kernels map[string
 		if len(kinds) > 0 {
 			has = strings.Join(kinds, ", ")
 		}
-		return s, fmt.Errorf("want exactly one of copy, run, record or wait (has %s)", has)
+		return s, fmt.Errorf("want exactly one of copy, run, record, wait, sync or sync_event (has %s)", has)
 	}
 	if s.Kind != Copy && (ws.To != "" || ws.Bytes != nil) {
 		return s, errors.New("to and bytes belong to a copy")
@@ -283,7 +349,7 @@ func parseStep(i int, ws wireStep, buffers map[string]Buffer, kernels map[string
 		default:
 			return s, fmt.Errorf("to: %q: want device or host", ws.To)
 		}
-		s.Bytes = b.Bytes
+		s.Bytes, s.Pinned = b.Bytes, b.Pinned
 		if ws.Bytes != nil {
 			n, err := parseBytes(ws.Bytes)
 			if err != nil {
@@ -307,6 +373,24 @@ func parseStep(i int, ws wireStep, buffers map[string]Buffer, kernels map[string
 	return s, nil
 }
 
+// parseSync reads a step the host issues: sync STREAM|device, or sync_event EVENT.
+func parseSync(s Step, ws wireStep) (Step, error) {
+	s.Kind = Sync
+	switch {
+	case ws.Sync != "" && ws.SyncEvent != "":
+		return s, errors.New("want one of sync or sync_event (has both)")
+	case ws.Stream != nil:
+		return s, errors.New("a sync is the host's: it names no stream (sync: STREAM names the one it waits for)")
+	case ws.Copy != "" || ws.Run != "" || ws.Record != "" || ws.Wait != "" || ws.To != "" || ws.Bytes != nil:
+		return s, errors.New("a sync is a step of its own: copy, run, record, wait, to and bytes belong to other steps")
+	case ws.SyncEvent != "":
+		s.Event = ws.SyncEvent
+	case ws.Sync != "device":
+		s.Of = ws.Sync
+	}
+	return s, nil
+}
+
 // Span is one step laid out in time.
 type Span struct {
 	Step           Step
@@ -321,18 +405,22 @@ type Timeline struct {
 	SerialNS float64 // the same copies and kernels one after another
 }
 
-// Layout lays the plan out on link, each kernel taking kernelNS[name] ns.
-func (p *Plan) Layout(link pcie.Link, kernelNS map[string]float64) (*Timeline, error) {
+// Layout lays the plan out on link and a GPU of sms SMs, each kernel taking
+// kernelNS[name] ns.
+func (p *Plan) Layout(link pcie.Link, sms int, kernelNS map[string]float64) (*Timeline, error) {
+	if sms < 1 {
+		return nil, &Error{Err: fmt.Errorf("a GPU of %d SMs", sms)}
+	}
+	occupies := map[string]int{}
+	for _, k := range p.Kernels {
+		occupies[k.Name] = k.SMs
+	}
 	for _, s := range p.Steps {
 		if _, ok := kernelNS[s.Kernel]; s.Kind == Run && !ok {
 			return nil, &Error{Key: fmt.Sprintf("steps[%d]", s.Index), Err: fmt.Errorf("no time for kernel %q", s.Kernel)}
 		}
 	}
-	pinned := map[string]bool{}
-	for _, b := range p.Buffers {
-		pinned[b.Name] = b.Pinned
-	}
-	return p.layout(func(s Step) (float64, string) {
+	return p.layout(sms, func(s Step) use {
 		switch s.Kind {
 		case Copy:
 			engine := "d2h"
@@ -342,28 +430,161 @@ func (p *Plan) Layout(link pcie.Link, kernelNS map[string]float64) (*Timeline, e
 			if link.CopyEngines < 2 {
 				engine = "copy"
 			}
-			return link.CopyNS(s.Bytes, pinned[s.Buffer]), engine
+			return use{link.CopyNS(s.Bytes, s.Pinned), engine, 0}
 		case Run:
-			return kernelNS[s.Kernel], "gpu"
+			return use{kernelNS[s.Kernel], gpuEngine, occupies[s.Kernel]}
 		}
-		return 0, ""
+		return use{}
 	})
 }
 
-// layout is the list scheduler of the package comment; cost gives a step's time and
-// engine ("" for none).
-func (p *Plan) layout(cost func(Step) (float64, string)) (*Timeline, error) {
+// gpuEngine is the engine kernels run on: side by side while their SMs fit.
+const gpuEngine = "gpu"
+
+// use is what a step takes: its time, the engine it holds ("" for none) and, on the
+// GPU, its SMs (0: every SM).
+type use struct {
+	ns     float64
+	engine string
+	sms    int
+}
+
+// smPool is the GPU's SMs and the kernels that hold some until they end (CUDA
+// Programming Guide, "Concurrent Kernel Execution": kernels of different streams run
+// at once; up to 128 grids on compute capability 7.0 and later, 16 on Fermi, 32 on
+// Kepler, more than any preset's SMs).
+type smPool struct {
+	total   int
+	running []heldSMs
+}
+
+type heldSMs struct {
+	end float64
+	sms int
+}
+
+// need is the SMs a kernel of sms takes: 0 and more than the GPU has are all of them.
+func (g *smPool) need(sms int) int {
+	if sms <= 0 || sms > g.total {
+		return g.total
+	}
+	return sms
+}
+
+// earliest is the first time from t on when sms SMs are free.
+func (g *smPool) earliest(t float64, sms int) float64 {
+	for {
+		used, next := 0, math.Inf(1)
+		for _, r := range g.running {
+			if r.end > t {
+				used += r.sms
+				next = min(next, r.end)
+			}
+		}
+		if used+sms <= g.total {
+			return t
+		}
+		t = next
+	}
+}
+
+// take holds sms SMs from start to end. Starts only grow (see layout), so kernels
+// ended by start are forgotten.
+func (g *smPool) take(start, end float64, sms int) {
+	kept := g.running[:0]
+	for _, r := range g.running {
+		if r.end > start {
+			kept = append(kept, r)
+		}
+	}
+	g.running = append(kept, heldSMs{end, sms})
+}
+
+// layout is the list scheduler of the package comment on a GPU of gpuSMs SMs; cost
+// gives what a step takes. Each step placed starts no earlier than the one before it:
+// placing a step only delays the others, or frees a step that waits for it to end.
+func (p *Plan) layout(gpuSMs int, cost func(Step) use) (*Timeline, error) {
 	var order []string
-	queue := map[string][]Step{}
+	queue := map[string][]Step{} // by stream; the host's syncs under ""
 	for _, s := range p.Steps {
 		if _, ok := queue[s.Stream]; !ok {
 			order = append(order, s.Stream)
 		}
 		queue[s.Stream] = append(queue[s.Stream], s)
 	}
-	ready := map[string]float64{} // a stream's last step's end
+	nonBlocking := map[string]bool{}
+	for _, st := range p.NonBlocking {
+		nonBlocking[st] = true
+	}
+	next := func(st string) int { // the index of the stream's next step
+		if q := queue[st]; len(q) > 0 {
+			return q[0].Index
+		}
+		return math.MaxInt
+	}
+	ready := map[string]float64{} // a stream's last step's end; the host's last sync's under ""
 	free := map[string]float64{}  // an engine's last use's end
 	done := map[string]float64{}  // an event's completion
+	gpu := &smPool{total: gpuSMs}
+	// after moves start past the end of stream st's steps issued before step i, or
+	// says they are not laid out yet.
+	after := func(start float64, st string, i int) (float64, bool) {
+		return max(start, ready[st]), next(st) > i
+	}
+	// earliest is when step s can start, or false while a step it waits for is not
+	// laid out yet.
+	earliest := func(s Step) (float64, bool) {
+		start := ready[""] // the host's last sync
+		if s.Kind != Sync && next("") < s.Index {
+			return 0, false // a sync issued before it holds the host
+		}
+		var waits []string // streams whose steps issued before s it waits for
+		switch {
+		case s.Kind == Sync && s.Event == "" && s.Of == "":
+			waits = order
+		case s.Kind == Sync && s.Of != "":
+			waits = []string{s.Of}
+		case s.Kind == Sync:
+		case s.Stream == DefaultStream:
+			waits = []string{s.Stream}
+			for _, st := range order {
+				if st != DefaultStream && st != "" && !nonBlocking[st] {
+					waits = append(waits, st)
+				}
+			}
+		case !nonBlocking[s.Stream]:
+			waits = []string{s.Stream, DefaultStream}
+		default:
+			waits = []string{s.Stream}
+		}
+		for _, st := range waits {
+			if st == "" {
+				continue
+			}
+			if st == s.Stream {
+				start = max(start, ready[st]) // its own stream: s is next
+				continue
+			}
+			var ok bool
+			if start, ok = after(start, st, s.Index); !ok {
+				return 0, false
+			}
+		}
+		if s.Kind == Wait || s.Kind == Sync && s.Event != "" {
+			t, ok := done[s.Event]
+			if !ok {
+				return 0, false
+			}
+			start = max(start, t)
+		}
+		switch u := cost(s); {
+		case u.engine == gpuEngine:
+			start = gpu.earliest(start, gpu.need(u.sms))
+		case u.engine != "":
+			start = max(start, free[u.engine])
+		}
+		return start, true
+	}
 	tl := &Timeline{}
 	for left := len(p.Steps); left > 0; left-- {
 		best, bestStart := -1, 0.0
@@ -373,20 +594,9 @@ func (p *Plan) layout(cost func(Step) (float64, string)) (*Timeline, error) {
 			if len(q) == 0 {
 				continue
 			}
-			s := q[0]
-			start := ready[st]
-			if s.Kind == Wait {
-				t, ok := done[s.Event]
-				if !ok {
-					continue
-				}
-				start = max(start, t)
-			}
-			if _, engine := cost(s); engine != "" {
-				start = max(start, free[engine])
-			}
-			if best < 0 || start < bestStart || start == bestStart && s.Index < best {
-				best, bestStart, bestStream = s.Index, start, st
+			start, ok := earliest(q[0])
+			if ok && (best < 0 || start < bestStart || start == bestStart && q[0].Index < best) {
+				best, bestStart, bestStream = q[0].Index, start, st
 			}
 		}
 		if best < 0 {
@@ -394,10 +604,15 @@ func (p *Plan) layout(cost func(Step) (float64, string)) (*Timeline, error) {
 		}
 		s := queue[bestStream][0]
 		queue[bestStream] = queue[bestStream][1:]
-		d, engine := cost(s)
+		u := cost(s)
+		d, engine := u.ns, u.engine
 		end := bestStart + d
 		ready[bestStream] = end
-		if engine != "" {
+		switch engine {
+		case gpuEngine:
+			gpu.take(bestStart, end, gpu.need(u.sms))
+		case "":
+		default:
 			free[engine] = end
 		}
 		if s.Kind == Record {
@@ -416,7 +631,11 @@ func loopError(order []string, queue map[string][]Step) error {
 	first := -1
 	for _, st := range order {
 		if q := queue[st]; len(q) > 0 {
-			stuck = append(stuck, fmt.Sprintf("steps[%d] (stream %s, %s)", q[0].Index, st, q[0]))
+			where := "stream " + st
+			if st == "" {
+				where = "the host"
+			}
+			stuck = append(stuck, fmt.Sprintf("steps[%d] (%s, %s)", q[0].Index, where, q[0]))
 			if first < 0 || q[0].Index < first {
 				first = q[0].Index
 			}

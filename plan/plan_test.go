@@ -26,6 +26,16 @@ func link(t testing.TB, sets ...string) pcie.Link {
 	return c.PCIe
 }
 
+// h200SMs is the H200 preset's SM count.
+func h200SMs(t testing.TB) int {
+	t.Helper()
+	c, err := arch.Preset("hopper", "h200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.SM.Count
+}
+
 // doubleBuffer is a plan of n chunks of chunk bytes, each copied in and then
 // processed by a kernel of kernelNS, chunk i on stream i%2.
 func doubleBuffer(n int, chunk string, kernelNS float64) string {
@@ -50,7 +60,7 @@ func TestDoubleBufferingHidesTheShorter(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tl, err := p.Layout(l, map[string]float64{"work": kernelNS})
+		tl, err := p.Layout(l, h200SMs(t), map[string]float64{"work": kernelNS})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +96,7 @@ func TestCopyEnginesOnTheH200(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tl, err := p.Layout(link(t, tc.sets...), map[string]float64{"spin": 2010442})
+		tl, err := p.Layout(link(t, tc.sets...), h200SMs(t), map[string]float64{"spin": 2010442})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,6 +134,12 @@ func TestPlanErrors(t *testing.T) {
 		{"buffers:\n  x: {bytes: 0}\nsteps:\n  - {stream: a, copy: x, to: host}\n", "buffers.x.bytes", "want 1 B"},
 		{"buffers:\n  x: {bytes: 1KB, host: shared}\nsteps:\n  - {stream: a, copy: x, to: host}\n", "buffers.x.host", "pinned or pageable"},
 		{"kernels:\n  k: {ns: 5, trace: t.gtrace}\nsteps:\n  - {stream: a, run: k}\n", "kernels.k", "exactly one of trace"},
+		{base + "  - {sync: a, stream: b}\n", "steps[0]", "names no stream"},
+		{base + "  - {sync_event: e}\n  - {stream: a, record: e}\n", "steps[0]", `waits for event "e", which no earlier step records`},
+		{base + "  - {sync: a, sync_event: e}\n", "steps[0]", "has both"},
+		{base + "  - {sync: a, run: k}\n", "steps[0]", "a step of its own"},
+		{"nonblocking: [a, default]\n" + base + "  - {stream: a, run: k}\n", "nonblocking[1]", `other than "default"`},
+		{"kernels:\n  k: {ns: 5, sms: -1}\nsteps:\n  - {stream: a, run: k}\n", "kernels.k.sms", "want the SMs"},
 		{"buffers: {}\n", "steps", "no steps"},
 		{"steps: [1, 2\n", "", ""},
 	} {
@@ -141,7 +157,7 @@ func TestLayoutNeedsEveryKernelTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Layout(link(t), nil); err == nil || !strings.Contains(err.Error(), `steps[0]: no time for kernel "k"`) {
+	if _, err := p.Layout(link(t), h200SMs(t), nil); err == nil || !strings.Contains(err.Error(), `steps[0]: no time for kernel "k"`) {
 		t.Errorf("Layout without times: %v", err)
 	}
 }

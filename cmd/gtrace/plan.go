@@ -22,11 +22,13 @@ import (
 func planCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "plan",
-		Usage: "lay out a launch plan (host copies, kernels, streams, events) in time on one GPU: a timeline, and the time with and without overlap",
+		Usage: "lay out a launch plan, or a program gtrace run traced, in time on one GPU (host copies, kernels, streams, events): a timeline, and the time with and without overlap",
 		Description: "PLAN.yaml names host buffers (pinned or pageable), kernels (a trace, a reference launch or a fixed time)\n" +
-			"and the steps the host issues on its streams: copy BUFFER to device|host, run KERNEL, record EVENT, wait EVENT.\n" +
-			"Copies take the preset's PCIe model (pcie.* keys); kernels the timing engine's time. See examples/double-buffer.yaml.",
-		ArgsUsage: "PLAN.yaml",
+			"and the steps the host issues on its streams: copy BUFFER to device|host, run KERNEL, record EVENT, wait EVENT,\n" +
+			"sync STREAM|device, sync_event EVENT. Copies take the preset's PCIe model (pcie.* keys); kernels the timing\n" +
+			"engine's time. See examples/double-buffer.yaml. Given a trace of gtrace run instead, the plan is the program's:\n" +
+			"its copies, launches (each timed by the timing engine) and stream calls, in its order, on its streams.",
+		ArgsUsage: "PLAN.yaml | RUN.gtrace",
 		Flags: append(archFlags(),
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text | json"},
 		),
@@ -39,6 +41,9 @@ func planAction(c *cli.Context) error {
 		return usageError("plan: give exactly one PLAN.yaml")
 	}
 	path := c.Args().First()
+	if isTrace(path) {
+		return planTrace(c, path)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -62,97 +67,177 @@ func planAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	switch c.String("format") {
-	case "text", "json":
-	default:
-		return usageError("plan: --format %q: want text or json", c.String("format"))
+	if err := planFormat(c); err != nil {
+		return err
 	}
 	times, from, err := kernelTimes(c.Context, p, cfg, filepath.Dir(path), c.App.ErrWriter)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	tl, err := p.Layout(cfg.PCIe, times)
+	return showPlan(c, path, cfg, p, times, from)
+}
+
+// isTrace says whether the file at path starts as a trace does.
+func isTrace(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(format.Magic))
+	_, err = io.ReadFull(f, head)
+	return err == nil && string(head) == format.Magic
+}
+
+func planFormat(c *cli.Context) error {
+	switch c.String("format") {
+	case "text", "json":
+		return nil
+	}
+	return usageError("plan: --format %q: want text or json", c.String("format"))
+}
+
+// showPlan lays p out and prints its timeline.
+func showPlan(c *cli.Context, path string, cfg *arch.Config, p *plan.Plan, times map[string]float64, from map[string]string) error {
+	tl, err := p.Layout(cfg.PCIe, cfg.SM.Count, times)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	if c.String("format") == "json" {
-		return writePlanJSON(c.App.Writer, cfg, times, from, tl)
+		return writePlanJSON(c.App.Writer, cfg, times, from, p.Notes, tl)
 	}
 	printPlan(c.App.Writer, path, cfg, p, times, from, tl)
 	return nil
 }
 
+// planTrace lays out the program a gtrace run trace holds: each launch timed by the
+// timing engine on --arch.
+func planTrace(c *cli.Context, path string) error {
+	if c.String("arch") == "" && c.String("config") == "" {
+		return usageError("plan: give --arch for the trace %s", path)
+	}
+	cfg, err := loadArch(c.String("arch"), c.String("gpu"), c.String("config"), c.StringSlice("set"))
+	if err != nil {
+		return err
+	}
+	if err := planFormat(c); err != nil {
+		return err
+	}
+	r, err := format.Open(path)
+	if err != nil {
+		return err
+	}
+	meta := r.Meta()
+	r.Close()
+	t, err := traceTime(c.Context, path, cfg)
+	if err != nil {
+		return err
+	}
+	ns := t.ns
+	p, err := plan.FromTrace(meta, ns, cfg.PeakDRAMBytes())
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	times, from := map[string]float64{}, map[string]string{}
+	for i, k := range p.Kernels {
+		times[k.Name], from[k.Name] = k.NS, "timing engine"
+		if i >= len(ns) || !strings.HasPrefix(k.Name, "launch ") {
+			from[k.Name] = fmt.Sprintf("2 x bytes at dram.bandwidth_gbs %g", cfg.DRAM.BandwidthGBs)
+		}
+	}
+	return showPlan(c, path, cfg, p, times, from)
+}
+
 // kernelTimes gives each kernel of the plan its time in ns and where it came from: a
 // fixed time, or the timing engine on the trace (relative to the plan's folder) or on
-// a reference launch captured for it.
+// a reference launch captured for it. A timed kernel occupies as many SMs as its
+// largest launch has CTAs, unless the plan says.
 func kernelTimes(ctx context.Context, p *plan.Plan, cfg *arch.Config, dir string, stderr io.Writer) (map[string]float64, map[string]string, error) {
 	times, from := map[string]float64{}, map[string]string{}
-	for _, k := range p.Kernels {
+	for i := range p.Kernels {
+		k := &p.Kernels[i]
+		var t traced
+		var err error
 		switch {
 		case k.Trace != "":
 			path := k.Trace
 			if !filepath.IsAbs(path) {
 				path = filepath.Join(dir, path)
 			}
-			ns, err := traceTime(ctx, path, cfg)
-			if err != nil {
-				return nil, nil, fmt.Errorf("kernels.%s: %w", k.Name, err)
-			}
-			times[k.Name], from[k.Name] = ns, k.Trace+" (timing engine)"
+			t, err = traceTime(ctx, path, cfg)
+			from[k.Name] = k.Trace + " (timing engine)"
 		case k.Launch != "":
-			ns, err := launchTime(ctx, k.Launch, cfg, stderr)
-			if err != nil {
-				return nil, nil, fmt.Errorf("kernels.%s: %w", k.Name, err)
-			}
-			times[k.Name], from[k.Name] = ns, k.Launch+" (captured, timing engine)"
+			t, err = launchTime(ctx, k.Launch, cfg, stderr)
+			from[k.Name] = k.Launch + " (captured, timing engine)"
 		default:
 			times[k.Name], from[k.Name] = k.NS, "given"
+			continue
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("kernels.%s: %w", k.Name, err)
+		}
+		times[k.Name] = t.ns[0]
+		for _, ns := range t.ns[1:] {
+			times[k.Name] += ns
+		}
+		if k.SMs == 0 {
+			k.SMs = t.ctas
 		}
 	}
 	return times, from, nil
 }
 
-// traceTime is the timing engine's time for every launch of a trace, one after another.
-func traceTime(ctx context.Context, path string, cfg *arch.Config) (float64, error) {
+// traced is what the timing engine says of a trace's launches: each one's time, and
+// the most CTAs one has.
+type traced struct {
+	ns   []float64
+	ctas int
+}
+
+// traceTime times every launch of a trace with the timing engine.
+func traceTime(ctx context.Context, path string, cfg *arch.Config) (traced, error) {
 	r, err := format.Open(path)
 	if err != nil {
-		return 0, err
+		return traced{}, err
 	}
 	defer r.Close()
 	rep, err := replay.Timing(ctx, r, cfg, replay.Options{})
 	if err != nil {
-		return 0, err
+		return traced{}, err
 	}
-	var ns float64
+	t := traced{ns: make([]float64, len(rep.Kernels))}
 	for i := range rep.Kernels {
-		t, ok := rep.Kernels[i].Metric("gpu__time_duration.sum")
-		if !ok {
-			return 0, fmt.Errorf("%s: the timing engine gave no gpu__time_duration.sum", path)
+		var ok bool
+		if t.ns[i], ok = rep.Kernels[i].Metric("gpu__time_duration.sum"); !ok {
+			return traced{}, fmt.Errorf("%s: the timing engine gave no gpu__time_duration.sum for launch %d", path, i)
 		}
-		ns += t
+		t.ctas = max(t.ctas, r.Meta().Launches[i].NumCTAs())
 	}
-	return ns, nil
+	if len(t.ns) == 0 {
+		return traced{}, fmt.Errorf("%s: no launch", path)
+	}
+	return t, nil
 }
 
 // launchTime captures a reference launch (KERNEL@SIZE=VALUE,...) into a temporary
 // trace and times it.
-func launchTime(ctx context.Context, launch string, cfg *arch.Config, stderr io.Writer) (float64, error) {
+func launchTime(ctx context.Context, launch string, cfg *arch.Config, stderr io.Writer) (traced, error) {
 	ref, sz, err := kernels.ParseLaunch(launch)
 	if err != nil {
-		return 0, err
+		return traced{}, err
 	}
 	spec, err := ref.Spec(sz, kernels.Clang14)
 	if err != nil {
-		return 0, err
+		return traced{}, err
 	}
 	dir, err := os.MkdirTemp("", "gtrace-plan-")
 	if err != nil {
-		return 0, err
+		return traced{}, err
 	}
 	defer os.RemoveAll(dir)
 	out := filepath.Join(dir, "kernel.gtrace")
 	if err := runCapture(ctx, captureJob{spec: spec, ref: ref, sizes: sz, out: out}, io.Discard, stderr); err != nil {
-		return 0, err
+		return traced{}, err
 	}
 	return traceTime(ctx, out, cfg)
 }
@@ -175,15 +260,22 @@ func printPlan(w io.Writer, path string, cfg *arch.Config, p *plan.Plan, times m
 		if engine == "" {
 			engine = "-"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.1f\t%.1f\t\n", s.Step.Index, s.Step.Stream, s.Step, engine, s.StartNS/1e3, s.EndNS/1e3)
+		stream := s.Step.Stream
+		if stream == "" {
+			stream = "host"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.1f\t%.1f\t\n", s.Step.Index, stream, s.Step, engine, s.StartNS/1e3, s.EndNS/1e3)
 	}
 	tw.Flush()
+	for _, n := range p.Notes {
+		fmt.Fprintf(w, "\nnote: %s\n", n)
+	}
 	hidden := tl.SerialNS - tl.TotalNS
 	fmt.Fprintf(w, "\nwith overlap %.1f us; one step after another %.1f us: the streams hide %.1f us (%.1f%%)\n",
 		tl.TotalNS/1e3, tl.SerialNS/1e3, hidden/1e3, 100*hidden/max(tl.SerialNS, 1e-9))
 }
 
-func writePlanJSON(w io.Writer, cfg *arch.Config, times map[string]float64, from map[string]string, tl *plan.Timeline) error {
+func writePlanJSON(w io.Writer, cfg *arch.Config, times map[string]float64, from map[string]string, notes []string, tl *plan.Timeline) error {
 	type span struct {
 		Step    int     `json:"step"`
 		Stream  string  `json:"stream"`
@@ -202,7 +294,8 @@ func writePlanJSON(w io.Writer, cfg *arch.Config, times map[string]float64, from
 		Spans    []span            `json:"spans"`
 		TotalNS  float64           `json:"total_ns"`
 		SerialNS float64           `json:"serial_ns"`
-	}{Arch: cfg.Arch + "/" + cfg.GPU, Kernels: map[string]kernel{}, TotalNS: tl.TotalNS, SerialNS: tl.SerialNS}
+		Notes    []string          `json:"notes,omitempty"`
+	}{Arch: cfg.Arch + "/" + cfg.GPU, Kernels: map[string]kernel{}, TotalNS: tl.TotalNS, SerialNS: tl.SerialNS, Notes: notes}
 	for name, ns := range times {
 		out.Kernels[name] = kernel{ns, from[name]}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"maps"
@@ -61,6 +62,7 @@ func TestRun(t *testing.T) {
 	t.Run("oob", func(t *testing.T) { runOOB(t, lib) })
 	t.Run("gpu", func(t *testing.T) { runGPU(t, lib) })
 	t.Run("progress", func(t *testing.T) { runProgress(t, lib) })
+	t.Run("plan-h100", func(t *testing.T) { runPlanOnTheH100(t, lib) })
 }
 
 // --progress sets how often a line sums the run up, between launches: at every launch
@@ -275,6 +277,7 @@ func runExamples(t *testing.T, lib string) {
 				c.syncs != "" && !strings.Contains(info, "\nstream calls "+c.syncs+"\n") {
 				t.Errorf("gtrace inspect does not sum the stream calls up as %q (\"\": none):\n%s", c.syncs, info)
 			}
+			checkRunPlan(t, trace, c.copies, strings.HasPrefix(line, "streams"))
 			for _, arch := range all {
 				code, _, errs := gtrace(t, "replay", trace, "--arch", arch)
 				switch fits := slices.Contains(c.archs, arch); {
@@ -345,5 +348,54 @@ func runRefusesAndReports(t *testing.T, lib string) {
 		if code == 0 || !strings.Contains(errs, c.want) {
 			t.Errorf("run %v: exit %d, %q; want %q", c.args, code, errs, c.want)
 		}
+	}
+}
+
+// checkRunPlan lays out a gtrace run trace with gtrace plan on hopper: a step for each
+// launch and copy (copies is inspect's sum of them), the whole no longer than its steps
+// one after another, and shorter when the program overlaps its streams.
+func checkRunPlan(t *testing.T, trace, copies string, overlaps bool) {
+	t.Helper()
+	code, out, errs := gtrace(t, "plan", trace, "--arch", "hopper", "--format", "json")
+	if code != 0 {
+		t.Fatalf("plan: exit %d: %s", code, errs)
+	}
+	var tl struct {
+		TotalNS  float64 `json:"total_ns"`
+		SerialNS float64 `json:"serial_ns"`
+		Spans    []struct {
+			What   string `json:"what"`
+			Engine string `json:"engine"`
+		} `json:"spans"`
+	}
+	if err := json.Unmarshal([]byte(out), &tl); err != nil {
+		t.Fatalf("plan --format json: %v\n%s", err, out)
+	}
+	rd, err := format.Open(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := rd.Meta()
+	rd.Close()
+	runs, pcie := 0, 0
+	for _, sp := range tl.Spans {
+		switch {
+		case strings.HasPrefix(sp.What, "run launch "):
+			runs++
+		case sp.Engine == "h2d" || sp.Engine == "d2h":
+			pcie++
+		}
+	}
+	host := 0
+	for _, tr := range m.Transfers {
+		if tr.Kind == format.HostToDevice || tr.Kind == format.DeviceToHost {
+			host++
+		}
+	}
+	if runs != len(m.Launches) || pcie != host || tl.TotalNS <= 0 || tl.TotalNS > tl.SerialNS*(1+1e-9) {
+		t.Errorf("plan: %d launches run of %d, %d copies over PCIe of %d (%s), total %.0f ns, serial %.0f", runs, len(m.Launches), pcie, host, copies, tl.TotalNS, tl.SerialNS)
+	}
+	if overlaps != (tl.TotalNS < tl.SerialNS*(1-1e-9)) {
+		t.Errorf("plan: total %.0f ns, serial %.0f: want the streams to overlap: %v", tl.TotalNS, tl.SerialNS, overlaps)
 	}
 }
