@@ -132,12 +132,18 @@ func videoInst(name string, n int, spec, dsel, asel, bsel string) videoForm {
 	return f
 }
 
+// videoPair is the opCase of two video instructions, f writing %r4 and g %r5, each
+// checked against ref.
+func videoPair[F any](name string, f, g F, text func(F) string, ref func(F, uint32, uint32, uint32) uint32) opCase {
+	return opCase{name: name, body: text(f) + "\n" + strings.Replace(text(g), "%r4", "%r5", 1),
+		ref: lane64(func(a, b, c uint64) (uint64, uint64) {
+			return uint64(ref(f, uint32(a), uint32(b), uint32(c))), uint64(ref(g, uint32(a), uint32(b), uint32(c)))
+		})}
+}
+
 func videoCases() []opCase {
 	pair := func(name string, f, g videoForm) opCase {
-		return opCase{name: name, body: f.text + "\n" + strings.Replace(g.text, "%r4", "%r5", 1),
-			ref: lane64(func(a, b, c uint64) (uint64, uint64) {
-				return uint64(videoRef(f, uint32(a), uint32(b), uint32(c))), uint64(videoRef(g, uint32(a), uint32(b), uint32(c)))
-			})}
+		return videoPair(name, f, g, func(f videoForm) string { return f.text }, videoRef)
 	}
 	return []opCase{
 		// the forms CUDA's libdevice emits (__vsadu4, __vabsdiffu4)
@@ -280,10 +286,7 @@ func scalarInst(name, spec, asel, bsel string) scalarVideo {
 
 func scalarVideoCases() []opCase {
 	pair := func(name string, f, g scalarVideo) opCase {
-		return opCase{name: name, body: f.text + "\n" + strings.Replace(g.text, "%r4", "%r5", 1),
-			ref: lane64(func(a, b, c uint64) (uint64, uint64) {
-				return uint64(scalarVideoRef(f, uint32(a), uint32(b), uint32(c))), uint64(scalarVideoRef(g, uint32(a), uint32(b), uint32(c)))
-			})}
+		return videoPair(name, f, g, func(f scalarVideo) string { return f.text }, scalarVideoRef)
 	}
 	return []opCase{
 		// words: full precision, then .sat to d's type

@@ -18,11 +18,20 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-var arrowMagic = []byte(Magic)
+var arrowMagic = []byte("ARROW1")
 
-// Magic starts every trace file (the Arrow file format's magic): what tells a trace
-// from another file a command accepts in its place.
-const Magic = "ARROW1"
+// IsTraceFile says whether the file at path starts as a trace does (the Arrow file
+// format's magic): what tells a trace from another file a command accepts in its place.
+func IsTraceFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(arrowMagic))
+	_, err = io.ReadFull(f, head)
+	return err == nil && bytes.Equal(head, arrowMagic)
+}
 
 // maxBatchBytes bounds the decoded size of one record batch, so that a corrupt file
 // cannot make the reader allocate whatever a length field claims. 4 GiB is about 100 M

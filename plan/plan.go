@@ -89,6 +89,9 @@ type Kernel struct {
 	// SMs is how many SMs the kernel occupies while it runs: its CTAs, which the GPU
 	// spreads one to an SM first, up to every SM. 0 is every SM.
 	SMs int
+	// CopyBytes is, for a program's device-to-device copy that FromTrace runs on the
+	// GPU as a kernel, its bytes; 0 for a kernel.
+	CopyBytes int64
 }
 
 // Kind is what a step does.
@@ -284,17 +287,12 @@ func Parse(data []byte) (*Plan, error) {
 			return nil, &Error{Key: fmt.Sprintf("steps[%d]", s.Index), Err: fmt.Errorf("waits for event %q, which no step records", s.Event)}
 		}
 	}
-	if err := p.check(); err != nil {
+	// A loop of waits shows as steps that can never go: lay the plan out with
+	// unit times and see.
+	if _, err := p.layout(1, func(Step) use { return use{ns: 1} }); err != nil {
 		return nil, err
 	}
 	return p, nil
-}
-
-// check lays the plan out with unit times: a loop of waits shows as steps that can
-// never go.
-func (p *Plan) check() error {
-	_, err := p.layout(1, func(Step) use { return use{ns: 1} })
-	return err
 }
 
 func parseStep(i int, ws wireStep, buffers map[string]Buffer, kernels map[string]bool) (Step, error) {
@@ -411,9 +409,12 @@ func (p *Plan) Layout(link pcie.Link, sms int, kernelNS map[string]float64) (*Ti
 	if sms < 1 {
 		return nil, &Error{Err: fmt.Errorf("a GPU of %d SMs", sms)}
 	}
-	occupies := map[string]int{}
+	occupies := map[string]int{} // by kernel: its SMs, every SM for 0 or more than the GPU's
 	for _, k := range p.Kernels {
 		occupies[k.Name] = k.SMs
+		if k.SMs <= 0 || k.SMs > sms {
+			occupies[k.Name] = sms
+		}
 	}
 	for _, s := range p.Steps {
 		if _, ok := kernelNS[s.Kernel]; s.Kind == Run && !ok {
@@ -442,7 +443,7 @@ func (p *Plan) Layout(link pcie.Link, sms int, kernelNS map[string]float64) (*Ti
 const gpuEngine = "gpu"
 
 // use is what a step takes: its time, the engine it holds ("" for none) and, on the
-// GPU, its SMs (0: every SM).
+// GPU, its SMs.
 type use struct {
 	ns     float64
 	engine string
@@ -461,14 +462,6 @@ type smPool struct {
 type heldSMs struct {
 	end float64
 	sms int
-}
-
-// need is the SMs a kernel of sms takes: 0 and more than the GPU has are all of them.
-func (g *smPool) need(sms int) int {
-	if sms <= 0 || sms > g.total {
-		return g.total
-	}
-	return sms
 }
 
 // earliest is the first time from t on when sms SMs are free.
@@ -526,49 +519,42 @@ func (p *Plan) layout(gpuSMs int, cost func(Step) use) (*Timeline, error) {
 	free := map[string]float64{}  // an engine's last use's end
 	done := map[string]float64{}  // an event's completion
 	gpu := &smPool{total: gpuSMs}
-	// after moves start past the end of stream st's steps issued before step i, or
-	// says they are not laid out yet.
-	after := func(start float64, st string, i int) (float64, bool) {
-		return max(start, ready[st]), next(st) > i
+	var streams, blocking []string // every stream; those the default stream waits for
+	for _, st := range order {
+		if st != "" {
+			streams = append(streams, st)
+		}
+		if st != "" && st != DefaultStream && !nonBlocking[st] {
+			blocking = append(blocking, st)
+		}
+	}
+	defaultOnly := []string{DefaultStream}
+	// others are the streams besides its own whose steps issued before s it waits for.
+	others := func(s Step) []string {
+		switch {
+		case s.Kind == Sync && s.Event == "" && s.Of == "":
+			return streams
+		case s.Kind == Sync && s.Of != "":
+			return []string{s.Of}
+		case s.Kind == Sync, nonBlocking[s.Stream]:
+			return nil
+		case s.Stream == DefaultStream:
+			return blocking
+		}
+		return defaultOnly
 	}
 	// earliest is when step s can start, or false while a step it waits for is not
 	// laid out yet.
 	earliest := func(s Step) (float64, bool) {
-		start := ready[""] // the host's last sync
 		if s.Kind != Sync && next("") < s.Index {
 			return 0, false // a sync issued before it holds the host
 		}
-		var waits []string // streams whose steps issued before s it waits for
-		switch {
-		case s.Kind == Sync && s.Event == "" && s.Of == "":
-			waits = order
-		case s.Kind == Sync && s.Of != "":
-			waits = []string{s.Of}
-		case s.Kind == Sync:
-		case s.Stream == DefaultStream:
-			waits = []string{s.Stream}
-			for _, st := range order {
-				if st != DefaultStream && st != "" && !nonBlocking[st] {
-					waits = append(waits, st)
-				}
-			}
-		case !nonBlocking[s.Stream]:
-			waits = []string{s.Stream, DefaultStream}
-		default:
-			waits = []string{s.Stream}
-		}
-		for _, st := range waits {
-			if st == "" {
-				continue
-			}
-			if st == s.Stream {
-				start = max(start, ready[st]) // its own stream: s is next
-				continue
-			}
-			var ok bool
-			if start, ok = after(start, st, s.Index); !ok {
+		start := max(ready[""], ready[s.Stream]) // the host's last sync; its stream's last step
+		for _, st := range others(s) {
+			if next(st) < s.Index {
 				return 0, false
 			}
+			start = max(start, ready[st])
 		}
 		if s.Kind == Wait || s.Kind == Sync && s.Event != "" {
 			t, ok := done[s.Event]
@@ -579,7 +565,7 @@ func (p *Plan) layout(gpuSMs int, cost func(Step) use) (*Timeline, error) {
 		}
 		switch u := cost(s); {
 		case u.engine == gpuEngine:
-			start = gpu.earliest(start, gpu.need(u.sms))
+			start = gpu.earliest(start, u.sms)
 		case u.engine != "":
 			start = max(start, free[u.engine])
 		}
@@ -605,22 +591,21 @@ func (p *Plan) layout(gpuSMs int, cost func(Step) use) (*Timeline, error) {
 		s := queue[bestStream][0]
 		queue[bestStream] = queue[bestStream][1:]
 		u := cost(s)
-		d, engine := u.ns, u.engine
-		end := bestStart + d
+		end := bestStart + u.ns
 		ready[bestStream] = end
-		switch engine {
+		switch u.engine {
 		case gpuEngine:
-			gpu.take(bestStart, end, gpu.need(u.sms))
+			gpu.take(bestStart, end, u.sms)
 		case "":
 		default:
-			free[engine] = end
+			free[u.engine] = end
 		}
 		if s.Kind == Record {
 			done[s.Event] = end
 		}
-		tl.Spans = append(tl.Spans, Span{Step: s, Engine: engine, StartNS: bestStart, EndNS: end})
+		tl.Spans = append(tl.Spans, Span{Step: s, Engine: u.engine, StartNS: bestStart, EndNS: end})
 		tl.TotalNS = max(tl.TotalNS, end)
-		tl.SerialNS += d
+		tl.SerialNS += u.ns
 	}
 	return tl, nil
 }

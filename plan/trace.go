@@ -42,10 +42,10 @@ func FromTrace(m *format.Meta, kernelNS []float64, dramBytesPerSec float64) (*Pl
 			// A call made after i launches and j copies goes before copy j
 			// (format checks that Copies never runs ahead of the copies made).
 			if y < len(m.Syncs) && m.Syncs[y].After == i && m.Syncs[y].Copies <= j {
-				b.sync(m.Syncs[y])
+				b.addSync(m.Syncs[y])
 				y++
 			} else if j < len(m.Transfers) && m.Transfers[j].After == i {
-				b.copy(j, m.Transfers[j], dramBytesPerSec)
+				b.addCopy(j, m.Transfers[j], dramBytesPerSec)
 				j++
 			} else {
 				break
@@ -70,10 +70,7 @@ func FromTrace(m *format.Meta, kernelNS []float64, dramBytesPerSec float64) (*Pl
 	if len(b.p.Steps) > maxSteps {
 		return nil, &Error{Err: fmt.Errorf("%d steps, more than %d", len(b.p.Steps), maxSteps)}
 	}
-	if err := b.p.check(); err != nil {
-		return nil, err
-	}
-	return b.p, nil
+	return b.p, nil // its waits name earlier records only: no loop for Layout to find
 }
 
 type traceBuilder struct {
@@ -106,8 +103,8 @@ func (b *traceBuilder) stream(h uint64) string {
 	return name
 }
 
-// copy adds copy j of the program.
-func (b *traceBuilder) copy(j int, t format.Transfer, dramBytesPerSec float64) {
+// addCopy adds copy j of the program.
+func (b *traceBuilder) addCopy(j int, t format.Transfer, dramBytesPerSec float64) {
 	st := b.stream(t.Stream)
 	bytes := int64(min(t.Bytes, 1<<62))
 	switch t.Kind {
@@ -117,7 +114,7 @@ func (b *traceBuilder) copy(j int, t format.Transfer, dramBytesPerSec float64) {
 		return
 	case format.DeviceToDevice:
 		name := fmt.Sprintf("copy %d (%s d2d, %s)", j, t.Call, formatBytes(bytes))
-		b.p.Kernels = append(b.p.Kernels, Kernel{Name: name, NS: 2 * float64(bytes) / dramBytesPerSec * 1e9})
+		b.p.Kernels = append(b.p.Kernels, Kernel{Name: name, NS: 2 * float64(bytes) / dramBytesPerSec * 1e9, CopyBytes: bytes})
 		b.add(Step{Stream: st, Kind: Run, Kernel: name})
 		return
 	}
@@ -127,8 +124,8 @@ func (b *traceBuilder) copy(j int, t format.Transfer, dramBytesPerSec float64) {
 	}
 }
 
-// sync adds what a stream call does.
-func (b *traceBuilder) sync(y format.Sync) {
+// addSync adds what a stream call does.
+func (b *traceBuilder) addSync(y format.Sync) {
 	st := b.stream(y.Stream)
 	ev, recorded := b.records[y.Event]
 	switch y.Call {

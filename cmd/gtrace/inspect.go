@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -188,10 +190,8 @@ func syncSummary(ys []format.Sync) string {
 		n[y.Call]++
 	}
 	var parts []string
-	for c := range format.SyncCall(255) {
-		if n[c] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n[c], c))
-		}
+	for _, c := range slices.Sorted(maps.Keys(n)) {
+		parts = append(parts, fmt.Sprintf("%d %s", n[c], c))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -41,7 +41,7 @@ func planAction(c *cli.Context) error {
 		return usageError("plan: give exactly one PLAN.yaml")
 	}
 	path := c.Args().First()
-	if isTrace(path) {
+	if format.IsTraceFile(path) {
 		return planTrace(c, path)
 	}
 	data, err := os.ReadFile(path)
@@ -75,18 +75,6 @@ func planAction(c *cli.Context) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return showPlan(c, path, cfg, p, times, from)
-}
-
-// isTrace says whether the file at path starts as a trace does.
-func isTrace(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, len(format.Magic))
-	_, err = io.ReadFull(f, head)
-	return err == nil && string(head) == format.Magic
 }
 
 func planFormat(c *cli.Context) error {
@@ -123,25 +111,18 @@ func planTrace(c *cli.Context, path string) error {
 	if err := planFormat(c); err != nil {
 		return err
 	}
-	r, err := format.Open(path)
-	if err != nil {
-		return err
-	}
-	meta := r.Meta()
-	r.Close()
 	t, err := traceTime(c.Context, path, cfg)
 	if err != nil {
 		return err
 	}
-	ns := t.ns
-	p, err := plan.FromTrace(meta, ns, cfg.PeakDRAMBytes())
+	p, err := plan.FromTrace(t.meta, t.ns, cfg.PeakDRAMBytes())
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	times, from := map[string]float64{}, map[string]string{}
-	for i, k := range p.Kernels {
+	for _, k := range p.Kernels {
 		times[k.Name], from[k.Name] = k.NS, "timing engine"
-		if i >= len(ns) || !strings.HasPrefix(k.Name, "launch ") {
+		if k.CopyBytes > 0 {
 			from[k.Name] = fmt.Sprintf("2 x bytes at dram.bandwidth_gbs %g", cfg.DRAM.BandwidthGBs)
 		}
 	}
@@ -176,8 +157,7 @@ func kernelTimes(ctx context.Context, p *plan.Plan, cfg *arch.Config, dir string
 		if err != nil {
 			return nil, nil, fmt.Errorf("kernels.%s: %w", k.Name, err)
 		}
-		times[k.Name] = t.ns[0]
-		for _, ns := range t.ns[1:] {
+		for _, ns := range t.ns {
 			times[k.Name] += ns
 		}
 		if k.SMs == 0 {
@@ -188,10 +168,11 @@ func kernelTimes(ctx context.Context, p *plan.Plan, cfg *arch.Config, dir string
 }
 
 // traced is what the timing engine says of a trace's launches: each one's time, and
-// the most CTAs one has.
+// the most CTAs one has; with the trace's metadata.
 type traced struct {
 	ns   []float64
 	ctas int
+	meta *format.Meta
 }
 
 // traceTime times every launch of a trace with the timing engine.
@@ -205,13 +186,13 @@ func traceTime(ctx context.Context, path string, cfg *arch.Config) (traced, erro
 	if err != nil {
 		return traced{}, err
 	}
-	t := traced{ns: make([]float64, len(rep.Kernels))}
+	t := traced{ns: make([]float64, len(rep.Kernels)), meta: r.Meta()}
 	for i := range rep.Kernels {
 		var ok bool
 		if t.ns[i], ok = rep.Kernels[i].Metric("gpu__time_duration.sum"); !ok {
 			return traced{}, fmt.Errorf("%s: the timing engine gave no gpu__time_duration.sum for launch %d", path, i)
 		}
-		t.ctas = max(t.ctas, r.Meta().Launches[i].NumCTAs())
+		t.ctas = max(t.ctas, t.meta.Launches[i].NumCTAs())
 	}
 	if len(t.ns) == 0 {
 		return traced{}, fmt.Errorf("%s: no launch", path)

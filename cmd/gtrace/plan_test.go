@@ -22,28 +22,11 @@ import (
 // one after another; with one copy engine it takes longer. JSON carries the same.
 // A trace kernel is read relative to the plan; errors name the step and exit 1.
 func TestPlanCommand(t *testing.T) {
-	code, out, errs := gtrace(t, "plan", "../../examples/double-buffer.yaml", "--format", "json")
-	if code != 0 {
-		t.Fatalf("plan: exit %d: %s", code, errs)
-	}
-	var three struct {
-		Arch     string  `json:"arch"`
-		TotalNS  float64 `json:"total_ns"`
-		SerialNS float64 `json:"serial_ns"`
-		Spans    []struct {
-			Engine string `json:"engine"`
-		} `json:"spans"`
-		Kernels map[string]struct {
-			NS float64 `json:"ns"`
-		} `json:"kernels"`
-	}
-	if err := json.Unmarshal([]byte(out), &three); err != nil {
-		t.Fatalf("plan --format json: %v\n%s", err, out)
-	}
+	three := planJSON(t, "../../examples/double-buffer.yaml")
 	if three.Arch != "hopper/h200" || len(three.Spans) != 16 || three.Kernels["saxpy"].NS <= 0 || three.TotalNS >= three.SerialNS {
 		t.Errorf("plan: %+v", three)
 	}
-	code, out, errs = gtrace(t, "plan", "../../examples/double-buffer.yaml", "--set", "pcie.copy_engines=1")
+	code, out, errs := gtrace(t, "plan", "../../examples/double-buffer.yaml", "--set", "pcie.copy_engines=1")
 	if code != 0 || !strings.Contains(out, "1 copy engine(s)") || !strings.Contains(out, "with overlap") {
 		t.Fatalf("plan with one engine: exit %d\n%s%s", code, out, errs)
 	}
@@ -131,19 +114,7 @@ func runPlanOnTheH100(t *testing.T, lib string) {
 		t.Fatal(err)
 	}
 	withGPU := eventIntervals(t, tl.Spans, len(order))
-	code, out, errs := gtrace(t, "plan", trace, "--arch", "hopper", "--gpu", "h100", "--format", "json")
-	if code != 0 {
-		t.Fatalf("plan: exit %d: %s", code, errs)
-	}
-	var whole struct {
-		Spans []struct {
-			What  string  `json:"what"`
-			EndNS float64 `json:"end_ns"`
-		} `json:"spans"`
-	}
-	if err := json.Unmarshal([]byte(out), &whole); err != nil {
-		t.Fatal(err)
-	}
+	whole := planJSON(t, trace, "--arch", "hopper", "--gpu", "h100")
 	var spans []plan.Span
 	for _, s := range whole.Spans {
 		if ev, ok := strings.CutPrefix(s.What, "record "); ok {
@@ -220,4 +191,33 @@ func eventIntervals(t *testing.T, spans []plan.Span, n int) []float64 {
 		out[i] = end[fmt.Sprintf("e%d", 4*i+4)] - end[fmt.Sprintf("e%d", 4*i+3)]
 	}
 	return out
+}
+
+// planOutput is what gtrace plan --format json prints.
+type planOutput struct {
+	Arch     string  `json:"arch"`
+	TotalNS  float64 `json:"total_ns"`
+	SerialNS float64 `json:"serial_ns"`
+	Spans    []struct {
+		What   string  `json:"what"`
+		Engine string  `json:"engine"`
+		EndNS  float64 `json:"end_ns"`
+	} `json:"spans"`
+	Kernels map[string]struct {
+		NS float64 `json:"ns"`
+	} `json:"kernels"`
+}
+
+// planJSON runs gtrace plan --format json on a plan or trace with the flags given.
+func planJSON(t *testing.T, args ...string) planOutput {
+	t.Helper()
+	code, out, errs := gtrace(t, append(append([]string{"plan"}, args...), "--format", "json")...)
+	if code != 0 {
+		t.Fatalf("plan %v: exit %d: %s", args, code, errs)
+	}
+	var p planOutput
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatalf("plan %v --format json: %v\n%s", args, err, out)
+	}
+	return p
 }

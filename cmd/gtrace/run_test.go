@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"maps"
@@ -356,21 +355,7 @@ func runRefusesAndReports(t *testing.T, lib string) {
 // one after another, and shorter when the program overlaps its streams.
 func checkRunPlan(t *testing.T, trace, copies string, overlaps bool) {
 	t.Helper()
-	code, out, errs := gtrace(t, "plan", trace, "--arch", "hopper", "--format", "json")
-	if code != 0 {
-		t.Fatalf("plan: exit %d: %s", code, errs)
-	}
-	var tl struct {
-		TotalNS  float64 `json:"total_ns"`
-		SerialNS float64 `json:"serial_ns"`
-		Spans    []struct {
-			What   string `json:"what"`
-			Engine string `json:"engine"`
-		} `json:"spans"`
-	}
-	if err := json.Unmarshal([]byte(out), &tl); err != nil {
-		t.Fatalf("plan --format json: %v\n%s", err, out)
-	}
+	tl := planJSON(t, trace, "--arch", "hopper")
 	rd, err := format.Open(trace)
 	if err != nil {
 		t.Fatal(err)
