@@ -704,7 +704,7 @@ func (s *timedSM) launch(t int64) {
 		}
 		tw := &timedWarp{w: w, cta: c, slot: slot, sched: slot % len(s.scheds), finished: w.Len() == 0, since: t, okRec: -1}
 		if e.its && diverged(w) {
-			tw.order = sched.Divergent(w.Path, w.Flags, format.FlagSplit, format.FlagReconverge, itsWindow)
+			tw.order = sched.Divergent(w.Path, w.Flags, format.FlagSplit, format.FlagReconverge, itsWindow, e.ord.pathOrder(w, itsWindow, nil))
 		} else {
 			tw.order = sched.InOrder(w.Len(), e.ord.warpOrder(w, nil))
 		}

@@ -29,8 +29,11 @@ import (
 // registers a schedule keeps live within the launch's registers per thread (the arch's
 // limit when the trace does not record it), counting 64-bit registers twice and
 // predicates not at all, as the allocator after it must: ptxas cannot hoist more loads
-// than it has registers for. Divergent warps on an ITS arch keep trace order (their
-// paths interleave in the trace).
+// than it has registers for. A warp that diverged on an ITS arch, whose paths
+// interleave in the trace, takes the same schedule path by path (pathOrder): the
+// schedule is the compiler's, made before any warp runs, so a warp whose one lane
+// stores the result at its end issues every block before that as a converged warp
+// does.
 
 // orderer computes and caches the issue order of the straight-line run that starts at
 // each pc.
@@ -501,6 +504,67 @@ func resize[T any](s []T, n int) []T {
 		return make([]T, n)
 	}
 	return s[:n]
+}
+
+// pathOrder is warpOrder for a warp that diverged under ITS, in the form
+// sched.Divergent takes: each path's records in the in-block scheduler's order, run
+// by run, where ord[k] is the record that takes record k's place in its path (nil:
+// trace order). A path's run is its records that follow an entry pc's block pc by pc,
+// as in warpOrder, with the other paths' records between them left out. A record where
+// the paths rejoin is a run of its own (it follows every earlier record, so nothing
+// of its path may pass it), and a run that spans window records of the trace or more
+// keeps trace order, so that the warp never waits on a record past its window.
+func (o *orderer) pathOrder(w *format.Warp, window int, ord []int32) []int32 {
+	n := w.Len()
+	ord = resize(ord, n)
+	for i := range ord {
+		ord[i] = int32(i)
+	}
+	byPath := map[uint16][]int32{}
+	var paths []uint16
+	for i := range n {
+		p := w.Path[i]
+		if _, ok := byPath[p]; !ok {
+			paths = append(paths, p)
+		}
+		byPath[p] = append(byPath[p], int32(i))
+	}
+	rejoin := func(i int32) bool { return w.Flags[i]&format.FlagReconverge != 0 }
+	changed := false
+	for _, p := range paths {
+		recs := byPath[p]
+		for j := 0; j < len(recs); {
+			entry := w.PC[recs[j]]
+			if int(entry) >= len(o.prog) {
+				return nil // the engine reports the bad pc
+			}
+			if rejoin(recs[j]) {
+				j++
+				continue
+			}
+			r := o.run(entry)
+			m := 1
+			for m < r.n && j+m < len(recs) && w.PC[recs[j+m]] == entry+uint32(m) && !rejoin(recs[j+m]) {
+				m++
+			}
+			seg := recs[j : j+m]
+			if r.order != nil && int(seg[m-1]-seg[0]) < window {
+				k := 0
+				for _, off := range r.order {
+					if int(off) < m {
+						ord[seg[k]] = seg[off]
+						k++
+					}
+				}
+				changed = true
+			}
+			j += m
+		}
+	}
+	if !changed {
+		return nil
+	}
+	return ord
 }
 
 // warpOrder fills ord with the issue order of w's records (ord[k] is the record issued

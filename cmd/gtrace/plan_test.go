@@ -65,8 +65,9 @@ func TestPlanCommand(t *testing.T) {
 // traces/hw/h100-2026-11-27-streamtime has from an H100: with the H100's own kernel
 // times the plan (copies, streams, events, the default stream, kernels side by side)
 // must come within 20% of every case; with the timing engine's (gtrace plan) the
-// figures are logged and held within 2.5x, the engine's error on this kernel (its PTX
-// loop, which ptxas unrolls) included.
+// figures are logged and held within 1.5x, the engine's error on the kernel alone
+// included (0.76x to 1.09x since the one lane's store at its end no longer keeps its
+// loop in trace order; 1.39x to 2.07x before).
 func runPlanOnTheH100(t *testing.T, lib string) {
 	gpuLines, order := readStreamtime(t, filepath.Join("..", "..", "traces", "hw", "h100-2026-11-27-streamtime", "streamtime.txt"))
 	exe := nvccProgram(t, filepath.Join("..", "..", "scripts", "hw", "streamtime.cu"), "-cudart", "shared")
@@ -129,8 +130,8 @@ func runPlanOnTheH100(t *testing.T, lib string) {
 		if strings.HasPrefix(key, "case") && math.Abs(withGPU[i]/gpu-1) > 0.20 {
 			t.Errorf("%s: the plan with the H100's kernel times gives %.1f us, the H100 %.1f (more than 20%% apart)", key, withGPU[i]/1e3, gpu/1e3)
 		}
-		if r := withEngine[i] / gpu; r > 2.5 || r < 1/2.5 {
-			t.Errorf("%s: gtrace plan gives %.1f us, the H100 %.1f (more than 2.5x apart)", key, withEngine[i]/1e3, gpu/1e3)
+		if r := withEngine[i] / gpu; r > 1.5 || r < 1/1.5 {
+			t.Errorf("%s: gtrace plan gives %.1f us, the H100 %.1f (more than 1.5x apart)", key, withEngine[i]/1e3, gpu/1e3)
 		}
 	}
 }

@@ -206,7 +206,7 @@ func (s *script) newOrder() *WarpOrder {
 	if w := ints("window"); w != nil {
 		window = int(w[0])
 	}
-	o := Divergent(paths, flags, split, rejoin, window)
+	o := Divergent(paths, flags, split, rejoin, window, ints("order"))
 	return &o
 }
 

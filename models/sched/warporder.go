@@ -32,15 +32,29 @@ func InOrder(n int, ord []int32) WarpOrder { return WarpOrder{n: n, ord: ord} }
 // paths[i] is record i's path, flags[i] its flags, in which split marks a record
 // whose branch opened paths and rejoin the first record after they rejoined. A
 // record may issue at most window records past the oldest unissued one.
-func Divergent[F ~uint8](paths []uint16, flags []F, split, rejoin F, window int) WarpOrder {
+//
+// ord (nil: trace order) reorders records within runs of one path, as the in-block
+// scheduler does: ord[k] is the record that takes the k-th record's place in its
+// path, so a path's records follow each other in ord's order. A run ord reorders
+// must hold no rejoin record, must end at its split record if it has one, and must
+// span fewer than window records of the trace, or the warp could wait on a record
+// it never looks at.
+func Divergent[F ~uint8](paths []uint16, flags []F, split, rejoin F, window int, ord []int32) WarpOrder {
 	n := len(paths)
 	o := WarpOrder{n: n, window: window, dep: make([]int32, n), done: make([]bool, n)}
 	last := map[uint16]int32{}
 	lastSplit := int32(-1)
-	for i := range n {
+	rec := func(k int) int32 {
+		if ord == nil {
+			return int32(k)
+		}
+		return ord[k]
+	}
+	for k := range n {
+		i := rec(k)
 		p := paths[i]
 		switch prev, seen := last[p]; {
-		case i == 0:
+		case k == 0:
 			o.dep[i] = -1
 		case flags[i]&rejoin != 0:
 			o.dep[i] = reconverge
@@ -49,9 +63,9 @@ func Divergent[F ~uint8](paths []uint16, flags []F, split, rejoin F, window int)
 		case lastSplit >= 0:
 			o.dep[i] = lastSplit
 		default:
-			o.dep[i] = int32(i) - 1
+			o.dep[i] = rec(k - 1)
 		}
-		last[p] = int32(i)
+		last[p] = i
 		if flags[i]&split != 0 {
 			lastSplit = int32(i)
 		}
