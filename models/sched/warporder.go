@@ -63,7 +63,7 @@ func Divergent[F ~uint8](paths []uint16, flags []F, split, rejoin F, window int,
 		case lastSplit >= 0:
 			o.dep[i] = lastSplit
 		default:
-			o.dep[i] = rec(k - 1)
+			o.dep[i] = int32(k) - 1 // the record before this place: before i's whole run
 		}
 		last[p] = i
 		if flags[i]&split != 0 {
