@@ -356,7 +356,7 @@ func decodeMeta(data []byte, v Version) (*Meta, []int, error) {
 	for j, wt := range wm.Transfers {
 		kind, ok := lookupName(transferKindNames[:], wt.Kind)
 		if !ok {
-			return nil, nil, &MetaError{-1, "", -1, fmt.Sprintf("transfers[%d].kind", j), strconv.Quote(wt.Kind), "unknown name"}
+			return nil, nil, entryError("transfers", j)("kind", strconv.Quote(wt.Kind), "unknown name")
 		}
 		m.Transfers = append(m.Transfers, Transfer{Call: wt.Call, Kind: TransferKind(kind), Bytes: wt.Bytes,
 			Pinned: wt.Pinned, Stream: wt.Stream, After: wt.After})
@@ -364,7 +364,7 @@ func decodeMeta(data []byte, v Version) (*Meta, []int, error) {
 	for j, ws := range wm.Syncs {
 		c, ok := lookupName(syncCallNames[:], ws.Call)
 		if !ok {
-			return nil, nil, &MetaError{-1, "", -1, fmt.Sprintf("syncs[%d].call", j), strconv.Quote(ws.Call), "unknown name"}
+			return nil, nil, entryError("syncs", j)("call", strconv.Quote(ws.Call), "unknown name")
 		}
 		m.Syncs = append(m.Syncs, Sync{Call: SyncCall(c), Stream: ws.Stream, Event: ws.Event, After: ws.After, Copies: ws.Copies})
 	}
@@ -449,9 +449,7 @@ func checkMeta(m *Meta) error {
 	}
 	after := 0
 	for j, t := range m.Transfers {
-		bad := func(field string, value any, reason string, args ...any) error {
-			return &MetaError{-1, "", -1, fmt.Sprintf("transfers[%d].%s", j, field), fmt.Sprint(value), fmt.Sprintf(reason, args...)}
-		}
+		bad := entryError("transfers", j)
 		switch {
 		case t.Kind >= numTransferKinds:
 			return bad("kind", t.Kind, "enum out of range")
@@ -467,14 +465,20 @@ func checkMeta(m *Meta) error {
 	return checkSyncs(m)
 }
 
+// entryError makes the errors of entry j of the metadata's list (transfers, syncs):
+// bad(field, value, reason, args...) names list[j].field and its value.
+func entryError(list string, j int) func(field string, value any, reason string, args ...any) error {
+	return func(field string, value any, reason string, args ...any) error {
+		return &MetaError{-1, "", -1, fmt.Sprintf("%s[%d].%s", list, j, field), fmt.Sprint(value), fmt.Sprintf(reason, args...)}
+	}
+}
+
 // checkSyncs checks that the syncs are in the program's order among the launches and
 // copies, and that each names what its call takes.
 func checkSyncs(m *Meta) error {
 	after, copies := 0, 0
 	for j, y := range m.Syncs {
-		bad := func(field string, value any, reason string, args ...any) error {
-			return &MetaError{-1, "", -1, fmt.Sprintf("syncs[%d].%s", j, field), fmt.Sprint(value), fmt.Sprintf(reason, args...)}
-		}
+		bad := entryError("syncs", j)
 		switch {
 		case y.Call >= numSyncCalls:
 			return bad("call", y.Call, "enum out of range")

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gtrace/gtrace/capture"
 	"github.com/gtrace/gtrace/format"
 )
 
@@ -83,9 +82,7 @@ DONE:
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r, _ := captureSpec(t, capture.Spec{PTX: []byte(head + c.body + store), PTXName: "sass.ptx", Kernel: "k",
-				Grid: format.Dim3{X: 1, Y: 1, Z: 1}, Block: format.Dim3{X: 32, Y: 1, Z: 1}, SIMT: format.SIMTITS,
-				Args: []string{"buf:u32:32", "u32:3"}})
+			r := captureWarp(t, head+c.body+store, "buf:u32:32", "u32:3")
 			for _, a := range []string{"ampere", "hopper"} {
 				want := c.ptx
 				if a == "hopper" {
@@ -169,10 +166,7 @@ setp.lt.u32 %p1, %r1, 64;
 `
 	const tail = "add.s32 %r9, %r9, 1;\nst.global.u32 [%rd4], %r9;\nret;\n}\n"
 	cycles := func(body, a string) float64 {
-		r, _ := captureSpec(t, capture.Spec{PTX: []byte(head + body + tail), PTXName: "pred.ptx", Kernel: "k",
-			Grid: format.Dim3{X: 1, Y: 1, Z: 1}, Block: format.Dim3{X: 32, Y: 1, Z: 1}, SIMT: format.SIMTITS,
-			Args: []string{"buf:u32:32"}})
-		return metric(t, timeOne(t, r, a), "sm__cycles_elapsed.avg")
+		return metric(t, timeOne(t, captureWarp(t, head+body+tail, "buf:u32:32"), a), "sm__cycles_elapsed.avg")
 	}
 	// Every lane takes the branch (tid < 64) over five adds: 5 SASS instructions, under
 	// ifConvertMax.

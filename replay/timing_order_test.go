@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gtrace/gtrace/capture"
 	"github.com/gtrace/gtrace/format"
 )
 
@@ -133,10 +132,7 @@ BODY:
 	converged := head + "bra.uni END;\nEND:\n" + store + "ret;\n}\n"
 	diverged := head + "setp.ne.u32 %p1, %r1, 0;\n@%p1 bra END;\n" + store + "END:\nret;\n}\n"
 	cycles := func(src, a string) float64 {
-		r, _ := captureSpec(t, capture.Spec{PTX: []byte(src), PTXName: "div.ptx", Kernel: "k",
-			Grid: format.Dim3{X: 1, Y: 1, Z: 1}, Block: format.Dim3{X: 32, Y: 1, Z: 1}, SIMT: format.SIMTITS,
-			Args: []string{"buf:u32:1"}})
-		return metric(t, timeOne(t, r, a), "sm__cycles_active.avg")
+		return metric(t, timeOne(t, captureWarp(t, src, "buf:u32:1"), a), "sm__cycles_active.avg")
 	}
 	for _, a := range []string{"ampere", "hopper"} {
 		sms := float64(preset(t, a).SM.Count)

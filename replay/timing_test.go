@@ -44,6 +44,14 @@ func captureSpec(t testing.TB, spec capture.Spec) (*format.Reader, *capture.Resu
 	return r, res
 }
 
+// captureWarp captures PTX kernel k as one CTA of one warp under ITS, with args.
+func captureWarp(t testing.TB, ptx string, args ...string) *format.Reader {
+	t.Helper()
+	r, _ := captureSpec(t, capture.Spec{PTX: []byte(ptx), PTXName: "k.ptx", Kernel: "k",
+		Grid: format.Dim3{X: 1, Y: 1, Z: 1}, Block: format.Dim3{X: 32, Y: 1, Z: 1}, SIMT: format.SIMTITS, Args: args})
+	return r
+}
+
 func timeOne(t testing.TB, r *format.Reader, a string, sets ...string) *KernelReport {
 	t.Helper()
 	rep, err := Timing(context.Background(), r, preset(t, a, sets...), Options{})
