@@ -248,6 +248,24 @@ func TestSyncthreadsReductions(t *testing.T) {
 	}
 }
 
+// TestClockFunctions: clock64() and clock() (Programming Guide, "Time Function")
+// compile and read capture's clock, the warp's count of executed instructions: the
+// same in every lane, later for the later read, and the chain between them counted.
+func TestClockFunctions(t *testing.T) {
+	got := u64s(launch(t, "clocks", 1, 64, "buf:f32:64:iota", "buf:i64:192")[1])
+	for tid := 0; tid < 64; tid++ {
+		d, c, t0 := got[3*tid], got[3*tid+1], got[3*tid+2]
+		if d != got[0] || c != got[1] || t0 != got[2] {
+			t.Errorf("thread %d: clock64 difference, clock, clock64 = %d, %d, %d; thread 0's %d, %d, %d", tid, d, c, t0, got[0], got[1], got[2])
+		}
+	}
+	// The four fma of the chain, at least, lie between the reads; clock() is read
+	// after the first clock64().
+	if d, c, t0 := got[0], got[1], got[2]; d < 4 || d > 64 || c <= t0 {
+		t.Errorf("clock64 difference %d (want 4 to 64 instructions), clock() %d after clock64() %d (want later)", d, c, t0)
+	}
+}
+
 func TestWarpFunctions(t *testing.T) {
 	out := launch(t, "warp", 1, 64, "buf:i32:1024", "buf:f64:64")
 	got, dout := u32s(out[0]), u64s(out[1])

@@ -29,6 +29,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h> // clock_t, for the device clock() below
 
 // Attributes that cuda_runtime.h defines as macros.
 #define __global__ __attribute__((global))
@@ -144,6 +145,11 @@ GTRACE_D int __syncthreads_count(int p) { return __nvvm_bar0_popc(p); }
 GTRACE_D int __syncthreads_and(int p) { return __nvvm_bar0_and(p); }
 GTRACE_D int __syncthreads_or(int p) { return __nvvm_bar0_or(p); }
 GTRACE_D void __nanosleep(unsigned int ns) { asm volatile("nanosleep.u32 %0;" ::"r"(ns)); }
+// The SM's cycle counter (Programming Guide, "Time Function"). Under capture it reads
+// the warp's count of executed instructions (capture/doc.go); under the timing engine
+// it costs what the S2R/CS2R it is costs, so a kernel that times itself replays.
+GTRACE_D long long int clock64(void) { return __nvvm_read_ptx_sreg_clock64(); }
+GTRACE_D clock_t clock(void) { return (clock_t)__nvvm_read_ptx_sreg_clock(); }
 // __trap ends the kernel with an error; __brkpt stops it as at a breakpoint, which
 // capture also reports as a fault (Programming Guide, "Trap Function" and "Breakpoint
 // Function").

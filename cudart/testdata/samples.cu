@@ -153,6 +153,22 @@ extern "C" __global__ void warp(int *out, double *dout)
 	__syncwarp();
 }
 
+// clocks: clock64() around a short chain and clock() before it, three results per
+// thread: the difference, clock()'s value and clock64()'s first value.
+extern "C" __global__ void clocks(const float *x, long long *out)
+{
+	int t = threadIdx.x;
+	long long t0 = clock64();
+	clock_t c = clock();
+	float v = x[t];
+	for (int i = 0; i < 4; i++)
+		v = v * 1.5f + 1.0f;
+	long long t1 = clock64();
+	out[t * 3 + 0] = t1 - t0 + (v == 12345.0f); // keeps the chain
+	out[t * 3 + 1] = c;
+	out[t * 3 + 2] = t0;
+}
+
 // syncs: __syncthreads_count, _and and _or, three results per thread.
 extern "C" __global__ void syncs(int *out)
 {
