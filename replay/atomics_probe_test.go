@@ -49,15 +49,7 @@ func probeCount(kind string) string {
 // PROBE-ncu.csv or, gzipped, PROBE-ncu.csv.gz (values ncu gives as n/a left out).
 func readProbeRun(t *testing.T, dir, probe string) ([][]string, map[int]map[string]float64) {
 	t.Helper()
-	f, err := os.Open(dir + probe + "-free.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil || len(recs) < 2 {
-		t.Fatalf("%s-free.csv: %d records, %v", probe, len(recs), err)
-	}
+	recs := readCSVRecords(t, dir+probe+"-free.csv")
 	var g io.Reader
 	if h, err := os.Open(dir + probe + "-ncu.csv"); err == nil {
 		defer h.Close()
@@ -89,6 +81,22 @@ func readProbeRun(t *testing.T, dir, probe string) ([][]string, map[int]map[stri
 		metric[r.ID][r.Metric] = v
 	}
 	return recs[1:], metric
+}
+
+// readCSVRecords reads a probe's CSV file whole, its header record first, and stops
+// the test unless it holds a header and a record at least.
+func readCSVRecords(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(recs) < 2 {
+		t.Fatalf("%s: %d records, %v", path, len(recs), err)
+	}
+	return recs
 }
 
 // probeInts parses fields, integer columns of a record of the probe's file, or stops

@@ -433,6 +433,105 @@ func loopsOf(loops [][2]int, pc int) [][2]int {
 	return in
 }
 
+// redirects: taking the branch at pc is a taken BRA in the SASS that sassEstimate's
+// own describes (nil: no estimate, every bra is one), so the warp's next issue waits
+// lat.branch. Where ptxas lays the code out otherwise (sassEstimate's "block layout"):
+//   - a conditional branch it if-converts (own 0) has no BRA;
+//   - "@p bra A; bra.uni B; A:" is one inverted branch, @!p BRA B falling into A: the
+//     conditional's taken side falls through and the dropped bra.uni's side is the BRA;
+//   - a dropped bra.uni after a conditional branch elsewhere (a loop's backward test,
+//     then the exit) falls through: ptxas places its target next;
+//   - a dropped bra.uni at a loop's back edge is still a taken BRA, the rotated loop's
+//     bottom test.
+func redirects(insts []format.Inst, own []int, pc int) bool {
+	in := &insts[pc]
+	if !isBranch(in) {
+		return false
+	}
+	if own == nil {
+		return true
+	}
+	t, _ := in.BranchTarget()
+	if conditional(in) {
+		n := pc + 1
+		inverted := n < len(insts) && isBranch(&insts[n]) && !conditional(&insts[n]) && own[n] == 0 && t == pc+2
+		return own[pc] > 0 && !inverted
+	}
+	if own[pc] > 0 || t <= pc {
+		return true
+	}
+	if pc > 0 && conditional(&insts[pc-1]) && isBranch(&insts[pc-1]) {
+		pt, _ := insts[pc-1].BranchTarget()
+		return pt == pc+1
+	}
+	return false
+}
+
+// ptxasUnroll is how many trips of a counted loop (countedBackEdge) ptxas puts in one
+// trip of its SASS, so that one taken BRA serves them: scripts/hw/unroll.sh
+// (traces/hw/h100-2026-11-27-unroll/unroll.txt) finds 4 for every small counted loop
+// of nvcc's PTX (unit step, a step of 3, a constant trip count, a chain of loads) and
+// for clang-14's hist_warp summing loop (traces/hw/h200-2026-11-26-lessons-sass.tar.gz:
+// 8 PTX trips of LDS, 32 in SASS), none for a block-stride loop, whose step is a
+// register. clang-14's small counted FMA and load loops there stay as they are (x1):
+// what decides it is not known, and the engine takes 4 for all.
+const ptxasUnroll = 4
+
+// countedBackEdge: the branch at pc closes a loop ptxas can unroll: it goes back (a
+// conditional branch, or the bra.uni after the loop's conditional exit), and the
+// predicate that decides it is a compare of a register the loop steps by a constant
+// (an add or sub whose only register operand is the one it writes).
+func countedBackEdge(insts []format.Inst, pc int) bool {
+	in := &insts[pc]
+	head, ok := in.BranchTarget()
+	if !ok || head > pc || !isBranch(in) {
+		return false
+	}
+	test := in
+	if !conditional(in) {
+		if pc == 0 || !isBranch(&insts[pc-1]) || !conditional(&insts[pc-1]) {
+			return false
+		}
+		test = &insts[pc-1]
+	}
+	p, ok := guard(test)
+	if !ok {
+		return false
+	}
+	p &^= format.PredReg
+	for i := pc - 1; i >= head; i-- {
+		if !slices.ContainsFunc(insts[i].RegsWritten, func(r uint16) bool { return r&format.PredReg != 0 && r&^format.PredReg == p }) {
+			continue
+		}
+		for _, r := range insts[i].RegsRead {
+			if r&format.PredReg == 0 && steppedByConstant(insts[head:pc+1], r) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// steppedByConstant: in the loop body, r is written once, by an add or sub of a
+// constant to itself.
+func steppedByConstant(body []format.Inst, r uint16) bool {
+	n := 0
+	for i := range body {
+		in := &body[i]
+		if !slices.Contains(in.RegsWritten, r) {
+			continue
+		}
+		n++
+		op := in.Opcode
+		if !(strings.HasPrefix(op, "add.") || strings.HasPrefix(op, "sub.")) || strings.Contains(op, ".f") ||
+			len(in.RegsWritten) != 1 || len(in.RegsRead) != 1 || in.RegsRead[0] != r {
+			return false
+		}
+	}
+	return n == 1
+}
+
 func isBranch(in *format.Inst) bool {
 	return in.Class == format.ClassControl && strings.HasPrefix(in.Opcode, "bra")
 }

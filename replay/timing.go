@@ -63,11 +63,12 @@ const (
 	stMIOThrottle
 	stLGThrottle
 	stBarrier
+	stBranchResolving
 	numStalls
 )
 
 var stallNames = [numStalls]string{"selected", "not_selected", "long_scoreboard", "short_scoreboard", "wait",
-	"math_pipe_throttle", "mio_throttle", "lg_throttle", "barrier"}
+	"math_pipe_throttle", "mio_throttle", "lg_throttle", "barrier", "branch_resolving"}
 
 func stallOf(r sched.Reason) stall {
 	switch r {
@@ -105,16 +106,20 @@ type timedInst struct {
 	// skip: for a branch over a block ptxas predicates, the block's SASS instructions
 	// on each pipe (memory ones on the ALU pipe), which a warp that takes the branch
 	// issues predicated off.
-	skip    [numPipes]uint16
-	three   bool // three or more register sources (not counting predicates): see sm.reuse_miss_cycles
-	lat     int64
-	why     sched.Reason
-	rd, wr  []uint16
-	width   int
-	memOp   format.MemOp
-	cacheOp format.CacheOp
-	agg     bool   // an atomic ptxas aggregates per warp (Aggregated)
-	lanes   uint32 // an ldmatrix's lanes that give its rows (matrixLanes); 0 for others
+	skip  [numPipes]uint16
+	three bool // three or more register sources (not counting predicates): see sm.reuse_miss_cycles
+	// redirect: a branch whose taken direction is a taken BRA in SASS, so the warp's
+	// next issue waits lat.branch (see redirects); counted: the back edge of a loop
+	// ptxas unrolls, whose BRA only every ptxasUnroll-th trip takes.
+	redirect, counted bool
+	lat               int64
+	why               sched.Reason
+	rd, wr            []uint16
+	width             int
+	memOp             format.MemOp
+	cacheOp           format.CacheOp
+	agg               bool   // an atomic ptxas aggregates per warp (Aggregated)
+	lanes             uint32 // an ldmatrix's lanes that give its rows (matrixLanes); 0 for others
 }
 
 // mioQueue is how many cycles of work the SM's LSU/MIO queue holds before a memory
@@ -142,6 +147,10 @@ type timedWarp struct {
 	atPC     uint32
 	next     int // record to issue when ready
 	wake     int64
+	// fetchAt is the first cycle the warp may issue after a taken branch (lat.branch);
+	// trips counts the counted back edges it took, ptxasUnroll to a BRA.
+	fetchAt int64
+	trips   uint32
 	// since is the first cycle not yet charged to (atPC, state): a warp's state changes
 	// only when it is evaluated, so refresh charges the cycles since its last
 	// evaluation, not every step every warp.
@@ -496,6 +505,8 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 		if own != nil && isBranch(&e.prog[pc]) && count[pc] > own[pc] {
 			e.insts[pc].skip = blockPipes(e.insts, own, count[pc]-own[pc], pc)
 		}
+		e.insts[pc].redirect = cfg.Latency.Branch > 0 && redirects(e.prog, own, pc)
+		e.insts[pc].counted = e.insts[pc].redirect && own != nil && countedBackEdge(e.prog, pc)
 	}
 	regs := int(l.RegsPerThread)
 	if regs == 0 {
@@ -770,6 +781,10 @@ func (s *timedSM) retire(c *timedCTA, t int64) {
 
 // canIssue decides whether w can issue record i at t; if not it sets w's state and wake.
 func (s *timedSM) canIssue(w *timedWarp, i int, t int64) bool {
+	if t < w.fetchAt { // charged to the branch, at atPC still, as ncu samples it
+		w.state, w.wake = stBranchResolving, w.fetchAt
+		return false
+	}
 	var in *timedInst
 	if i == w.okRec {
 		in = w.okIn
@@ -1117,11 +1132,18 @@ func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 		}
 		sc.pipes[in.pipe].TakeN(t, n)
 	}
-	if in.skip != noSkip && i+1 < fw.Len() && fw.PC[i+1] != pc+1 {
+	if taken := i+1 < fw.Len() && fw.PC[i+1] != pc+1; taken && in.skip != noSkip {
 		for p, n := range in.skip { // the predicated block, issued with its guard off
 			if n > 0 {
 				sc.pipes[p].TakeN(t, int(n))
 			}
+		}
+	} else if taken && in.redirect {
+		if in.counted {
+			w.trips++
+		}
+		if !in.counted || w.trips%ptxasUnroll == 0 {
+			w.fetchAt = t + int64(e.lat.Branch)
 		}
 	}
 	sc.last = w.slot

@@ -52,6 +52,7 @@ var stallReasons = []struct{ Name, Meaning, Color string }{
 	{"barrier", "waiting at a barrier (__syncthreads) for the other warps", "#999933"},
 	{"wait", "a fixed-latency dependency", "#DDCC77"},
 	{"math_pipe_throttle", "the math pipe the instruction needs is busy", "#CC6677"},
+	{"branch_resolving", "waiting after a taken branch for its target to be fetched", "#AA4499"},
 	{"not_selected", "eligible, but another warp issued", "#882255"},
 }
 

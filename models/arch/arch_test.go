@@ -144,6 +144,8 @@ func TestValidate(t *testing.T) {
 		{"ampere", "sm.simt", "warp", "sm.simt"},
 		{"hopper", "l2.atomic_pass_clk", "0.5", "l2.atomic_pass_clk"},
 		{"hopper", "l2.atomic_pass_clk", "NaN", "l2.atomic_pass_clk"},
+		{"hopper", "lat.branch", "-1", "lat.branch"},
+		{"fermi", "lat.branch", "0", ""},
 	} {
 		c, _ := Preset(tc.arch, "")
 		if err := c.Set(tc.key, tc.value); err != nil {

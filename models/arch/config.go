@@ -260,10 +260,14 @@ type Latency struct {
 	// select (IADD3, VIADD, LOP3, SEL), IMADHi for a high multiply (IMAD.HI), SetP
 	// from a compare to the use of the predicate it writes (ISETP).
 	Int, IMADHi, SetP int
-	Shared            int
-	L1Hit             int
-	L2Hit             int // SM cycles of an L2 hit (all of it when L2HitL2Clk is 0)
-	L2HitL2Clk        int // L2 cycles of an L2 hit
+	// Branch is the cycles from a taken branch's issue to the first issue at its target
+	// (fetching from the new pc); the warp's scheduler issues other warps meanwhile. 0:
+	// not modelled, the next issue is the cycle after, as after any instruction.
+	Branch     int
+	Shared     int
+	L1Hit      int
+	L2Hit      int // SM cycles of an L2 hit (all of it when L2HitL2Clk is 0)
+	L2HitL2Clk int // L2 cycles of an L2 hit
 	// DRAM is load-to-use from DRAM in SM cycles. With DRAMNS > 0 it is derived:
 	// L2HitCycles plus DRAMNS at the SM clock.
 	DRAM   int
@@ -467,6 +471,9 @@ func (c *Config) Validate() error {
 		if l.v < 0 {
 			bad(l.key, "must not be negative (0: lat.alu), is %d", l.v)
 		}
+	}
+	if c.Latency.Branch < 0 {
+		bad("lat.branch", "must not be negative (0: not modelled), is %d", c.Latency.Branch)
 	}
 	for _, m := range []struct {
 		cycles, lat string

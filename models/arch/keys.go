@@ -108,6 +108,7 @@ func buildFields() []field {
 		field{key: "lat.int", ptr: func(c *Config) any { return &c.Latency.Int }},
 		field{key: "lat.imad_hi", ptr: func(c *Config) any { return &c.Latency.IMADHi }},
 		field{key: "lat.setp", ptr: func(c *Config) any { return &c.Latency.SetP }},
+		field{key: "lat.branch", ptr: func(c *Config) any { return &c.Latency.Branch }},
 		field{key: "lat.shared", ptr: func(c *Config) any { return &c.Latency.Shared }},
 		field{key: "lat.l1_hit", ptr: func(c *Config) any { return &c.Latency.L1Hit }},
 		field{key: "lat.l2_hit", ptr: func(c *Config) any { return &c.Latency.L2Hit }},
