@@ -50,15 +50,16 @@ mov.b32 %r3, 0x3c003c00;
 mov.f64 %fd1, 0d3FF0000000000000;
 LOOP:
 `)
-	for j := range chains * rounds {
-		j %= chains
+	var round strings.Builder
+	for j := range chains {
 		var cs []string
 		for i := range f.nC {
 			cs = append(cs, fmt.Sprintf("%s%d", reg, 10+4*j+i))
 		}
 		c := "{" + strings.Join(cs, ", ") + "}"
-		fmt.Fprintf(&b, "mma.sync.aligned.%s %s, %s, %s, %s;\n", f.op, c, list(a, f.nA), list(bb, f.nB), c)
+		fmt.Fprintf(&round, "mma.sync.aligned.%s %s, %s, %s, %s;\n", f.op, c, list(a, f.nA), list(bb, f.nB), c)
 	}
+	b.WriteString(strings.Repeat(round.String(), rounds))
 	b.WriteString(`add.u32 %r2, %r2, 1;
 setp.lt.u32 %p1, %r2, %r1;
 @%p1 bra LOOP;
