@@ -411,10 +411,22 @@ func fusedAdd(insts []format.Inst, pc int) bool {
 	return true
 }
 
-// fused: ptxas merges the instruction at pc into the one that makes its operand: an
-// add into IMAD.HI (fusedAdd), predicate logic into the ISETP (sassOf).
+// fused: ptxas merges the instruction at pc into the one that makes its operand or
+// the one that reads its result: an add into IMAD.HI (fusedAdd), predicate logic into
+// the ISETP (sassOf), a move of a register or an immediate into its consumers
+// (foldedMove).
 func fused(insts []format.Inst, pc int) bool {
-	return fusedAdd(insts, pc) || predLogic(insts[pc].Opcode)
+	return fusedAdd(insts, pc) || predLogic(insts[pc].Opcode) || foldedMove(&insts[pc])
+}
+
+// foldedMove: a mov whose source is a register or an immediate, which has no SASS of
+// its own (sassOf): ptxas renames the register, or hoists the constant out of the
+// loop or makes it its consumer's immediate operand (an FFMA with an immediate: the
+// spin kernel of scripts/hw/streamtime.cu, TestRun/plan-h100, whose loop moves two
+// constants into registers every trip in PTX and none in SASS). Its consumer waits
+// for it no longer than for a fused instruction.
+func foldedMove(in *format.Inst) bool {
+	return strings.HasPrefix(in.Opcode, "mov") && sassOf(in, false) == 0
 }
 
 // predLogic: and, or, xor or not of predicates.

@@ -184,3 +184,45 @@ setp.lt.u32 %p1, %r1, 64;
 		t.Errorf("ampere: %g cycles skipping 5 instructions, %g skipping none: want the same", with, without)
 	}
 }
+
+// A mov of a register or an immediate has no SASS: ptxas renames the register or makes
+// the constant its consumer's operand. On hopper (SASS estimate) each mov in a
+// dependent chain adds one cycle, as a fused instruction does, not an ALU latency; on
+// ampere, with no estimate, the mov is an instruction like any other and adds its
+// latency.
+func TestTimingFoldedMoves(t *testing.T) {
+	const head = `.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+.reg .b32 %r<16>;
+.reg .b64 %rd<8>;
+ld.param.u64 %rd1, [p];
+cvta.to.global.u64 %rd2, %rd1;
+mov.u32 %r9, %tid.x;
+`
+	const tail = "st.global.u32 [%rd2], %r9;\nret;\n}\n"
+	const links = 64
+	cycles := func(link, a string) float64 {
+		src := head + strings.Repeat(link, links) + tail
+		return metric(t, timeOne(t, captureWarp(t, src, "buf:u32:1"), a), "sm__cycles_elapsed.avg")
+	}
+	adds := "add.s32 %r9, %r9, 7;\n"
+	copies := "mov.u32 %r10, %r9;\nadd.s32 %r9, %r10, 7;\n"
+	consts := "mov.u32 %r11, 7;\nadd.s32 %r9, %r9, %r11;\n"
+	for _, a := range []string{"hopper", "ampere"} {
+		base := cycles(adds, a)
+		alu := float64(preset(t, a).Latency.ALU)
+		for _, c := range []struct{ name, link string }{{"copy", copies}, {"constant", consts}} {
+			per := (cycles(c.link, a) - base) / links
+			t.Logf("%s: a mov of a %s adds %.2f cycles a link to a chain of adds (lat.alu %g)", a, c.name, per, alu)
+			switch {
+			case a == "hopper" && (per < 0 || per > 1.5):
+				t.Errorf("hopper: a mov of a %s adds %.2f cycles a link: want 0 to 1.5 (folded)", c.name, per)
+			case a == "ampere" && c.name == "copy" && per < alu:
+				t.Errorf("ampere: a mov of a %s adds %.2f cycles a link: want at least lat.alu %g", c.name, per, alu)
+			}
+		}
+	}
+}

@@ -9,7 +9,10 @@
 // each non-zero bin to the global histogram. hist_warp_t is the same code with a
 // clock64() at each phase boundary, written per warp; mode 1 drops the shared
 // atomic from the counting loop (the load's value goes to a register sum instead),
-// so the loop's cost splits into the load's and the atomic's.
+// so the loop's cost splits into the load's and the atomic's. Modes 2 and 3 change
+// the summing phase only: mode 2 drops its global atomic (the sums go to a register
+// instead), mode 3 adds each block's sums to a histogram of its own (hist + block x
+// bins), so that no two blocks' atomics meet on one address.
 //
 // Output (stdout, CSV): one line per launch and block:
 //   bins,mode,block,sm,wave,start,zero,count,reduce,span
@@ -36,22 +39,27 @@ extern "C" __global__ void hist_warp_t(const unsigned *__restrict in, unsigned *
 	long long t1 = clock64();
 	unsigned sum = 0;
 	for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
-		if (mode == 0)
+		if (mode != 1)
 			atomicAdd(&mine[in[i] & (bins - 1)], 1u);
 		else
 			sum += in[i] & (bins - 1);
 	}
-	if (mode != 0 && sum == 0xffffffffu)
+	if (mode == 1 && sum == 0xffffffffu)
 		mine[0] = sum; // keeps the loads; never true for these inputs
 	__syncthreads();
 	long long t2 = clock64();
+	unsigned *to = mode == 3 ? hist + blockIdx.x * bins : hist, total = 0;
 	for (unsigned b = threadIdx.x; b < bins; b += blockDim.x) {
 		unsigned c = 0;
 		for (unsigned w = 0; w < warps; w++)
 			c += bin[w * bins + b];
-		if (c != 0)
-			atomicAdd(&hist[b], c);
+		if (mode == 2)
+			total += c;
+		else if (c != 0)
+			atomicAdd(&to[b], c);
 	}
+	if (mode == 2 && total == 0xffffffffu)
+		hist[0] = total; // keeps the sums; never true for these inputs
 	long long t3 = clock64();
 	if (threadIdx.x % 32 == 0) {
 		long long *s = stamp + 4 * (blockIdx.x * warps + threadIdx.x / 32);
@@ -87,7 +95,7 @@ int main()
 	long long *stamp;
 	int *smid;
 	CK(cudaMalloc(&in, 4 * n));
-	CK(cudaMalloc(&hist, 4 * 4096));
+	CK(cudaMalloc(&hist, 4 * 4096 * blocks)); // mode 3: a histogram per block
 	CK(cudaMalloc(&stamp, 8 * 4 * blocks * warps));
 	CK(cudaMalloc(&smid, 4 * blocks));
 	CK(cudaMemcpy(in, host.data(), 4 * n, cudaMemcpyHostToDevice));
@@ -106,8 +114,8 @@ int main()
 		size_t shared = 4 * warps * bins;
 		float ms = timeLaunch(false, [&] { hist_warp<<<blocks, block, shared>>>(in, hist, n, bins); }, before);
 		printf("#time,%u,plain,%.4f\n", bins, ms);
-		for (int mode = 0; mode < 2; mode++) {
-			CK(cudaMemset(hist, 0, 4 * 4096));
+		for (int mode = 0; mode < 4; mode++) {
+			CK(cudaMemset(hist, 0, 4 * 4096 * blocks));
 			float tms = timeLaunch(false, [&] {
 				hist_warp_t<<<blocks, block, shared>>>(in, hist, n, bins, mode, stamp, smid);
 			}, before);
