@@ -711,6 +711,7 @@ func (k *Kernel) decodeFunc(fidx int, fi *funcInfo) error {
 	}
 	pc = fi.start
 	locFile, locLine := 0, 0
+	noUnroll := false
 	for _, s := range f.body {
 		switch s.kind {
 		case sOpen:
@@ -719,6 +720,8 @@ func (k *Kernel) decodeFunc(fidx int, fi *funcInfo) error {
 			sc.pop()
 		case sLoc:
 			locFile, locLine = s.file, s.line
+		case sPragma:
+			noUnroll = true
 		case sDecl:
 			if err := k.declare(sc, s.decl); err != nil {
 				return err
@@ -731,6 +734,7 @@ func (k *Kernel) decodeFunc(fidx int, fi *funcInfo) error {
 			row.PTX = s.inst.text
 			row.Line = uint32(locLine)
 			row.File = k.mod.files[locFile]
+			row.NoUnroll, noUnroll = noUnroll, false
 			if err := k.decodeInst(sc, s.inst, in, row); err != nil {
 				return err
 			}

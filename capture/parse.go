@@ -63,9 +63,9 @@ const (
 	sLabel
 	sDecl
 	sLoc
-	sOpen  // '{' opening a nested scope
-	sClose // '}'
-	sPragma
+	sOpen   // '{' opening a nested scope
+	sClose  // '}'
+	sPragma // .pragma "nounroll" (label): the next instruction heads a loop ptxas must not unroll
 )
 
 type stmt struct {
@@ -609,7 +609,21 @@ func (ps *parser) bodyDirective(f *function) error {
 		return nil
 	case ".pragma":
 		ps.next()
-		return ps.skipPragma()
+		// .pragma "nounroll"; in a loop's header block: the PTX ISA's "disable loop
+		// unrolling in the optimizing backend compiler" (ptxas), which LLVM and nvcc
+		// put on the remainder loops they make when they unroll. The next
+		// instruction carries it (format.Inst.NoUnroll); other pragmas are skipped.
+		for {
+			p := ps.next()
+			switch {
+			case p.kind == tEOF:
+				return ps.errAt(p, "unterminated .pragma")
+			case p.kind == tString && p.text == "nounroll":
+				f.body = append(f.body, stmt{kind: sPragma, pos: p, label: p.text})
+			case p.is(";"):
+				return nil
+			}
+		}
 	}
 	return ps.errAt(t, "unsupported directive %s in function body", t.text)
 }

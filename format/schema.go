@@ -183,6 +183,7 @@ type wireInst struct {
 	File        string   `json:"file,omitempty"`
 	Line        uint32   `json:"line,omitempty"`
 	Target      uint32   `json:"target,omitempty"` // branch target pc + 1
+	NoUnroll    bool     `json:"nounroll,omitempty"`
 }
 
 // maxWarpsPerCTA bounds a launch's block so that the warp column fits in uint8. CUDA
@@ -245,7 +246,7 @@ func encodeMeta(m *Meta) ([]byte, error) {
 			wi := wireInst{
 				Opcode: in.Opcode, Class: in.Class.String(), Width: in.Width, CacheOp: in.CacheOp.String(),
 				RegsRead: in.RegsRead, RegsWritten: in.RegsWritten, PTX: in.PTX, File: in.File, Line: in.Line,
-				Target: in.Target,
+				Target: in.Target, NoUnroll: in.NoUnroll,
 			}
 			if in.Space != SpaceNone {
 				wi.Space = in.Space.String()
@@ -328,7 +329,8 @@ func decodeMeta(data []byte, v Version) (*Meta, []int, error) {
 		}
 		for i, wi := range wl.Program {
 			in := Inst{PC: uint32(i), Opcode: wi.Opcode, Width: wi.Width, RegsRead: wi.RegsRead,
-				RegsWritten: wi.RegsWritten, PTX: wi.PTX, File: wi.File, Line: wi.Line, Target: wi.Target}
+				RegsWritten: wi.RegsWritten, PTX: wi.PTX, File: wi.File, Line: wi.Line, Target: wi.Target,
+				NoUnroll: wi.NoUnroll}
 			for _, f := range []struct {
 				field, value string
 				names        []string

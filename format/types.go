@@ -188,6 +188,11 @@ type Inst struct {
 	// branch, or a branch whose target the trace does not record (traces written before
 	// gtrace recorded it, SASS imports). Use BranchTarget.
 	Target uint32
+	// NoUnroll: a `.pragma "nounroll"` came just before this instruction, in the
+	// header block of the loop it starts: ptxas keeps that loop's trips as they are
+	// (LLVM and nvcc mark the remainder loops of what they unroll so). False in
+	// traces written before gtrace recorded it.
+	NoUnroll bool
 }
 
 // BranchTarget is the pc a branch jumps to, if the trace records it.

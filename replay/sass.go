@@ -489,14 +489,61 @@ func redirects(insts []format.Inst, own []int, pc int) bool {
 // what decides it is not known, and the engine takes 4 for all.
 const ptxasUnroll = 4
 
+// unrolledBRAs is how many taken BRAs ptxas's unrolled form of a counted loop takes at
+// one of its PTX back edges: at the taken back edge after trips trips of this entry
+// (exit false), or where the warp leaves the loop after trips taken back edges, that
+// is trips+1 trips of its body (exit true). The SASS of such a loop (scripts/hw/
+// sumloop.sh, traces/hw/h100-2026-11-28-sumloop/sumloop-sass.txt, sum_plain from
+// 0x02f0; the same in traces/hw/h100-2026-11-28-histphase for nvcc's PTX) is a main
+// loop of ptxasUnroll trips a BRA, entered while more than ptxasUnroll-1 trips
+// remain, then a block of two trips for a remainder of two or three, then the single
+// trip for what is left:
+//
+//	if left > 3 { do { 4 trips } while left > 3 } else skip (a taken BRA)
+//	if left > 1 { 2 trips } else skip (a taken BRA)
+//	if left == 0 && the main loop or the pair ran { skip (a taken BRA) } else 1 trip
+//
+// An entry of n trips takes main-loop back edges n/4 - 1 times (n >= 8), and the
+// tests' skips as they fall. The main loop's back edges are charged when they are
+// known to come: at the PTX back edge that ends the third trip of the next round
+// (trips 7, 11, 15, ...); the skips where the warp leaves.
+func unrolledBRAs(trips uint32, exit bool) int {
+	const u = ptxasUnroll
+	if !exit {
+		if trips >= 2*u-1 && trips%u == u-1 {
+			return 1
+		}
+		return 0
+	}
+	n := trips + 1
+	taken := 0
+	if n/u == 0 {
+		taken++ // no round of the main loop
+	}
+	left := n % u
+	if left <= 1 {
+		taken++ // no pair
+	} else {
+		left -= 2
+	}
+	if left == 0 {
+		taken++ // nothing for the single trip: ran the main loop or the pair
+	}
+	return taken
+}
+
 // countedBackEdge: the branch at pc closes a loop ptxas can unroll: it goes back (a
 // conditional branch, or the bra.uni after the loop's conditional exit), and the
 // predicate that decides it is a compare of a register the loop steps by a constant
-// (an add or sub whose only register operand is the one it writes).
+// (an add or sub whose only register operand is the one it writes). A loop whose
+// header carries `.pragma "nounroll"` (format.Inst.NoUnroll on its first instruction,
+// where clang-14 and nvcc put it on the remainder loops they make) ptxas keeps as it
+// is: one BRA a trip (scripts/hw/sumloop.sh, traces/hw/h100-2026-11-28-sumloop:
+// the remainder loop of clang-14's sum_plain stays one LDS a trip in SASS).
 func countedBackEdge(insts []format.Inst, pc int) bool {
 	in := &insts[pc]
 	head, ok := in.BranchTarget()
-	if !ok || head > pc || !isBranch(in) {
+	if !ok || head > pc || !isBranch(in) || insts[head].NoUnroll {
 		return false
 	}
 	test := in

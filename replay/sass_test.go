@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -223,6 +224,113 @@ mov.u32 %r9, %tid.x;
 			case a == "ampere" && c.name == "copy" && per < alu:
 				t.Errorf("ampere: a mov of a %s adds %.2f cycles a link: want at least lat.alu %g", c.name, per, alu)
 			}
+		}
+	}
+}
+
+// unrolledBRAs, summed over one entry of n trips (its back edges, then its exit), is
+// the count of taken BRAs in ptxas's unrolled layout (sumloop-sass.txt, sum_plain
+// 0x02f0-0x10a0) walked trip by trip here: a main loop of 4 trips a round while more
+// than 3 are left, its back edge taken between rounds; a pair for 2 or 3 left; a
+// single trip; a taken skip for each part with nothing to do.
+func TestUnrolledBRAs(t *testing.T) {
+	for n := uint32(1); n <= 40; n++ {
+		got := 0
+		for j := uint32(1); j < n; j++ {
+			got += unrolledBRAs(j, false)
+		}
+		got += unrolledBRAs(n-1, true)
+		want, left, ran := 0, n, false
+		if left > 3 {
+			for ran = true; ; {
+				left -= 4
+				if left <= 3 {
+					break
+				}
+				want++ // the main loop's back edge
+			}
+		} else {
+			want++ // skip the main loop
+		}
+		if left > 1 {
+			left -= 2
+			ran = true
+		} else {
+			want++ // skip the pair
+		}
+		if left == 0 && ran {
+			want++ // skip the single trip
+		}
+		if got != want {
+			t.Errorf("%d trips: %d taken BRAs charged, the layout takes %d", n, got, want)
+		}
+	}
+}
+
+// `.pragma "nounroll"` reaches the trace on the loop header's first instruction
+// (format.Inst.NoUnroll), and such a loop's back edge is not a counted one: on hopper a
+// warp waits lat.branch at each of its trips, where the same loop without the pragma
+// takes the unrolled layout's BRAs (unrolledBRAs).
+func TestNoUnrollPragma(t *testing.T) {
+	const trips = 24
+	src := func(pragma string) string {
+		return `.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+.reg .pred %p<4>;
+.reg .b32 %r<16>;
+.reg .b64 %rd<8>;
+ld.param.u64 %rd1, [p];
+cvta.to.global.u64 %rd2, %rd1;
+mov.u32 %r1, %tid.x;
+mov.u32 %r2, 0;
+LOOP:
+` + pragma + `add.s32 %r1, %r1, 3;
+add.s32 %r2, %r2, 1;
+setp.lt.u32 %p1, %r2, ` + strconv.Itoa(trips) + `;
+@%p1 bra LOOP;
+st.global.u32 [%rd2], %r1;
+ret;
+}
+`
+	}
+	stall := func(r *format.Reader) float64 {
+		return metric(t, timeOne(t, r, "hopper"), "smsp__pcsamp_warps_issue_stalled_branch_resolving")
+	}
+	plain, pragma := captureWarp(t, src(""), "buf:u32:1"), captureWarp(t, src(".pragma \"nounroll\";\n"), "buf:u32:1")
+	var marked []int
+	for _, in := range pragma.Meta().Launches[0].Program.Insts {
+		if in.NoUnroll {
+			marked = append(marked, int(in.PC))
+		}
+	}
+	if len(marked) != 1 || !strings.HasPrefix(pragma.Meta().Launches[0].Program.Insts[marked[0]].PTX, "add.s32 %r1") {
+		t.Fatalf("NoUnroll on pcs %v: want the loop's first instruction only", marked)
+	}
+	for _, in := range plain.Meta().Launches[0].Program.Insts {
+		if in.NoUnroll {
+			t.Fatalf("pc %d NoUnroll without a pragma", in.PC)
+		}
+	}
+	lat := float64(preset(t, "hopper").Latency.Branch)
+	unrolled := 0
+	for j := uint32(1); j < trips; j++ {
+		unrolled += unrolledBRAs(j, false)
+	}
+	unrolled += unrolledBRAs(trips-1, true)
+	// A wait of k BRAs holds the warp k x lat.branch cycles from its branch's issue to
+	// the next: k x lat.branch - 1 stalled cycles, or k x (lat.branch - 1) when they
+	// come one a branch.
+	for _, c := range []struct {
+		name string
+		r    *format.Reader
+		bras int
+	}{{"nounroll", pragma, trips - 1}, {"unrolled", plain, unrolled}} {
+		k := float64(c.bras)
+		if got := stall(c.r); got < k*(lat-1) || got > k*lat {
+			t.Errorf("%s: %g cycles branch_resolving, want %g to %g (%d BRAs)", c.name, got, k*(lat-1), k*lat, c.bras)
 		}
 	}
 }

@@ -110,16 +110,22 @@ type timedInst struct {
 	three bool // three or more register sources (not counting predicates): see sm.reuse_miss_cycles
 	// redirect: a branch whose taken direction is a taken BRA in SASS, so the warp's
 	// next issue waits lat.branch (see redirects); counted: the back edge of a loop
-	// ptxas unrolls, whose BRA only every ptxasUnroll-th trip takes.
+	// ptxas unrolls (countedBackEdge), whose BRA only some trips take (unrolledBRAs).
 	redirect, counted bool
-	lat               int64
-	why               sched.Reason
-	rd, wr            []uint16
-	width             int
-	memOp             format.MemOp
-	cacheOp           format.CacheOp
-	agg               bool   // an atomic ptxas aggregates per warp (Aggregated)
-	lanes             uint32 // an ldmatrix's lanes that give its rows (matrixLanes); 0 for others
+	// loop: for a counted back edge, its index in timedWarp.trips plus one (0: none);
+	// exitOf: the same for the branch whose direction leaves that loop (the back edge
+	// itself, not taken, or the conditional exit just before a bra.uni back edge,
+	// taken: exitTaken).
+	loop, exitOf uint16
+	exitTaken    bool
+	lat          int64
+	why          sched.Reason
+	rd, wr       []uint16
+	width        int
+	memOp        format.MemOp
+	cacheOp      format.CacheOp
+	agg          bool   // an atomic ptxas aggregates per warp (Aggregated)
+	lanes        uint32 // an ldmatrix's lanes that give its rows (matrixLanes); 0 for others
 }
 
 // mioQueue is how many cycles of work the SM's LSU/MIO queue holds before a memory
@@ -148,9 +154,10 @@ type timedWarp struct {
 	next     int // record to issue when ready
 	wake     int64
 	// fetchAt is the first cycle the warp may issue after a taken branch (lat.branch);
-	// trips counts the counted back edges it took, ptxasUnroll to a BRA.
+	// trips counts, per counted loop (timedInst.loop), the back edges it took since it
+	// last left that loop.
 	fetchAt int64
-	trips   uint32
+	trips   []uint32
 	// since is the first cycle not yet charged to (atPC, state): a warp's state changes
 	// only when it is evaluated, so refresh charges the cycles since its last
 	// evaluation, not every step every warp.
@@ -312,6 +319,8 @@ type timer struct {
 	// sassCount: sass.go's estimate of each pc's SASS instructions (nil: count PTX), for
 	// the report.
 	sassCount []int
+	// loops: how many counted loops the program has (timedInst.loop).
+	loops int
 
 	lat arch.Latency
 	ord *orderer
@@ -506,7 +515,15 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 			e.insts[pc].skip = blockPipes(e.insts, own, count[pc]-own[pc], pc)
 		}
 		e.insts[pc].redirect = cfg.Latency.Branch > 0 && redirects(e.prog, own, pc)
-		e.insts[pc].counted = e.insts[pc].redirect && own != nil && countedBackEdge(e.prog, pc)
+		if e.insts[pc].redirect && own != nil && countedBackEdge(e.prog, pc) && e.loops < math.MaxUint16 {
+			e.loops++
+			in := &e.insts[pc]
+			in.counted, in.loop, in.exitOf = true, uint16(e.loops), uint16(e.loops)
+			if !conditional(&e.prog[pc]) { // "@p bra EXIT; bra.uni HEAD": leaves when p
+				e.insts[pc-1].exitOf, e.insts[pc-1].exitTaken = uint16(e.loops), true
+				in.exitOf = 0
+			}
+		}
 	}
 	regs := int(l.RegsPerThread)
 	if regs == 0 {
@@ -714,6 +731,9 @@ func (s *timedSM) launch(t int64) {
 			return
 		}
 		tw := &timedWarp{w: w, cta: c, slot: slot, sched: slot % len(s.scheds), finished: w.Len() == 0, since: t, okRec: -1}
+		if e.loops > 0 {
+			tw.trips = make([]uint32, e.loops)
+		}
 		if e.its && diverged(w) {
 			tw.order = sched.Divergent(w.Path, w.Flags, format.FlagSplit, format.FlagReconverge, itsWindow, e.ord.pathOrder(w, itsWindow, nil))
 		} else {
@@ -1132,19 +1152,29 @@ func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 		}
 		sc.pipes[in.pipe].TakeN(t, n)
 	}
-	if taken := i+1 < fw.Len() && fw.PC[i+1] != pc+1; taken && in.skip != noSkip {
+	taken := i+1 < fw.Len() && fw.PC[i+1] != pc+1
+	if taken && in.skip != noSkip {
 		for p, n := range in.skip { // the predicated block, issued with its guard off
 			if n > 0 {
 				sc.pipes[p].TakeN(t, int(n))
 			}
 		}
 	} else if taken && in.redirect {
+		n := 1
 		if in.counted {
-			w.trips++
+			w.trips[in.loop-1]++
+			n = unrolledBRAs(w.trips[in.loop-1], false)
 		}
-		if !in.counted || w.trips%ptxasUnroll == 0 {
-			w.fetchAt = t + int64(e.lat.Branch)
+		if n > 0 {
+			w.fetchAt = t + int64(n)*int64(e.lat.Branch)
 		}
+	}
+	if in.exitOf > 0 && taken == in.exitTaken { // the warp leaves a counted loop
+		trips := &w.trips[in.exitOf-1]
+		if n := unrolledBRAs(*trips, true); n > 0 {
+			w.fetchAt = max(w.fetchAt, t+int64(n)*int64(e.lat.Branch))
+		}
+		*trips = 0
 	}
 	sc.last = w.slot
 	k := in.kind
