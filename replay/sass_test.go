@@ -140,16 +140,10 @@ func TestSASSEstimateWithoutTargets(t *testing.T) {
 	}
 }
 
-// In the timing engine a warp that branches over a block ptxas predicates still issues
-// the block, predicated off: on hopper the integer instruction after the branch waits
-// for the block's slots on the integer pipe; on ampere, with no SASS estimate, the skipped
-// block costs nothing.
-//
-// (Crediting what ptxas folds away, letting a weight-0 instruction issue free with its
-// result ready when its sources are, made the reductions 17-35% faster than the H200:
-// not landed, docs/issue-11.md.)
-func TestTimingChargesPredicatedBlock(t *testing.T) {
-	const head = `.version 7.0
+// onePointerKernel opens the one-warp kernels of the tests below: an entry k with one
+// pointer parameter p, 4 predicates, 16 32-bit and 8 64-bit registers, and p's global
+// address in %rd2.
+const onePointerKernel = `.version 7.0
 .target sm_80
 .address_size 64
 .visible .entry k(.param .u64 p)
@@ -159,7 +153,18 @@ func TestTimingChargesPredicatedBlock(t *testing.T) {
 .reg .b64 %rd<8>;
 ld.param.u64 %rd1, [p];
 cvta.to.global.u64 %rd2, %rd1;
-mov.u32 %r1, %tid.x;
+`
+
+// In the timing engine a warp that branches over a block ptxas predicates still issues
+// the block, predicated off: on hopper the integer instruction after the branch waits
+// for the block's slots on the integer pipe; on ampere, with no SASS estimate, the skipped
+// block costs nothing.
+//
+// (Crediting what ptxas folds away, letting a weight-0 instruction issue free with its
+// result ready when its sources are, made the reductions 17-35% faster than the H200:
+// not landed, docs/issue-11.md.)
+func TestTimingChargesPredicatedBlock(t *testing.T) {
+	const head = onePointerKernel + `mov.u32 %r1, %tid.x;
 mul.wide.u32 %rd3, %r1, 4;
 add.s64 %rd4, %rd2, %rd3;
 mov.u32 %r9, 0;
@@ -192,16 +197,7 @@ setp.lt.u32 %p1, %r1, 64;
 // ampere, with no estimate, the mov is an instruction like any other and adds its
 // latency.
 func TestTimingFoldedMoves(t *testing.T) {
-	const head = `.version 7.0
-.target sm_80
-.address_size 64
-.visible .entry k(.param .u64 p)
-{
-.reg .b32 %r<16>;
-.reg .b64 %rd<8>;
-ld.param.u64 %rd1, [p];
-cvta.to.global.u64 %rd2, %rd1;
-mov.u32 %r9, %tid.x;
+	const head = onePointerKernel + `mov.u32 %r9, %tid.x;
 `
 	const tail = "st.global.u32 [%rd2], %r9;\nret;\n}\n"
 	const links = 64
@@ -274,17 +270,7 @@ func TestUnrolledBRAs(t *testing.T) {
 func TestNoUnrollPragma(t *testing.T) {
 	const trips = 24
 	src := func(pragma string) string {
-		return `.version 7.0
-.target sm_80
-.address_size 64
-.visible .entry k(.param .u64 p)
-{
-.reg .pred %p<4>;
-.reg .b32 %r<16>;
-.reg .b64 %rd<8>;
-ld.param.u64 %rd1, [p];
-cvta.to.global.u64 %rd2, %rd1;
-mov.u32 %r1, %tid.x;
+		return onePointerKernel + `mov.u32 %r1, %tid.x;
 mov.u32 %r2, 0;
 LOOP:
 ` + pragma + `add.s32 %r1, %r1, 3;
