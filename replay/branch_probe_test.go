@@ -34,10 +34,17 @@ func loopTrips(t *testing.T, ptx []byte, loop string, warps int, sets ...string)
 			spec.DynShared = 4 * 32768
 			spec.Args = []string{"u32:" + strconv.Itoa(n), "i32:" + strconv.Itoa(trips*threads/n), "buf:i32:1024", "buf:i64:32"}
 		}
-		r, _ := captureSpec(t, spec)
-		c[j] = metric(t, timeOne(t, r, "hopper", append([]string{"sm.clock_mhz=1980"}, sets...)...), "sm__cycles_elapsed.avg")
+		c[j] = h100Cycles(t, spec, sets...)
 	}
 	return (c[1] - c[0]) / 256
+}
+
+// h100Cycles captures spec and times it on the hopper preset at the 1980 MHz the H100
+// probes ran at (with sets on top): its sm__cycles_elapsed.avg.
+func h100Cycles(t *testing.T, spec capture.Spec, sets ...string) float64 {
+	t.Helper()
+	r, _ := captureSpec(t, spec)
+	return metric(t, timeOne(t, r, "hopper", append([]string{"sm.clock_mhz=1980"}, sets...)...), "sm__cycles_elapsed.avg")
 }
 
 // A warp waits lat.branch cycles after a taken branch before its target issues; other

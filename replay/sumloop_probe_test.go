@@ -58,8 +58,7 @@ func sumloopTrip(t *testing.T, ptx []byte, k sumloopKey, sets ...string) float64
 			SIMT: format.SIMTITS, DynShared: uint32(4 * k.bins * k.copies),
 			Args: []string{"u32:" + strconv.Itoa(k.bins), "u32:" + strconv.Itoa(k.copies), "i32:" + strconv.Itoa(reps),
 				"buf:u32:4096", "buf:u32:1", "buf:i64:32"}}
-		r, _ := captureSpec(t, spec)
-		c[j] = metric(t, timeOne(t, r, "hopper", append([]string{"sm.clock_mhz=1980"}, sets...)...), "sm__cycles_elapsed.avg")
+		c[j] = h100Cycles(t, spec, sets...)
 	}
 	return (c[1] - c[0]) / (float64(k.bins) / float64(32*k.warps))
 }

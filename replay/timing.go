@@ -109,13 +109,13 @@ type timedInst struct {
 	skip  [numPipes]uint16
 	three bool // three or more register sources (not counting predicates): see sm.reuse_miss_cycles
 	// redirect: a branch whose taken direction is a taken BRA in SASS, so the warp's
-	// next issue waits lat.branch (see redirects); counted: the back edge of a loop
-	// ptxas unrolls (countedBackEdge), whose BRA only some trips take (unrolledBRAs).
-	redirect, counted bool
-	// loop: for a counted back edge, its index in timedWarp.trips plus one (0: none);
-	// exitOf: the same for the branch whose direction leaves that loop (the back edge
-	// itself, not taken, or the conditional exit just before a bra.uni back edge,
-	// taken: exitTaken).
+	// next issue waits lat.branch (see redirects).
+	redirect bool
+	// loop: for the back edge of a loop ptxas unrolls (countedBackEdge), whose BRA
+	// only some trips take (unrolledBRAs), its index in timedWarp.trips plus one (0:
+	// any other instruction); exitOf: the same for the branch whose direction leaves
+	// that loop (the back edge itself, not taken, or the conditional exit just before
+	// a bra.uni back edge, taken: exitTaken).
 	loop, exitOf uint16
 	exitTaken    bool
 	lat          int64
@@ -518,7 +518,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 		if e.insts[pc].redirect && own != nil && countedBackEdge(e.prog, pc) && e.loops < math.MaxUint16 {
 			e.loops++
 			in := &e.insts[pc]
-			in.counted, in.loop, in.exitOf = true, uint16(e.loops), uint16(e.loops)
+			in.loop, in.exitOf = uint16(e.loops), uint16(e.loops)
 			if !conditional(&e.prog[pc]) { // "@p bra EXIT; bra.uni HEAD": leaves when p
 				e.insts[pc-1].exitOf, e.insts[pc-1].exitTaken = uint16(e.loops), true
 				in.exitOf = 0
@@ -1161,7 +1161,7 @@ func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 		}
 	} else if taken && in.redirect {
 		n := 1
-		if in.counted {
+		if in.loop > 0 {
 			w.trips[in.loop-1]++
 			n = unrolledBRAs(w.trips[in.loop-1], false)
 		}

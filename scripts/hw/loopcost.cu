@@ -40,11 +40,8 @@ int main()
 						loop_fma<<<1, threads>>>(trips * threads, 0.999f, (float *)out, cyc);
 					CK(cudaDeviceSynchronize());
 				}
-				long long c[32];
-				CK(cudaMemcpy(c, cyc, 8 * w, cudaMemcpyDeviceToHost));
-				long long lo = c[0], hi = c[0];
-				for (int i = 1; i < w; i++)
-					lo = std::min(lo, c[i]), hi = std::max(hi, c[i]);
+				long long lo, hi;
+				warpCycles(cyc, w, &lo, &hi);
 				printf("%s,%d,%d,%lld,%lld\n", loop == 0 ? "count" : loop == 1 ? "sts" : "fma", w, trips, lo, hi);
 			}
 	return 0;

@@ -61,3 +61,13 @@ static float timeLaunch(bool once, L launch)
 {
 	return timeLaunch(once, launch, [] {});
 }
+
+// warpCycles reads the first warps entries of cyc (a kernel's per-warp clock64
+// differences on the device) and returns their least and greatest in lo and hi.
+static void warpCycles(const long long *cyc, int warps, long long *lo, long long *hi)
+{
+	std::vector<long long> t(warps);
+	CK(cudaMemcpy(t.data(), cyc, 8 * warps, cudaMemcpyDeviceToHost));
+	*lo = *std::min_element(t.begin(), t.end());
+	*hi = *std::max_element(t.begin(), t.end());
+}

@@ -78,11 +78,8 @@ int main(int argc, char **argv)
 						CU(cuLaunchKernel(fn, 1, 1, 1, 32 * w, 1, 1, 4 * b * c, 0, args, nullptr));
 						CK(cudaDeviceSynchronize());
 					}
-					long long t[32];
-					CK(cudaMemcpy(t, cyc, 8 * w, cudaMemcpyDeviceToHost));
-					long long lo = t[0], hi = t[0];
-					for (unsigned i = 1; i < w; i++)
-						lo = std::min(lo, t[i]), hi = std::max(hi, t[i]);
+					long long lo, hi;
+					warpCycles(cyc, w, &lo, &hi);
 					printf("%s,%s,%u,%u,%u,%d,%lld,%lld\n", name.c_str(), l.kernel, w, b, c, reps, lo, hi);
 				}
 		}
