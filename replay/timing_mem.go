@@ -53,7 +53,7 @@ func newTimedL2(cfg *arch.Config, nsm int) (*timedL2, error) {
 		return nil, err
 	}
 	l.dram, err = dram.NewChannels(cfg.DRAM.Config, dram.Timing{ClockMHz: cfg.SM.ClockMHz, BandwidthGBs: cfg.DRAM.BandwidthGBs,
-		RowMissNS: cfg.DRAM.RowMissNS, RRDNS: cfg.DRAM.RRDNS, LatencyCycles: latDRAM})
+		RowMissNS: cfg.DRAM.RowMissNS, RRDNS: cfg.DRAM.RRDNS, LatencyCycles: latDRAM, Reorder: cfg.DRAM.Reorder})
 	return l, err
 }
 

@@ -244,6 +244,9 @@ type DRAM struct {
 	// banks. It caps how many row misses a channel serves per second, which is what
 	// limits scattered access well below the data bus's peak. 0: not modelled.
 	RRDNS float64
+	// Reorder: the controller serves a channel's requests as their banks are ready
+	// (FR-FCFS), not in arrival order (dram.Timing.Reorder).
+	Reorder bool
 }
 
 // Latency is in SM clock cycles, for a timing engine. ALU..DP are dependent

@@ -101,6 +101,7 @@ func buildFields() []field {
 		field{key: "dram.hash", ptr: func(c *Config) any { return &c.DRAM.Hash }},
 		field{key: "dram.row_miss_ns", ptr: func(c *Config) any { return &c.DRAM.RowMissNS }},
 		field{key: "dram.rrd_ns", ptr: func(c *Config) any { return &c.DRAM.RRDNS }},
+		field{key: "dram.reorder", ptr: func(c *Config) any { return &c.DRAM.Reorder }},
 		field{key: "lat.alu", ptr: func(c *Config) any { return &c.Latency.ALU }},
 		field{key: "lat.fma", ptr: func(c *Config) any { return &c.Latency.FMA }},
 		field{key: "lat.sfu", ptr: func(c *Config) any { return &c.Latency.SFU }},

@@ -16,6 +16,10 @@ type Timing struct {
 	RowMissNS     float64 // precharge + activate: how long a row miss holds its bank
 	RRDNS         float64 // least time between two row activations in one channel (tRRD)
 	LatencyCycles int64   // unloaded latency of a read that misses the row, L2 to SM
+	// Reorder serves a channel's requests as their banks become ready (FR-FCFS: a row
+	// hit or a free bank goes first), not in arrival order, where a request that waits
+	// for its bank holds up every later one in its channel.
+	Reorder bool
 }
 
 // Channels is the DRAM with time, as the timing engine drives it: each bank's open row
@@ -28,6 +32,13 @@ type Timing struct {
 // the channel's bus then moves the sector at its share of the peak bandwidth. The
 // latency a pointer chase measures (LatencyCycles) is over cold rows, so a row hit
 // returns RowMissNS sooner. Not safe for concurrent use.
+//
+// In arrival order (Reorder false) a request starts no sooner than the one before it
+// in its channel: one that waits for its bank delays the bus and the activations of
+// all that follow, so scattered rows reach a fraction of the bus's peak. With Reorder
+// the bus and the activation rate are shared in arrival order, one burst and one RRDNS
+// a request, but a request's data waits only for its own bank: what a first-ready
+// (FR-FCFS) scheduler with a deep queue achieves.
 type Channels struct {
 	m         *Model // the address mapping only
 	banks     int
@@ -39,6 +50,7 @@ type Channels struct {
 	rowMiss   int64   // cycles
 	rrd       int64   // ticks
 	latency   int64   // cycles
+	reorder   bool
 
 	readBytes, writeBytes uint64
 }
@@ -60,7 +72,7 @@ func NewChannels(cfg Config, t Timing) (*Channels, error) {
 	if t.RowMissNS < 0 || t.RRDNS < 0 || t.LatencyCycles < 0 {
 		return nil, fmt.Errorf("dram: row miss %g ns, tRRD %g ns and latency %d cycles must not be negative", t.RowMissNS, t.RRDNS, t.LatencyCycles)
 	}
-	c := &Channels{m: m, banks: cfg.Banks, latency: t.LatencyCycles,
+	c := &Channels{m: m, banks: cfg.Banks, latency: t.LatencyCycles, reorder: t.Reorder,
 		busBusy:   make([]int64, cfg.Channels),
 		bankReady: make([]int64, cfg.Channels*cfg.Banks),
 		openRow:   make([]int64, cfg.Channels*cfg.Banks),
@@ -84,14 +96,24 @@ func (c *Channels) Access(t int64, addr uint64, write bool) int64 {
 	loc := c.m.Map(addr)
 	b := loc.Channel*c.banks + loc.Bank
 	ready := max(t, c.bankReady[b])
+	// In arrival order nothing of this request happens before its bank is free; with
+	// Reorder it takes its activation and bus slot from when it arrives.
+	from := ready * ticks
+	if c.reorder {
+		from = t * ticks
+	}
 	if c.openRow[b] != int64(loc.Row) {
-		act := max(ready*ticks, c.lastAct[loc.Channel]+c.rrd)
+		act := max(from, c.lastAct[loc.Channel]+c.rrd)
 		c.lastAct[loc.Channel] = act
-		ready = (act+ticks-1)/ticks + c.rowMiss
+		ready = max(ready, (act+ticks-1)/ticks) + c.rowMiss
 		c.openRow[b] = int64(loc.Row)
 	}
-	start := max(ready*ticks, c.busBusy[loc.Channel])
-	c.busBusy[loc.Channel] = start + c.burst
+	slot := max(ready*ticks, c.busBusy[loc.Channel])
+	if c.reorder {
+		slot = max(from, c.busBusy[loc.Channel])
+	}
+	c.busBusy[loc.Channel] = slot + c.burst
+	start := max(ready*ticks, slot)
 	c.bankReady[b] = ready
 	if write {
 		c.writeBytes += sectorBytes

@@ -16,7 +16,8 @@ import (
 //	wr 0x60 at=300 -> 390
 //	bytes read=192 written=32
 //
-// config builds Channels (32-byte bursts; rowmiss and rrd in ns, latency in cycles);
+// config builds Channels (32-byte bursts; rowmiss and rrd in ns, latency in cycles;
+// reorder=1 for Timing.Reorder);
 // rd and wr send one sector at cycle `at` and check the cycle Access returns; bytes
 // checks what the channels moved.
 func TestChannelScripts(t *testing.T) {
@@ -74,13 +75,15 @@ func channelsOf(args map[string]string) (*Channels, error) {
 		n[k] = v
 		delete(args, k)
 	}
+	reorder := args["reorder"] == "1" // optional: 0 (arrival order) when absent
+	delete(args, "reorder")
 	for k := range args {
 		return nil, fmt.Errorf("unknown config key %q", k)
 	}
 	cfg := Config{Channels: int(n["channels"]), Banks: int(n["banks"]), RowBytes: int(n["row"]),
 		BurstLength: 8, BusBytes: 4, Interleave: int(n["interleave"])}
 	return NewChannels(cfg, Timing{ClockMHz: int(n["clock"]), BandwidthGBs: n["bw"],
-		RowMissNS: n["rowmiss"], RRDNS: n["rrd"], LatencyCycles: int64(n["latency"])})
+		RowMissNS: n["rowmiss"], RRDNS: n["rrd"], LatencyCycles: int64(n["latency"]), Reorder: reorder})
 }
 
 func firstErr(errs ...error) error {

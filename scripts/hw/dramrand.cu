@@ -1,0 +1,91 @@
+// dramrand.cu: how fast DRAM serves reads of random blocks, against a stream (issue 11:
+// the timing engine's DRAM channels). scripts/hw/probe.sh dramrand runs it without a
+// profiler and under Nsight Compute.
+//
+//   dramrand [once]
+//
+// Every launch reads a 1 GB buffer (far past the L2, so every block is a miss) with
+// ld.global.cg, 8 CTAs of 256 threads per SM:
+//   stream     each thread reads 16 B at a time in order (grid-stride): the peak
+//   rand B     blocks of B bytes (32, 64, 128, 256) in a shuffled order, each block read
+//              by B/4 lanes together, 4 independent loads a thread in flight; every
+//              block of the buffer once (a permutation of the blocks)
+// Prints id,kind,block,bytes,blocks,threads,ms (ms: the median of three runs, caches
+// flushed before each; "once": one untimed run each, for ncu, whose ID is the launch's id).
+#include <cstring>
+#include <string>
+#include <cuda_runtime.h>
+#include "probe.h"
+
+static const size_t MB = 1 << 20;
+
+// perm is a bijection of the k-bit numbers (multiplications by odd numbers and
+// xor-shifts, modulo 2^k): 32-bit operations only, so the loop stays cheaper than the
+// DRAM it waits for (a 64-bit modulo made the first run of this probe issue-bound).
+__device__ __forceinline__ unsigned perm(unsigned i, int k)
+{
+	unsigned m = (1u << k) - 1, x = i * 0x9e3779b1u & m;
+	x ^= x >> (k / 2);
+	x = x * 0x85ebca6bu & m;
+	x ^= x >> (k / 3 + 1);
+	return x;
+}
+
+__global__ void stream(const uint4 *a, size_t n, unsigned *sink)
+{
+	unsigned s = 0;
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+		uint4 v = __ldcg(&a[i]);
+		s += v.x ^ v.y ^ v.z ^ v.w;
+	}
+	if (s == 0x9e3779b9u)
+		sink[0] = s;
+}
+
+// rand_blocks reads block perm(g) of the 2^k blocks for each group g of words lanes (B/4
+// lanes a block): a warp's load reads 128/B blocks, and a thread has 4 loads in flight.
+__global__ void rand_blocks(const unsigned *a, int k, int words, unsigned *sink)
+{
+	unsigned t = blockIdx.x * blockDim.x + threadIdx.x, nt = gridDim.x * blockDim.x;
+	unsigned lane = threadIdx.x % words, groups = nt / words, nb = 1u << k;
+	unsigned s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+	// perm keeps k bits, so the last round's loads past nb stay in the buffer: they
+	// read up to 4 * groups blocks a second time (under 1% of them).
+	for (unsigned g = t / words; g < nb; g += 4 * groups) {
+		s0 += __ldcg(&a[(size_t)perm(g, k) * words + lane]);
+		s1 += __ldcg(&a[(size_t)perm(g + groups, k) * words + lane]);
+		s2 += __ldcg(&a[(size_t)perm(g + 2 * groups, k) * words + lane]);
+		s3 += __ldcg(&a[(size_t)perm(g + 3 * groups, k) * words + lane]);
+	}
+	if ((s0 ^ s1 ^ s2 ^ s3) == 0x9e3779b9u)
+		sink[0] = s0;
+}
+
+int main(int argc, char **argv)
+{
+	bool once = argc > 1 && !strcmp(argv[1], "once");
+	int sms = smCount();
+	const size_t bytes = 1024 * MB;
+	unsigned *a, *sink, *junk;
+	CK(cudaMalloc(&a, bytes));
+	CK(cudaMalloc(&sink, 4));
+	CK(cudaMalloc(&junk, 256 * MB));
+	CK(cudaMemset(a, 1, bytes));
+	// What flushes the L2 between timed runs: writing more than it holds.
+	auto flush = [&] { CK(cudaMemset(junk, 0, 256 * MB)); };
+	dim3 grid(8 * sms), block(256);
+	printf("id,kind,block,bytes,blocks,threads,ms\n");
+	int id = 0;
+	float ms = timeLaunch(once, [&] { stream<<<grid, block>>>((const uint4 *)a, bytes / 16, sink); }, flush);
+	printf("%d,stream,16,%zu,%d,%d,%.4f\n", id++, bytes, grid.x, block.x, ms);
+	for (int b : {32, 64, 128, 256}) {
+		int words = b / 4, k = 0;
+		while ((size_t)b << k < bytes)
+			k++;
+		// A block of 256 B is read by 64 lanes, two warps' loads.
+		ms = timeLaunch(once, [&] { rand_blocks<<<grid, block>>>(a, k, words, sink); }, flush);
+		printf("%d,rand,%d,%zu,%d,%d,%.4f\n", id++, b, bytes, grid.x, block.x, ms);
+		fflush(stdout);
+	}
+	return 0;
+}
