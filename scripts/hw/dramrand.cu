@@ -10,6 +10,11 @@
 //   rand B     blocks of B bytes (32, 64, 128, 256) in a shuffled order, each block read
 //              by B/4 lanes together, 4 independent loads a thread in flight; every
 //              block of the buffer once (a permutation of the blocks)
+// and, after those (ids from 5), how DRAM mixes reads with writes:
+//   wstream    each thread writes 16 B at a time in order over the 1 GB
+//   copy       the first half of the buffer copied to the second, 16 B a thread at a time
+//   rw N       a stream that reads N of every 8 16-byte pieces and writes the others
+//              (N = 2, 4, 6), so reads and writes interleave finely
 // Prints id,kind,block,bytes,blocks,threads,ms (ms: the median of three runs, caches
 // flushed before each; "once": one untimed run each, for ncu, whose ID is the launch's id).
 #include <cstring>
@@ -61,6 +66,33 @@ __global__ void rand_blocks(const unsigned *a, int k, int words, unsigned *sink)
 		sink[0] = s0;
 }
 
+__global__ void wstream(uint4 *a, size_t n)
+{
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+		a[i] = make_uint4(i, i, i, i);
+}
+
+__global__ void copy(const uint4 *in, uint4 *out, size_t n)
+{
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+		out[i] = __ldcg(&in[i]);
+}
+
+// rw reads piece i when i % 8 < reads and writes it otherwise.
+__global__ void rw(uint4 *a, size_t n, int reads, unsigned *sink)
+{
+	unsigned s = 0;
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+		if ((int)(i % 8) < reads) {
+			uint4 v = __ldcg(&a[i]);
+			s += v.x ^ v.w;
+		} else
+			a[i] = make_uint4(i, 0, 0, i);
+	}
+	if (s == 0x9e3779b9u)
+		sink[0] = s;
+}
+
 int main(int argc, char **argv)
 {
 	bool once = argc > 1 && !strcmp(argv[1], "once");
@@ -85,6 +117,15 @@ int main(int argc, char **argv)
 		// A block of 256 B is read by 64 lanes, two warps' loads.
 		ms = timeLaunch(once, [&] { rand_blocks<<<grid, block>>>(a, k, words, sink); }, flush);
 		printf("%d,rand,%d,%zu,%d,%d,%.4f\n", id++, b, bytes, grid.x, block.x, ms);
+		fflush(stdout);
+	}
+	ms = timeLaunch(once, [&] { wstream<<<grid, block>>>((uint4 *)a, bytes / 16); }, flush);
+	printf("%d,wstream,16,%zu,%d,%d,%.4f\n", id++, bytes, grid.x, block.x, ms);
+	ms = timeLaunch(once, [&] { copy<<<grid, block>>>((const uint4 *)a, (uint4 *)a + bytes / 32, bytes / 32); }, flush);
+	printf("%d,copy,16,%zu,%d,%d,%.4f\n", id++, bytes, grid.x, block.x, ms);
+	for (int reads : {2, 4, 6}) {
+		ms = timeLaunch(once, [&] { rw<<<grid, block>>>((uint4 *)a, bytes / 16, reads, sink); }, flush);
+		printf("%d,rw%d,16,%zu,%d,%d,%.4f\n", id++, reads, bytes, grid.x, block.x, ms);
 		fflush(stdout);
 	}
 	return 0;
