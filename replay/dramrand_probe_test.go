@@ -19,8 +19,7 @@ const dramrandProbe = "../traces/hw/h100-2026-11-28-dramrand/"
 // sectors of a block one after another (a block under a 64 B fetch is 64 B).
 func channelsRate(t *testing.T, cfg *arch.Config, block int, order func(i int) int, n int) float64 {
 	t.Helper()
-	ch, err := dram.NewChannels(cfg.DRAM.Config, dram.Timing{ClockMHz: cfg.SM.ClockMHz, BandwidthGBs: cfg.DRAM.BandwidthGBs,
-		RowMissNS: cfg.DRAM.RowMissNS, RRDNS: cfg.DRAM.RRDNS, LatencyCycles: int64(cfg.DRAMCycles()), Reorder: cfg.DRAM.Reorder})
+	ch, err := dram.NewChannels(cfg.DRAM.Config, channelTiming(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,9 +52,14 @@ func newTimedL2(cfg *arch.Config, nsm int) (*timedL2, error) {
 	if l.ports, err = cache.NewPorts(len(l.chip.slices), in, out, cfg.L2.AtomicPassClk); err != nil {
 		return nil, err
 	}
-	l.dram, err = dram.NewChannels(cfg.DRAM.Config, dram.Timing{ClockMHz: cfg.SM.ClockMHz, BandwidthGBs: cfg.DRAM.BandwidthGBs,
-		RowMissNS: cfg.DRAM.RowMissNS, RRDNS: cfg.DRAM.RRDNS, LatencyCycles: latDRAM, Reorder: cfg.DRAM.Reorder})
+	l.dram, err = dram.NewChannels(cfg.DRAM.Config, channelTiming(cfg))
 	return l, err
+}
+
+// channelTiming is what the DRAM channels of cfg need beyond their address mapping.
+func channelTiming(cfg *arch.Config) dram.Timing {
+	return dram.Timing{ClockMHz: cfg.SM.ClockMHz, BandwidthGBs: cfg.DRAM.BandwidthGBs, RowMissNS: cfg.DRAM.RowMissNS,
+		RRDNS: cfg.DRAM.RRDNS, LatencyCycles: int64(cfg.DRAMCycles()), Reorder: cfg.DRAM.Reorder}
 }
 
 // read serves an L1 miss for the sectors in mask of line, sent at cycle t, and returns
