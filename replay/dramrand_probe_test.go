@@ -3,7 +3,6 @@ package replay
 import (
 	"math"
 	"math/rand"
-	"strconv"
 	"testing"
 
 	"github.com/gtrace/gtrace/models/arch"
@@ -54,12 +53,9 @@ func TestDRAMRandProbe(t *testing.T) {
 	const sectors = 1 << 20 // 32 MB of each order: enough for every bank many times
 	const probeBytes = 1 << 30
 	for _, r := range free { // id,kind,block,bytes,blocks,threads,ms
-		id, err := strconv.Atoi(r[0])
-		if err != nil {
-			t.Fatalf("dramrand-free.csv %v: %v", r, err)
-		}
+		v := probeInts(t, "dramrand-free.csv", []string{r[0], r[2]})
+		id, block := v[0], v[1]
 		m := metric[id]
-		block, _ := strconv.Atoi(r[2])
 		ns, rd := m["gpu__time_duration.sum"], m["dram__bytes_read.sum"]
 		if ns == 0 || rd == 0 || block == 0 {
 			t.Fatalf("launch %d (%v) lacks its time, DRAM bytes or block: %v", id, r, m)
