@@ -247,6 +247,10 @@ type DRAM struct {
 	// Reorder: the controller serves a channel's requests as their banks are ready
 	// (FR-FCFS), not in arrival order (dram.Timing.Reorder).
 	Reorder bool
+	// CCDReadNS and CCDWriteNS are the least time between two column commands of one
+	// channel after a read and after a write; the sectors of one line moved together
+	// share a command (dram.Timing.CCDReadNS). 0: no limit.
+	CCDReadNS, CCDWriteNS float64
 }
 
 // Latency is in SM clock cycles, for a timing engine. ALU..DP are dependent
@@ -541,6 +545,12 @@ func (c *Config) Validate() error {
 	}
 	if c.DRAM.RRDNS < 0 {
 		bad("dram.rrd_ns", "must not be negative, is %g", c.DRAM.RRDNS)
+	}
+	if c.DRAM.CCDReadNS < 0 {
+		bad("dram.ccd_read_ns", "must not be negative, is %g", c.DRAM.CCDReadNS)
+	}
+	if c.DRAM.CCDWriteNS < 0 {
+		bad("dram.ccd_write_ns", "must not be negative, is %g", c.DRAM.CCDWriteNS)
 	}
 	if c.Coalescer < coalesce.Lines128 || c.Coalescer > coalesce.Sectors32 {
 		bad("coalescer", "not set")

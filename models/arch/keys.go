@@ -102,6 +102,8 @@ func buildFields() []field {
 		field{key: "dram.row_miss_ns", ptr: func(c *Config) any { return &c.DRAM.RowMissNS }},
 		field{key: "dram.rrd_ns", ptr: func(c *Config) any { return &c.DRAM.RRDNS }},
 		field{key: "dram.reorder", ptr: func(c *Config) any { return &c.DRAM.Reorder }},
+		field{key: "dram.ccd_read_ns", ptr: func(c *Config) any { return &c.DRAM.CCDReadNS }},
+		field{key: "dram.ccd_write_ns", ptr: func(c *Config) any { return &c.DRAM.CCDWriteNS }},
 		field{key: "lat.alu", ptr: func(c *Config) any { return &c.Latency.ALU }},
 		field{key: "lat.fma", ptr: func(c *Config) any { return &c.Latency.FMA }},
 		field{key: "lat.sfu", ptr: func(c *Config) any { return &c.Latency.SFU }},

@@ -20,6 +20,11 @@ type Timing struct {
 	// hit or a free bank goes first), not in arrival order, where a request that waits
 	// for its bank holds up every later one in its channel.
 	Reorder bool
+	// CCDReadNS and CCDWriteNS are the least time between two column commands of one
+	// channel, a read and a write: the sectors of one 128-byte line that come one after
+	// another in one direction share a command, so a channel moving part of each line
+	// runs at a command a line, not at its bus's rate. 0: no limit.
+	CCDReadNS, CCDWriteNS float64
 }
 
 // Channels is the DRAM with time, as the timing engine drives it: each bank's open row
@@ -39,6 +44,11 @@ type Timing struct {
 // the bus and the activation rate are shared in arrival order, one burst and one RRDNS
 // a request, but a request's data waits only for its own bank: what a first-ready
 // (FR-FCFS) scheduler with a deep queue achieves.
+//
+// A channel also issues at most one column command per CCDReadNS after a read and per
+// CCDWriteNS after a write, and one command moves the sectors of a 128-byte line that
+// come one after another in one direction: a line's fetch or its write-back. A channel
+// moving a sector or two of every line runs at a command a line, below its bus's rate.
 type Channels struct {
 	m         *Model // the address mapping only
 	banks     int
@@ -51,6 +61,12 @@ type Channels struct {
 	rrd       int64   // ticks
 	latency   int64   // cycles
 	reorder   bool
+	// Column commands: each channel's latest command (the line and direction it moves,
+	// when it issued), and the least gap after a read and after a write.
+	cmdLine  []int64 // -1: none
+	cmdWrite []bool
+	cmdAt    []int64  // ticks
+	ccd      [2]int64 // ticks: [0] after a read, [1] after a write
 
 	readBytes, writeBytes uint64
 }
@@ -69,9 +85,11 @@ func NewChannels(cfg Config, t Timing) (*Channels, error) {
 	if !(perCycle > 0) || math.IsInf(perCycle, 0) {
 		return nil, fmt.Errorf("dram: bandwidth %g GB/s over %d channels at %d MHz", t.BandwidthGBs, cfg.Channels, t.ClockMHz)
 	}
-	if t.RowMissNS < 0 || t.RRDNS < 0 || t.LatencyCycles < 0 {
-		return nil, fmt.Errorf("dram: row miss %g ns, tRRD %g ns and latency %d cycles must not be negative", t.RowMissNS, t.RRDNS, t.LatencyCycles)
+	if t.RowMissNS < 0 || t.RRDNS < 0 || t.LatencyCycles < 0 || t.CCDReadNS < 0 || t.CCDWriteNS < 0 {
+		return nil, fmt.Errorf("dram: row miss %g ns, tRRD %g ns, tCCD %g and %g ns and latency %d cycles must not be negative",
+			t.RowMissNS, t.RRDNS, t.CCDReadNS, t.CCDWriteNS, t.LatencyCycles)
 	}
+	nsTicks := func(ns float64) int64 { return int64(ns*float64(t.ClockMHz)/1000*ticks + 0.5) }
 	c := &Channels{m: m, banks: cfg.Banks, latency: t.LatencyCycles, reorder: t.Reorder,
 		busBusy:   make([]int64, cfg.Channels),
 		bankReady: make([]int64, cfg.Channels*cfg.Banks),
@@ -79,10 +97,17 @@ func NewChannels(cfg Config, t Timing) (*Channels, error) {
 		lastAct:   make([]int64, cfg.Channels),
 		burst:     max(int64(math.Round(ticks*float64(sectorBytes)/max(perCycle, 1e-9))), 1),
 		rowMiss:   int64(t.RowMissNS*float64(t.ClockMHz)/1000 + 0.5),
-		rrd:       int64(t.RRDNS*float64(t.ClockMHz)/1000*ticks + 0.5),
+		rrd:       nsTicks(t.RRDNS),
+		ccd:       [2]int64{nsTicks(t.CCDReadNS), nsTicks(t.CCDWriteNS)},
+		cmdLine:   make([]int64, cfg.Channels),
+		cmdWrite:  make([]bool, cfg.Channels),
+		cmdAt:     make([]int64, cfg.Channels),
 	}
 	for i := range c.openRow {
 		c.openRow[i] = -1
+	}
+	for i := range c.cmdLine {
+		c.cmdLine[i] = -1
 	}
 	for i := range c.lastAct {
 		c.lastAct[i] = -c.rrd
@@ -112,6 +137,7 @@ func (c *Channels) Access(t int64, addr uint64, write bool) int64 {
 	if c.reorder {
 		slot = max(from, c.busBusy[loc.Channel])
 	}
+	slot = max(slot, c.command(loc.Channel, addr, write, from))
 	c.busBusy[loc.Channel] = slot + c.burst
 	start := max(ready*ticks, slot)
 	c.bankReady[b] = ready
@@ -122,6 +148,37 @@ func (c *Channels) Access(t int64, addr uint64, write bool) int64 {
 	}
 	// The latency includes the row miss, which a row hit saves.
 	return (start+ticks-1)/ticks + c.latency - c.rowMiss
+}
+
+// lineBytes is what one column command moves at most: the L2's line.
+const lineBytes = 128
+
+// command returns the tick the column command that moves addr issues, no sooner than
+// from: the channel's latest command if it moves the same line in the same direction
+// (the sectors of a line's fetch or write-back come one after another), else a new one,
+// the direction's gap after the latest. Without gaps (tCCD 0) it returns 0.
+func (c *Channels) command(ch int, addr uint64, write bool, from int64) int64 {
+	gap := c.ccd[b2i(c.cmdWrite[ch])]
+	if gap == 0 && c.ccd[b2i(write)] == 0 {
+		return 0
+	}
+	line := int64(addr / lineBytes)
+	if line == c.cmdLine[ch] && write == c.cmdWrite[ch] {
+		return c.cmdAt[ch]
+	}
+	at := from
+	if c.cmdLine[ch] >= 0 {
+		at = max(at, c.cmdAt[ch]+gap)
+	}
+	c.cmdLine[ch], c.cmdWrite[ch], c.cmdAt[ch] = line, write, at
+	return at
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Bytes returns the bytes read and written so far.

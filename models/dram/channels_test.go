@@ -17,7 +17,8 @@ import (
 //	bytes read=192 written=32
 //
 // config builds Channels (32-byte bursts; rowmiss and rrd in ns, latency in cycles;
-// reorder=1 for Timing.Reorder);
+// reorder=1 for Timing.Reorder; ccdrd and ccdwr, in ns, for Timing.CCDReadNS and
+// CCDWriteNS);
 // rd and wr send one sector at cycle `at` and check the cycle Access returns; bytes
 // checks what the channels moved.
 func TestChannelScripts(t *testing.T) {
@@ -77,13 +78,24 @@ func channelsOf(args map[string]string) (*Channels, error) {
 	}
 	reorder := args["reorder"] == "1" // optional: 0 (arrival order) when absent
 	delete(args, "reorder")
+	var ccd [2]float64 // optional: ccdrd and ccdwr in ns, 0 when absent
+	for i, k := range []string{"ccdrd", "ccdwr"} {
+		if v, ok := args[k]; ok {
+			var err error
+			if ccd[i], err = strconv.ParseFloat(v, 64); err != nil {
+				return nil, fmt.Errorf("config %s: %v", k, err)
+			}
+			delete(args, k)
+		}
+	}
 	for k := range args {
 		return nil, fmt.Errorf("unknown config key %q", k)
 	}
 	cfg := Config{Channels: int(n["channels"]), Banks: int(n["banks"]), RowBytes: int(n["row"]),
 		BurstLength: 8, BusBytes: 4, Interleave: int(n["interleave"])}
 	return NewChannels(cfg, Timing{ClockMHz: int(n["clock"]), BandwidthGBs: n["bw"],
-		RowMissNS: n["rowmiss"], RRDNS: n["rrd"], LatencyCycles: int64(n["latency"]), Reorder: reorder})
+		RowMissNS: n["rowmiss"], RRDNS: n["rrd"], LatencyCycles: int64(n["latency"]), Reorder: reorder,
+		CCDReadNS: ccd[0], CCDWriteNS: ccd[1]})
 }
 
 func firstErr(errs ...error) error {

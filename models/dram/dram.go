@@ -116,11 +116,12 @@ type Model struct {
 
 // Bytes is the memory the model's state takes, with the timed channels NewChannels
 // builds over it (per bank: the open row, twice, and when it is ready; per channel: the
-// last burst, its mask and kind, the bus and the last activate; and the per-channel
-// counts), so that a caller can ask before building one of an absurd size.
+// last burst, its mask and kind, the bus and the last activate; the latest column
+// command: its line, direction and time; and the per-channel counts), so that a caller
+// can ask before building one of an absurd size.
 func (c Config) Bytes() uint64 {
 	ch, banks := uint64(max(c.Channels, 0)), uint64(max(c.Banks, 0))
-	return ch*banks*3*8 + ch*(5*8+1)
+	return ch*banks*3*8 + ch*(7*8+2)
 }
 
 // New builds a model.
