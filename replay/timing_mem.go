@@ -60,7 +60,7 @@ func newTimedL2(cfg *arch.Config, nsm int) (*timedL2, error) {
 func channelTiming(cfg *arch.Config) dram.Timing {
 	return dram.Timing{ClockMHz: cfg.SM.ClockMHz, BandwidthGBs: cfg.DRAM.BandwidthGBs, RowMissNS: cfg.DRAM.RowMissNS,
 		RRDNS: cfg.DRAM.RRDNS, LatencyCycles: int64(cfg.DRAMCycles()), Reorder: cfg.DRAM.Reorder,
-		CCDReadNS: cfg.DRAM.CCDReadNS, CCDWriteNS: cfg.DRAM.CCDWriteNS}
+		CCDReadNS: cfg.DRAM.CCDReadNS, CCDWriteNS: cfg.DRAM.CCDWriteNS, TurnNS: cfg.DRAM.TurnaroundNS, WriteBatch: cfg.DRAM.WriteBatch}
 }
 
 // read serves an L1 miss for the sectors in mask of line, sent at cycle t, and returns

@@ -251,6 +251,11 @@ type DRAM struct {
 	// channel after a read and after a write; the sectors of one line moved together
 	// share a command (dram.Timing.CCDReadNS). 0: no limit.
 	CCDReadNS, CCDWriteNS float64
+	// TurnaroundNS is how long a channel's bus stands idle when it changes between
+	// reads and writes; WriteBatch how many lines of writes a channel queues and sends
+	// together (dram.Timing.TurnNS, WriteBatch). 0: none.
+	TurnaroundNS float64
+	WriteBatch   int
 }
 
 // Latency is in SM clock cycles, for a timing engine. ALU..DP are dependent
@@ -543,14 +548,14 @@ func (c *Config) Validate() error {
 	if c.DRAM.BusBits <= 0 || c.DRAM.BusBits%8 != 0 {
 		bad("dram.bus_bits", "must be a whole number of bytes wide, above 0, is %d bits", c.DRAM.BusBits)
 	}
-	if c.DRAM.RRDNS < 0 {
-		bad("dram.rrd_ns", "must not be negative, is %g", c.DRAM.RRDNS)
-	}
-	if c.DRAM.CCDReadNS < 0 {
-		bad("dram.ccd_read_ns", "must not be negative, is %g", c.DRAM.CCDReadNS)
-	}
-	if c.DRAM.CCDWriteNS < 0 {
-		bad("dram.ccd_write_ns", "must not be negative, is %g", c.DRAM.CCDWriteNS)
+	for _, k := range []struct {
+		key string
+		v   float64
+	}{{"dram.rrd_ns", c.DRAM.RRDNS}, {"dram.ccd_read_ns", c.DRAM.CCDReadNS}, {"dram.ccd_write_ns", c.DRAM.CCDWriteNS},
+		{"dram.turnaround_ns", c.DRAM.TurnaroundNS}, {"dram.write_batch", float64(c.DRAM.WriteBatch)}} {
+		if k.v < 0 {
+			bad(k.key, "must not be negative, is %g", k.v)
+		}
 	}
 	if c.Coalescer < coalesce.Lines128 || c.Coalescer > coalesce.Sectors32 {
 		bad("coalescer", "not set")

@@ -104,6 +104,8 @@ func buildFields() []field {
 		field{key: "dram.reorder", ptr: func(c *Config) any { return &c.DRAM.Reorder }},
 		field{key: "dram.ccd_read_ns", ptr: func(c *Config) any { return &c.DRAM.CCDReadNS }},
 		field{key: "dram.ccd_write_ns", ptr: func(c *Config) any { return &c.DRAM.CCDWriteNS }},
+		field{key: "dram.turnaround_ns", ptr: func(c *Config) any { return &c.DRAM.TurnaroundNS }},
+		field{key: "dram.write_batch", ptr: func(c *Config) any { return &c.DRAM.WriteBatch }},
 		field{key: "lat.alu", ptr: func(c *Config) any { return &c.Latency.ALU }},
 		field{key: "lat.fma", ptr: func(c *Config) any { return &c.Latency.FMA }},
 		field{key: "lat.sfu", ptr: func(c *Config) any { return &c.Latency.SFU }},

@@ -25,6 +25,13 @@ type Timing struct {
 	// another in one direction share a command, so a channel moving part of each line
 	// runs at a command a line, not at its bus's rate. 0: no limit.
 	CCDReadNS, CCDWriteNS float64
+	// TurnNS is the bus turnaround: a channel's data bus and column commands stand idle
+	// this long when it changes from reads to writes or back.
+	TurnNS float64
+	// WriteBatch is how many lines of writes a channel holds before it sends them
+	// together (a write queue drained at its high watermark), so that it turns around
+	// once a batch. 0: each write goes when it comes.
+	WriteBatch int
 }
 
 // Channels is the DRAM with time, as the timing engine drives it: each bank's open row
@@ -49,6 +56,10 @@ type Timing struct {
 // CCDWriteNS after a write, and one command moves the sectors of a 128-byte line that
 // come one after another in one direction: a line's fetch or its write-back. A channel
 // moving a sector or two of every line runs at a command a line, below its bus's rate.
+//
+// With WriteBatch, writes wait in their channel's queue until it holds that many lines
+// and then go together, reads first meanwhile; changing direction costs the bus and the
+// commands TurnNS, so a channel mixing reads and writes turns around twice a batch.
 type Channels struct {
 	m         *Model // the address mapping only
 	banks     int
@@ -63,10 +74,18 @@ type Channels struct {
 	reorder   bool
 	// Column commands: each channel's latest command (the line and direction it moves,
 	// when it issued), and the least gap after a read and after a write.
-	cmdLine  []int64 // -1: none
+	cmdLine  []int64 // noCommand, turned, or a line
 	cmdWrite []bool
 	cmdAt    []int64  // ticks
 	ccd      [2]int64 // ticks: [0] after a read, [1] after a write
+	// Writes: each channel's bus direction, and its queue (the sectors' addresses and
+	// how many lines they are, the latest line queued).
+	turn      int64 // ticks
+	batch     int
+	busWrite  []bool
+	queue     [][]uint64
+	queued    []int
+	queueLine []int64
 
 	readBytes, writeBytes uint64
 }
@@ -85,9 +104,9 @@ func NewChannels(cfg Config, t Timing) (*Channels, error) {
 	if !(perCycle > 0) || math.IsInf(perCycle, 0) {
 		return nil, fmt.Errorf("dram: bandwidth %g GB/s over %d channels at %d MHz", t.BandwidthGBs, cfg.Channels, t.ClockMHz)
 	}
-	if t.RowMissNS < 0 || t.RRDNS < 0 || t.LatencyCycles < 0 || t.CCDReadNS < 0 || t.CCDWriteNS < 0 {
-		return nil, fmt.Errorf("dram: row miss %g ns, tRRD %g ns, tCCD %g and %g ns and latency %d cycles must not be negative",
-			t.RowMissNS, t.RRDNS, t.CCDReadNS, t.CCDWriteNS, t.LatencyCycles)
+	if t.RowMissNS < 0 || t.RRDNS < 0 || t.LatencyCycles < 0 || t.CCDReadNS < 0 || t.CCDWriteNS < 0 || t.TurnNS < 0 || t.WriteBatch < 0 {
+		return nil, fmt.Errorf("dram: row miss %g ns, tRRD %g ns, tCCD %g and %g ns, turnaround %g ns, write batch %d and latency %d cycles must not be negative",
+			t.RowMissNS, t.RRDNS, t.CCDReadNS, t.CCDWriteNS, t.TurnNS, t.WriteBatch, t.LatencyCycles)
 	}
 	nsTicks := func(ns float64) int64 { return int64(ns*float64(t.ClockMHz)/1000*ticks + 0.5) }
 	c := &Channels{m: m, banks: cfg.Banks, latency: t.LatencyCycles, reorder: t.Reorder,
@@ -102,12 +121,18 @@ func NewChannels(cfg Config, t Timing) (*Channels, error) {
 		cmdLine:   make([]int64, cfg.Channels),
 		cmdWrite:  make([]bool, cfg.Channels),
 		cmdAt:     make([]int64, cfg.Channels),
+		turn:      nsTicks(t.TurnNS),
+		batch:     t.WriteBatch,
+		busWrite:  make([]bool, cfg.Channels),
+		queue:     make([][]uint64, cfg.Channels),
+		queued:    make([]int, cfg.Channels),
+		queueLine: make([]int64, cfg.Channels),
 	}
 	for i := range c.openRow {
 		c.openRow[i] = -1
 	}
 	for i := range c.cmdLine {
-		c.cmdLine[i] = -1
+		c.cmdLine[i] = noCommand
 	}
 	for i := range c.lastAct {
 		c.lastAct[i] = -c.rrd
@@ -116,8 +141,56 @@ func NewChannels(cfg Config, t Timing) (*Channels, error) {
 }
 
 // Access moves the 32-byte sector at addr, sent from L2 at cycle t, and returns the
-// cycle its data reaches the SM: t + LatencyCycles when nothing waits.
+// cycle its data reaches the SM: t + LatencyCycles when nothing waits. A write that
+// waits in its channel's queue (WriteBatch) returns t + LatencyCycles; its batch takes
+// the bus when it is full (or at Drain).
 func (c *Channels) Access(t int64, addr uint64, write bool) int64 {
+	if write {
+		c.writeBytes += sectorBytes
+	} else {
+		c.readBytes += sectorBytes
+	}
+	if !write || c.batch == 0 {
+		return c.access(t, addr, write)
+	}
+	ch := c.m.Map(addr).Channel
+	if line := int64(addr / lineBytes); len(c.queue[ch]) == 0 || line != c.queueLine[ch] {
+		c.queued[ch]++
+		c.queueLine[ch] = line
+	}
+	c.queue[ch] = append(c.queue[ch], addr)
+	if c.queued[ch] < c.batch {
+		return t + c.latency
+	}
+	return c.drain(ch, t)
+}
+
+// Drain sends every write still queued at cycle t and returns the cycle the last is
+// done (t if none waits). The timing engine does not call it: a kernel ends when its
+// writes are in the L2, and what the L2 sent DRAM may still be queued.
+func (c *Channels) Drain(t int64) int64 {
+	last := t
+	for ch := range c.queue {
+		if len(c.queue[ch]) > 0 {
+			last = max(last, c.drain(ch, t))
+		}
+	}
+	return last
+}
+
+// drain sends channel ch's queued writes at cycle t, in the order they came, and
+// returns when the last is done.
+func (c *Channels) drain(ch int, t int64) int64 {
+	var last int64
+	for _, addr := range c.queue[ch] {
+		last = c.access(t, addr, true)
+	}
+	c.queue[ch], c.queued[ch] = c.queue[ch][:0], 0
+	return last
+}
+
+// access moves the sector at addr at cycle t, past the queue.
+func (c *Channels) access(t int64, addr uint64, write bool) int64 {
 	loc := c.m.Map(addr)
 	b := loc.Channel*c.banks + loc.Bank
 	ready := max(t, c.bankReady[b])
@@ -126,6 +199,9 @@ func (c *Channels) Access(t int64, addr uint64, write bool) int64 {
 	from := ready * ticks
 	if c.reorder {
 		from = t * ticks
+	}
+	if c.busWrite[loc.Channel] != write && c.turn > 0 {
+		c.turnAround(loc.Channel, write)
 	}
 	if c.openRow[b] != int64(loc.Row) {
 		act := max(from, c.lastAct[loc.Channel]+c.rrd)
@@ -141,14 +217,27 @@ func (c *Channels) Access(t int64, addr uint64, write bool) int64 {
 	c.busBusy[loc.Channel] = slot + c.burst
 	start := max(ready*ticks, slot)
 	c.bankReady[b] = ready
-	if write {
-		c.writeBytes += sectorBytes
-	} else {
-		c.readBytes += sectorBytes
-	}
 	// The latency includes the row miss, which a row hit saves.
 	return (start+ticks-1)/ticks + c.latency - c.rowMiss
 }
+
+// turnAround turns channel ch's bus to write (or to read): the bus and the next
+// column command wait TurnNS more.
+func (c *Channels) turnAround(ch int, write bool) {
+	c.busWrite[ch] = write
+	c.busBusy[ch] += c.turn
+	if c.cmdLine[ch] != noCommand {
+		c.cmdAt[ch] += c.turn
+		c.cmdLine[ch] = turned
+	}
+}
+
+// cmdLine's values that are no line: no command yet, and a channel that turned around
+// since its latest (the next is a new command).
+const (
+	noCommand = -1
+	turned    = -2
+)
 
 // lineBytes is what one column command moves at most: the L2's line.
 const lineBytes = 128
@@ -167,7 +256,7 @@ func (c *Channels) command(ch int, addr uint64, write bool, from int64) int64 {
 		return c.cmdAt[ch]
 	}
 	at := from
-	if c.cmdLine[ch] >= 0 {
+	if c.cmdLine[ch] != noCommand {
 		at = max(at, c.cmdAt[ch]+gap)
 	}
 	c.cmdLine[ch], c.cmdWrite[ch], c.cmdAt[ch] = line, write, at

@@ -18,9 +18,10 @@ import (
 //
 // config builds Channels (32-byte bursts; rowmiss and rrd in ns, latency in cycles;
 // reorder=1 for Timing.Reorder; ccdrd and ccdwr, in ns, for Timing.CCDReadNS and
-// CCDWriteNS);
-// rd and wr send one sector at cycle `at` and check the cycle Access returns; bytes
-// checks what the channels moved.
+// CCDWriteNS; turn, in ns, and batch, in lines, for Timing.TurnNS and WriteBatch);
+// rd and wr send one sector at cycle `at` and check the cycle Access returns; drain
+// sends the queued writes at `at` and checks when the last is done; bytes checks what
+// the channels moved.
 func TestChannelScripts(t *testing.T) {
 	scripttest.Run(t, "testdata/*.txt", func(t *testing.T) func(scripttest.Line) {
 		var c *Channels
@@ -55,6 +56,15 @@ func runChannelLine(t *testing.T, c *Channels, l scripttest.Line) *Channels {
 		if got := c.Access(at, addr, fields[0] == "wr"); got != w {
 			t.Errorf("%s: %s %#x at %d returns at %d, want %d", pos, fields[0], addr, at, got, w)
 		}
+	case "drain":
+		at, err1 := strconv.ParseInt(args["at"], 10, 64)
+		w, err2 := strconv.ParseInt(l.Want, 10, 64)
+		if err := firstErr(err1, err2); c == nil || !l.Arrow || err != nil {
+			t.Fatalf("%s: want config first, then drain at=CYCLE -> CYCLE (%v)", pos, err)
+		}
+		if got := c.Drain(at); got != w {
+			t.Errorf("%s: drain at %d: the last write is done at %d, want %d", pos, at, got, w)
+		}
 	case "bytes":
 		rd, wr := c.Bytes()
 		if got := fmt.Sprintf("read=%s written=%s", args["read"], args["written"]); got != fmt.Sprintf("read=%d written=%d", rd, wr) {
@@ -78,11 +88,11 @@ func channelsOf(args map[string]string) (*Channels, error) {
 	}
 	reorder := args["reorder"] == "1" // optional: 0 (arrival order) when absent
 	delete(args, "reorder")
-	var ccd [2]float64 // optional: ccdrd and ccdwr in ns, 0 when absent
-	for i, k := range []string{"ccdrd", "ccdwr"} {
+	var opt [4]float64 // optional: ccdrd, ccdwr and turn in ns, batch in lines; 0 when absent
+	for i, k := range []string{"ccdrd", "ccdwr", "turn", "batch"} {
 		if v, ok := args[k]; ok {
 			var err error
-			if ccd[i], err = strconv.ParseFloat(v, 64); err != nil {
+			if opt[i], err = strconv.ParseFloat(v, 64); err != nil {
 				return nil, fmt.Errorf("config %s: %v", k, err)
 			}
 			delete(args, k)
@@ -95,7 +105,7 @@ func channelsOf(args map[string]string) (*Channels, error) {
 		BurstLength: 8, BusBytes: 4, Interleave: int(n["interleave"])}
 	return NewChannels(cfg, Timing{ClockMHz: int(n["clock"]), BandwidthGBs: n["bw"],
 		RowMissNS: n["rowmiss"], RRDNS: n["rrd"], LatencyCycles: int64(n["latency"]), Reorder: reorder,
-		CCDReadNS: ccd[0], CCDWriteNS: ccd[1]})
+		CCDReadNS: opt[0], CCDWriteNS: opt[1], TurnNS: opt[2], WriteBatch: int(opt[3])})
 }
 
 func firstErr(errs ...error) error {

@@ -117,11 +117,13 @@ type Model struct {
 // Bytes is the memory the model's state takes, with the timed channels NewChannels
 // builds over it (per bank: the open row, twice, and when it is ready; per channel: the
 // last burst, its mask and kind, the bus and the last activate; the latest column
-// command: its line, direction and time; and the per-channel counts), so that a caller
-// can ask before building one of an absurd size.
+// command: its line, direction and time; the bus's direction and the write queue (its
+// addresses, a slice, and its line count and latest line); and the per-channel counts),
+// so that a caller can ask before building one of an absurd size. A queue's addresses
+// are not counted: at most WriteBatch lines' sectors a channel.
 func (c Config) Bytes() uint64 {
 	ch, banks := uint64(max(c.Channels, 0)), uint64(max(c.Banks, 0))
-	return ch*banks*3*8 + ch*(7*8+2)
+	return ch*banks*3*8 + ch*(12*8+3)
 }
 
 // New builds a model.
