@@ -1,7 +1,7 @@
 #!/bin/bash
 # probe.sh: run one of issue 11's lane-pattern probes. On a GPU machine with nvcc and ncu:
 #
-#   scripts/hw/probe.sh PROBE OUTDIR        # PROBE: atomics, constdiv, writeback, dramrand, ldgsts, ldsm or mbarrier
+#   scripts/hw/probe.sh PROBE OUTDIR        # PROBE: atomics, constdiv, writeback, dramrand, loadlat, ldgsts, ldsm or mbarrier
 #
 # builds scripts/hw/PROBE.cu and writes to OUTDIR:
 #   PROBE-free.csv  every launch (see PROBE.cu) timed with CUDA events, no profiler, at
@@ -15,8 +15,8 @@
 # per-SM part). The runs that docs cite are traces/hw/<gpu>-<date>-PROBE/.
 set -u
 cd "$(dirname "$0")/../.."
-PROBE=${1:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|dramrand|ldgsts|ldsm|mbarrier OUTDIR}
-OUTDIR=${2:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|dramrand|ldgsts|ldsm|mbarrier OUTDIR}
+PROBE=${1:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|dramrand|loadlat|ldgsts|ldsm|mbarrier OUTDIR}
+OUTDIR=${2:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|dramrand|loadlat|ldgsts|ldsm|mbarrier OUTDIR}
 WORK=${WORK:-/tmp/gtrace-$PROBE}
 M=gpu__time_duration.sum,sm__cycles_elapsed.avg,lts__cycles_elapsed.avg,smsp__inst_executed.sum
 case $PROBE in
@@ -61,10 +61,13 @@ dramrand) # DRAM bytes and how busy DRAM, the L2 and the fabric are
 	M=$M,dram__bytes_read.sum,dram__bytes_write.sum,dram__cycles_active.avg.pct_of_peak_sustained_elapsed
 	M=$M,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__cycles_elapsed.avg,lts__t_sectors_srcunit_tex_op_read.sum
 	M=$M,lts__t_sectors_lookup_hit.sum,lts__t_sectors.sum,lts__d_sectors_fill_device.sum,lts__t_tag_requests.avg.pct_of_peak_sustained_elapsed ;;
+loadlat) # DRAM bytes and how busy DRAM is, beside the chase's latency the probe prints
+	M=$M,dram__bytes_read.sum,dram__bytes_write.sum,dram__cycles_active.avg.pct_of_peak_sustained_elapsed
+	M=$M,lts__t_sectors_lookup_hit.sum,lts__t_sectors.sum ;;
 ldsm) # ldmatrix: the shared-load counters beside the ldsm ones (added from ncu's list below)
 	M=$M,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
 	M=$M,smsp__inst_executed_op_shared_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum ;;
-*) echo "probe.sh: unknown probe $PROBE (want atomics, constdiv, writeback, dramrand, ldgsts, ldsm or mbarrier)"; exit 1 ;;
+*) echo "probe.sh: unknown probe $PROBE (want atomics, constdiv, writeback, dramrand, loadlat, ldgsts, ldsm or mbarrier)"; exit 1 ;;
 esac
 M=$M,breakdown:gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed
 mkdir -p "$OUTDIR"
