@@ -75,8 +75,8 @@ func TestDRAMRandProbe(t *testing.T) {
 			t.Fatalf("launch %d (%v) lacks its time, DRAM bytes or block: %v", id, r, m)
 		}
 		c := *cfg
-		c.SM.ClockMHz = int(math.Round(m["sm__cycles_elapsed.avg"] / ns * 1000)) // the clock ncu ran it at
-		want := rd / ns                                                          // GB/s
+		c.SM.ClockMHz = ncuClockMHz(m, ns)
+		want := rd / ns // GB/s
 		n := sectors * 32 / max(block, c.L2.FetchBytes)
 		order := func(i int) int { return i }
 		if r[1] == "rand" { // blocks drawn from the probe's whole 1 GB: rows seldom meet again
@@ -101,13 +101,18 @@ func TestDRAMRandProbe(t *testing.T) {
 	}
 }
 
+// ncuClockMHz is the SM clock ncu ran a launch at: its cycles over its ns.
+func ncuClockMHz(m map[string]float64, ns float64) int {
+	return int(math.Round(m["sm__cycles_elapsed.avg"] / ns * 1000))
+}
+
 // dramPartsProbe is the same probe's run with its launches 10 to 18: streams that move
 // part of every 128 B line, mixes of reads and writes, and shuffled writes.
 const dramPartsProbe = "../traces/hw/h100-2026-11-28-dramparts/"
 
 // linePattern is what DRAM moves of line i of a launch of scripts/hw/dramrand.cu: the
 // sectors read and written (bits 0-3), and how far from the line the writes go (a
-// copy's second half). window is how many lines the pattern repeats over.
+// copy's second half).
 type linePattern struct {
 	read, write func(i int) uint8
 	writeAt     uint64
@@ -142,25 +147,20 @@ func dramPatterns() map[string]linePattern {
 // each line's reads, then its writes, the lines in order, about 32 MB in all.
 func patternRate(t *testing.T, cfg *arch.Config, p linePattern) float64 {
 	t.Helper()
-	var secs []struct {
+	type sector struct {
 		addr  uint64
 		write bool
 	}
+	var secs []sector
 	for i := 0; len(secs) < 1<<20; i++ {
-		for s := range 4 {
-			if p.read(i)>>s&1 != 0 {
-				secs = append(secs, struct {
-					addr  uint64
-					write bool
-				}{uint64(i*128 + s*32), false})
+		for s := range 8 { // the four read, then the four written
+			write := s >= 4
+			mask, base := p.read(i), uint64(i*128)
+			if write {
+				mask, base = p.write(i), p.writeAt+uint64(i*128)
 			}
-		}
-		for s := range 4 {
-			if p.write(i)>>s&1 != 0 {
-				secs = append(secs, struct {
-					addr  uint64
-					write bool
-				}{p.writeAt + uint64(i*128+s*32), true})
+			if mask>>(s%4)&1 != 0 {
+				secs = append(secs, sector{base + uint64(s%4*32), write})
 			}
 		}
 	}
@@ -212,7 +212,7 @@ func TestDRAMPartsProbe(t *testing.T) {
 			t.Fatalf("launch %d (%v) lacks its time or DRAM bytes: %v", id, r, m)
 		}
 		c := *cfg
-		c.SM.ClockMHz = int(math.Round(m["sm__cycles_elapsed.avg"] / ns * 1000))
+		c.SM.ClockMHz = ncuClockMHz(m, ns)
 		want, got := (rd+wr)/ns, patternRate(t, &c, p)
 		t.Logf("%-8s the model's channels %5.0f GB/s, the H100 %5.0f (%+.1f%%)", r[1], got, want, 100*(got/want-1))
 		if mixes[r[1]] {

@@ -247,8 +247,7 @@ const lineBytes = 128
 // (the sectors of a line's fetch or write-back come one after another), else a new one,
 // the direction's gap after the latest. Without gaps (tCCD 0) it returns 0.
 func (c *Channels) command(ch int, addr uint64, write bool, from int64) int64 {
-	gap := c.ccd[b2i(c.cmdWrite[ch])]
-	if gap == 0 && c.ccd[b2i(write)] == 0 {
+	if c.ccd == [2]int64{} {
 		return 0
 	}
 	line := int64(addr / lineBytes)
@@ -257,7 +256,7 @@ func (c *Channels) command(ch int, addr uint64, write bool, from int64) int64 {
 	}
 	at := from
 	if c.cmdLine[ch] != noCommand {
-		at = max(at, c.cmdAt[ch]+gap)
+		at = max(at, c.cmdAt[ch]+c.ccd[b2i(c.cmdWrite[ch])])
 	}
 	c.cmdLine[ch], c.cmdWrite[ch], c.cmdAt[ch] = line, write, at
 	return at
