@@ -307,6 +307,7 @@ type timer struct {
 	// (const.address_cycles, or lsuCyc when 0).
 	constCyc int64
 	its      bool
+	retire   int64 // sm.cta_retire_ns in SM cycles: how long a retired CTA still holds its room
 	// prefetch: decode the next CTA's batch in the background (opts.Workers ≠ 1).
 	prefetch bool
 	abuf     []uint64
@@ -438,7 +439,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	}
 	e := &timer{cfg: cfg, r: r, ki: ki, prog: l.Program.Insts, occ: occ, grid: sched.Grid{Total: r.NumCTAs(ki)},
 		issue: max(cfg.SM.DispatchPerScheduler, 1), lat: cfg.Latency,
-		lsuCyc: int64(max(32/max(cfg.SM.LSULanes, 1), 1)), constCyc: int64(cfg.Const.AddressCycles), twoLevel: cfg.SM.Scheduler == "two-level", its: cfg.SM.SIMT == "its", progress: opts.Progress, abuf: make([]uint64, 0, 32)}
+		lsuCyc: int64(max(32/max(cfg.SM.LSULanes, 1), 1)), constCyc: int64(cfg.Const.AddressCycles), twoLevel: cfg.SM.Scheduler == "two-level", its: cfg.SM.SIMT == "its", retire: int64(cfg.CTARetireCycles()), progress: opts.Progress, abuf: make([]uint64, 0, 32)}
 	if e.constCyc == 0 {
 		e.constCyc = e.lsuCyc
 	}
@@ -547,7 +548,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 		}
 	}
 	// Breadth-first initial placement, as the memory engine; each SM's launcher starts
-	// the CTAs it has room for at sm.cta_launch_cycles apart.
+	// the CTAs it has room for at sm.cta_launch_ns apart.
 	sched.Spread(e.grid.Total, len(e.sms), occ.CTAsPerSM, func(sm int) {
 		e.sms[sm].launcher.Vacate(0)
 		e.sms[sm].next = 0
@@ -561,7 +562,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 func (e *timer) newSM(id int) (*timedSM, error) {
 	cfg := e.cfg
 	// Nothing waits for a fill that landed 4 DRAM latencies before the latest.
-	s := &timedSM{e: e, id: id, launcher: sched.CTALauncher{Cycles: int64(cfg.SM.CTALaunchCycles)}, fill: cache.NewInFlight(1<<14, 4*int64(e.lat.DRAM)), next: -1,
+	s := &timedSM{e: e, id: id, launcher: sched.CTALauncher{Cycles: int64(cfg.CTALaunchCycles())}, fill: cache.NewInFlight(1<<14, 4*int64(e.lat.DRAM)), next: -1,
 		lsu: sched.LSU{Queue: mioQueue, MSHRs: max(cfg.L1.MSHRs, 1)}}
 	var err error
 	// Fills land at once in the functional caches; s.fill holds their time.
@@ -795,7 +796,7 @@ func (s *timedSM) retire(c *timedCTA, t int64) {
 		e.progress(e.ki, done, e.grid.Total)
 	}
 	if e.grid.Left() > 0 {
-		s.launcher.Vacate(free)
+		s.launcher.Vacate(free + e.retire)
 	}
 }
 
@@ -1026,9 +1027,11 @@ func (s *timedSM) countCycles(t int64) {
 	s.last = t
 }
 
-// launchDue launches the CTAs due by t, one per sm.cta_launch_cycles.
+// launchDue launches the CTAs due by t, one per sm.cta_launch_ns. Rooms outnumber the
+// CTAs left once the grid runs dry (each retirement frees one while any CTA is left, on
+// every SM); those rooms launch nothing and wake no SM.
 func (s *timedSM) launchDue(t int64) {
-	for s.err == nil && s.launcher.Launch(t) {
+	for s.err == nil && s.e.grid.Left() > 0 && s.launcher.Launch(t) {
 		s.launch(t)
 	}
 }
@@ -1102,6 +1105,9 @@ func (s *timedSM) nextCycle(t int64, issued bool) int64 {
 				next = earlier(next, a.at)
 			}
 		}
+	}
+	if e.grid.Left() == 0 {
+		return next
 	}
 	return earlier(next, s.launcher.Next(t))
 }

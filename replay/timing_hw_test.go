@@ -18,7 +18,7 @@ import (
 // sm__cycles_elapsed.avg in traces/hw for every clang-14 kernel there, at the default
 // sizes the ground truth used, and reports the MAPE (50 kernels: 41.1% with no launch
 // cost and 32-byte L2 fetches in the timing path; 23.0% with sm.launch_cycles,
-// sm.cta_launch_cycles and l2.fetch_bytes; 17.3% with each block issued in list-
+// sm.cta_launch_cycles (now sm.cta_launch_ns) and l2.fetch_bytes; 17.3% with each block issued in list-
 // scheduled order, timing_order.go, which takes bank_sums_padded from +174% to -9%;
 // `gtrace validate` reports the same per kernel). It captures every kernel at full size (minutes), so it runs only with
 // GTRACE_HW_CYCLES=1; GTRACE_HW_SET="key=value ..." changes the preset, to measure what

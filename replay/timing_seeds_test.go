@@ -185,8 +185,10 @@ func TestTimingPlacement(t *testing.T) {
 }
 
 // TestTimingLaunchOverhead: sm.launch_cycles adds exactly its cycles to elapsed time (not
-// to active time), and sm.cta_launch_cycles spaces one SM's CTA launches: 8 CTAs on one
-// SM, 4 resident at a time, start at most 7 intervals later than they could.
+// to active time); sm.cta_launch_ns spaces one SM's CTA launches, and sm.cta_retire_ns
+// keeps a retired CTA's room from the next: 8 CTAs on one SM, 4 resident at a time, start
+// at most 7 launch intervals later than they could, and the last 4 at most one retirement
+// later, so the kernel ends no later.
 func TestTimingLaunchOverhead(t *testing.T) {
 	cyc := func(k *KernelReport) (float64, float64) {
 		el, _ := k.Metric("sm__cycles_elapsed.avg")
@@ -206,9 +208,17 @@ func TestTimingLaunchOverhead(t *testing.T) {
 	// keeps depends on the schedule (with round robin, 64 warps that start together
 	// also reach memory together, and staggering them can even help), so the test
 	// asserts only that pacing changes the run, and by no more than those launches.
-	paced, _ := cyc(timeOne(t, eight, "hopper", "sm.count=1"))
-	free, _ := cyc(timeOne(t, eight, "hopper", "sm.count=1", "sm.cta_launch_cycles=0"))
-	if d, most := math.Abs(paced-free), 7*float64(cfg.SM.CTALaunchCycles); d == 0 || d > most {
-		t.Errorf("8 CTAs on one SM: %g cycles paced, %g unpaced: want 0 < |difference| <= %g", paced, free, most)
+	paced, _ := cyc(timeOne(t, eight, "hopper", "sm.count=1", "sm.cta_retire_ns=0"))
+	free, _ := cyc(timeOne(t, eight, "hopper", "sm.count=1", "sm.cta_retire_ns=0", "sm.cta_launch_ns=0"))
+	if d, most := math.Abs(paced-free), 7*float64(cfg.CTALaunchCycles()); cfg.CTALaunchCycles() == 0 || d == 0 || d > most {
+		t.Errorf("8 CTAs on one SM: %g cycles paced (%d apart), %g unpaced: want 0 < |difference| <= %g", paced, cfg.CTALaunchCycles(), free, most)
+	}
+	// The second four CTAs wait for the first four's rooms: each starts one retirement
+	// later (and perhaps a launch interval more, where retirements bunch).
+	retired, _ := cyc(timeOne(t, eight, "hopper", "sm.count=1"))
+	r, l := float64(cfg.CTARetireCycles()), float64(cfg.CTALaunchCycles())
+	t.Logf("8 CTAs on one SM: %g cycles unpaced, %g paced, %g with retirements (%g launch, %g retire cycles)", free, paced, retired, l, r)
+	if d := retired - paced; r == 0 || d < r-4*l || d > r+4*l {
+		t.Errorf("8 CTAs on one SM: %g cycles with %g-cycle retirements, %g without: want %g more, within 4 launch intervals (%g)", retired, r, paced, r, l)
 	}
 }

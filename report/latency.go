@@ -154,8 +154,10 @@ func latencyBound(in *kernelInput) []Finding {
 //     would not cure.
 //
 // The fix is more bytes in flight per thread (independent loads, wider loads) or more
-// warps; the prediction, the DRAM at its peak, is an upper bound, as the latency rises
-// when the channels fill.
+// warps. The prediction, for threads given just the bytes in flight they need, is the
+// DRAM at its peak except while a CTA gives its room to the next: an upper bound for
+// that fix, as the latency rises when the channels fill (more bytes a thread than
+// that make fewer, longer CTAs, which lose less to the turnover).
 func memoryLatency(in *kernelInput) []Finding {
 	if in.tim == nil || in.cfg == nil {
 		return nil
@@ -188,9 +190,18 @@ func memoryLatency(in *kernelInput) []Finding {
 	if little >= latencyPipeShare || reached < 0.5*little {
 		return nil
 	}
+	// Between two CTAs an SM's room stands empty (sm.cta_retire_ns, then the next launch,
+	// sm.cta_launch_ns): with k CTAs resident, a k-th of the SM's bytes in flight pause
+	// that long once a CTA, which at the SM's share of the peak moves its bytes in
+	// bytes / share after the DRAM's latency. The fix gives each thread need/perThread
+	// times its bytes (so as many times the bytes a CTA, over fewer CTAs), and the
+	// DRAM runs at its peak the rest of the time.
+	perCTA := (rd + wr) / float64(in.launch.NumCTAs()) / little
+	busy := perCTA/(in.cfg.PeakDRAMBytes()/float64(in.cfg.SM.Count)) + latS
+	gap := (in.cfg.SM.CTARetireNS + in.cfg.SM.CTALaunchNS) * 1e-9 / float64(max(occ.CTAsPerSM, 1))
 	f := in.finding(RuleMemLatency, uint32(best))
 	f.Metric = metric
-	f.Before, f.After = 100*reached, 100
+	f.Before, f.After = 100*reached, 100*busy/(busy+gap)
 	f.Share, f.ShareOf = long/stalled, "stalled warp-cycles"
 	f.Saw = fmt.Sprintf("%.0f%% of the stalled warp-cycles wait on a load's result (long_scoreboard, most at this pc), and the DRAM moves %.0f%% of its peak: %.1f warps per SM (%d CTAs, limited by %s), each thread with %.0f B in flight (%.1f loads) when it waits here; Little's law at the DRAM's %d-cycle latency and %.0f GB/s needs %.0f B per thread in flight at this occupancy for the reads' %.0f%% of the traffic, %.1f× today",
 		100*long/stalled, 100*reached, warps, occ.CTAsPerSM, occ.Limiter, perThread, loads, latency, in.cfg.PeakDRAMBytes()/1e9, need, 100*readShare, 1/little)

@@ -80,9 +80,14 @@ type SM struct {
 	// sm__cycles_elapsed.avg includes and no SM spends issuing: a timing engine adds it
 	// to elapsed cycles. 0 reports the SMs' own cycles only.
 	LaunchCycles int
-	// CTALaunchCycles is the least time between two CTA launches on one SM: the
-	// dispatcher sets up one CTA at a time. 0 launches a CTA as soon as it fits.
-	CTALaunchCycles int
+	// CTALaunchNS is the least time between two CTA launches on one SM, in ns (a fixed
+	// time, not SM cycles: the H200 spaces them alike at 1500 and 1980 MHz): the
+	// distributor sets up one CTA at a time. 0 launches a CTA as soon as it fits.
+	CTALaunchNS float64
+	// CTARetireNS is how long an SM's room for a CTA stays taken after the CTA's last
+	// warp finishes, in ns: the SM tells the distributor, which sends the next CTA.
+	// It holds the room only; the kernel's end is in LaunchCycles. 0: none.
+	CTARetireNS float64
 	// ReuseMissCycles is what an arithmetic warp instruction with three register
 	// sources costs beyond its issue slot when its warp did not issue its scheduler's
 	// previous instruction: its operands come from the register banks, not the operand
@@ -380,6 +385,16 @@ func (c *Config) l2ToSM(n float64) int {
 	return int(math.Round(n * float64(c.SM.ClockMHz) / float64(c.L2ClockMHz())))
 }
 
+// CTALaunchCycles returns sm.cta_launch_ns in SM cycles.
+func (c *Config) CTALaunchCycles() int {
+	return int(math.Round(c.SM.CTALaunchNS * float64(c.SM.ClockMHz) / 1000))
+}
+
+// CTARetireCycles returns sm.cta_retire_ns in SM cycles.
+func (c *Config) CTARetireCycles() int {
+	return int(math.Round(c.SM.CTARetireNS * float64(c.SM.ClockMHz) / 1000))
+}
+
 // L2FarCycles returns, in SM cycles, what a read that misses its near L2 partition
 // and hits at home adds to an L2 hit: lat.l2_far_ns at the SM clock.
 func (c *Config) L2FarCycles() int {
@@ -510,8 +525,13 @@ func (c *Config) Validate() error {
 	if c.SM.ReuseMissCycles < 0 {
 		bad("sm.reuse_miss_cycles", "must not be negative, is %d", c.SM.ReuseMissCycles)
 	}
-	if c.SM.CTALaunchCycles < 0 {
-		bad("sm.cta_launch_cycles", "must not be negative, is %d", c.SM.CTALaunchCycles)
+	for _, f := range []struct {
+		key string
+		ns  float64
+	}{{"sm.cta_launch_ns", c.SM.CTALaunchNS}, {"sm.cta_retire_ns", c.SM.CTARetireNS}} {
+		if f.ns < 0 || math.IsNaN(f.ns) || math.IsInf(f.ns, 0) {
+			bad(f.key, "must be a finite number of ns, 0 or more, is %g", f.ns)
+		}
 	}
 	if c.L2.ClockMHz < 0 {
 		bad("l2.clock_mhz", "must not be negative (0: the SM clock), is %d", c.L2.ClockMHz)

@@ -6,7 +6,7 @@
 // instruction queue and the MSHRs a memory instruction waits for before it issues.
 // Before any of that, the CTA launcher puts CTAs on the SM: a Grid hands out a launch's
 // CTAs (breadth-first at first, Spread), and each SM's CTALauncher starts those it has
-// room for, at most one per sm.cta_launch_cycles.
+// room for, at most one per sm.cta_launch_ns.
 //
 // It is a pure component: no trace types and no I/O. The timing engine in package replay
 // owns time, asks a Policy which of a scheduler's warps to issue from, checks a

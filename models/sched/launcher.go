@@ -49,7 +49,7 @@ func Spread(total, sms, perSM int, place func(sm int)) {
 
 // CTALauncher is one SM's CTA launch unit. A CTA waits until the SM has room for it
 // (Vacate, when an earlier CTA's last result lands) and until the unit is free: it
-// starts at most one CTA per Cycles cycles (sm.cta_launch_cycles; 0 starts every
+// starts at most one CTA per Cycles cycles (sm.cta_launch_ns; 0 starts every
 // waiting CTA that fits in the same cycle). Waiting CTAs start in the order their
 // room was vacated.
 type CTALauncher struct {
