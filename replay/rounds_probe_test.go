@@ -51,9 +51,11 @@ func TestTimingRoundsProbe(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := map[[2]string]int{} // kind, CTAs: launch id
-	for _, r := range free {  // id,kind,blocks_per_sm,rounds,ctas,ms
-		v := probeInts(t, "rounds-free.csv", []string{r[0], r[4]})
-		at[[2]string{r[1], strconv.Itoa(v[1])}] = v[0]
+	sms := 0
+	for _, r := range free { // id,kind,blocks_per_sm,rounds,ctas,ms
+		v := probeInts(t, "rounds-free.csv", []string{r[0], r[2], r[3], r[4]})
+		at[[2]string{r[1], strconv.Itoa(v[3])}] = v[0]
+		sms = v[3] / (v[1] * v[2]) // ctas = SMs * blocks_per_sm * rounds
 	}
 	const few, many = 4224, 16896 // 32 and 128 CTAs an SM
 	for _, kind := range []string{"empty", "load", "store", "copy"} {
@@ -62,7 +64,7 @@ func TestTimingRoundsProbe(t *testing.T) {
 		if !ok1 || !ok2 {
 			t.Fatalf("rounds-free.csv lacks %s at %d or %d CTAs", kind, few, many)
 		}
-		per := float64(many-few) / 132
+		per := float64(many-few) / float64(sms)
 		want := (metric[b]["sm__cycles_elapsed.avg"] - metric[a]["sm__cycles_elapsed.avg"]) / per
 		cost := func(sets ...string) float64 {
 			return (roundsCycles(t, ptx, kind, many, metric[b], sets...) - roundsCycles(t, ptx, kind, few, metric[a], sets...)) / per

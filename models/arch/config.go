@@ -385,27 +385,28 @@ func (c *Config) l2ToSM(n float64) int {
 	return int(math.Round(n * float64(c.SM.ClockMHz) / float64(c.L2ClockMHz())))
 }
 
-// CTALaunchCycles returns sm.cta_launch_ns in SM cycles.
-func (c *Config) CTALaunchCycles() int {
-	return int(math.Round(c.SM.CTALaunchNS * float64(c.SM.ClockMHz) / 1000))
+// nsToSM converts a time in ns to SM cycles at the SM clock, rounded.
+func (c *Config) nsToSM(ns float64) int {
+	return int(math.Round(ns * float64(c.SM.ClockMHz) / 1000))
 }
 
+// CTALaunchCycles returns sm.cta_launch_ns in SM cycles.
+func (c *Config) CTALaunchCycles() int { return c.nsToSM(c.SM.CTALaunchNS) }
+
 // CTARetireCycles returns sm.cta_retire_ns in SM cycles.
-func (c *Config) CTARetireCycles() int {
-	return int(math.Round(c.SM.CTARetireNS * float64(c.SM.ClockMHz) / 1000))
-}
+func (c *Config) CTARetireCycles() int { return c.nsToSM(c.SM.CTARetireNS) }
 
 // L2FarCycles returns, in SM cycles, what a read that misses its near L2 partition
 // and hits at home adds to an L2 hit: lat.l2_far_ns at the SM clock.
 func (c *Config) L2FarCycles() int {
-	return int(math.Round(c.Latency.L2FarNS * float64(c.SM.ClockMHz) / 1000))
+	return c.nsToSM(c.Latency.L2FarNS)
 }
 
 // DRAMCycles returns a DRAM access's load-to-use latency in SM cycles: lat.dram, or,
 // with lat.dram_ns set, an L2 hit plus lat.dram_ns at the SM clock.
 func (c *Config) DRAMCycles() int {
 	if c.Latency.DRAMNS > 0 {
-		return c.L2HitCycles() + int(math.Round(c.Latency.DRAMNS*float64(c.SM.ClockMHz)/1000))
+		return c.L2HitCycles() + c.nsToSM(c.Latency.DRAMNS)
 	}
 	return c.Latency.DRAM
 }
@@ -456,6 +457,11 @@ func (c *Config) Validate() error {
 	var errs []error
 	bad := func(key, format string, a ...any) {
 		errs = append(errs, fmt.Errorf("%s: %s", key, fmt.Sprintf(format, a...)))
+	}
+	nsKey := func(key string, v float64) {
+		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			bad(key, "must be a finite number of ns, 0 or more, is %g", v)
+		}
 	}
 	pos := func(key string, v int) {
 		if v <= 0 {
@@ -525,26 +531,16 @@ func (c *Config) Validate() error {
 	if c.SM.ReuseMissCycles < 0 {
 		bad("sm.reuse_miss_cycles", "must not be negative, is %d", c.SM.ReuseMissCycles)
 	}
-	for _, f := range []struct {
-		key string
-		ns  float64
-	}{{"sm.cta_launch_ns", c.SM.CTALaunchNS}, {"sm.cta_retire_ns", c.SM.CTARetireNS}} {
-		if f.ns < 0 || math.IsNaN(f.ns) || math.IsInf(f.ns, 0) {
-			bad(f.key, "must be a finite number of ns, 0 or more, is %g", f.ns)
-		}
-	}
+	nsKey("sm.cta_launch_ns", c.SM.CTALaunchNS)
+	nsKey("sm.cta_retire_ns", c.SM.CTARetireNS)
 	if c.L2.ClockMHz < 0 {
 		bad("l2.clock_mhz", "must not be negative (0: the SM clock), is %d", c.L2.ClockMHz)
 	}
 	if c.Latency.L2HitL2Clk < 0 {
 		bad("lat.l2_hit_l2clk", "must not be negative, is %d", c.Latency.L2HitL2Clk)
 	}
-	if c.Latency.DRAMNS < 0 || math.IsNaN(c.Latency.DRAMNS) || math.IsInf(c.Latency.DRAMNS, 0) {
-		bad("lat.dram_ns", "must be a finite number of ns, 0 or more, is %g", c.Latency.DRAMNS)
-	}
-	if c.Latency.L2FarNS < 0 || math.IsNaN(c.Latency.L2FarNS) || math.IsInf(c.Latency.L2FarNS, 0) {
-		bad("lat.l2_far_ns", "must be a finite number of ns, 0 or more, is %g", c.Latency.L2FarNS)
-	}
+	nsKey("lat.dram_ns", c.Latency.DRAMNS)
+	nsKey("lat.l2_far_ns", c.Latency.L2FarNS)
 	pos("l2.bytes_per_clk", c.L2.BytesPerClk)
 	pos("l2.in_bytes_per_clk", c.L2.InBytesPerClk)
 	if c.L2.SliceMap > SliceGranules {
