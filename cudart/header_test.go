@@ -357,6 +357,27 @@ func TestMathFunctions(t *testing.T) {
 	}
 }
 
+// The cache-hint loads and stores of two-element vectors: one vector access each, the
+// components where they belong.
+func TestCacheHintPairs(t *testing.T) {
+	for _, ins := range []string{"ld.global.cg.v2.f32", "ld.global.cs.v2.u64", "st.global.cg.v2.f32", "st.global.wt.v2.u64"} {
+		if !strings.Contains(string(samples(t)), ins) {
+			t.Errorf("hints2's PTX has no %s", ins)
+		}
+	}
+	out := launch(t, "hints2", 1, 32, "buf:f32:64:iota", "buf:u64:64:iota", "buf:f32:64", "buf:u64:64")
+	fo, yo := f32s(out[2]), out[3]
+	for l := 0; l < 32; l++ {
+		if fo[2*l] != float32(2*l+1) || fo[2*l+1] != float32(2*l) {
+			t.Errorf("lane %d: float2 (%v, %v); want (%d, %d)", l, fo[2*l], fo[2*l+1], 2*l+1, 2*l)
+		}
+		y0, y1 := binary.LittleEndian.Uint64(yo[16*l:]), binary.LittleEndian.Uint64(yo[16*l+8:])
+		if y0 != uint64(2*l+2) || y1 != uint64(2*l) {
+			t.Errorf("lane %d: ulonglong2 (%d, %d); want (%d, %d)", l, y0, y1, 2*l+2, 2*l)
+		}
+	}
+}
+
 // cuda-samples' reduce4 written with cooperative groups: the per-block sums.
 func TestCooperativeGroupsReduce(t *testing.T) {
 	const n, grid, block = 1000, 2, 256

@@ -360,6 +360,13 @@ GTRACE_LDG(double2, d2)
 		asm("ld.global." #H "." #PT " %0, [%1];" : "=" C(r) : "l"(p));           \
 		return r;                                                                \
 	}
+#define GTRACE_LD2(H, T, PT, C)                                                          \
+	GTRACE_D T __ld##H(const T *p)                                                   \
+	{                                                                                \
+		T r;                                                                     \
+		asm("ld.global." #H ".v2." #PT " {%0, %1}, [%2];" : "=" C(r.x), "=" C(r.y) : "l"(p)); \
+		return r;                                                                \
+	}
 #define GTRACE_LD4(H, T, PT, C)                                                          \
 	GTRACE_D T __ld##H(const T *p)                                                   \
 	{                                                                                \
@@ -370,6 +377,11 @@ GTRACE_LDG(double2, d2)
 	}
 #define GTRACE_ST1(H, T, PT, C) \
 	GTRACE_D void __st##H(T *p, T v) { asm volatile("st.global." #H "." #PT " [%0], %1;" ::"l"(p), C(v) : "memory"); }
+#define GTRACE_ST2(H, T, PT, C)                                                          \
+	GTRACE_D void __st##H(T *p, T v)                                                 \
+	{                                                                                \
+		asm volatile("st.global." #H ".v2." #PT " [%0], {%1, %2};" ::"l"(p), C(v.x), C(v.y) : "memory"); \
+	}
 #define GTRACE_ST4(H, T, PT, C)                                                          \
 	GTRACE_D void __st##H(T *p, T v)                                                 \
 	{                                                                                \
@@ -384,6 +396,12 @@ GTRACE_LDG(double2, d2)
 	OP##1(H, unsigned long long, u64, "l")        \
 	OP##1(H, float, f32, "f")                     \
 	OP##1(H, double, f64, "d")                    \
+	OP##2(H, int2, s32, "r")                      \
+	OP##2(H, uint2, u32, "r")                     \
+	OP##2(H, float2, f32, "f")                    \
+	OP##2(H, longlong2, s64, "l")                 \
+	OP##2(H, ulonglong2, u64, "l")                \
+	OP##2(H, double2, f64, "d")                   \
 	OP##4(H, int4, s32, "r")                      \
 	OP##4(H, uint4, u32, "r")                     \
 	OP##4(H, float4, f32, "f")
@@ -398,8 +416,10 @@ GTRACE_HINT(GTRACE_ST, cs)
 GTRACE_HINT(GTRACE_ST, wt)
 #undef GTRACE_HINT
 #undef GTRACE_LD1
+#undef GTRACE_LD2
 #undef GTRACE_LD4
 #undef GTRACE_ST1
+#undef GTRACE_ST2
 #undef GTRACE_ST4
 
 // ---- Integer intrinsics (CUDA Math API, "Integer Intrinsics") ------------------

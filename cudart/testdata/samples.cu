@@ -201,6 +201,17 @@ extern "C" __global__ void math(const float *x, float *out, int *iout)
 	__stcs(reinterpret_cast<float4 *>(out + 64 * 12) + t, q);
 }
 
+// hints2: the two-element forms of the cache-hint loads and stores (__ldcg on a uint2, as
+// scripts/hw/streamlat_kernels.cu has it).
+extern "C" __global__ void hints2(const float2 *x, const ulonglong2 *y, float2 *fo, ulonglong2 *yo)
+{
+	int t = threadIdx.x;
+	float2 a = __ldcg(x + t);
+	ulonglong2 b = __ldcs(y + t);
+	__stcg(fo + t, make_float2(a.y, a.x));
+	__stwt(yo + t, make_ulonglong2(b.y + 1, b.x));
+}
+
 // cg_reduce: cuda-samples' reduce4 as it is written with cooperative groups: the block
 // syncs through cg::sync, the last warp finishes with a tile's shfl_down.
 extern "C" __global__ void cg_reduce(const float *g_idata, float *g_odata, unsigned int n)
