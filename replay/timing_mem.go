@@ -59,7 +59,8 @@ func newTimedL2(cfg *arch.Config, nsm int) (*timedL2, error) {
 // channelTiming is what the DRAM channels of cfg need beyond their address mapping.
 func channelTiming(cfg *arch.Config) dram.Timing {
 	return dram.Timing{ClockMHz: cfg.SM.ClockMHz, BandwidthGBs: cfg.DRAM.BandwidthGBs, RowMissNS: cfg.DRAM.RowMissNS,
-		RRDNS: cfg.DRAM.RRDNS, LatencyCycles: int64(cfg.DRAMCycles()), Reorder: cfg.DRAM.Reorder,
+		RowHitNS: cfg.DRAM.RowHitNS,
+		RRDNS:    cfg.DRAM.RRDNS, LatencyCycles: int64(cfg.DRAMCycles()), Reorder: cfg.DRAM.Reorder,
 		CCDReadNS: cfg.DRAM.CCDReadNS, CCDWriteNS: cfg.DRAM.CCDWriteNS, TurnNS: cfg.DRAM.TurnaroundNS, WriteBatch: cfg.DRAM.WriteBatch}
 }
 

@@ -146,6 +146,9 @@ func TestValidate(t *testing.T) {
 		{"hopper", "l2.atomic_pass_clk", "NaN", "l2.atomic_pass_clk"},
 		{"hopper", "lat.branch", "-1", "lat.branch"},
 		{"fermi", "lat.branch", "0", ""},
+		{"hopper", "dram.row_hit_ns", "28.5", "dram.row_hit_ns"}, // past dram.row_miss_ns (28)
+		{"hopper", "dram.row_hit_ns", "-1", "dram.row_hit_ns"},
+		{"hopper", "dram.row_hit_ns", "14", ""},
 	} {
 		c, _ := Preset(tc.arch, "")
 		if err := c.Set(tc.key, tc.value); err != nil {

@@ -240,6 +240,9 @@ type DRAM struct {
 	Type         string  // GDDR5, HBM2, ...
 	BandwidthGBs float64 // peak, for reports and a later timing model
 	RowMissNS    float64 // precharge + activate (tRP + tRCD) before a row-buffer miss is served
+	// RowHitNS is how much of RowMissNS a read that finds its row open still waits (0: a
+	// row hit saves the whole activation's time in latency; RowMissNS: none of it).
+	RowHitNS float64
 	// Size is the device memory a program may allocate (cudaGetDeviceProperties'
 	// totalGlobalMem), and BusBits the memory interface's width (memoryBusWidth); gtrace
 	// run reports both, and refuses a cudaMalloc past Size.
@@ -557,6 +560,9 @@ func (c *Config) Validate() error {
 	}
 	if c.DRAM.RowMissNS < 0 {
 		bad("dram.row_miss_ns", "must not be negative, is %g", c.DRAM.RowMissNS)
+	}
+	if c.DRAM.RowHitNS < 0 || c.DRAM.RowHitNS > c.DRAM.RowMissNS {
+		bad("dram.row_hit_ns", "must be from 0 to dram.row_miss_ns (%g), is %g", c.DRAM.RowMissNS, c.DRAM.RowHitNS)
 	}
 	if c.DRAM.Size <= 0 {
 		bad("dram.size", "must be a size in bytes above 0, is %d", c.DRAM.Size)

@@ -101,6 +101,7 @@ func buildFields() []field {
 		field{key: "dram.interleave", size: true, ptr: func(c *Config) any { return &c.DRAM.Interleave }},
 		field{key: "dram.hash", ptr: func(c *Config) any { return &c.DRAM.Hash }},
 		field{key: "dram.row_miss_ns", ptr: func(c *Config) any { return &c.DRAM.RowMissNS }},
+		field{key: "dram.row_hit_ns", ptr: func(c *Config) any { return &c.DRAM.RowHitNS }},
 		field{key: "dram.rrd_ns", ptr: func(c *Config) any { return &c.DRAM.RRDNS }},
 		field{key: "dram.reorder", ptr: func(c *Config) any { return &c.DRAM.Reorder }},
 		field{key: "dram.ccd_read_ns", ptr: func(c *Config) any { return &c.DRAM.CCDReadNS }},

@@ -11,9 +11,13 @@ const ticks = 1024
 
 // Timing is what the timed channels need beyond the address mapping.
 type Timing struct {
-	ClockMHz      int     // the SM clock: every time is in its cycles
-	BandwidthGBs  float64 // peak bandwidth of all channels together
-	RowMissNS     float64 // precharge + activate: how long a row miss holds its bank
+	ClockMHz     int     // the SM clock: every time is in its cycles
+	BandwidthGBs float64 // peak bandwidth of all channels together
+	RowMissNS    float64 // precharge + activate: how long a row miss holds its bank
+	// RowHitNS is how much of RowMissNS a read that finds its row open still waits: 0,
+	// a hit saves the whole activation; RowMissNS, a hit is as late as a miss at an idle
+	// bank and saves only the bank's time.
+	RowHitNS      float64
 	RRDNS         float64 // least time between two row activations in one channel (tRRD)
 	LatencyCycles int64   // unloaded latency of a read that misses the row, L2 to SM
 	// Reorder serves a channel's requests as their banks become ready (FR-FCFS: a row
@@ -43,7 +47,7 @@ type Timing struct {
 // bank for RowMissNS, no sooner than RRDNS after the channel's previous activation;
 // the channel's bus then moves the sector at its share of the peak bandwidth. The
 // latency a pointer chase measures (LatencyCycles) is over cold rows, so a row hit
-// returns RowMissNS sooner. Not safe for concurrent use.
+// returns RowMissNS - RowHitNS sooner. Not safe for concurrent use.
 //
 // In arrival order (Reorder false) a request starts no sooner than the one before it
 // in its channel: one that waits for its bank delays the bus and the activations of
@@ -69,6 +73,7 @@ type Channels struct {
 	lastAct   []int64 // ticks: each channel's latest row activation
 	burst     int64   // ticks one channel needs per 32-byte sector
 	rowMiss   int64   // cycles
+	rowHit    int64   // cycles of rowMiss a row hit still waits
 	rrd       int64   // ticks
 	latency   int64   // cycles
 	reorder   bool
@@ -104,6 +109,9 @@ func NewChannels(cfg Config, t Timing) (*Channels, error) {
 	if !(perCycle > 0) || math.IsInf(perCycle, 0) {
 		return nil, fmt.Errorf("dram: bandwidth %g GB/s over %d channels at %d MHz", t.BandwidthGBs, cfg.Channels, t.ClockMHz)
 	}
+	if t.RowHitNS < 0 || t.RowHitNS > t.RowMissNS {
+		return nil, fmt.Errorf("dram: a row hit's wait %g ns must be from 0 to the row miss's %g ns", t.RowHitNS, t.RowMissNS)
+	}
 	if t.RowMissNS < 0 || t.RRDNS < 0 || t.LatencyCycles < 0 || t.CCDReadNS < 0 || t.CCDWriteNS < 0 || t.TurnNS < 0 || t.WriteBatch < 0 {
 		return nil, fmt.Errorf("dram: row miss %g ns, tRRD %g ns, tCCD %g and %g ns, turnaround %g ns, write batch %d and latency %d cycles must not be negative",
 			t.RowMissNS, t.RRDNS, t.CCDReadNS, t.CCDWriteNS, t.TurnNS, t.WriteBatch, t.LatencyCycles)
@@ -116,6 +124,7 @@ func NewChannels(cfg Config, t Timing) (*Channels, error) {
 		lastAct:   make([]int64, cfg.Channels),
 		burst:     max(int64(math.Round(ticks*float64(sectorBytes)/max(perCycle, 1e-9))), 1),
 		rowMiss:   int64(t.RowMissNS*float64(t.ClockMHz)/1000 + 0.5),
+		rowHit:    int64(t.RowHitNS*float64(t.ClockMHz)/1000 + 0.5),
 		rrd:       nsTicks(t.RRDNS),
 		ccd:       [2]int64{nsTicks(t.CCDReadNS), nsTicks(t.CCDWriteNS)},
 		cmdLine:   make([]int64, cfg.Channels),
@@ -203,7 +212,8 @@ func (c *Channels) access(t int64, addr uint64, write bool) int64 {
 	if c.busWrite[loc.Channel] != write && c.turn > 0 {
 		c.turnAround(loc.Channel, write)
 	}
-	if c.openRow[b] != int64(loc.Row) {
+	hit := c.openRow[b] == int64(loc.Row)
+	if !hit {
 		act := max(from, c.lastAct[loc.Channel]+c.rrd)
 		c.lastAct[loc.Channel] = act
 		ready = max(ready, (act+ticks-1)/ticks) + c.rowMiss
@@ -217,8 +227,12 @@ func (c *Channels) access(t int64, addr uint64, write bool) int64 {
 	c.busBusy[loc.Channel] = slot + c.burst
 	start := max(ready*ticks, slot)
 	c.bankReady[b] = ready
-	// The latency includes the row miss, which a row hit saves.
-	return (start+ticks-1)/ticks + c.latency - c.rowMiss
+	// The latency includes the row miss, which a row hit saves but for rowHit.
+	lat := c.latency - c.rowMiss
+	if hit {
+		lat += c.rowHit
+	}
+	return (start+ticks-1)/ticks + lat
 }
 
 // turnAround turns channel ch's bus to write (or to read): the bus and the next

@@ -61,9 +61,19 @@ __device__ __forceinline__ void timed(const unsigned *probe, const unsigned *a, 
 			v = __ldcg(&a[(chunk * 32 + lane * (words / 32) + v) & (words - 1)]);
 		} else if (MODE == 5) {
 			v = a[(w * 32 + lane + v) & (words - 1)];
-		} else {
+		} else if (MODE == 6) {
 			uint4 x = *(const uint4 *)&a[(chunk * 128 + lane * 4 + v) & (words - 1)];
 			v = x.x ^ x.y ^ x.z ^ x.w;
+		} else if (MODE == 7) { // one line, 8 B a lane (lanes 16 apart share)
+			uint2 x = __ldcg((const uint2 *)&a[(chunk * 32 + (lane & 15) * 2 + v) & (words - 1)]);
+			v = x.x ^ x.y;
+		} else if (MODE == 8) { // one line, 16 B a lane (lanes 8 apart share)
+			uint4 x = __ldcg((const uint4 *)&a[(chunk * 32 + (lane & 7) * 4 + v) & (words - 1)]);
+			v = x.x ^ x.y ^ x.z ^ x.w;
+		} else if (MODE == 9) { // two lines, 4 B a lane 8 B apart
+			v = __ldcg(&a[(chunk * 64 + lane * 2 + v) & (words - 1)]);
+		} else { // four lines, 4 B a lane 16 B apart
+			v = __ldcg(&a[(chunk * 128 + lane * 4 + v) & (words - 1)]);
 		}
 		acc += v;
 	}
@@ -93,6 +103,10 @@ STREAMLAT_KERNEL(line4, 3)
 STREAMLAT_KERNEL(scatter, 4)
 STREAMLAT_KERNEL(l1hit, 5)
 STREAMLAT_KERNEL(line4ca, 6)
+STREAMLAT_KERNEL(w64, 7)
+STREAMLAT_KERNEL(w128, 8)
+STREAMLAT_KERNEL(s2, 9)
+STREAMLAT_KERNEL(s4, 10)
 
 // each: one warp a block, lane 0 alone, the probe's loop with each round's time kept:
 // dt[block * iters + it] is the clock64 difference between two rounds' reads (at the
