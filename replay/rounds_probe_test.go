@@ -15,9 +15,10 @@ import (
 // of 256 threads that do nothing, load, store or copy a word a thread.
 const roundsProbe = "../traces/hw/h200-2026-11-28-rounds/"
 
-// roundsCycles is the engine's elapsed cycles for the probe's kernel over ctas CTAs, on
-// the hopper/h200 preset at the SM and L2 clocks ncu measured the launch at (m).
-func roundsCycles(t *testing.T, ptx []byte, kernel string, ctas int, m map[string]float64, sets ...string) float64 {
+// roundsCycles captures the probe's kernel over ctas CTAs and returns the engine's
+// elapsed cycles for it under sets, on the hopper/h200 preset at the SM and L2 clocks ncu
+// measured the launch at (m).
+func roundsCycles(t *testing.T, ptx []byte, kernel string, ctas int, m map[string]float64) func(sets ...string) float64 {
 	t.Helper()
 	n := strconv.Itoa(ctas * 256)
 	args := map[string][]string{"empty": nil, "load": {"buf:u32:" + n + ":const:16843009", "buf:u32:" + n},
@@ -27,12 +28,14 @@ func roundsCycles(t *testing.T, ptx []byte, kernel string, ctas int, m map[strin
 	ns := m["gpu__time_duration.sum"]
 	sm := ncuClockMHz(m, ns)
 	l2 := int(math.Round(m["lts__cycles_elapsed.avg"] / ns * 1000))
-	cfg := presetOf(t, "hopper", "h200", append([]string{"sm.clock_mhz=" + strconv.Itoa(sm), "l2.clock_mhz=" + strconv.Itoa(l2)}, sets...)...)
-	rep, err := Timing(context.Background(), r, cfg, Options{})
-	if err != nil {
-		t.Fatal(err)
+	return func(sets ...string) float64 {
+		cfg := presetOf(t, "hopper", "h200", append([]string{"sm.clock_mhz=" + strconv.Itoa(sm), "l2.clock_mhz=" + strconv.Itoa(l2)}, sets...)...)
+		rep, err := Timing(context.Background(), r, cfg, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return metric(t, &rep.Kernels[0], "sm__cycles_elapsed.avg")
 	}
-	return metric(t, &rep.Kernels[0], "sm__cycles_elapsed.avg")
 }
 
 // Short CTAs one after another on the H200 (traces/hw/h200-2026-11-28-rounds, hw-facts
@@ -66,9 +69,8 @@ func TestTimingRoundsProbe(t *testing.T) {
 		}
 		per := float64(many-few) / float64(sms)
 		want := (metric[b]["sm__cycles_elapsed.avg"] - metric[a]["sm__cycles_elapsed.avg"]) / per
-		cost := func(sets ...string) float64 {
-			return (roundsCycles(t, ptx, kind, many, metric[b], sets...) - roundsCycles(t, ptx, kind, few, metric[a], sets...)) / per
-		}
+		manyCycles, fewCycles := roundsCycles(t, ptx, kind, many, metric[b]), roundsCycles(t, ptx, kind, few, metric[a])
+		cost := func(sets ...string) float64 { return (manyCycles(sets...) - fewCycles(sets...)) / per }
 		got := cost()
 		// Without the pace, empty and store CTAs come as fast as they retire; load and
 		// copy CTAs hold their rooms for their life and the retirement.

@@ -17,14 +17,14 @@ import (
 // with one load in flight each, timed a round at a time.
 const streamlatProbe = "../traces/hw/h200-2026-11-28-streamlat/"
 
-// streamlatRound is the engine's cycles a round of the probe's kernel at k blocks of
-// block threads an SM on sms SMs (hopper/h200 at the run's 1980 MHz): the kernel's
-// cycles at 80 rounds less at 40, over 40. The stream kernels get no probe warps and a
-// 64 MB buffer (the run's 1 GB is only read in part by 80 rounds); each gets the 256 MB
-// its random lines span.
-func streamlatRound(t *testing.T, ptx []byte, kernel string, k, block, sms int, sets ...string) float64 {
+// streamlatRound captures the probe's kernel at k blocks of block threads an SM on sms
+// SMs, for 40 and 80 rounds, and returns the engine's cycles a round under sets
+// (hopper/h200 at the run's 1980 MHz): the kernel's cycles at 80 rounds less at 40,
+// over 40. The stream kernels get no probe warps and a 64 MB buffer (the run's 1 GB is
+// only read in part by 80 rounds); each gets the 256 MB its random lines span.
+func streamlatRound(t *testing.T, ptx []byte, kernel string, k, block, sms int) func(sets ...string) float64 {
 	t.Helper()
-	cycles := func(iters int) float64 {
+	capt := func(iters int) *format.Reader {
 		n := strconv.Itoa(iters)
 		args := []string{"buf:u32:32", "buf:u32:16777216", "u64:16777216", "i32:" + n, "i32:0",
 			"buf:i64:" + strconv.Itoa(sms*k*block/32), "buf:u64:4", "buf:u32:2"}
@@ -34,13 +34,20 @@ func streamlatRound(t *testing.T, ptx []byte, kernel string, k, block, sms int, 
 		r, _ := captureSpec(t, capture.Spec{PTX: ptx, PTXName: "streamlat.ptx", Kernel: kernel,
 			Grid: format.Dim3{X: uint32(sms * k), Y: 1, Z: 1}, Block: format.Dim3{X: uint32(block), Y: 1, Z: 1},
 			SIMT: format.SIMTITS, Args: args})
-		rep, err := Timing(context.Background(), r, presetOf(t, "hopper", "h200", append([]string{"sm.clock_mhz=1980"}, sets...)...), Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return metric(t, &rep.Kernels[0], "sm__cycles_elapsed.avg")
+		return r
 	}
-	return (cycles(80) - cycles(40)) / 40
+	short, long := capt(40), capt(80)
+	return func(sets ...string) float64 {
+		cfg := presetOf(t, "hopper", "h200", append([]string{"sm.clock_mhz=1980"}, sets...)...)
+		cycles := func(r *format.Reader) float64 {
+			rep, err := Timing(context.Background(), r, cfg, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return metric(t, &rep.Kernels[0], "sm__cycles_elapsed.avg")
+		}
+		return (cycles(long) - cycles(short)) / 40
+	}
 }
 
 // streamlatEach is the mean of the probe's #each histogram: a lone warp's rounds of
@@ -99,7 +106,8 @@ func TestTimingStreamlatProbe(t *testing.T) {
 		if kind == "each" {
 			block = 32
 		}
-		got := streamlatRound(t, ptx, kind, 1, block, sms)
+		round := streamlatRound(t, ptx, kind, 1, block, sms)
+		got := round()
 		h := want[kind]
 		t.Logf("%-6s: %6.1f cycles a round in the engine, the H200 %6.1f (%+.1f%%)", kind, got, h, 100*(got/h-1))
 		switch kind {
@@ -108,7 +116,7 @@ func TestTimingStreamlatProbe(t *testing.T) {
 				t.Errorf("%s: %.1f cycles a round, the H200 %.1f: want within 5%%", kind, got, h)
 			}
 		case "line":
-			without := streamlatRound(t, ptx, kind, 1, block, sms, "dram.row_hit_ns=0")
+			without := round("dram.row_hit_ns=0")
 			t.Logf("line  : %6.1f without dram.row_hit_ns", without)
 			if math.Abs(got/h-1) > 0.05 || math.Abs(without/h-1) <= 0.05 {
 				t.Errorf("line: %.1f cycles a round (%.1f without dram.row_hit_ns), the H200 %.1f: want within 5%% only with it", got, without, h)

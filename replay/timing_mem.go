@@ -58,10 +58,10 @@ func newTimedL2(cfg *arch.Config, nsm int) (*timedL2, error) {
 
 // channelTiming is what the DRAM channels of cfg need beyond their address mapping.
 func channelTiming(cfg *arch.Config) dram.Timing {
-	return dram.Timing{ClockMHz: cfg.SM.ClockMHz, BandwidthGBs: cfg.DRAM.BandwidthGBs, RowMissNS: cfg.DRAM.RowMissNS,
-		RowHitNS: cfg.DRAM.RowHitNS,
-		RRDNS:    cfg.DRAM.RRDNS, LatencyCycles: int64(cfg.DRAMCycles()), Reorder: cfg.DRAM.Reorder,
-		CCDReadNS: cfg.DRAM.CCDReadNS, CCDWriteNS: cfg.DRAM.CCDWriteNS, TurnNS: cfg.DRAM.TurnaroundNS, WriteBatch: cfg.DRAM.WriteBatch}
+	d := &cfg.DRAM
+	return dram.Timing{ClockMHz: cfg.SM.ClockMHz, BandwidthGBs: d.BandwidthGBs, LatencyCycles: int64(cfg.DRAMCycles()),
+		RowMissNS: d.RowMissNS, RowHitNS: d.RowHitNS, RRDNS: d.RRDNS, Reorder: d.Reorder,
+		CCDReadNS: d.CCDReadNS, CCDWriteNS: d.CCDWriteNS, TurnNS: d.TurnaroundNS, WriteBatch: d.WriteBatch}
 }
 
 // read serves an L1 miss for the sectors in mask of line, sent at cycle t, and returns

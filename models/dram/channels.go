@@ -109,22 +109,23 @@ func NewChannels(cfg Config, t Timing) (*Channels, error) {
 	if !(perCycle > 0) || math.IsInf(perCycle, 0) {
 		return nil, fmt.Errorf("dram: bandwidth %g GB/s over %d channels at %d MHz", t.BandwidthGBs, cfg.Channels, t.ClockMHz)
 	}
-	if t.RowHitNS < 0 || t.RowHitNS > t.RowMissNS {
-		return nil, fmt.Errorf("dram: a row hit's wait %g ns must be from 0 to the row miss's %g ns", t.RowHitNS, t.RowMissNS)
-	}
 	if t.RowMissNS < 0 || t.RRDNS < 0 || t.LatencyCycles < 0 || t.CCDReadNS < 0 || t.CCDWriteNS < 0 || t.TurnNS < 0 || t.WriteBatch < 0 {
 		return nil, fmt.Errorf("dram: row miss %g ns, tRRD %g ns, tCCD %g and %g ns, turnaround %g ns, write batch %d and latency %d cycles must not be negative",
 			t.RowMissNS, t.RRDNS, t.CCDReadNS, t.CCDWriteNS, t.TurnNS, t.WriteBatch, t.LatencyCycles)
 	}
+	if t.RowHitNS < 0 || t.RowHitNS > t.RowMissNS {
+		return nil, fmt.Errorf("dram: a row hit's wait %g ns must be from 0 to the row miss's %g ns", t.RowHitNS, t.RowMissNS)
+	}
 	nsTicks := func(ns float64) int64 { return int64(ns*float64(t.ClockMHz)/1000*ticks + 0.5) }
+	nsCycles := func(ns float64) int64 { return int64(ns*float64(t.ClockMHz)/1000 + 0.5) }
 	c := &Channels{m: m, banks: cfg.Banks, latency: t.LatencyCycles, reorder: t.Reorder,
 		busBusy:   make([]int64, cfg.Channels),
 		bankReady: make([]int64, cfg.Channels*cfg.Banks),
 		openRow:   make([]int64, cfg.Channels*cfg.Banks),
 		lastAct:   make([]int64, cfg.Channels),
 		burst:     max(int64(math.Round(ticks*float64(sectorBytes)/max(perCycle, 1e-9))), 1),
-		rowMiss:   int64(t.RowMissNS*float64(t.ClockMHz)/1000 + 0.5),
-		rowHit:    int64(t.RowHitNS*float64(t.ClockMHz)/1000 + 0.5),
+		rowMiss:   nsCycles(t.RowMissNS),
+		rowHit:    nsCycles(t.RowHitNS),
 		rrd:       nsTicks(t.RRDNS),
 		ccd:       [2]int64{nsTicks(t.CCDReadNS), nsTicks(t.CCDWriteNS)},
 		cmdLine:   make([]int64, cfg.Channels),

@@ -20,6 +20,7 @@
 #include <numeric>
 #include <cuda_runtime.h>
 #include "probe.h"
+#include "loadlat_stream.cuh"
 
 static const size_t MB = 1 << 20;
 
@@ -46,25 +47,7 @@ __global__ void loaded(const unsigned *chain, int hops, uint4 *a, size_t n, int 
 		sink[0] = i;
 		return;
 	}
-	size_t t = (blockIdx.x - 1) * (size_t)blockDim.x + threadIdx.x, nt = (gridDim.x - 1) * (size_t)blockDim.x;
-	size_t half = n / 2, span = kind == 1 ? half : n;
-	unsigned s = 0;
-	size_t i = t % span;
-	for (int it = 0; it < iters; it++) {
-		if (kind == 0) {
-			uint4 v = __ldcg(&a[i]);
-			s += v.x ^ v.w;
-		} else if (kind == 1) {
-			a[half + i] = __ldcg(&a[i]);
-		} else {
-			a[i] = make_uint4(it, 0, 0, it);
-		}
-		i += nt;
-		if (i >= span)
-			i -= span;
-	}
-	if (s == 0x9e3779b9u)
-		sink[1] = s;
+	streamers(a, n, iters, kind, sink);
 }
 
 int main(int argc, char **argv)

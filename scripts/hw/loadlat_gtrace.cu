@@ -16,6 +16,7 @@
 // most 400 times; their warp-cycles (every stall reason and issue) over 200 hops is a
 // hop's time.
 #include <cuda_runtime.h>
+#include "loadlat_stream.cuh"
 
 // kind: 0 read, 1 copy, 2 write
 extern "C" __global__ void loaded(const unsigned *chain, unsigned lines, int hops, uint4 *a, unsigned long long n, int iters, int kind, unsigned *sink)
@@ -29,23 +30,5 @@ extern "C" __global__ void loaded(const unsigned *chain, unsigned lines, int hop
 		sink[0] = i;
 		return;
 	}
-	size_t t = (blockIdx.x - 1) * (size_t)blockDim.x + threadIdx.x, nt = (gridDim.x - 1) * (size_t)blockDim.x;
-	size_t half = n / 2, span = kind == 1 ? half : n;
-	unsigned s = 0;
-	size_t i = t % span;
-	for (int it = 0; it < iters; it++) {
-		if (kind == 0) {
-			uint4 v = __ldcg(&a[i]);
-			s += v.x ^ v.w;
-		} else if (kind == 1) {
-			a[half + i] = __ldcg(&a[i]);
-		} else {
-			a[i] = make_uint4(it, 0, 0, it);
-		}
-		i += nt;
-		if (i >= span)
-			i -= span;
-	}
-	if (s == 0x9e3779b9u)
-		sink[1] = s;
+	streamers(a, n, iters, kind, sink);
 }

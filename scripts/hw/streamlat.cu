@@ -93,6 +93,18 @@ int main(int argc, char **argv)
 	for (int k : {1, 2, 4, kmax})
 		for (auto kd : kinds)
 			runs.push_back({kd, k, block});
+	// rounds reads the latest launch's per-warp spans as cycles a round, and its clock.
+	auto rounds = [&](int warps, double *mhz) {
+		std::vector<long long> c(warps);
+		unsigned long long m[4];
+		CK(cudaMemcpy(c.data(), cyc, 8 * warps, cudaMemcpyDeviceToHost));
+		CK(cudaMemcpy(m, meta, sizeof m, cudaMemcpyDeviceToHost));
+		*mhz = m[2] > m[0] ? (double)(m[3] - m[1]) / (double)(m[2] - m[0]) * 1000 : 0;
+		std::vector<double> r(warps);
+		for (int w = 0; w < warps; w++)
+			r[w] = (double)c[w] / iters;
+		return r;
+	};
 	printf("id,kind,lines,blocks_per_sm,warps,iters,mhz,ms,stream_gbps,probe_round,stream_round,stream_p10,stream_p50,"
 	       "stream_p90\n");
 	int id = 0;
@@ -101,14 +113,10 @@ int main(int argc, char **argv)
 		float ms = timeLaunch(once, [&] {
 			r.kd.f<<<grid, r.block>>>(probe, a, words, iters, sms, cyc, meta, sink);
 		}, flush);
-		std::vector<long long> c(warps);
-		unsigned long long m[4];
-		CK(cudaMemcpy(c.data(), cyc, 8 * warps, cudaMemcpyDeviceToHost));
-		CK(cudaMemcpy(m, meta, sizeof m, cudaMemcpyDeviceToHost));
-		double mhz = m[2] > m[0] ? (double)(m[3] - m[1]) / (double)(m[2] - m[0]) * 1000 : 0;
-		std::vector<double> pr, st;
+		double mhz;
+		std::vector<double> all = rounds(warps, &mhz), pr, st;
 		for (int w = 0; w < warps; w++)
-			(w % wpb == 0 && w / wpb < sms ? pr : st).push_back((double)c[w] / iters);
+			(w % wpb == 0 && w / wpb < sms ? pr : st).push_back(all[w]);
 		double pm = 0, sm = 0;
 		for (double x : pr)
 			pm += x / pr.size();
@@ -133,16 +141,10 @@ int main(int argc, char **argv)
 			int warps = grid * block / 32;
 			auto launch = [&] { kinds[kd].f<<<grid, block>>>(probe, a, l2words, iters, 0, cyc, meta, sink); };
 			float ms = timeLaunch(once, launch, launch);
-			std::vector<long long> c(warps);
-			unsigned long long m[4];
-			CK(cudaMemcpy(c.data(), cyc, 8 * warps, cudaMemcpyDeviceToHost));
-			CK(cudaMemcpy(m, meta, sizeof m, cudaMemcpyDeviceToHost));
-			double mhz = m[2] > m[0] ? (double)(m[3] - m[1]) / (double)(m[2] - m[0]) * 1000 : 0, mean = 0;
-			std::vector<double> st;
-			for (int w = 0; w < warps; w++) {
-				st.push_back((double)c[w] / iters);
-				mean += st.back() / warps;
-			}
+			double mhz, mean = 0;
+			std::vector<double> st = rounds(warps, &mhz);
+			for (double x : st)
+				mean += x / warps;
 			printf("#l2,%d,%s,%d,%d,%.0f,%.4f,%.1f,%.1f,%.1f,%.1f\n", l2id++, kinds[kd].name, kinds[kd].lines,
 				warps / sms, mhz, ms, mean, at(st, .1), at(st, .5), at(st, .9));
 			fflush(stdout);
@@ -151,8 +153,9 @@ int main(int argc, char **argv)
 	// Each round's time of a probe warp alone (one a block, a block an SM), the first 16
 	// left out, in 8-cycle bins by their lower edge.
 	if (!once) {
-		unsigned *dt;
-		CK(cudaMalloc(&dt, (size_t)sms * iters * 4));
+		unsigned *dt, *ids; // each: a time a round; pairs: two a round
+		CK(cudaMalloc(&dt, (size_t)sms * iters * 8));
+		CK(cudaMalloc(&ids, sms * 4));
 		flush();
 		each<<<sms, 32>>>(probe, iters, dt, sink);
 		CK(cudaDeviceSynchronize());
@@ -167,16 +170,11 @@ int main(int argc, char **argv)
 				printf("#each,%zu,%llu\n", b * 8, bins[b]);
 		// Pairs of lines one bit apart: near or far by round time (each's two peaks),
 		// the share of pairs of one class, by the bit.
-		unsigned *ids;
-		CK(cudaMalloc(&ids, sms * 4));
-		CK(cudaMemset(dt, 0, (size_t)sms * iters * 4));
-		unsigned *dt2;
-		CK(cudaMalloc(&dt2, (size_t)sms * iters * 8));
 		flush();
-		pairs<<<sms, 32>>>(probe, iters, dt2, ids, sink);
+		pairs<<<sms, 32>>>(probe, iters, dt, ids, sink);
 		CK(cudaDeviceSynchronize());
 		std::vector<unsigned> p((size_t)sms * iters * 2), smid(sms);
-		CK(cudaMemcpy(p.data(), dt2, p.size() * 4, cudaMemcpyDeviceToHost));
+		CK(cudaMemcpy(p.data(), dt, p.size() * 4, cudaMemcpyDeviceToHost));
 		CK(cudaMemcpy(smid.data(), ids, sms * 4, cudaMemcpyDeviceToHost));
 		// class: 0 near, 1 far, -1 neither (below, between or above the peaks)
 		auto cls = [](unsigned c) { return c >= 500 && c < 656 ? 0 : c >= 680 && c < 840 ? 1 : -1; };
