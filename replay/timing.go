@@ -1282,6 +1282,7 @@ func (s *timedSM) global(in *timedInst, w *format.Warp, i int, t int64) int64 {
 			s.lsu.Miss(d)
 			done = max(done, d)
 		}
+		done += e.wideLoad(in.width)
 	case st:
 		for j, u := range units {
 			at := start + int64(j)*e.lsuCyc
@@ -1302,6 +1303,18 @@ func (s *timedSM) global(in *timedInst, w *format.Warp, i int, t int64) int64 {
 		}
 	}
 	return done
+}
+
+// wideLoad is the cycles a global load of width bytes a lane waits beyond a 4-byte one's
+// (lat.ldg_64, lat.ldg_128), wherever its data comes from.
+func (e *timer) wideLoad(width int) int64 {
+	switch {
+	case width >= 16:
+		return int64(e.lat.LDG128)
+	case width >= 8:
+		return int64(e.lat.LDG64)
+	}
+	return 0
 }
 
 func (s *timedSM) local(in *timedInst, w *format.Warp, i int, t int64) int64 {

@@ -149,6 +149,9 @@ func TestValidate(t *testing.T) {
 		{"hopper", "dram.row_hit_ns", "28.5", "dram.row_hit_ns"}, // past dram.row_miss_ns (28)
 		{"hopper", "dram.row_hit_ns", "-1", "dram.row_hit_ns"},
 		{"hopper", "dram.row_hit_ns", "14", ""},
+		{"hopper", "lat.ldg_64", "-1", "lat.ldg_64"},
+		{"hopper", "lat.ldg_128", "20", "lat.ldg_128"}, // below lat.ldg_64 (23)
+		{"ampere", "lat.ldg_128", "30", ""},
 	} {
 		c, _ := Preset(tc.arch, "")
 		if err := c.Set(tc.key, tc.value); err != nil {

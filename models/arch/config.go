@@ -283,11 +283,15 @@ type Latency struct {
 	// Branch is the cycles from a taken branch's issue to the first issue at its target
 	// (fetching from the new pc); the warp's scheduler issues other warps meanwhile. 0:
 	// not modelled, the next issue is the cycle after, as after any instruction.
-	Branch     int
-	Shared     int
-	L1Hit      int
-	L2Hit      int // SM cycles of an L2 hit (all of it when L2HitL2Clk is 0)
-	L2HitL2Clk int // L2 cycles of an L2 hit
+	Branch int
+	Shared int
+	L1Hit  int
+	// LDG64 and LDG128 are the cycles a global load of 8 and of 16 bytes a lane waits
+	// beyond a 4-byte one's, from L1, L2 or DRAM alike (the data's way back into the
+	// registers); 0: not modelled, every width waits as a 4-byte load.
+	LDG64, LDG128 int
+	L2Hit         int // SM cycles of an L2 hit (all of it when L2HitL2Clk is 0)
+	L2HitL2Clk    int // L2 cycles of an L2 hit
 	// DRAM is load-to-use from DRAM in SM cycles. With DRAMNS > 0 it is derived:
 	// L2HitCycles plus DRAMNS at the SM clock.
 	DRAM   int
@@ -510,6 +514,12 @@ func (c *Config) Validate() error {
 	}
 	if c.Latency.Branch < 0 {
 		bad("lat.branch", "must not be negative (0: not modelled), is %d", c.Latency.Branch)
+	}
+	if c.Latency.LDG64 < 0 {
+		bad("lat.ldg_64", "must not be negative (0: as a 4-byte load), is %d", c.Latency.LDG64)
+	}
+	if c.Latency.LDG128 < c.Latency.LDG64 {
+		bad("lat.ldg_128", "must not be below lat.ldg_64 (%d), is %d", c.Latency.LDG64, c.Latency.LDG128)
 	}
 	for _, m := range []struct {
 		cycles, lat string

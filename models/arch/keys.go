@@ -118,6 +118,8 @@ func buildFields() []field {
 		field{key: "lat.branch", ptr: func(c *Config) any { return &c.Latency.Branch }},
 		field{key: "lat.shared", ptr: func(c *Config) any { return &c.Latency.Shared }},
 		field{key: "lat.l1_hit", ptr: func(c *Config) any { return &c.Latency.L1Hit }},
+		field{key: "lat.ldg_64", ptr: func(c *Config) any { return &c.Latency.LDG64 }},
+		field{key: "lat.ldg_128", ptr: func(c *Config) any { return &c.Latency.LDG128 }},
 		field{key: "lat.l2_hit", ptr: func(c *Config) any { return &c.Latency.L2Hit }},
 		field{key: "lat.l2_hit_l2clk", ptr: func(c *Config) any { return &c.Latency.L2HitL2Clk }},
 		field{key: "lat.dram", ptr: func(c *Config) any { return &c.Latency.DRAM }},

@@ -25,6 +25,9 @@
 //              w128    16 B a lane, lanes 8 apart on one word (1 line, 4 sectors)
 //              s2      4 B a lane, 8 B apart      (2 lines, 8 sectors)
 //              s4      4 B a lane, 16 B apart     (4 lines, 16 sectors)
+//              l1w64   l1hit's line, 8 B a lane, lanes 16 apart on one word
+//              l1w128  l1hit's line, 16 B a lane, lanes 8 apart on one word
+//              l1line4 16 B a lane, the same 4 lines every round, through L1
 // at k = 1, 2, 4 and 8 blocks of 256 threads an SM, and once with one 32-thread block an SM
 // (probes alone: the unloaded latency). Caches are flushed before each timed run. Prints
 //   id,kind,lines,blocks_per_sm,warps,iters,mhz,ms,stream_gbps,probe_round,stream_round,
@@ -33,7 +36,7 @@
 // stream warps' 10th, 50th and 90th percentiles; mhz from clock64 against %globaltimer
 // over block 0's thread 0; ms the median of three runs; stream_gbps the bytes of the stream
 // warps' sectors over ms). "once": one untimed run each, for ncu, whose ID is the
-// launch's id. Then the stream kinds but sector, l1hit and line4ca over 1 MB the L2
+// launch's id. Then the stream kinds but sector, line4ca and the l1* kinds over 1 MB the L2
 // holds (warmed by a run, not flushed), 1 to 64 warps an SM, no probes:
 //   #l2,id,kind,lines,warps_per_sm,mhz,ms,round,p10,p50,p90   (ncu IDs follow the first table's)
 // Then, without "once", each round's time of probe warps alone (kernel each):
@@ -84,7 +87,8 @@ int main(int argc, char **argv)
 		int lines, bytes; // the bytes of the sectors a stream request reads from the L2
 	} kinds[] = {{"sector", sector, 1, 32}, {"line", line, 1, 128}, {"line2", line2, 2, 256}, {"line4", line4, 4, 512},
 		{"scatter", scatter, 32, 1024}, {"l1hit", l1hit, 1, 0}, {"line4ca", line4ca, 4, 512}, {"w64", w64, 1, 128},
-		{"w128", w128, 1, 128}, {"s2", s2, 2, 256}, {"s4", s4, 4, 512}};
+		{"w128", w128, 1, 128}, {"s2", s2, 2, 256}, {"s4", s4, 4, 512}, {"l1w64", l1w64, 1, 0},
+		{"l1w128", l1w128, 1, 0}, {"l1line4", l1line4, 4, 0}};
 	struct run {
 		kind kd;
 		int k, block;
@@ -134,7 +138,7 @@ int main(int argc, char **argv)
 	const size_t l2words = 256 * 1024;
 	int l2id = 0;
 	for (int kd = 1; kd < (int)(sizeof kinds / sizeof kinds[0]); kd++) {
-		if (kd == 5 || kd == 6) // l1hit, line4ca
+		if (kd == 6 || !strncmp(kinds[kd].name, "l1", 2)) // line4ca and the L1 kinds
 			continue;
 		for (int shape = 0; shape < 7; shape++) { // 1, 2, 4 warps an SM in one block, then 1 to 8 blocks of 8
 			int block = shape < 3 ? 32 << shape : 256, grid = (shape < 3 ? 1 : 1 << (shape - 3)) * sms;

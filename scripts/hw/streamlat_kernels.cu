@@ -72,8 +72,17 @@ __device__ __forceinline__ void timed(const unsigned *probe, const unsigned *a, 
 			v = x.x ^ x.y ^ x.z ^ x.w;
 		} else if (MODE == 9) { // two lines, 4 B a lane 8 B apart
 			v = __ldcg(&a[(chunk * 64 + lane * 2 + v) & (words - 1)]);
-		} else { // four lines, 4 B a lane 16 B apart
+		} else if (MODE == 10) { // four lines, 4 B a lane 16 B apart
 			v = __ldcg(&a[(chunk * 128 + lane * 4 + v) & (words - 1)]);
+		} else if (MODE == 11) { // l1hit's line, 8 B a lane (lanes 16 apart share)
+			uint2 x = *(const uint2 *)&a[(w * 32 + (lane & 15) * 2 + v) & (words - 1)];
+			v = x.x ^ x.y;
+		} else if (MODE == 12) { // l1hit's line, 16 B a lane (lanes 8 apart share)
+			uint4 x = *(const uint4 *)&a[(w * 32 + (lane & 7) * 4 + v) & (words - 1)];
+			v = x.x ^ x.y ^ x.z ^ x.w;
+		} else { // four lines, the same every round, 16 B a lane, through L1
+			uint4 x = *(const uint4 *)&a[(w * 128 + lane * 4 + v) & (words - 1)];
+			v = x.x ^ x.y ^ x.z ^ x.w;
 		}
 		acc += v;
 	}
@@ -107,6 +116,9 @@ STREAMLAT_KERNEL(w64, 7)
 STREAMLAT_KERNEL(w128, 8)
 STREAMLAT_KERNEL(s2, 9)
 STREAMLAT_KERNEL(s4, 10)
+STREAMLAT_KERNEL(l1w64, 11)
+STREAMLAT_KERNEL(l1w128, 12)
+STREAMLAT_KERNEL(l1line4, 13)
 
 // each: one warp a block, lane 0 alone, the probe's loop with each round's time kept:
 // dt[block * iters + it] is the clock64 difference between two rounds' reads (at the
