@@ -50,28 +50,72 @@ func streamlatRound(t *testing.T, ptx []byte, kernel string, k, block, sms, word
 	}
 }
 
-// streamlatEach is the mean of the probe's #each histogram: a lone warp's rounds of
-// random DRAM reads, in cycles at 1980 MHz.
-func streamlatEach(t *testing.T) float64 {
+// probeTagged returns the fields after the tag of every line of a probe's file that
+// starts with "#tag," (a probe's further tables, which readCSVRecords skips as
+// comments), or stops the test if there is none.
+func probeTagged(t *testing.T, path, tag string) [][]string {
 	t.Helper()
-	f, err := os.Open(streamlatProbe + "streamlat-free.csv")
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var n, sum float64
+	var rows [][]string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "#each,"); ok { // #each,cycles,count: 8-cycle bins
-			v := probeInts(t, "streamlat-free.csv", strings.Split(rest, ","))
-			n += float64(v[1])
-			sum += float64(v[1]) * (float64(v[0]) + 4)
+		if rest, ok := strings.CutPrefix(sc.Text(), "#"+tag+","); ok {
+			rows = append(rows, strings.Split(rest, ","))
 		}
 	}
-	if n == 0 {
-		t.Fatal("streamlat-free.csv has no #each rows")
+	if err := sc.Err(); err != nil || len(rows) == 0 {
+		t.Fatalf("%s: no #%s rows (%v)", path, tag, err)
+	}
+	return rows
+}
+
+// streamlatEach is the mean of the probe's #each histogram: a lone warp's rounds of
+// random DRAM reads, in cycles at 1980 MHz.
+func streamlatEach(t *testing.T) float64 {
+	t.Helper()
+	var n, sum float64
+	for _, r := range probeTagged(t, streamlatProbe+"streamlat-free.csv", "each") { // cycles,count: 8-cycle bins
+		v := probeInts(t, "streamlat-free.csv", r)
+		n += float64(v[1])
+		sum += float64(v[1]) * (float64(v[0]) + 4)
 	}
 	return sum / n
+}
+
+// streamlatLight reads a streamlat run (dir) at its lightest loads: the stream warps'
+// cycles a round by kernel at one block of 8 warps an SM (block: the main table, from
+// DRAM, or from L1 for l1hit and the l1* kinds) and at one warp an SM over 1 MB the L2
+// holds (l2: the #l2 rows), and the run's SM count.
+func streamlatLight(t *testing.T, dir string) (block, l2 map[string]float64, sms int) {
+	t.Helper()
+	path := dir + "streamlat-free.csv"
+	round := func(r []string, s string) float64 {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("streamlat-free.csv %v: %v", r, err)
+		}
+		return v
+	}
+	block, l2 = map[string]float64{}, map[string]float64{}
+	for _, r := range readCSVRecords(t, path)[1:] { // id,kind,lines,blocks_per_sm,warps,...,stream_round (10)
+		if v := probeInts(t, "streamlat-free.csv", []string{r[3], r[4]}); v[0] == 1 {
+			sms = v[1] / 8
+			block[r[1]] = round(r, r[10])
+		}
+	}
+	for _, r := range probeTagged(t, path, "l2") { // id,kind,lines,warps_per_sm,mhz,ms,round,...
+		if r[3] == "1" {
+			l2[r[1]] = round(r, r[6])
+		}
+	}
+	if sms == 0 {
+		t.Fatal("streamlat-free.csv: no rows at one block an SM")
+	}
+	return block, l2, sms
 }
 
 // One load in flight a warp on the H200 (traces/hw/h200-2026-11-28-streamlat, hw-facts
@@ -81,26 +125,15 @@ func streamlatEach(t *testing.T) float64 {
 // read random lines: a row hit saved dram.row_miss_ns of the latency. With
 // dram.row_hit_ns the engine's random rounds and its one-line rounds must come within
 // 5% of the H200's, and the line's not without it. The loop alone (l1hit) and rounds of
-// 2 and 4 lines a request (each further line costs the H200 about 30 cycles, the engine
-// 14-21: not modelled) are logged.
+// 2 and 4 lines a request (64- and 128-bit loads: their width is TestTimingWideLoads';
+// the wait for a request's latest line is not modelled) are logged.
 func TestTimingStreamlatProbe(t *testing.T) {
 	ptx, err := os.ReadFile("testdata/streamlat.ptx")
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs := readCSVRecords(t, streamlatProbe+"streamlat-free.csv")
-	want := map[string]float64{"each": streamlatEach(t)}
-	sms := 0
-	for _, r := range recs[1:] { // id,kind,lines,blocks_per_sm,warps,...,stream_round (10)
-		v := probeInts(t, "streamlat-free.csv", []string{r[3], r[4]})
-		if v[0] != 1 {
-			continue
-		}
-		sms = v[1] / 8
-		if want[r[1]], err = strconv.ParseFloat(r[10], 64); err != nil {
-			t.Fatalf("streamlat-free.csv %v: %v", r, err)
-		}
-	}
+	want, _, sms := streamlatLight(t, streamlatProbe)
+	want["each"] = streamlatEach(t)
 	for _, kind := range []string{"each", "sector", "line", "line2", "line4", "l1hit"} {
 		block := 256
 		if kind == "each" {
@@ -141,64 +174,29 @@ func TestTimingWideLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hw := map[string]float64{} // "L1 w64", "L2 line", ...: the H200's cycles a round
-	f, err := os.Open(dir + "streamlat-free.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sms := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		r := strings.Split(sc.Text(), ",")
-		var where string
-		var round string
-		switch {
-		case r[0] == "#l2" && len(r) == 11 && r[4] == "1": // #l2,id,kind,lines,warps_per_sm,mhz,ms,round,...
-			where, round = "L2", r[7]
-		case len(r) == 14 && r[3] == "1": // id,kind,lines,blocks_per_sm,warps,...,stream_round (10)
-			where, round = "DRAM", r[10]
-			if strings.HasPrefix(r[1], "l1") {
-				where = "L1"
-			}
-			sms = probeInts(t, "streamlat-free.csv", r[4:5])[0] / 8
-		default:
-			continue
-		}
-		kind := strings.TrimPrefix(r[1], "l1")
-		if r[0] == "#l2" {
-			kind = r[2]
-		}
-		if kind == "hit" {
-			kind = "line"
-		}
-		if hw[where+" "+kind], err = strconv.ParseFloat(round, 64); err != nil {
-			t.Fatalf("streamlat-free.csv %v: %v", r, err)
-		}
-	}
-	if sms == 0 {
-		t.Fatal("streamlat-free.csv: no rows at one block an SM")
-	}
+	block, l2, sms := streamlatLight(t, dir)
 	type src struct {
-		where, base, w64, w128 string // kernels: 4, 8 and 16 B a lane
+		where, base, w64, w128 string             // kernels: 4, 8 and 16 B a lane
+		hw                     map[string]float64 // the H200's cycles a round by kernel
 		block, words, iters    int
 	}
 	for _, c := range []src{
-		{"L1", "l1hit", "l1w64", "l1w128", 256, 16777216, 40},
-		{"L2", "line", "w64", "w128", 32, 262144, 100},
-		{"DRAM", "line", "w64", "w128", 256, 16777216, 40},
+		{"L1", "l1hit", "l1w64", "l1w128", block, 256, 16777216, 40},
+		{"L2", "line", "w64", "w128", l2, 32, 262144, 100},
+		{"DRAM", "line", "w64", "w128", block, 256, 16777216, 40},
 	} {
 		base := streamlatRound(t, ptx, c.base, 1, c.block, sms, c.words, c.iters)
 		b, b0 := base(), base("lat.ldg_64=0", "lat.ldg_128=0")
 		for _, w := range []struct{ name, kernel string }{{"w64", c.w64}, {"w128", c.w128}} {
-			h := hw[c.where+" "+w.name] - hw[c.where+" line"]
-			if hw[c.where+" "+w.name] == 0 || hw[c.where+" line"] == 0 {
-				t.Fatalf("streamlat-free.csv has no %s row for %s or line", c.where, w.name)
+			hw, hb := c.hw[w.kernel], c.hw[c.base]
+			if hw == 0 || hb == 0 {
+				t.Fatalf("streamlat-free.csv has no %s row for %s or %s", c.where, w.kernel, c.base)
 			}
+			h := hw - hb
 			round := streamlatRound(t, ptx, w.kernel, 1, c.block, sms, c.words, c.iters)
 			got, without := round()-b, round("lat.ldg_64=0", "lat.ldg_128=0")-b0
 			t.Logf("%-4s %-4s: +%5.1f cycles a round over 4 B a lane in the engine (%+5.1f without lat.ldg_*), the H200 +%5.1f (%.1f against %.1f)",
-				c.where, w.name, got, without, h, hw[c.where+" "+w.name], hw[c.where+" line"])
+				c.where, w.name, got, without, h, hw, hb)
 			if math.Abs(got-h) > 8 || math.Abs(without-h) <= 8 {
 				t.Errorf("%s %s: +%.1f cycles (%+.1f without lat.ldg_*), the H200 +%.1f: want within 8 only with them", c.where, w.name, got, without, h)
 			}
