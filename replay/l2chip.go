@@ -16,10 +16,11 @@ import (
 // come from an H200 (docs/research/hw-facts.md §11), each behind its config key:
 //
 //   - l2.partitions: the slices and the SMs (by id) split into P equal partitions. A
-//     line's home is its slice (l2.slice_map). A read from an SM of another partition
-//     enters the slice of the SM's partition at the home's place and keeps a copy of
-//     the line there; on a miss it looks at home, and a home miss reads DRAM. Stores and
-//     atomics are done at home.
+//     line's home is its slice (l2.slice_map), in the partition the XOR of
+//     l2.partition_bits picks when those are given. A read from an SM of another
+//     partition enters the slice of the SM's partition at the home's place and keeps a
+//     copy of the line there; on a miss it looks at home, and a home miss reads DRAM.
+//     Stores and atomics are done at home.
 //   - l2.dirty_max: a slice holds at most that fraction of its lines dirty; a store
 //     that dirties one more writes back the least recently written dirty line, which
 //     stays, clean.
@@ -29,8 +30,9 @@ import (
 type l2Chip struct {
 	slices   []*cache.Sectored
 	sliceMap arch.SliceMap
-	parts    int // l2.partitions
-	perPart  int // slices per partition
+	parts    int           // l2.partitions
+	partBits arch.AddrBits // l2.partition_bits: none, or the XOR that picks a home's partition
+	perPart  int           // slices per partition
 	sms      int
 
 	dirtyMax int          // dirty lines a slice may hold; 0: no budget
@@ -65,7 +67,7 @@ type dirtyStore struct{ line, seq uint64 }
 // newL2Chip builds the L2 of cfg for nsm SMs, every slice from sliceCfg (the engines
 // differ in their MSHRs).
 func newL2Chip(cfg *arch.Config, nsm int, sliceCfg cache.Config) (*l2Chip, error) {
-	l := &l2Chip{sliceMap: cfg.L2.SliceMap, parts: max(cfg.L2.Partitions, 1), sms: max(nsm, 1)}
+	l := &l2Chip{sliceMap: cfg.L2.SliceMap, parts: max(cfg.L2.Partitions, 1), partBits: cfg.L2.PartitionBits, sms: max(nsm, 1)}
 	for range max(cfg.L2.Slices, 1) {
 		c, err := cache.New(sliceCfg)
 		if err != nil {
@@ -92,7 +94,16 @@ func newL2Chip(cfg *arch.Config, nsm int, sliceCfg cache.Config) (*l2Chip, error
 }
 
 // home is the slice that holds line for stores and atomics.
-func (l *l2Chip) home(line uint64) int { return l.sliceMap.Slice(line, len(l.slices)) }
+func (l *l2Chip) home(line uint64) int {
+	if l.partBits != 0 && l.parts == 2 { // arch.Validate allows the bits with two partitions only
+		return l.partBits.Parity(line)*l.perPart + l.sliceMap.Slice(line, l.perPart)
+	}
+	return l.sliceMap.Slice(line, len(l.slices))
+}
+
+// part is the partition of slice s, and smPart SM sm's.
+func (l *l2Chip) part(s int) int    { return min(s/l.perPart, l.parts-1) }
+func (l *l2Chip) smPart(sm int) int { return min(sm*l.parts/l.sms, l.parts-1) }
 
 // entry is the slice a read of line from SM sm looks in first, and line's home.
 func (l *l2Chip) entry(sm int, line uint64) (near, home int) {
@@ -100,11 +111,16 @@ func (l *l2Chip) entry(sm int, line uint64) (near, home int) {
 	if l.parts <= 1 {
 		return home, home
 	}
-	p := min(sm*l.parts/l.sms, l.parts-1)
-	if min(home/l.perPart, l.parts-1) == p {
+	p := l.smPart(sm)
+	if l.part(home) == p {
 		return home, home
 	}
 	return p*l.perPart + home%l.perPart, home
+}
+
+// remote reports whether line's home is in another partition than SM sm's.
+func (l *l2Chip) remote(sm int, line uint64) bool {
+	return l.parts > 1 && l.part(l.home(line)) != l.smPart(sm)
 }
 
 // load looks up the sectors in mask of line for SM sm. res is the lookup the request

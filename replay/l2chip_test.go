@@ -3,10 +3,11 @@ package replay
 import "testing"
 
 // smallChip is a hopper L2 of 4 slices of 2 lines each (1 set, 2 ways), 2 partitions
-// and 4 SMs (0-1 in partition 0, 2-3 in 1), slices on consecutive lines.
+// and 4 SMs (0-1 in partition 0, 2-3 in 1), slices on consecutive lines and each
+// line homed in its slice's partition.
 func smallChip(t *testing.T, sets ...string) *l2Chip {
 	t.Helper()
-	cfg := presetOf(t, "hopper", "h200", append([]string{"l2.size=1KB", "l2.slices=4", "l2.ways=2", "l2.slice_map=lines"}, sets...)...)
+	cfg := presetOf(t, "hopper", "h200", append([]string{"l2.size=1KB", "l2.slices=4", "l2.ways=2", "l2.slice_map=lines", "l2.partition_bits=none"}, sets...)...)
 	sc := cfg.L2.Slice()
 	sc.MSHRs = 0
 	l, err := newL2Chip(cfg, 4, sc)
@@ -101,7 +102,7 @@ func TestL2ChipPartialFill(t *testing.T) {
 // takes an L2 hit.
 func TestTimedL2FarPartition(t *testing.T) {
 	for _, far := range []string{"117.4", "0"} {
-		cfg := presetOf(t, "hopper", "h200", "l2.size=1KB", "l2.slices=4", "l2.ways=2", "l2.slice_map=lines", "lat.l2_far_ns="+far)
+		cfg := presetOf(t, "hopper", "h200", "l2.size=1KB", "l2.slices=4", "l2.ways=2", "l2.slice_map=lines", "l2.partition_bits=none", "lat.l2_far_ns="+far)
 		l, err := newTimedL2(cfg, 4)
 		if err != nil {
 			t.Fatal(err)
@@ -126,6 +127,80 @@ func TestTimedL2FarPartition(t *testing.T) {
 			if got := l.read(at, tc.sm, line, 0b1, true) - at; got != tc.want {
 				t.Errorf("lat.l2_far_ns=%s, SM %d, %s: %d cycles, want %d", far, tc.sm, tc.what, got, tc.want)
 			}
+		}
+	}
+}
+
+// TestL2ChipPartitionBits: with l2.partition_bits a line's home partition is the XOR of
+// those address bits (hopper: 12, 13, 15, 17, 19 and the page number, hw-facts section
+// 16), so the lines of a 4 KB block share a home, flipping one of the bits moves it to
+// the other partition and flipping any other bit leaves it; the slice within the
+// partition is still l2.slice_map's, and the homes split the lines evenly.
+func TestL2ChipPartitionBits(t *testing.T) {
+	cfg := presetOf(t, "hopper", "h200")
+	sc := cfg.L2.Slice()
+	sc.MSHRs = 0
+	l, err := newL2Chip(cfg, 132, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const base = 0x10_0000_0000 // capture's first allocation
+	part := func(addr uint64) int { return l.part(l.home(addr)) }
+	for off := uint64(128); off < 4096; off += 128 {
+		if part(base+off) != part(base) {
+			t.Fatalf("line %#x of a 4 KB block homed apart from its first", off)
+		}
+	}
+	for b := 7; b < 40; b++ {
+		moves := b == 12 || b == 13 || b == 15 || b == 17 || b == 19 || b >= 21
+		if got := part(base^1<<b) != part(base); got != moves {
+			t.Errorf("flipping address bit %d moves the home: %v, want %v", b, got, moves)
+		}
+	}
+	var n [2]int
+	slices := map[int]bool{}
+	for i := range uint64(1 << 15) { // 4 MB of lines
+		h := l.home(base + i*128)
+		n[l.part(h)]++
+		slices[h] = true
+	}
+	if n[0] != n[1] || len(slices) != len(l.slices) {
+		t.Errorf("4 MB of lines: %v by partition on %d slices, want an even split over all %d", n, len(slices), len(l.slices))
+	}
+}
+
+// TestTimedL2FarDRAM: a DRAM read of a line homed in the other partition than the
+// reading SM's takes lat.dram_far_ns longer (the partitions' link, there and back); one
+// homed in the SM's own partition takes lat.dram.
+func TestTimedL2FarDRAM(t *testing.T) {
+	for _, far := range []string{"89.7", "0"} {
+		cfg := presetOf(t, "hopper", "h200", "lat.dram_far_ns="+far)
+		l, err := newTimedL2(cfg, 132)
+		if err != nil {
+			t.Fatal(err)
+		}
+		step := int64(cfg.DRAMFarCycles())
+		if far != "0" && step != 178 { // 89.7 ns at 1980 MHz
+			t.Fatalf("lat.dram_far_ns %s: %d cycles at %d MHz, want 178", far, step, cfg.SM.ClockMHz)
+		}
+		var at int64
+		remote := 0
+		for i, addr := range []uint64{0x10_0000_0000, 0x10_0000_1000, 0x10_0010_0000, 0x10_0010_1000} {
+			for _, sm := range []int{0, 131} { // one SM of each partition, each line cold to it
+				line := addr + uint64(sm)*8192
+				want := int64(cfg.DRAMCycles())
+				if l.chip.remote(sm, line) {
+					want += step
+					remote++
+				}
+				at += 100000 // far apart: no port, bus or bank waits
+				if got := l.read(at, sm, line, 0b1, false) - at; got != want {
+					t.Errorf("lat.dram_far_ns=%s, line %d from SM %d (remote %v): %d cycles, want %d", far, i, sm, l.chip.remote(sm, line), got, want)
+				}
+			}
+		}
+		if remote != 4 { // each line is remote to one of the two SMs
+			t.Errorf("%d of 8 reads homed remote, want 4", remote)
 		}
 	}
 }

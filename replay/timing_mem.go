@@ -19,7 +19,8 @@ import (
 //
 // Hit and miss decisions, near copies, write-backs and partial fills come from the same
 // l2Chip as the memory engine's (the port a read takes is its near copy's slice); a
-// read that misses near and hits at home in the other partition adds lat.l2_far_ns.
+// read that misses near and hits at home in the other partition adds lat.l2_far_ns, and
+// one that reads DRAM for a line homed there lat.dram_far_ns.
 // Data in flight is a cache.InFlight, per 32-byte sector, the time its fill lands (an
 // access that hits a sector still in flight waits for it, as an MSHR merge does).
 type timedL2 struct {
@@ -29,6 +30,7 @@ type timedL2 struct {
 
 	latL2        int64
 	latFar       int64           // what a near miss that hits at home adds (lat.l2_far_ns)
+	latDRAMFar   int64           // what a DRAM read of a line homed far adds (lat.dram_far_ns)
 	fetchSectors uint            // sectors an LSU read miss brings in: l2.fetch_bytes / 32
 	fill         *cache.InFlight // sectors on their way into L2
 
@@ -40,7 +42,8 @@ type timedL2 struct {
 func newTimedL2(cfg *arch.Config, nsm int) (*timedL2, error) {
 	latDRAM := int64(cfg.DRAMCycles())
 	// Nothing waits for a fill that landed 4 DRAM latencies before the latest.
-	l := &timedL2{latL2: int64(cfg.L2HitCycles()), latFar: int64(cfg.L2FarCycles()), fill: cache.NewInFlight(1<<16, 4*latDRAM),
+	l := &timedL2{latL2: int64(cfg.L2HitCycles()), latFar: int64(cfg.L2FarCycles()),
+		latDRAMFar: int64(cfg.DRAMFarCycles()), fill: cache.NewInFlight(1<<16, 4*latDRAM),
 		fetchSectors: uint(max(cfg.L2.FetchBytes/cache.Chunk, 1))}
 	sc := cfg.L2.Slice()
 	sc.MSHRs = 0 // fills land at once in the functional cache; l.fill holds their time
@@ -77,9 +80,13 @@ func (l *timedL2) read(t int64, sm int, line uint64, mask uint8, lsu bool) int64
 	if far != 0 {
 		done += l.latFar
 	}
+	var crossing int64 // a line homed far comes from DRAM over the partitions' link
+	if fetch != 0 && l.latDRAMFar != 0 && l.chip.remote(sm, line) {
+		crossing = l.latDRAMFar
+	}
 	for b := uint64(0); b < 8; b++ {
 		if fetch&(1<<b) != 0 {
-			d := l.dram.Access(start, line+b*cache.Chunk, false)
+			d := l.dram.Access(start, line+b*cache.Chunk, false) + crossing
 			l.fill.Fill(line, 1<<b, d)
 			done = max(done, d)
 		}
@@ -93,7 +100,7 @@ func (l *timedL2) read(t int64, sm int, line uint64, mask uint8, lsu bool) int64
 		_, _, _, more := l.chip.load(sm, line, extra)
 		for b := uint64(0); b < 8; b++ {
 			if more&(1<<b) != 0 {
-				l.fill.Fill(line, 1<<b, l.dram.Access(start, line+b*cache.Chunk, false))
+				l.fill.Fill(line, 1<<b, l.dram.Access(start, line+b*cache.Chunk, false)+crossing)
 			}
 		}
 		l.writeBack(start)

@@ -125,6 +125,9 @@ func TestSetErrors(t *testing.T) {
 		{"coalescer", "fermi", "sectored-32B"},
 		{"l2.slice_map", "hash", "granules"},
 		{"l2.atomic_pass_clk", "fast", "invalid syntax"},
+		{"l2.partition_bits", "12,64", "not an address bit"},
+		{"l2.partition_bits", "21-13", "from its lower bit"},
+		{"l2.partition_bits", "12,12", "given twice"},
 	} {
 		if err := c.Set(tc.key, tc.value); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Set(%q, %q) = %v, want it to mention %q", tc.key, tc.value, err, tc.want)
@@ -152,6 +155,10 @@ func TestValidate(t *testing.T) {
 		{"hopper", "lat.ldg_64", "-1", "lat.ldg_64"},
 		{"hopper", "lat.ldg_128", "20", "lat.ldg_128"}, // below lat.ldg_64 (23)
 		{"ampere", "lat.ldg_128", "30", ""},
+		{"hopper", "l2.partition_bits", "6,12", "within an l2.line"},
+		{"ampere", "l2.partition_bits", "12", "l2.partitions 2"}, // one partition
+		{"hopper", "l2.partition_bits", "none", ""},
+		{"hopper", "lat.dram_far_ns", "-1", "lat.dram_far_ns"},
 	} {
 		c, _ := Preset(tc.arch, "")
 		if err := c.Set(tc.key, tc.value); err != nil {
@@ -270,5 +277,25 @@ func TestSliceMapGranules(t *testing.T) {
 	}
 	if SliceLines.Slice(base, n) == SliceLines.Slice(base+128, n) {
 		t.Error("lines: two consecutive lines on one slice")
+	}
+}
+
+// AddrBits reads and writes bit lists and runs, and its parity is the XOR of the bits.
+func TestAddrBits(t *testing.T) {
+	for in, want := range map[string]string{"none": "none", "": "none", " 19, 12,13 ": "12,13,19",
+		"12,13,15,17,19,21-47": "12,13,15,17,19,21-47", "7,8": "7,8", "0-63": "0-63", "3-5,6": "3-6"} {
+		var b AddrBits
+		if err := b.UnmarshalText([]byte(in)); err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		if out, _ := b.MarshalText(); string(out) != want {
+			t.Errorf("%q reads back as %q, want %q", in, out, want)
+		}
+	}
+	b := AddrBits(1<<12 | 1<<13)
+	for addr, want := range map[uint64]int{0: 0, 1 << 12: 1, 1 << 13: 1, 3 << 12: 0, 1<<14 | 1<<11: 0} {
+		if got := b.Parity(addr); got != want {
+			t.Errorf("Parity(%#x) = %d, want %d", addr, got, want)
+		}
 	}
 }

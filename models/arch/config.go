@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/gtrace/gtrace/models/cache"
 	"github.com/gtrace/gtrace/models/coalesce"
@@ -159,6 +161,11 @@ type L2 struct {
 	// home. 1: every SM sees one L2 alike. On an H200 what all SMs read is found again
 	// up to 36-40 MB of the 60 MB, 1.5 slots a line (docs/research/hw-facts.md §11).
 	Partitions int
+	// PartitionBits, when not empty, homes a line in the partition given by the XOR of
+	// these address bits (two partitions), and in the slice SliceMap gives among that
+	// partition's; empty: the partition is the home slice's. On an H200 a 4 KB block's
+	// home is an XOR of address bits 12, 13, 15, 17 and 19 (hw-facts §16).
+	PartitionBits AddrBits
 	// DirtyMax is the fraction of a slice's lines that may be dirty: a store that
 	// dirties one more writes back the least recently written dirty line, which stays,
 	// clean. 1: none is written back before it is evicted. An H200 keeps 25.5 MB of
@@ -210,6 +217,84 @@ func (m *SliceMap) UnmarshalText(b []byte) error {
 
 // MarshalText is the inverse of UnmarshalText.
 func (m SliceMap) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// AddrBits is a set of address bits (l2.partition_bits), written as their numbers,
+// "12,13,15,17,19", or "none".
+type AddrBits uint64
+
+// Parity returns the XOR of addr's bits in b: 0 or 1.
+func (b AddrBits) Parity(addr uint64) int { return bits.OnesCount64(addr&uint64(b)) & 1 }
+
+// MarshalText writes the bits' numbers in increasing order, a run of three or more as
+// "21-47", or "none".
+func (b AddrBits) MarshalText() ([]byte, error) {
+	if b == 0 {
+		return []byte("none"), nil
+	}
+	var out []byte
+	for v := uint64(b); v != 0; {
+		lo := bits.TrailingZeros64(v)
+		n := bits.TrailingZeros64(^(v >> lo)) // the run of set bits from lo
+		if len(out) > 0 {
+			out = append(out, ',')
+		}
+		out = strconv.AppendInt(out, int64(lo), 10)
+		switch {
+		case n >= 3:
+			out = strconv.AppendInt(append(out, '-'), int64(lo+n-1), 10)
+		case n == 2:
+			out = strconv.AppendInt(append(out, ','), int64(lo+1), 10)
+		}
+		if lo+n >= 64 {
+			break
+		}
+		v &^= (uint64(1)<<n - 1) << lo
+	}
+	return out, nil
+}
+
+// UnmarshalText parses bit numbers 0 to 63 and runs of them ("21-47") separated by
+// commas, or "none" (or nothing).
+func (b *AddrBits) UnmarshalText(t []byte) error {
+	s := strings.TrimSpace(string(t))
+	if s == "" || s == "none" {
+		*b = 0
+		return nil
+	}
+	bit := func(f string) (int, error) {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 0 || n > 63 {
+			return 0, fmt.Errorf("%q is not an address bit (0 to 63; e.g. 12,13,15,21-47 or none)", strings.TrimSpace(f))
+		}
+		return n, nil
+	}
+	var v AddrBits
+	for _, f := range strings.Split(s, ",") {
+		lo, hi := f, f
+		if i := strings.Index(f, "-"); i >= 0 {
+			lo, hi = f[:i], f[i+1:]
+		}
+		l, err := bit(lo)
+		if err != nil {
+			return err
+		}
+		h, err := bit(hi)
+		if err != nil {
+			return err
+		}
+		if h < l {
+			return fmt.Errorf("%q: a run goes from its lower bit to its higher", strings.TrimSpace(f))
+		}
+		for n := l; n <= h; n++ {
+			if v&(1<<n) != 0 {
+				return fmt.Errorf("bit %d is given twice", n)
+			}
+			v |= 1 << n
+		}
+	}
+	*b = v
+	return nil
+}
 
 // Slice returns the slice of n that holds the 128-byte line at address line.
 func (m SliceMap) Slice(line uint64, n int) int {
@@ -298,10 +383,14 @@ type Latency struct {
 	DRAMNS float64 // time a DRAM access adds to an L2 hit; 0: DRAM is given directly
 	// L2FarNS is the time a read adds to an L2 hit when it misses the near L2 partition
 	// (l2.partitions) and finds its line at home, in the other partition.
-	L2FarNS  float64
-	Texture  int
-	Const    int // level-1 constant cache hit
-	ConstL15 int // level-1.5 hit
+	L2FarNS float64
+	// DRAMFarNS is the time a read from DRAM adds when its line's home is in the other
+	// L2 partition (the crossing there and back); DRAMNS is then what a read homed in
+	// the SM's own partition adds to an L2 hit.
+	DRAMFarNS float64
+	Texture   int
+	Const     int // level-1 constant cache hit
+	ConstL15  int // level-1.5 hit
 	// MMAK8 and MMAK16: an mma's issue-to-result latency, by its depth as
 	// SM.MMACyclesK8/K16 (0 where there are no tensor cores); MMAF64 an f64 mma's.
 	MMAK8, MMAK16, MMAF64 int
@@ -408,6 +497,10 @@ func (c *Config) CTARetireCycles() int { return c.nsToSM(c.SM.CTARetireNS) }
 func (c *Config) L2FarCycles() int {
 	return c.nsToSM(c.Latency.L2FarNS)
 }
+
+// DRAMFarCycles returns, in SM cycles, what a DRAM read whose line is homed in the
+// other L2 partition adds: lat.dram_far_ns at the SM clock.
+func (c *Config) DRAMFarCycles() int { return c.nsToSM(c.Latency.DRAMFarNS) }
 
 // DRAMCycles returns a DRAM access's load-to-use latency in SM cycles: lat.dram, or,
 // with lat.dram_ns set, an L2 hit plus lat.dram_ns at the SM clock.
@@ -554,6 +647,7 @@ func (c *Config) Validate() error {
 	}
 	nsKey("lat.dram_ns", c.Latency.DRAMNS)
 	nsKey("lat.l2_far_ns", c.Latency.L2FarNS)
+	nsKey("lat.dram_far_ns", c.Latency.DRAMFarNS)
 	pos("l2.bytes_per_clk", c.L2.BytesPerClk)
 	pos("l2.in_bytes_per_clk", c.L2.InBytesPerClk)
 	if c.L2.SliceMap > SliceGranules {
@@ -561,6 +655,14 @@ func (c *Config) Validate() error {
 	}
 	if c.L2.Partitions < 1 || c.L2.Partitions > max(c.L2.Slices, 1) {
 		bad("l2.partitions", "must be 1 to l2.slices (%d), is %d", c.L2.Slices, c.L2.Partitions)
+	}
+	if b := c.L2.PartitionBits; b != 0 {
+		if c.L2.Partitions != 2 {
+			bad("l2.partition_bits", "an XOR of address bits picks one of two partitions: needs l2.partitions 2, which is %d", c.L2.Partitions)
+		}
+		if low := bits.TrailingZeros64(uint64(b)); c.L2.Line > 0 && 1<<low < c.L2.Line {
+			bad("l2.partition_bits", "bit %d lies within an l2.line of %d B: a line would have two homes", low, c.L2.Line)
+		}
 	}
 	if !(c.L2.DirtyMax > 0 && c.L2.DirtyMax <= 1) {
 		bad("l2.dirty_max", "must be a fraction of a slice's lines above 0 and at most 1, is %g", c.L2.DirtyMax)

@@ -52,7 +52,9 @@
 // l2.in_bytes_per_clk count in its cycles. An L2 hit takes lat.l2_hit SM cycles
 // plus lat.l2_hit_l2clk L2 cycles; with lat.dram_ns set, lat.dram is derived as an
 // L2 hit plus that many ns, and a read that misses its near partition and hits at
-// home (l2.partitions > 1) adds lat.l2_far_ns. So `--set sm.clock_mhz=1500` moves each part as a GH100
+// home (l2.partitions > 1) adds lat.l2_far_ns, and a DRAM read of a line homed in the
+// other partition (l2.partition_bits) lat.dram_far_ns. So `--set sm.clock_mhz=1500`
+// moves each part as a GH100
 // does when ncu locks its SMs to the base clock (docs/research/hw-facts.md §8):
 // L2HitCycles and DRAMCycles give the sums in SM cycles.
 package arch
