@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"context"
 	"math"
 	"os"
 	"strconv"
@@ -62,17 +61,7 @@ func TestTimingLineWait(t *testing.T) {
 			return r
 		}
 		short, long := capt(40), capt(80)
-		return func(sets ...string) float64 {
-			cfg := presetOf(t, "hopper", "h200", append([]string{"sm.clock_mhz=1980"}, sets...)...)
-			cycles := func(r *format.Reader) float64 {
-				rep, err := Timing(context.Background(), r, cfg, Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return metric(t, &rep.Kernels[0], "sm__cycles_elapsed.avg")
-			}
-			return (cycles(long) - cycles(short)) / 40
-		}
+		return func(sets ...string) float64 { return h200Round(t, short, long, 40, sets...) }
 	}
 	without := []string{"l2.partition_bits=none", "lat.dram_far_ns=0", "lat.dram_ns=191.4"}
 	one := round(1, 33)

@@ -37,17 +37,23 @@ func streamlatRound(t *testing.T, ptx []byte, kernel string, k, block, sms, word
 		return r
 	}
 	short, long := capt(iters), capt(2*iters)
-	return func(sets ...string) float64 {
-		cfg := presetOf(t, "hopper", "h200", append([]string{"sm.clock_mhz=1980"}, sets...)...)
-		cycles := func(r *format.Reader) float64 {
-			rep, err := Timing(context.Background(), r, cfg, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return metric(t, &rep.Kernels[0], "sm__cycles_elapsed.avg")
+	return func(sets ...string) float64 { return h200Round(t, short, long, iters, sets...) }
+}
+
+// h200Round is a probe's cycles a round in the engine under sets (hopper/h200 at the
+// probe runs' 1980 MHz): the kernel's cycles in long, which runs iters rounds more than
+// short, less its cycles in short, over iters.
+func h200Round(t *testing.T, short, long *format.Reader, iters int, sets ...string) float64 {
+	t.Helper()
+	cfg := presetOf(t, "hopper", "h200", append([]string{"sm.clock_mhz=1980"}, sets...)...)
+	cycles := func(r *format.Reader) float64 {
+		rep, err := Timing(context.Background(), r, cfg, Options{})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return (cycles(long) - cycles(short)) / float64(iters)
+		return metric(t, &rep.Kernels[0], "sm__cycles_elapsed.avg")
 	}
+	return (cycles(long) - cycles(short)) / float64(iters)
 }
 
 // probeTagged returns the fields after the tag of every line of a probe's file that
