@@ -101,9 +101,8 @@ func (l *l2Chip) home(line uint64) int {
 	return l.sliceMap.Slice(line, len(l.slices))
 }
 
-// part is the partition of slice s, and smPart SM sm's.
-func (l *l2Chip) part(s int) int    { return min(s/l.perPart, l.parts-1) }
-func (l *l2Chip) smPart(sm int) int { return min(sm*l.parts/l.sms, l.parts-1) }
+// part is the partition of slice s.
+func (l *l2Chip) part(s int) int { return min(s/l.perPart, l.parts-1) }
 
 // entry is the slice a read of line from SM sm looks in first, and line's home.
 func (l *l2Chip) entry(sm int, line uint64) (near, home int) {
@@ -111,16 +110,18 @@ func (l *l2Chip) entry(sm int, line uint64) (near, home int) {
 	if l.parts <= 1 {
 		return home, home
 	}
-	p := l.smPart(sm)
+	p := min(sm*l.parts/l.sms, l.parts-1)
 	if l.part(home) == p {
 		return home, home
 	}
 	return p*l.perPart + home%l.perPart, home
 }
 
-// remote reports whether line's home is in another partition than SM sm's.
+// remote reports whether line's home is in another partition than SM sm's: whether
+// the SM's reads of it enter a near copy's slice.
 func (l *l2Chip) remote(sm int, line uint64) bool {
-	return l.parts > 1 && l.part(l.home(line)) != l.smPart(sm)
+	near, home := l.entry(sm, line)
+	return near != home
 }
 
 // load looks up the sectors in mask of line for SM sm. res is the lookup the request

@@ -245,10 +245,7 @@ func (b AddrBits) MarshalText() ([]byte, error) {
 		case n == 2:
 			out = strconv.AppendInt(append(out, ','), int64(lo+1), 10)
 		}
-		if lo+n >= 64 {
-			break
-		}
-		v &^= (uint64(1)<<n - 1) << lo
+		v &^= (uint64(1)<<n - 1) << lo // n = 64 (every bit): 1<<64 is 0 in Go, the mask all ones
 	}
 	return out, nil
 }
