@@ -1,7 +1,7 @@
 #!/bin/bash
 # probe.sh: run one of issue 11's lane-pattern probes. On a GPU machine with nvcc and ncu:
 #
-#   scripts/hw/probe.sh PROBE OUTDIR        # PROBE: atomics, constdiv, writeback, dramrand, loadlat, rounds, streamlat, linewait, ldgsts, ldsm or mbarrier
+#   scripts/hw/probe.sh PROBE OUTDIR        # PROBE: atomics, constdiv, writeback, dramrand, loadlat, rounds, streamlat, copylat, wbhome, linewait, ldgsts, ldsm or mbarrier
 #
 # builds scripts/hw/PROBE.cu and writes to OUTDIR:
 #   PROBE-free.csv  every launch (see PROBE.cu) timed with CUDA events, no profiler, at
@@ -15,8 +15,8 @@
 # per-SM part). The runs that docs cite are traces/hw/<gpu>-<date>-PROBE/.
 set -u
 cd "$(dirname "$0")/../.."
-PROBE=${1:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|dramrand|loadlat|rounds|streamlat|linewait|ldgsts|ldsm|mbarrier OUTDIR}
-OUTDIR=${2:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|dramrand|loadlat|rounds|streamlat|linewait|ldgsts|ldsm|mbarrier OUTDIR}
+PROBE=${1:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|dramrand|loadlat|rounds|streamlat|copylat|wbhome|linewait|ldgsts|ldsm|mbarrier OUTDIR}
+OUTDIR=${2:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|dramrand|loadlat|rounds|streamlat|copylat|wbhome|linewait|ldgsts|ldsm|mbarrier OUTDIR}
 WORK=${WORK:-/tmp/gtrace-$PROBE}
 M=gpu__time_duration.sum,sm__cycles_elapsed.avg,lts__cycles_elapsed.avg,smsp__inst_executed.sum
 case $PROBE in
@@ -76,13 +76,23 @@ streamlat) # DRAM bytes and how busy DRAM and the L2 are, and how long warps wai
 	M=$M,l1tex__m_xbar2l1tex_read_sectors.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
 	M=$M,smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio,smsp__average_warp_latency_issue_stalled_lg_throttle.ratio
 	M=$M,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__cycles_active.avg ;;
+copylat | wbhome) # DRAM bytes each way, how busy DRAM and the L2 are, and what warps wait on
+	M=$M,dram__bytes_read.sum,dram__bytes_write.sum,dram__cycles_active.avg.pct_of_peak_sustained_elapsed
+	M=$M,lts__t_sectors_lookup_hit.sum,lts__t_sectors.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum
+	M=$M,lts__t_tag_requests.avg.pct_of_peak_sustained_elapsed,lts__d_sectors_fill_device.sum
+	M=$M,smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio,smsp__average_warp_latency_issue_stalled_lg_throttle.ratio
+	M=$M,smsp__average_warp_latency_issue_stalled_drain.ratio,smsp__cycles_active.avg
+	for op in read write; do # what crosses between the two L2 partitions
+		M=$M,lts__t_sectors_srcunit_ltcfabric_op_$op.sum,lts__t_sectors_srcunit_ltcfabric_op_${op}_lookup_hit.sum
+	done
+	M=$M,lts__t_requests_srcunit_ltcfabric.sum ;;
 linewait) # DRAM bytes and the L2's lookups (every read should miss), and how busy DRAM is
 	M=$M,dram__bytes_read.sum,dram__cycles_active.avg.pct_of_peak_sustained_elapsed,lts__t_sectors_lookup_hit.sum,lts__t_sectors.sum
 	M=$M,lts__t_sectors_srcunit_tex_op_read.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum ;;
 ldsm) # ldmatrix: the shared-load counters beside the ldsm ones (added from ncu's list below)
 	M=$M,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
 	M=$M,smsp__inst_executed_op_shared_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum ;;
-*) echo "probe.sh: unknown probe $PROBE (want atomics, constdiv, writeback, dramrand, loadlat, rounds, streamlat, linewait, ldgsts, ldsm or mbarrier)"; exit 1 ;;
+*) echo "probe.sh: unknown probe $PROBE (want atomics, constdiv, writeback, dramrand, loadlat, rounds, streamlat, copylat, wbhome, linewait, ldgsts, ldsm or mbarrier)"; exit 1 ;;
 esac
 M=$M,breakdown:gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed
 mkdir -p "$OUTDIR"
