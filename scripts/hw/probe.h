@@ -1,5 +1,6 @@
 // probe.h: what every hardware probe under scripts/hw/ shares: the CUDA error check, the
-// device's SM count and the median of three timed runs.
+// device's SM count, the median of three timed runs, a percentile, and a flush that
+// leaves the L2 holding clean lines.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -70,4 +71,26 @@ static void warpCycles(const long long *cyc, int warps, long long *lo, long long
 	CK(cudaMemcpy(t.data(), cyc, 8 * warps, cudaMemcpyDeviceToHost));
 	*lo = *std::min_element(t.begin(), t.end());
 	*hi = *std::max_element(t.begin(), t.end());
+}
+
+// at is the p-th quantile (0 to 1) of v, by rank; 0 for none.
+template <typename T>
+static T at(std::vector<T> v, double p)
+{
+	std::sort(v.begin(), v.end());
+	return v.empty() ? 0 : v[(size_t)(p * (v.size() - 1))];
+}
+
+// sweep reads n uint4 of p through L2 only: launched over a buffer larger than the L2,
+// a flush that leaves it holding clean lines (a memset would leave it holding dirty ones,
+// which the next kernel's misses write back).
+static __global__ void sweep(const uint4 *p, size_t n, unsigned *sink)
+{
+	unsigned x = 0;
+	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+		uint4 v = __ldcg(&p[i]);
+		x ^= v.x ^ v.y ^ v.z ^ v.w;
+	}
+	if (x == 0x9e3779b9u)
+		sink[0] = x;
 }

@@ -54,13 +54,6 @@ static const size_t MB = 1 << 20;
 
 #include "streamlat_kernels.cu"
 
-template <typename T>
-static T at(std::vector<T> v, double p)
-{
-	std::sort(v.begin(), v.end());
-	return v.empty() ? 0 : v[(size_t)(p * (v.size() - 1))];
-}
-
 int main(int argc, char **argv)
 {
 	bool once = argc > 1 && !strcmp(argv[1], "once");

@@ -142,25 +142,6 @@ __global__ void paced(unsigned *buf, int where, int every, int iters, long long 
 		sink[0] = acc;
 }
 
-// sweep reads n uint4 of p (the flush: the L2 left holding clean lines).
-__global__ void sweep(const uint4 *p, size_t n, unsigned *sink)
-{
-	unsigned x = 0;
-	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-		uint4 v = __ldcg(&p[i]);
-		x ^= v.x ^ v.y ^ v.z ^ v.w;
-	}
-	if (x == 0x9e3779b9u)
-		sink[0] = x;
-}
-
-template <typename T>
-static T at(std::vector<T> v, double p)
-{
-	std::sort(v.begin(), v.end());
-	return v.empty() ? 0 : v[(size_t)(p * (v.size() - 1))];
-}
-
 int main(int argc, char **argv)
 {
 	bool once = argc > 1 && !strcmp(argv[1], "once");
