@@ -115,6 +115,17 @@ func probeInts(t *testing.T, file string, fields []string) []int {
 	return v
 }
 
+// probeFloat parses field, a number column of record r of the probe's file, or stops
+// the test naming the file and the record.
+func probeFloat(t *testing.T, file string, r []string, field string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(field, 64)
+	if err != nil {
+		t.Fatalf("%s %v: %v", file, r, err)
+	}
+	return v
+}
+
 // captureProbe captures a probe's kernel k, from ptx, on blocks CTAs of threads threads
 // under ITS, with args as --arg specs.
 func captureProbe(t *testing.T, name, ptx string, blocks, threads int, args ...string) *format.Reader {

@@ -21,14 +21,10 @@ func linewaitH200(t *testing.T) map[string]map[int]float64 {
 		if v[1] != 1 {
 			continue
 		}
-		round, err := strconv.ParseFloat(r[6], 64)
-		if err != nil {
-			t.Fatalf("%s %v: %v", file, r, err)
-		}
 		if out[r[1]] == nil {
 			out[r[1]] = map[int]float64{}
 		}
-		out[r[1]][v[0]] = round
+		out[r[1]][v[0]] = probeFloat(t, file, r, r[6])
 	}
 	return out
 }

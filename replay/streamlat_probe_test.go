@@ -99,13 +99,7 @@ func streamlatEach(t *testing.T) float64 {
 func streamlatLight(t *testing.T, dir string) (block, l2 map[string]float64, sms int) {
 	t.Helper()
 	path := dir + "streamlat-free.csv"
-	round := func(r []string, s string) float64 {
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			t.Fatalf("streamlat-free.csv %v: %v", r, err)
-		}
-		return v
-	}
+	round := func(r []string, s string) float64 { return probeFloat(t, "streamlat-free.csv", r, s) }
 	block, l2 = map[string]float64{}, map[string]float64{}
 	for _, r := range readCSVRecords(t, path)[1:] { // id,kind,lines,blocks_per_sm,warps,...,stream_round (10)
 		if v := probeInts(t, "streamlat-free.csv", []string{r[3], r[4]}); v[0] == 1 {

@@ -84,13 +84,7 @@ func (l *timedL2) read(t int64, sm int, line uint64, mask uint8, lsu bool) int64
 	if fetch != 0 && l.latDRAMFar != 0 && l.chip.remote(sm, line) {
 		crossing = l.latDRAMFar
 	}
-	for b := uint64(0); b < 8; b++ {
-		if fetch&(1<<b) != 0 {
-			d := l.dram.Access(start, line+b*cache.Chunk, false) + crossing
-			l.fill.Fill(line, 1<<b, d)
-			done = max(done, d)
-		}
-	}
+	done = max(done, l.fetch(start, line, fetch, crossing))
 	done = max(done, l.fill.Pending(line, mask&^fetch, done))
 	l.writeBack(start)
 	if !lsu || fetch == 0 || l.fetchSectors <= 1 {
@@ -98,14 +92,25 @@ func (l *timedL2) read(t int64, sm int, line uint64, mask uint8, lsu bool) int64
 	}
 	if extra := fetchBlock(fetch, l.fetchSectors) &^ mask; extra != 0 {
 		_, _, _, more := l.chip.load(sm, line, extra)
-		for b := uint64(0); b < 8; b++ {
-			if more&(1<<b) != 0 {
-				l.fill.Fill(line, 1<<b, l.dram.Access(start, line+b*cache.Chunk, false)+crossing)
-			}
-		}
+		l.fetch(start, line, more, crossing)
 		l.writeBack(start)
 	}
 	return done
+}
+
+// fetch reads the sectors in mask of line from DRAM at cycle start, each landing in
+// l.fill crossing later (a line homed in the other partition), and returns when the
+// latest lands (start if none).
+func (l *timedL2) fetch(start int64, line uint64, mask uint8, crossing int64) int64 {
+	last := start
+	for b := uint64(0); b < 8; b++ {
+		if mask&(1<<b) != 0 {
+			d := l.dram.Access(start, line+b*cache.Chunk, false) + crossing
+			l.fill.Fill(line, 1<<b, d)
+			last = max(last, d)
+		}
+	}
+	return last
 }
 
 // write takes store (or atomic) sectors at cycle t; use holds the bytes a store writes

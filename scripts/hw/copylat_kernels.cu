@@ -24,24 +24,13 @@
 // the clock64 difference between two rounds' loads having their data (one load's wait
 // plus the loop).
 
-__device__ __forceinline__ unsigned long long globaltimer()
-{
-	unsigned long long t = 0;
-#ifndef GTRACE_CUDA_RUNTIME_H // gtrace has no %globaltimer: its value depends on timing
-	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-#endif
-	return t;
-}
+#include "launch_clock.cuh"
 
 template <int MODE>
 __device__ __forceinline__ void rounds(const unsigned *a, size_t words, unsigned *out, size_t owords, int iters,
 	long long *cyc, unsigned long long *meta, unsigned *dt, unsigned *sink)
 {
-	unsigned long long g0 = 0, c0 = 0;
-	if (blockIdx.x == 0 && threadIdx.x == 0) {
-		g0 = globaltimer();
-		c0 = clock64();
-	}
+	launchStamp stamp = launchStart();
 	int lane = threadIdx.x & 31;
 	bool probe = threadIdx.x == 0;
 	size_t warps = (size_t)gridDim.x * (blockDim.x >> 5), w = (size_t)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
@@ -80,12 +69,7 @@ __device__ __forceinline__ void rounds(const unsigned *a, size_t words, unsigned
 		cyc[w] = end - start;
 	if (acc == 0x9e3779b9u)
 		sink[0] = acc;
-	if (blockIdx.x == 0 && threadIdx.x == 0) {
-		meta[0] = g0;
-		meta[1] = c0;
-		meta[2] = globaltimer();
-		meta[3] = clock64();
-	}
+	launchEnd(stamp, meta);
 }
 
 #define COPYLAT_KERNEL(NAME, MODE)                                                                          \

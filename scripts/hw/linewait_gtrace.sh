@@ -12,9 +12,8 @@ B=${B:-32}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 go build -o "$T/gtrace" ./cmd/gtrace
-clang-14 -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -nocudainc -nocudalib -Xclang -target-feature \
-	-Xclang +ptx70 -I cudart/include -include gtrace_cuda_runtime.h -O3 -S -o "$T/linewait.ptx" \
-	scripts/hw/linewait_kernels.cu 2>/dev/null
+# the flags capture --cu uses (gtrace cuda-include --flags), without its line table
+clang-14 $("$T/gtrace" cuda-include --flags) -O3 -S -o "$T/linewait.ptx" scripts/hw/linewait_kernels.cu 2>/dev/null
 SETS=(--set sm.clock_mhz=1980)
 for s in "$@"; do SETS+=(--set "$s"); done
 echo "layout,n,round"

@@ -7,14 +7,7 @@
 //     -include gtrace_cuda_runtime.h -O3 -S -o replay/testdata/streamlat.ptx \
 //     scripts/hw/streamlat_kernels.cu
 
-__device__ __forceinline__ unsigned long long globaltimer()
-{
-	unsigned long long t = 0;
-#ifndef GTRACE_CUDA_RUNTIME_H // gtrace has no %globaltimer: its value depends on timing
-	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-#endif
-	return t;
-}
+#include "launch_clock.cuh"
 
 // One kernel a kind, so that no switch runs in the loop (ptxas turns one into a jump
 // table: an indexed constant load and an indirect branch each round). Every warp runs
@@ -28,11 +21,7 @@ template <int MODE>
 __device__ __forceinline__ void timed(const unsigned *probe, const unsigned *a, size_t words, int iters, int probes,
 	long long *cyc, unsigned long long *meta, unsigned *sink)
 {
-	unsigned long long g0 = 0, c0 = 0;
-	if (blockIdx.x == 0 && threadIdx.x == 0) {
-		g0 = globaltimer();
-		c0 = clock64();
-	}
+	launchStamp stamp = launchStart();
 	int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
 	bool isProbe = wib == 0 && (int)blockIdx.x < probes;
 	size_t warps = (size_t)gridDim.x * (blockDim.x >> 5), w = (size_t)blockIdx.x * (blockDim.x >> 5) + wib;
@@ -91,12 +80,7 @@ __device__ __forceinline__ void timed(const unsigned *probe, const unsigned *a, 
 		cyc[w] = end - start;
 	if (acc == 0x9e3779b9u)
 		sink[0] = acc;
-	if (blockIdx.x == 0 && threadIdx.x == 0) {
-		meta[0] = g0;
-		meta[1] = c0;
-		meta[2] = globaltimer();
-		meta[3] = clock64();
-	}
+	launchEnd(stamp, meta);
 }
 
 #define STREAMLAT_KERNEL(NAME, MODE)                                                                      \

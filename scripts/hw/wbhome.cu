@@ -36,12 +36,7 @@
 
 static const size_t MB = 1 << 20;
 
-__device__ __forceinline__ unsigned long long globaltimer()
-{
-	unsigned long long t = 0;
-	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-	return t;
-}
+#include "launch_clock.cuh"
 
 // block is the 4 KB block number within a 2 MB page of the j-th block (j < 256) whose
 // address bits 12, 13, 15, 17 and 19 (block bits 0, 1, 3, 5, 7) XOR to p.
@@ -60,11 +55,7 @@ __global__ void rounds(unsigned *buf, int nst, int where, int split, int iters, 
 	asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
 	if (split && !(smid & 1))
 		nst = 0;
-	unsigned long long g0 = 0, c0 = 0;
-	if (blockIdx.x == 0 && threadIdx.x == 0) {
-		g0 = globaltimer();
-		c0 = clock64();
-	}
+	launchStamp stamp = launchStart();
 	const size_t pages = 512, wordsPerLine = 32;
 	int lane = threadIdx.x & 31;
 	size_t warps = (size_t)gridDim.x * (blockDim.x >> 5), w = (size_t)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
@@ -93,12 +84,7 @@ __global__ void rounds(unsigned *buf, int nst, int where, int split, int iters, 
 	}
 	if (acc == 0x9e3779b9u)
 		sink[0] = acc;
-	if (blockIdx.x == 0 && threadIdx.x == 0) {
-		meta[0] = g0;
-		meta[1] = c0;
-		meta[2] = globaltimer();
-		meta[3] = clock64();
-	}
+	launchEnd(stamp, meta);
 }
 
 // paced: rounds' split kinds with one store every `every` rounds (the odd-numbered SMs'
