@@ -64,7 +64,8 @@ func channelTiming(cfg *arch.Config) dram.Timing {
 	d := &cfg.DRAM
 	return dram.Timing{ClockMHz: cfg.SM.ClockMHz, BandwidthGBs: d.BandwidthGBs, LatencyCycles: int64(cfg.DRAMCycles()),
 		RowMissNS: d.RowMissNS, RowHitNS: d.RowHitNS, RRDNS: d.RRDNS, Reorder: d.Reorder,
-		CCDReadNS: d.CCDReadNS, CCDWriteNS: d.CCDWriteNS, TurnNS: d.TurnaroundNS, WriteBatch: d.WriteBatch}
+		CCDReadNS: d.CCDReadNS, CCDWriteNS: d.CCDWriteNS, TurnNS: d.TurnaroundNS, WriteBatch: d.WriteBatch,
+		WriteWindowNS: d.WriteWindowNS}
 }
 
 // read serves an L1 miss for the sectors in mask of line, sent at cycle t, and returns

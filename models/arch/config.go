@@ -346,6 +346,9 @@ type DRAM struct {
 	// together (dram.Timing.TurnNS, WriteBatch). 0: none.
 	TurnaroundNS float64
 	WriteBatch   int
+	// WriteWindowNS is how long a write holds its channel's reads (dram.Timing's
+	// WriteWindowNS). 0: none.
+	WriteWindowNS float64
 }
 
 // Latency is in SM clock cycles, for a timing engine. ALU..DP are dependent
@@ -683,7 +686,8 @@ func (c *Config) Validate() error {
 		key string
 		v   float64
 	}{{"dram.rrd_ns", c.DRAM.RRDNS}, {"dram.ccd_read_ns", c.DRAM.CCDReadNS}, {"dram.ccd_write_ns", c.DRAM.CCDWriteNS},
-		{"dram.turnaround_ns", c.DRAM.TurnaroundNS}, {"dram.write_batch", float64(c.DRAM.WriteBatch)}} {
+		{"dram.turnaround_ns", c.DRAM.TurnaroundNS}, {"dram.write_batch", float64(c.DRAM.WriteBatch)},
+		{"dram.write_window_ns", c.DRAM.WriteWindowNS}} {
 		if k.v < 0 {
 			bad(k.key, "must not be negative, is %g", k.v)
 		}

@@ -109,6 +109,7 @@ func buildFields() []field {
 		field{key: "dram.ccd_write_ns", ptr: func(c *Config) any { return &c.DRAM.CCDWriteNS }},
 		field{key: "dram.turnaround_ns", ptr: func(c *Config) any { return &c.DRAM.TurnaroundNS }},
 		field{key: "dram.write_batch", ptr: func(c *Config) any { return &c.DRAM.WriteBatch }},
+		field{key: "dram.write_window_ns", ptr: func(c *Config) any { return &c.DRAM.WriteWindowNS }},
 		field{key: "lat.alu", ptr: func(c *Config) any { return &c.Latency.ALU }},
 		field{key: "lat.fma", ptr: func(c *Config) any { return &c.Latency.FMA }},
 		field{key: "lat.sfu", ptr: func(c *Config) any { return &c.Latency.SFU }},

@@ -36,6 +36,13 @@ type Timing struct {
 	// together (a write queue drained at its high watermark), so that it turns around
 	// once a batch. 0: each write goes when it comes.
 	WriteBatch int
+	// WriteWindowNS is how long a write holds its channel's reads: a write sent when
+	// no window is open opens one, and a read sent during it returns no sooner than
+	// the unloaded latency after its end. Writes sent during a window join it and do
+	// not lengthen it, so the share of time a channel holds its reads saturates with
+	// its write rate (λW / (1 + λW), λ its written lines a ns) and a read caught waits
+	// W/2 on average. 0: none.
+	WriteWindowNS float64
 }
 
 // Channels is the DRAM with time, as the timing engine drives it: each bank's open row
@@ -64,6 +71,12 @@ type Timing struct {
 // With WriteBatch, writes wait in their channel's queue until it holds that many lines
 // and then go together, reads first meanwhile; changing direction costs the bus and the
 // commands TurnNS, so a channel mixing reads and writes turns around twice a batch.
+//
+// With WriteWindowNS a write also holds its channel's reads for a while: a read sent
+// within that window of the write that opened it comes back no sooner than the
+// unloaded latency after the window. The window stands for the time a channel spends
+// in write mode, which the H200 shows as a wait of most reads wherever the writes are
+// homed (docs/research/hw-facts.md section 18); it takes no bus time of its own.
 type Channels struct {
 	m         *Model // the address mapping only
 	banks     int
@@ -91,6 +104,9 @@ type Channels struct {
 	queue     [][]uint64
 	queued    []int
 	queueLine []int64
+	// The write windows: each channel's latest, [winStart, winEnd) in cycles.
+	window           int64
+	winStart, winEnd []int64
 
 	readBytes, writeBytes uint64
 }
@@ -109,9 +125,9 @@ func NewChannels(cfg Config, t Timing) (*Channels, error) {
 	if !(perCycle > 0) || math.IsInf(perCycle, 0) {
 		return nil, fmt.Errorf("dram: bandwidth %g GB/s over %d channels at %d MHz", t.BandwidthGBs, cfg.Channels, t.ClockMHz)
 	}
-	if t.RowMissNS < 0 || t.RRDNS < 0 || t.LatencyCycles < 0 || t.CCDReadNS < 0 || t.CCDWriteNS < 0 || t.TurnNS < 0 || t.WriteBatch < 0 {
-		return nil, fmt.Errorf("dram: row miss %g ns, tRRD %g ns, tCCD %g and %g ns, turnaround %g ns, write batch %d and latency %d cycles must not be negative",
-			t.RowMissNS, t.RRDNS, t.CCDReadNS, t.CCDWriteNS, t.TurnNS, t.WriteBatch, t.LatencyCycles)
+	if t.RowMissNS < 0 || t.RRDNS < 0 || t.LatencyCycles < 0 || t.CCDReadNS < 0 || t.CCDWriteNS < 0 || t.TurnNS < 0 || t.WriteBatch < 0 || t.WriteWindowNS < 0 {
+		return nil, fmt.Errorf("dram: row miss %g ns, tRRD %g ns, tCCD %g and %g ns, turnaround %g ns, write batch %d, write window %g ns and latency %d cycles must not be negative",
+			t.RowMissNS, t.RRDNS, t.CCDReadNS, t.CCDWriteNS, t.TurnNS, t.WriteBatch, t.WriteWindowNS, t.LatencyCycles)
 	}
 	if t.RowHitNS < 0 || t.RowHitNS > t.RowMissNS {
 		return nil, fmt.Errorf("dram: a row hit's wait %g ns must be from 0 to the row miss's %g ns", t.RowHitNS, t.RowMissNS)
@@ -137,6 +153,9 @@ func NewChannels(cfg Config, t Timing) (*Channels, error) {
 		queue:     make([][]uint64, cfg.Channels),
 		queued:    make([]int, cfg.Channels),
 		queueLine: make([]int64, cfg.Channels),
+		window:    nsCycles(t.WriteWindowNS),
+		winStart:  make([]int64, cfg.Channels),
+		winEnd:    make([]int64, cfg.Channels),
 	}
 	for i := range c.openRow {
 		c.openRow[i] = -1
@@ -153,17 +172,30 @@ func NewChannels(cfg Config, t Timing) (*Channels, error) {
 // Access moves the 32-byte sector at addr, sent from L2 at cycle t, and returns the
 // cycle its data reaches the SM: t + LatencyCycles when nothing waits. A write that
 // waits in its channel's queue (WriteBatch) returns t + LatencyCycles; its batch takes
-// the bus when it is full (or at Drain).
+// the bus when it is full (or at Drain). A read sent during its channel's write window
+// (WriteWindowNS) returns no sooner than LatencyCycles after the window's end.
 func (c *Channels) Access(t int64, addr uint64, write bool) int64 {
-	if write {
-		c.writeBytes += sectorBytes
-	} else {
+	if !write {
 		c.readBytes += sectorBytes
+		done := c.access(t, addr, false)
+		if c.window > 0 {
+			if ch := c.m.Map(addr).Channel; t >= c.winStart[ch] && t < c.winEnd[ch] {
+				done = max(done, c.winEnd[ch]+c.latency)
+			}
+		}
+		return done
 	}
-	if !write || c.batch == 0 {
-		return c.access(t, addr, write)
+	c.writeBytes += sectorBytes
+	if c.window == 0 && c.batch == 0 {
+		return c.access(t, addr, true)
 	}
 	ch := c.m.Map(addr).Channel
+	if c.window > 0 && t >= c.winEnd[ch] {
+		c.winStart[ch], c.winEnd[ch] = t, t+c.window
+	}
+	if c.batch == 0 {
+		return c.access(t, addr, true)
+	}
 	if line := int64(addr / lineBytes); len(c.queue[ch]) == 0 || line != c.queueLine[ch] {
 		c.queued[ch]++
 		c.queueLine[ch] = line

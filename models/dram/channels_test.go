@@ -19,7 +19,7 @@ import (
 // config builds Channels (32-byte bursts; rowmiss and rrd in ns, latency in cycles;
 // reorder=1 for Timing.Reorder; ccdrd and ccdwr, in ns, for Timing.CCDReadNS and
 // CCDWriteNS; turn, in ns, and batch, in lines, for Timing.TurnNS and WriteBatch;
-// rowhit, in ns, for Timing.RowHitNS);
+// rowhit, in ns, for Timing.RowHitNS; window, in ns, for Timing.WriteWindowNS);
 // rd and wr send one sector at cycle `at` and check the cycle Access returns; drain
 // sends the queued writes at `at` and checks when the last is done; bytes checks what
 // the channels moved.
@@ -89,8 +89,8 @@ func channelsOf(args map[string]string) (*Channels, error) {
 	}
 	reorder := args["reorder"] == "1" // optional: 0 (arrival order) when absent
 	delete(args, "reorder")
-	var opt [5]float64 // optional: ccdrd, ccdwr, turn and rowhit in ns, batch in lines; 0 when absent
-	for i, k := range []string{"ccdrd", "ccdwr", "turn", "batch", "rowhit"} {
+	var opt [6]float64 // optional: ccdrd, ccdwr, turn, rowhit and window in ns, batch in lines; 0 when absent
+	for i, k := range []string{"ccdrd", "ccdwr", "turn", "batch", "rowhit", "window"} {
 		if v, ok := args[k]; ok {
 			var err error
 			if opt[i], err = strconv.ParseFloat(v, 64); err != nil {
@@ -106,7 +106,7 @@ func channelsOf(args map[string]string) (*Channels, error) {
 		BurstLength: 8, BusBytes: 4, Interleave: int(n["interleave"])}
 	return NewChannels(cfg, Timing{ClockMHz: int(n["clock"]), BandwidthGBs: n["bw"],
 		RowMissNS: n["rowmiss"], RRDNS: n["rrd"], LatencyCycles: int64(n["latency"]), Reorder: reorder,
-		CCDReadNS: opt[0], CCDWriteNS: opt[1], TurnNS: opt[2], WriteBatch: int(opt[3]), RowHitNS: opt[4]})
+		CCDReadNS: opt[0], CCDWriteNS: opt[1], TurnNS: opt[2], WriteBatch: int(opt[3]), RowHitNS: opt[4], WriteWindowNS: opt[5]})
 }
 
 func firstErr(errs ...error) error {
