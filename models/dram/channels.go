@@ -175,26 +175,22 @@ func NewChannels(cfg Config, t Timing) (*Channels, error) {
 // the bus when it is full (or at Drain). A read sent during its channel's write window
 // (WriteWindowNS) returns no sooner than LatencyCycles after the window's end.
 func (c *Channels) Access(t int64, addr uint64, write bool) int64 {
+	loc := c.m.Map(addr)
+	ch := loc.Channel
 	if !write {
 		c.readBytes += sectorBytes
-		done := c.access(t, addr, false)
-		if c.window > 0 {
-			if ch := c.m.Map(addr).Channel; t >= c.winStart[ch] && t < c.winEnd[ch] {
-				done = max(done, c.winEnd[ch]+c.latency)
-			}
+		done := c.access(t, addr, loc, false)
+		if t >= c.winStart[ch] && t < c.winEnd[ch] { // never without WriteWindowNS
+			done = max(done, c.winEnd[ch]+c.latency)
 		}
 		return done
 	}
 	c.writeBytes += sectorBytes
-	if c.window == 0 && c.batch == 0 {
-		return c.access(t, addr, true)
-	}
-	ch := c.m.Map(addr).Channel
 	if c.window > 0 && t >= c.winEnd[ch] {
 		c.winStart[ch], c.winEnd[ch] = t, t+c.window
 	}
 	if c.batch == 0 {
-		return c.access(t, addr, true)
+		return c.access(t, addr, loc, true)
 	}
 	if line := int64(addr / lineBytes); len(c.queue[ch]) == 0 || line != c.queueLine[ch] {
 		c.queued[ch]++
@@ -225,15 +221,14 @@ func (c *Channels) Drain(t int64) int64 {
 func (c *Channels) drain(ch int, t int64) int64 {
 	var last int64
 	for _, addr := range c.queue[ch] {
-		last = c.access(t, addr, true)
+		last = c.access(t, addr, c.m.Map(addr), true)
 	}
 	c.queue[ch], c.queued[ch] = c.queue[ch][:0], 0
 	return last
 }
 
-// access moves the sector at addr at cycle t, past the queue.
-func (c *Channels) access(t int64, addr uint64, write bool) int64 {
-	loc := c.m.Map(addr)
+// access moves the sector at addr, which lies at loc, at cycle t, past the queue.
+func (c *Channels) access(t int64, addr uint64, loc Location, write bool) int64 {
 	b := loc.Channel*c.banks + loc.Bank
 	ready := max(t, c.bankReady[b])
 	// In arrival order nothing of this request happens before its bank is free; with
