@@ -1,11 +1,8 @@
 package replay
 
 import (
-	"bufio"
 	"math"
 	"math/rand/v2"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/gtrace/gtrace/models/arch"
@@ -23,42 +20,32 @@ import (
 // nearly nothing at these rates (their queues are all but empty).
 func TestWriteWindowProbe(t *testing.T) {
 	const file = "../traces/hw/h200-2026-11-28-wbhome/wbhome-free.csv"
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	type pace struct{ gbps, apart, kept float64 }
-	rows := map[int]*pace{} // by stores a round
-	sc := bufio.NewScanner(f)
-	for sc.Scan() { // #pace,id,kind,every,iters,ms,write_gbps,reader_round,writer_round
-		if !strings.HasPrefix(sc.Text(), "#pace,") {
-			continue
+	rows := map[int]*pace{} // by how many rounds a store
+	// #pace,id,kind,every,iters,ms,write_gbps,reader_round,writer_round
+	for _, r := range probeTagged(t, file, "pace") {
+		if len(r) != 8 {
+			t.Fatalf("%s: #pace row %q has %d fields, want 8", file, r, len(r))
 		}
-		r := strings.Split(sc.Text(), ",")
-		if len(r) != 9 {
-			t.Fatalf("%s: %q has %d fields, want 9", file, sc.Text(), len(r))
-		}
-		every := probeInts(t, file, r[3:4])[0]
-		gbps, round := probeFloat(t, file, r, r[6]), probeFloat(t, file, r, r[7])
+		every := probeInts(t, file, r[2:3])[0]
+		gbps, round := probeFloat(t, file, r, r[5]), probeFloat(t, file, r, r[6])
 		if rows[every] == nil {
 			rows[every] = &pace{}
 		}
-		switch r[2] {
+		switch r[1] {
 		case "splitapart":
 			rows[every].gbps, rows[every].apart = gbps, round
 		case "splitkept":
 			rows[every].kept = round
 		}
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
 	cfg, err := arch.Preset("hopper", "h200")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.SM.ClockMHz = 1978 // the run's
+	// With no writes the window does not matter: one baseline for both.
+	base := readLatency(t, cfg, 0, false)
 	worst := 0.0
 	for _, every := range []int{1, 2, 4, 8, 16} { // past 16 kept's lines leave the L2: no baseline
 		p := rows[every]
@@ -66,8 +53,8 @@ func TestWriteWindowProbe(t *testing.T) {
 			t.Fatalf("%s: no #pace rows for a store every %d rounds", file, every)
 		}
 		hw := p.apart - p.kept
-		model := readWait(t, cfg, p.gbps, true)
-		bare := readWait(t, cfg, p.gbps, false)
+		model := readLatency(t, cfg, p.gbps, true) - base
+		bare := readLatency(t, cfg, p.gbps, false) - base
 		t.Logf("a store every %2d rounds, %5.1f GB/s written: a read waits %+5.1f cycles (without the window %+4.1f), the H200 %+5.1f",
 			every, p.gbps, model, bare, hw)
 		worst = max(worst, math.Abs(model-hw))
@@ -81,37 +68,35 @@ func TestWriteWindowProbe(t *testing.T) {
 	}
 }
 
-// readWait returns what lines written at gbps add to the mean latency of random sector
-// reads, one a cycle, over cfg's timed channels (with or without its write window).
-func readWait(t *testing.T, cfg *arch.Config, gbps float64, window bool) float64 {
+// readLatency returns the mean latency in cycles of random sector reads, one a cycle,
+// over cfg's timed channels (with or without its write window) while whole lines are
+// written at gbps.
+func readLatency(t *testing.T, cfg *arch.Config, gbps float64, window bool) float64 {
 	t.Helper()
 	tm := channelTiming(cfg)
 	if !window {
 		tm.WriteWindowNS = 0
 	}
-	mean := func(gbps float64) float64 {
-		c, err := dram.NewChannels(cfg.DRAM.Config, tm)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rng := rand.New(rand.NewPCG(1, 2))
-		const cycles, span = 400000, 1 << 30 // 200 µs over 1 GB read and 1 GB written
-		perCycle := gbps * 1e9 / 128 / (float64(cfg.SM.ClockMHz) * 1e6)
-		next := math.Inf(1)
-		if perCycle > 0 {
-			next = rng.ExpFloat64() / perCycle
-		}
-		var sum float64
-		for at := int64(0); at < cycles; at++ {
-			for ; next <= float64(at); next += rng.ExpFloat64() / perCycle {
-				line := span + rng.Uint64N(span/128)*128
-				for s := uint64(0); s < 128; s += 32 {
-					c.Access(at, line+s, true)
-				}
-			}
-			sum += float64(c.Access(at, rng.Uint64N(span/32)*32, false) - at)
-		}
-		return sum / cycles
+	c, err := dram.NewChannels(cfg.DRAM.Config, tm)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return mean(gbps) - mean(0)
+	rng := rand.New(rand.NewPCG(1, 2))
+	const cycles, span = 400000, 1 << 30 // 200 µs over 1 GB read and 1 GB written
+	perCycle := gbps * 1e9 / 128 / (float64(cfg.SM.ClockMHz) * 1e6)
+	next := math.Inf(1)
+	if perCycle > 0 {
+		next = rng.ExpFloat64() / perCycle
+	}
+	var sum float64
+	for at := int64(0); at < cycles; at++ {
+		for ; next <= float64(at); next += rng.ExpFloat64() / perCycle {
+			line := span + rng.Uint64N(span/128)*128
+			for s := uint64(0); s < 128; s += 32 {
+				c.Access(at, line+s, true)
+			}
+		}
+		sum += float64(c.Access(at, rng.Uint64N(span/32)*32, false) - at)
+	}
+	return sum / cycles
 }
