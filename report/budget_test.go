@@ -106,9 +106,15 @@ func TestReportBudget(t *testing.T) {
 	if a < 0 || b < a {
 		t.Fatal("the page has no <main>")
 	}
+	// Each the best of three, taken in turn: one render of the heavy page took 800 ms
+	// against the page's 834 once while other work ran on both cores beside make test.
 	heavy := html[:b] + strings.Repeat(html[a+len("<main>"):b], 2) + html[b:]
 	slow := renderTime(t, bin, heavy)
-	t.Logf("three times the page: %v", slow.Round(time.Millisecond))
+	for range 2 {
+		rendered = min(rendered, renderTime(t, bin, html))
+		slow = min(slow, renderTime(t, bin, heavy))
+	}
+	t.Logf("three times the page: %v, the page %v (each the best of three or more)", slow.Round(time.Millisecond), rendered.Round(time.Millisecond))
 	if slow <= rendered {
 		t.Errorf("three times the page renders in %v, the page in %v: the clock does not see the layout", slow, rendered)
 	}
