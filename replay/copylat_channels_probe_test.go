@@ -3,6 +3,7 @@ package replay
 import (
 	"container/heap"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/gtrace/gtrace/models/arch"
@@ -55,11 +56,7 @@ func TestCopyLatChannels(t *testing.T) {
 			if h.warps == 0 || twin.warps != h.warps {
 				t.Fatalf("%s: no %s and %s rows of the same warps at %d blocks an SM", file, k.kind, k.twin, blocks)
 			}
-			cfg, err := arch.Preset("hopper", "h200")
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg.SM.ClockMHz = h.mhz
+			cfg := presetOf(t, "hopper", "h200", "sm.clock_mhz="+strconv.Itoa(h.mhz))
 			other := int64(twin.round+0.5) - int64(cfg.DRAMCycles())
 			base := copyLatLoop(t, cfg, h.warps, other, k.lines, 0)
 			model := copyLatLoop(t, cfg, h.warps, other, k.lines, k.stores) - base

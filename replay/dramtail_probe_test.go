@@ -18,38 +18,31 @@ import (
 // it) and where it ends. The timing engine has no such spread (docs/issue-11.md,
 // "Next, in order", item (e)).
 func TestDRAMTailProbe(t *testing.T) {
-	const bin, tailFrom = 8, 830 // cycles; the tail starts past the far peak
-	hist := map[int]float64{}
+	const bin, tailFrom = eachBin, 830 // cycles; the tail starts past the far peak
+	dens := streamlatEachHist(t)
 	var n float64
-	last := 0
-	for _, r := range probeTagged(t, streamlatProbe+"streamlat-free.csv", "each") { // cycles,count
-		v := probeInts(t, "streamlat-free.csv", r)
-		hist[v[0]/bin] += float64(v[1])
-		n += float64(v[1])
-		last = max(last, v[0]/bin)
+	for _, c := range dens {
+		n += c
 	}
-	dens := make([]float64, last+1)
-	base := make([]float64, last+1) // the reads no blackout caught, as measured below the tail
+	base := make([]float64, len(dens)) // the reads no blackout caught, as measured below the tail
 	var caught float64
 	for b := range dens {
-		dens[b] = hist[b] / n
+		dens[b] /= n
 		if b*bin < tailFrom {
 			base[b] = dens[b]
 		} else {
 			caught += dens[b]
 		}
 	}
+	for b := range base {
+		base[b] /= 1 - caught
+	}
 	// predict: (1-f) of base as it is, f of it spread uniformly over the next R cycles.
 	predict := func(rBins int, f float64) []float64 {
 		p := make([]float64, len(dens)+rBins)
-		var sum float64
-		for _, d := range base {
-			sum += d
-		}
 		for b, d := range base {
-			d /= sum
 			p[b] += (1 - f) * d
-			for k := 0; k < rBins; k++ {
+			for k := range rBins {
 				p[b+k] += f * d / float64(rBins)
 			}
 		}

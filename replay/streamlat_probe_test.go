@@ -84,12 +84,30 @@ func probeTagged(t *testing.T, path, tag string) [][]string {
 func streamlatEach(t *testing.T) float64 {
 	t.Helper()
 	var n, sum float64
-	for _, r := range probeTagged(t, streamlatProbe+"streamlat-free.csv", "each") { // cycles,count: 8-cycle bins
-		v := probeInts(t, "streamlat-free.csv", r)
-		n += float64(v[1])
-		sum += float64(v[1]) * (float64(v[0]) + 4)
+	for b, c := range streamlatEachHist(t) {
+		n += c
+		sum += c * float64(b*eachBin+eachBin/2)
 	}
 	return sum / n
+}
+
+// eachBin is the width in cycles of the #each histogram's bins.
+const eachBin = 8
+
+// streamlatEachHist is the probe's #each histogram: how many of a lone warp's rounds of
+// random DRAM reads took from b*eachBin cycles to the next bin, by b.
+func streamlatEachHist(t *testing.T) []float64 {
+	t.Helper()
+	var hist []float64
+	for _, r := range probeTagged(t, streamlatProbe+"streamlat-free.csv", "each") { // cycles,count
+		v := probeInts(t, "streamlat-free.csv", r)
+		b := v[0] / eachBin
+		if b >= len(hist) {
+			hist = append(hist, make([]float64, b+1-len(hist))...)
+		}
+		hist[b] += float64(v[1])
+	}
+	return hist
 }
 
 // streamlatLight reads a streamlat run (dir) at its lightest loads: the stream warps'
