@@ -1,5 +1,5 @@
 // Package scripttest reads the data-driven test scripts of the model components
-// (models/cache/testdata, models/dram/testdata): one command per line, "#" starts a
+// (models/cache/testdata, models/dram/testdata, models/sched/testdata): one command per line, "#" starts a
 // comment, and an arrow ("->" or "→") separates a command from what it must give.
 package scripttest
 

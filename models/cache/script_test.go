@@ -21,11 +21,121 @@ import (
 // miss: none hit or merged; merge: some merged; partial: some hit, some
 // missed) and key=value pairs check Result fields (hit, merged, miss, fetch,
 // forward, evict, dirty). Fields not named are not checked.
+//
+// The timed parts have their own commands:
+//
+//	inflight every=1024 horizon=1000      a fresh InFlight
+//	fill 0x1000 sectors=0b0011 at=100     InFlight.Fill
+//	pending 0x1000 sectors=0b0001 t=50 → 100                InFlight.Pending
+//	held → 3                              InFlight.Len
+//	ports slices=2 in=32 out=64 atomic=1  fresh Ports (bytes a cycle in and out;
+//	                                      an atomic's pass in sectors' times)
+//	read 0 t=0 sectors=4 → 0              Ports.Read on slice 0: the start cycle
+//	write 0 t=0 sectors=4 → 0             Ports.Write, a store's sectors
+//	atomic 0 t=0 sectors=1 → 0            Ports.Write, an atomic's
 func TestScripts(t *testing.T) {
 	scripttest.Run(t, "testdata/*.txt", func(t *testing.T) func(scripttest.Line) {
 		var c *Sectored
-		return func(l scripttest.Line) { c = runLine(t, c, l) }
+		u := &timed{t: t}
+		return func(l scripttest.Line) {
+			if !u.run(l) {
+				c = runLine(t, c, l)
+			}
+		}
 	})
+}
+
+// timed runs the script commands of the timed parts, InFlight and Ports.
+type timed struct {
+	t     *testing.T
+	f     *InFlight
+	p     *Ports
+	line  scripttest.Line
+	pairs map[string]string
+}
+
+// run runs l if it is a timed part's command, and reports whether it was.
+func (u *timed) run(l scripttest.Line) bool {
+	u.t.Helper()
+	u.line = l
+	var err error
+	if u.pairs, err = scripttest.KeyValues(l.Fields[1:]); err != nil {
+		u.t.Fatalf("%s: %v", l.Pos, err)
+	}
+	switch l.Fields[0] {
+	case "inflight":
+		u.f = NewInFlight(int(u.int("every")), u.int("horizon"))
+	case "fill":
+		u.flight().Fill(u.addr(), uint8(u.int("sectors")), u.int("at"))
+	case "pending":
+		u.check(u.flight().Pending(u.addr(), uint8(u.int("sectors")), u.int("t")))
+	case "held":
+		u.check(int64(u.flight().Len()))
+	case "ports":
+		p, err := NewPorts(int(u.int("slices")), u.float("in"), u.float("out"), u.float("atomic"))
+		if err != nil {
+			u.t.Fatalf("%s: %v", l.Pos, err)
+		}
+		u.p = p
+	case "read":
+		u.check(u.ports().Read(int(u.addr()), u.int("t"), int(u.int("sectors"))))
+	case "write", "atomic":
+		u.check(u.ports().Write(int(u.addr()), u.int("t"), int(u.int("sectors")), l.Fields[0] == "atomic"))
+	default:
+		return false
+	}
+	return true
+}
+
+// addr is the line's first argument: an address, or a slice.
+func (u *timed) addr() uint64 {
+	u.t.Helper()
+	if len(u.line.Fields) < 2 {
+		u.t.Fatalf("%s: want an address or a slice first", u.line.Pos)
+	}
+	return mustUint(u.t, u.line.Pos, u.line.Fields[1])
+}
+
+func (u *timed) int(key string) int64 {
+	u.t.Helper()
+	v, ok := u.pairs[key]
+	if !ok {
+		u.t.Fatalf("%s: want %s=N", u.line.Pos, key)
+	}
+	return int64(mustUint(u.t, u.line.Pos, v))
+}
+
+func (u *timed) float(key string) float64 {
+	u.t.Helper()
+	x, err := strconv.ParseFloat(u.pairs[key], 64)
+	if err != nil {
+		u.t.Fatalf("%s: %s: %v", u.line.Pos, key, err)
+	}
+	return x
+}
+
+func (u *timed) check(got int64) {
+	u.t.Helper()
+	if !u.line.Arrow {
+		u.t.Fatalf("%s: want → and the answer", u.line.Pos)
+	}
+	if fmt.Sprint(got) != u.line.Want {
+		u.t.Errorf("%s: %s gives %d, want %s", u.line.Pos, strings.Join(u.line.Fields, " "), got, u.line.Want)
+	}
+}
+
+func (u *timed) flight() *InFlight {
+	if u.f == nil {
+		u.t.Fatalf("%s: want inflight first", u.line.Pos)
+	}
+	return u.f
+}
+
+func (u *timed) ports() *Ports {
+	if u.p == nil {
+		u.t.Fatalf("%s: want ports first", u.line.Pos)
+	}
+	return u.p
 }
 
 // runLine runs one script line on c (nil before the first config) and returns the

@@ -30,6 +30,29 @@ import (
 //	nextrec -> 1            WarpOrder.Next
 //	latest -> 0             WarpOrder.Latest
 //	finished -> no          WarpOrder.Finished (yes or no)
+//	policy gto warps=4      a fresh warp scheduling Policy (lrr, gto, gtrr, two-level)
+//	                        with warps 0..3 added
+//	pick 0,1,2 -> 0         Policy.Pick among the ready warps ("-" for none), then
+//	                        Issued; -1 when it picks none
+//	longstall 0             Policy.LongStall
+//	remove 1                Policy.Remove
+//	scoreboard              a fresh Scoreboard
+//	add 0 regs=1,2 ready=100 why=long     Scoreboard.Add (why: fixed, short or long)
+//	fullboard 0 ready=50    Add one pending write per free entry, to registers 1000 on,
+//	                        ready at 50, 51, ... (long)
+//	check 2 rd=1 wr=3 -> wait@100 long    Scoreboard.Check: go, or wait@CYCLE and why
+//	drained -> 100          Scoreboard.Drained
+//	pipe lanes=16           a fresh Pipe
+//	free 0 -> wait@2        Pipe.Free: go, or wait@CYCLE
+//	occupy 0 [n=2]          Pipe.TakeN
+//	rate lanes=48 cycles=10 -> 15          warp instructions a fresh Pipe starts, tried
+//	                        twice a cycle (a dual-issuing scheduler)
+//	lsu queue=32 mshrs=4    a fresh LSU
+//	reserve 0 n=4 cyc=2 -> 0               LSU.Reserve: the first pass's cycle
+//	queuewait 0 -> wait@8   LSU.QueueWait: go, or wait@CYCLE
+//	miss 50                 LSU.Miss
+//	mshrwait 0 -> wait@30   LSU.MSHRWait
+//	issuewait 0 load -> go  LSU.IssueWait for a load (an MSHR) or a store
 func TestScripts(t *testing.T) {
 	scripttest.Run(t, "testdata/*.txt", func(t *testing.T) func(scripttest.Line) {
 		s := &script{t: t}
@@ -42,6 +65,10 @@ type script struct {
 	l    *CTALauncher
 	g    *Grid
 	o    *WarpOrder
+	pol  Policy
+	sb   *Scoreboard
+	p    *Pipe
+	u    *LSU
 	line scripttest.Line
 }
 
@@ -94,8 +121,188 @@ func (s *script) run(l scripttest.Line) {
 	case "finished":
 		s.check(yesNo(s.order().Finished()))
 	default:
-		s.t.Fatalf("%s: unknown command %q", l.Pos, f[0])
+		if !s.runUnits(f) {
+			s.t.Fatalf("%s: unknown command %q", l.Pos, f[0])
+		}
 	}
+}
+
+// runUnits runs the commands of an SM's issue resources (Scoreboard, Pipe, LSU), and
+// reports whether f[0] is one of them.
+func (s *script) runUnits(f []string) bool {
+	switch f[0] {
+	case "policy":
+		p, err := New(f[1])
+		if err != nil {
+			s.t.Fatalf("%s: %v", s.line.Pos, err)
+		}
+		for w := range s.key("warps") {
+			p.Add(int(w))
+		}
+		s.pol = p
+	case "pick":
+		ready := map[int]bool{}
+		if len(f) > 1 {
+			for _, w := range s.regs("") {
+				ready[int(w)] = true
+			}
+		}
+		w := s.policy().Pick(func(w int) bool { return ready[w] })
+		if w >= 0 {
+			s.pol.Issued(w)
+		}
+		s.check(fmt.Sprint(w))
+	case "longstall":
+		s.policy().LongStall(int(s.arg(1, "")))
+	case "remove":
+		s.policy().Remove(int(s.arg(1, "")))
+	case "scoreboard":
+		s.sb = &Scoreboard{}
+	case "add":
+		s.board().Add(s.arg(1, ""), s.regs("regs"), s.key("ready"), s.reason())
+	case "fullboard":
+		b, now, ready := s.board(), s.arg(1, ""), s.key("ready")
+		for i := 0; b.n < ScoreboardSize; i++ {
+			b.Add(now, []uint16{uint16(1000 + i)}, ready+int64(i), Long)
+		}
+	case "check":
+		ok, until, why := s.board().Check(s.arg(1, ""), s.regs("rd"), s.regs("wr"))
+		answer := waitAt(!ok, until)
+		if !ok {
+			answer += " " + reasonNames[why]
+		}
+		s.check(answer)
+	case "drained":
+		s.check(fmt.Sprint(s.board().Drained()))
+	case "pipe":
+		s.p = &Pipe{Lanes: int(s.arg(1, "lanes="))}
+	case "free":
+		ok, at := s.pipe().Free(s.arg(1, ""))
+		s.check(waitAt(!ok, at))
+	case "occupy":
+		n := int64(1)
+		if len(f) > 2 {
+			n = s.arg(2, "n=")
+		}
+		s.pipe().TakeN(s.arg(1, ""), int(n))
+	case "rate":
+		p, n := Pipe{Lanes: int(s.arg(1, "lanes="))}, 0
+		for now := range s.arg(2, "cycles=") {
+			for range 2 {
+				if ok, _ := p.Free(now); ok {
+					p.Take(now)
+					n++
+				}
+			}
+		}
+		s.check(fmt.Sprint(n))
+	case "lsu":
+		s.u = &LSU{Queue: s.arg(1, "queue="), MSHRs: int(s.arg(2, "mshrs="))}
+	case "reserve":
+		s.check(fmt.Sprint(s.lsu().Reserve(s.arg(1, ""), int(s.arg(2, "n=")), s.arg(3, "cyc="))))
+	case "queuewait":
+		s.check(waitAt(s.lsu().QueueWait(s.arg(1, ""))))
+	case "miss":
+		s.lsu().Miss(s.arg(1, ""))
+	case "mshrwait":
+		s.check(waitAt(s.lsu().MSHRWait(s.arg(1, ""))))
+	case "issuewait":
+		if len(f) != 3 || (f[2] != "load" && f[2] != "store") {
+			s.t.Fatalf("%s: want issuewait CYCLE load|store", s.line.Pos)
+		}
+		s.check(waitAt(s.lsu().IssueWait(s.arg(1, ""), f[2] == "load")))
+	default:
+		return false
+	}
+	return true
+}
+
+var reasonNames = map[Reason]string{Fixed: "fixed", Short: "short", Long: "long"}
+
+// waitAt is a unit's answer: go, or wait@CYCLE.
+func waitAt(wait bool, at int64) string {
+	if wait {
+		return fmt.Sprintf("wait@%d", at)
+	}
+	return "go"
+}
+
+// key is the integer value of the line's key=N field.
+func (s *script) key(k string) int64 {
+	s.t.Helper()
+	for i, f := range s.line.Fields {
+		if strings.HasPrefix(f, k+"=") {
+			return s.arg(i, k+"=")
+		}
+	}
+	s.t.Fatalf("%s: want %s=N", s.line.Pos, k)
+	return 0
+}
+
+// regs is the line's key=N1,N2,... list (with key "", its first argument's); none
+// when the key is absent or the list is "-".
+func (s *script) regs(k string) []uint16 {
+	s.t.Helper()
+	kv, err := scripttest.KeyValues(s.line.Fields[1:])
+	if err != nil {
+		s.t.Fatalf("%s: %v", s.line.Pos, err)
+	}
+	list := kv[k]
+	if k == "" {
+		list = s.line.Fields[1]
+	}
+	if list == "" || list == "-" {
+		return nil
+	}
+	var out []uint16
+	for _, r := range strings.Split(list, ",") {
+		n, err := strconv.ParseUint(r, 10, 16)
+		if err != nil {
+			s.t.Fatalf("%s: %s: %v", s.line.Pos, k, err)
+		}
+		out = append(out, uint16(n))
+	}
+	return out
+}
+
+func (s *script) reason() Reason {
+	s.t.Helper()
+	kv, _ := scripttest.KeyValues(s.line.Fields[1:])
+	for r, name := range reasonNames {
+		if kv["why"] == name {
+			return r
+		}
+	}
+	s.t.Fatalf("%s: want why=fixed, short or long", s.line.Pos)
+	return 0
+}
+
+func (s *script) policy() Policy {
+	if s.pol == nil {
+		s.t.Fatalf("%s: want policy first", s.line.Pos)
+	}
+	return s.pol
+}
+
+func (s *script) board() *Scoreboard {
+	if s.sb == nil {
+		s.t.Fatalf("%s: want scoreboard first", s.line.Pos)
+	}
+	return s.sb
+}
+
+func (s *script) pipe() *Pipe {
+	if s.p == nil {
+		s.t.Fatalf("%s: want pipe first", s.line.Pos)
+	}
+	return s.p
+}
+
+func (s *script) lsu() *LSU {
+	if s.u == nil {
+		s.t.Fatalf("%s: want lsu first", s.line.Pos)
+	}
+	return s.u
 }
 
 // arg is field i of the line, after prefix, as an integer.
