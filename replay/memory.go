@@ -1002,7 +1002,7 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 	pipe.close() // the L2's counts are complete once it has served the last round
 	perPC := make([]counters, len(prog))
 	var sum counters
-	weights := sassWeights(l.Program, l.PTXProducer, cfg.CC, agg)
+	weights, own := sassEstimate(l.Program, l.PTXProducer, cfg.CC, agg)
 	for pc := range prog {
 		for _, wp := range workerPCs {
 			perPC[pc].add(&wp[pc])
@@ -1012,6 +1012,7 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 		perPC[pc].SASSThread = sassCount(perPC[pc].ThreadInst, weights, pc)
 		sum.add(&perPC[pc])
 	}
+	sum.DRAMRead += launchReadBytes(l.Program, own, cfg)
 	kr := &KernelReport{Name: l.Kernel, Launch: l, Occupancy: occ, SharedCarveout: cfg.Shared.Size, L1Bytes: cfg.L1.Size}
 	kr.Metrics = sum.metrics()
 	ds := l2.dram.Stats()

@@ -320,6 +320,8 @@ type timer struct {
 	// sassCount: sass.go's estimate of each pc's SASS instructions (nil: count PTX), for
 	// the report.
 	sassCount []int
+	// launchRead is what the launch reads from DRAM besides its data (launchReadBytes).
+	launchRead uint64
 	// loops: how many counted loops the program has (timedInst.loop).
 	loops int
 
@@ -452,6 +454,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	matrix := matrixLanes(l.Program.Insts)
 	count, own := sassEstimate(l.Program, l.PTXProducer, cfg.CC, agg)
 	e.sassCount = count
+	e.launchRead = launchReadBytes(l.Program, own, cfg)
 	loops := loopsIn(e.prog)
 	for pc := range e.prog {
 		in := &e.prog[pc]

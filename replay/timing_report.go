@@ -75,7 +75,7 @@ func (e *timer) report(l *format.Launch, opts Options) *KernelReport {
 		put("smsp__average_warps_issue_stalled_"+stallNames[s]+"_per_issue_active.ratio", div(float64(reason[s]), issued))
 	}
 	r, w := e.l2.dram.Bytes()
-	rd, wr := float64(r), float64(w)
+	rd, wr := float64(r+e.launchRead), float64(w)
 	put("dram__bytes_read.sum", rd)
 	put("dram__bytes_write.sum", wr)
 	peak := cfg.DRAM.BandwidthGBs * 1e9 / (float64(cfg.SM.ClockMHz) * 1e6) // bytes per cycle

@@ -82,6 +82,12 @@ type SM struct {
 	// sm__cycles_elapsed.avg includes and no SM spends issuing: a timing engine adds it
 	// to elapsed cycles. 0 reports the SMs' own cycles only.
 	LaunchCycles int
+	// LaunchReadBytes is what a launch reads from DRAM into an empty L2 besides its
+	// code and its data (the driver's launch state), and InstBytes the size of one SASS
+	// instruction of its code, which the SMs also fetch from DRAM once (every SM after
+	// the first finds it in the L2): the engines add both to dram__bytes_read
+	// (replay/launchread.go). InstBytes 0: neither.
+	LaunchReadBytes, InstBytes int
 	// CTALaunchNS is the least time between two CTA launches on one SM, in ns (a fixed
 	// time, not SM cycles: the H200 spaces them alike at 1500 and 1980 MHz): the
 	// distributor sets up one CTA at a time. 0 launches a CTA as soon as it fits.
@@ -633,6 +639,12 @@ func (c *Config) Validate() error {
 	}
 	if c.SM.LaunchCycles < 0 {
 		bad("sm.launch_cycles", "must not be negative, is %d", c.SM.LaunchCycles)
+	}
+	if c.SM.LaunchReadBytes < 0 {
+		bad("sm.launch_read_bytes", "must not be negative, is %d", c.SM.LaunchReadBytes)
+	}
+	if c.SM.InstBytes < 0 {
+		bad("sm.inst_bytes", "must not be negative (0: no code fetch), is %d", c.SM.InstBytes)
 	}
 	if c.SM.ReuseMissCycles < 0 {
 		bad("sm.reuse_miss_cycles", "must not be negative, is %d", c.SM.ReuseMissCycles)

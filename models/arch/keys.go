@@ -54,6 +54,8 @@ func buildFields() []field {
 		{key: "sm.mma_cycles_k16", ptr: func(c *Config) any { return &c.SM.MMACyclesK16 }},
 		{key: "sm.mma_cycles_f64", ptr: func(c *Config) any { return &c.SM.MMACyclesF64 }},
 		{key: "sm.launch_cycles", ptr: func(c *Config) any { return &c.SM.LaunchCycles }},
+		{key: "sm.launch_read_bytes", ptr: func(c *Config) any { return &c.SM.LaunchReadBytes }},
+		{key: "sm.inst_bytes", ptr: func(c *Config) any { return &c.SM.InstBytes }},
 		{key: "sm.cta_launch_ns", ptr: func(c *Config) any { return &c.SM.CTALaunchNS }},
 		{key: "sm.cta_retire_ns", ptr: func(c *Config) any { return &c.SM.CTARetireNS }},
 		{key: "sm.reuse_miss_cycles", ptr: func(c *Config) any { return &c.SM.ReuseMissCycles }},

@@ -1,7 +1,7 @@
 #!/bin/bash
 # probe.sh: run one of issue 11's lane-pattern probes. On a GPU machine with nvcc and ncu:
 #
-#   scripts/hw/probe.sh PROBE OUTDIR        # PROBE: atomics, constdiv, writeback, dramrand, loadlat, rounds, streamlat, copylat, wbhome, linewait, ldgsts, ldsm or mbarrier
+#   scripts/hw/probe.sh PROBE OUTDIR        # PROBE: atomics, constdiv, writeback, dramrand, loadlat, rounds, streamlat, copylat, wbhome, linewait, ldgsts, ldsm, mbarrier or codefetch
 #
 # builds scripts/hw/PROBE.cu and writes to OUTDIR:
 #   PROBE-free.csv  every launch (see PROBE.cu) timed with CUDA events, no profiler, at
@@ -15,8 +15,8 @@
 # per-SM part). The runs that docs cite are traces/hw/<gpu>-<date>-PROBE/.
 set -u
 cd "$(dirname "$0")/../.."
-PROBE=${1:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|dramrand|loadlat|rounds|streamlat|copylat|wbhome|linewait|ldgsts|ldsm|mbarrier OUTDIR}
-OUTDIR=${2:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|dramrand|loadlat|rounds|streamlat|copylat|wbhome|linewait|ldgsts|ldsm|mbarrier OUTDIR}
+PROBE=${1:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|dramrand|loadlat|rounds|streamlat|copylat|wbhome|linewait|ldgsts|ldsm|mbarrier|codefetch OUTDIR}
+OUTDIR=${2:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|dramrand|loadlat|rounds|streamlat|copylat|wbhome|linewait|ldgsts|ldsm|mbarrier|codefetch OUTDIR}
 WORK=${WORK:-/tmp/gtrace-$PROBE}
 M=gpu__time_duration.sum,sm__cycles_elapsed.avg,lts__cycles_elapsed.avg,smsp__inst_executed.sum
 case $PROBE in
@@ -89,10 +89,19 @@ copylat | wbhome) # DRAM bytes each way, how busy DRAM and the L2 are, and what 
 linewait) # DRAM bytes and the L2's lookups (every read should miss), and how busy DRAM is
 	M=$M,dram__bytes_read.sum,dram__cycles_active.avg.pct_of_peak_sustained_elapsed,lts__t_sectors_lookup_hit.sum,lts__t_sectors.sum
 	M=$M,lts__t_sectors_srcunit_tex_op_read.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum ;;
+codefetch) # what a launch reads from DRAM besides its data: DRAM and L2 reads by source
+	# unit (names this ncu lacks are dropped below), and the instruction fetch stalls
+	M=$M,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors.sum,lts__t_sectors_op_read.sum
+	M=$M,lts__t_sectors_lookup_hit.sum,lts__t_sectors_lookup_miss.sum,lts__d_sectors_fill_device.sum
+	for u in tex gcc fbp ltcfabric pe host; do
+		M=$M,lts__t_sectors_srcunit_$u.sum,lts__t_sectors_srcunit_${u}_op_read.sum,lts__t_sectors_srcunit_${u}_lookup_miss.sum
+	done
+	M=$M,smsp__pcsamp_warps_issue_stalled_no_instruction.sum,smsp__pcsamp_warps_issue_stalled_imc_miss.sum
+	M=$M,smsp__pcsamp_sample_count.sum,sm__cycles_active.avg ;;
 ldsm) # ldmatrix: the shared-load counters beside the ldsm ones (added from ncu's list below)
 	M=$M,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
 	M=$M,smsp__inst_executed_op_shared_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum ;;
-*) echo "probe.sh: unknown probe $PROBE (want atomics, constdiv, writeback, dramrand, loadlat, rounds, streamlat, copylat, wbhome, linewait, ldgsts, ldsm or mbarrier)"; exit 1 ;;
+*) echo "probe.sh: unknown probe $PROBE (want atomics, constdiv, writeback, dramrand, loadlat, rounds, streamlat, copylat, wbhome, linewait, ldgsts, ldsm, mbarrier or codefetch)"; exit 1 ;;
 esac
 M=$M,breakdown:gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed
 mkdir -p "$OUTDIR"
