@@ -79,3 +79,77 @@ func TestLaunchReadsItsCode(t *testing.T) {
 		}
 	}
 }
+
+// constLanes is scripts/hw/codefetch.cu's const_k in PTX: lane l reads the word at
+// (l % n) × stride bytes of a 64 KB constant table, once.
+const constLanes = `.version 7.0
+.target sm_80
+.address_size 64
+.visible .const .align 4 .b8 c_table[65536];
+.visible .entry k(.param .u32 n, .param .u32 stride, .param .u32 magic, .param .u64 sink)
+{
+.reg .pred %p<2>;
+.reg .b32 %r<12>;
+.reg .b64 %rd<6>;
+ld.param.u32 %r1, [n];
+ld.param.u32 %r2, [stride];
+ld.param.u32 %r3, [magic];
+mov.u32 %r4, %tid.x;
+and.b32 %r5, %r4, 31;
+rem.u32 %r6, %r5, %r1;
+shr.u32 %r7, %r2, 2;
+mul.lo.s32 %r8, %r6, %r7;
+and.b32 %r9, %r8, 16383;
+shl.b32 %r10, %r9, 2;
+cvt.u64.u32 %rd1, %r10;
+mov.u64 %rd2, c_table;
+add.s64 %rd3, %rd2, %rd1;
+ld.const.u32 %r11, [%rd3];
+setp.ne.s32 %p1, %r11, %r3;
+@%p1 bra DONE;
+ld.param.u64 %rd4, [sink];
+cvta.to.global.u64 %rd5, %rd4;
+st.global.u32 [%rd5], %r11;
+DONE:
+ret;
+}
+`
+
+// TestConstantGranules: a constant read that misses the SM's constant caches reads an
+// aligned 256 B granule from DRAM (const.l15.line on hopper), as the H200's const_k
+// launches show (traces/hw/h200-2026-11-28-codefetch): at every stride, what N
+// distinct addresses read beyond one address's launch is the H200's within one
+// granule, the most the H200's own launches vary by.
+func TestConstantGranules(t *testing.T) {
+	launches, metrics := readProbeRun(t, "../traces/hw/h200-2026-11-28-codefetch/", "codefetch")
+	type key struct{ n, stride int }
+	hw := map[key]float64{}
+	for _, l := range launches {
+		if l[1] == "const" {
+			id, _ := strconv.Atoi(l[0])
+			n, _ := strconv.Atoi(l[2])
+			s, _ := strconv.Atoi(l[3])
+			hw[key{n, s}] = metrics[id]["dram__bytes_read.sum"]
+		}
+	}
+	if len(hw) != 35 {
+		t.Fatalf("%d const launches in the run, want 35", len(hw))
+	}
+	cfg := presetOf(t, "hopper", "h200")
+	model := map[key]float64{}
+	for k := range hw {
+		r := captureWarp(t, constLanes, "u32:"+strconv.Itoa(k.n), "u32:"+strconv.Itoa(k.stride), "u32:4294967295", "buf:u32:16")
+		model[k] = metric(t, replayOne(t, r, cfg, false), "dram__bytes_read.sum")
+	}
+	for _, s := range []int{4, 32, 64, 128, 256, 512, 1024} {
+		var line []string
+		for _, n := range []int{2, 4, 8, 32} {
+			got, want := model[key{n, s}]-model[key{1, s}], hw[key{n, s}]-hw[key{1, s}]
+			line = append(line, fmt.Sprintf("N=%d %+5.0f (H200 %+5.0f)", n, got, want))
+			if math.Abs(got-want) > 256 {
+				t.Errorf("stride %d, %d addresses: %+.0f B over one address, H200 %+.0f: want within 256", s, n, got, want)
+			}
+		}
+		t.Logf("stride %4d: %s", s, strings.Join(line, "  "))
+	}
+}

@@ -270,9 +270,31 @@ func newSMModels(cfg *arch.Config, timedFills bool, fetch func(line uint64, sect
 	if m.sectors, err = coalesce.New(coalesce.Sectors32); err != nil {
 		return m, err
 	}
-	m.tex.OnFetch(fetch)
-	m.cc.OnFetch(fetch)
+	m.tex.OnFetch(inL2Lines(cfg.L2.Line, fetch))
+	m.cc.OnFetch(inL2Lines(cfg.L2.Line, fetch))
 	return m, nil
+}
+
+// inL2Lines passes fetch a texture or constant cache's read in the L2's lines. The
+// cache gives its own line and a mask of 32-byte chunks counted from it; a line shorter
+// than the L2's may start inside one of the L2's (a 64-byte constant line at 0x40 is
+// chunks 2 and 3 of the L2's line at 0x00), and a longer one spans two (a 256-byte
+// one): each L2 line it touches gets one request, with the chunks where they are in it.
+func inL2Lines(l2Line int, fetch func(line uint64, sectors uint8)) func(line uint64, sectors uint8) {
+	size := uint64(l2Line)
+	per := size / cache.Chunk
+	full := uint16(1)<<per - 1
+	return func(line uint64, mask uint8) {
+		for m := uint16(mask); m != 0; {
+			base := line - line%size
+			off := (line - base) / cache.Chunk
+			if in := uint8(m << off & full); in != 0 {
+				fetch(base, in)
+			}
+			m >>= per - off
+			line = base + size
+		}
+	}
 }
 
 func newSM(cfg *arch.Config, prog []format.Inst, kinds []instKind, agg []bool, matrix []uint32) (*smState, error) {
