@@ -65,6 +65,28 @@ func Read(path string) ([]Line, error) {
 	return lines, sc.Err()
 }
 
+// Check reports an error unless got is the answer after l's arrow; a line with no
+// arrow is a mistake in the script and stops the test.
+func (l Line) Check(t testing.TB, got string) {
+	t.Helper()
+	if !l.Arrow {
+		t.Fatalf("%s: want -> and the answer", l.Pos)
+	}
+	if got != l.Want {
+		t.Errorf("%s: %s gives %q, want %q", l.Pos, strings.Join(l.Fields, " "), got, l.Want)
+	}
+}
+
+// Need returns c, or stops the test when it is nil: a script's command that needs a
+// component made by an earlier command (name) came first.
+func Need[T any](t testing.TB, l Line, c *T, name string) *T {
+	t.Helper()
+	if c == nil {
+		t.Fatalf("%s: want %s first", l.Pos, name)
+	}
+	return c
+}
+
 // KeyValues reads a line's key=value fields; a field with no "=" (an address, a cycle)
 // is left out. A key given twice is an error.
 func KeyValues(fields []string) (map[string]string, error) {

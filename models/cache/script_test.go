@@ -116,27 +116,12 @@ func (u *timed) float(key string) float64 {
 
 func (u *timed) check(got int64) {
 	u.t.Helper()
-	if !u.line.Arrow {
-		u.t.Fatalf("%s: want → and the answer", u.line.Pos)
-	}
-	if fmt.Sprint(got) != u.line.Want {
-		u.t.Errorf("%s: %s gives %d, want %s", u.line.Pos, strings.Join(u.line.Fields, " "), got, u.line.Want)
-	}
+	u.line.Check(u.t, fmt.Sprint(got))
 }
 
-func (u *timed) flight() *InFlight {
-	if u.f == nil {
-		u.t.Fatalf("%s: want inflight first", u.line.Pos)
-	}
-	return u.f
-}
+func (u *timed) flight() *InFlight { return scripttest.Need(u.t, u.line, u.f, "inflight") }
 
-func (u *timed) ports() *Ports {
-	if u.p == nil {
-		u.t.Fatalf("%s: want ports first", u.line.Pos)
-	}
-	return u.p
-}
+func (u *timed) ports() *Ports { return scripttest.Need(u.t, u.line, u.p, "ports") }
 
 // runLine runs one script line on c (nil before the first config) and returns the
 // cache the next line uses.

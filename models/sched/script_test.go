@@ -284,26 +284,11 @@ func (s *script) policy() Policy {
 	return s.pol
 }
 
-func (s *script) board() *Scoreboard {
-	if s.sb == nil {
-		s.t.Fatalf("%s: want scoreboard first", s.line.Pos)
-	}
-	return s.sb
-}
+func (s *script) board() *Scoreboard { return scripttest.Need(s.t, s.line, s.sb, "scoreboard") }
 
-func (s *script) pipe() *Pipe {
-	if s.p == nil {
-		s.t.Fatalf("%s: want pipe first", s.line.Pos)
-	}
-	return s.p
-}
+func (s *script) pipe() *Pipe { return scripttest.Need(s.t, s.line, s.p, "pipe") }
 
-func (s *script) lsu() *LSU {
-	if s.u == nil {
-		s.t.Fatalf("%s: want lsu first", s.line.Pos)
-	}
-	return s.u
-}
+func (s *script) lsu() *LSU { return scripttest.Need(s.t, s.line, s.u, "lsu") }
 
 // arg is field i of the line, after prefix, as an integer.
 func (s *script) arg(i int, prefix string) int64 {
@@ -321,27 +306,12 @@ func (s *script) arg(i int, prefix string) int64 {
 
 func (s *script) check(got string) {
 	s.t.Helper()
-	if !s.line.Arrow {
-		s.t.Fatalf("%s: want -> and the answer", s.line.Pos)
-	}
-	if got != s.line.Want {
-		s.t.Errorf("%s: %s gives %q, want %q", s.line.Pos, strings.Join(s.line.Fields, " "), got, s.line.Want)
-	}
+	s.line.Check(s.t, got)
 }
 
-func (s *script) launcher() *CTALauncher {
-	if s.l == nil {
-		s.t.Fatalf("%s: want launcher first", s.line.Pos)
-	}
-	return s.l
-}
+func (s *script) launcher() *CTALauncher { return scripttest.Need(s.t, s.line, s.l, "launcher") }
 
-func (s *script) grid() *Grid {
-	if s.g == nil {
-		s.t.Fatalf("%s: want grid first", s.line.Pos)
-	}
-	return s.g
-}
+func (s *script) grid() *Grid { return scripttest.Need(s.t, s.line, s.g, "grid") }
 
 func idOrNone(id int, ok bool) string {
 	if !ok {
@@ -350,12 +320,7 @@ func idOrNone(id int, ok bool) string {
 	return strconv.Itoa(id)
 }
 
-func (s *script) order() *WarpOrder {
-	if s.o == nil {
-		s.t.Fatalf("%s: want inorder or divergent first", s.line.Pos)
-	}
-	return s.o
-}
+func (s *script) order() *WarpOrder { return scripttest.Need(s.t, s.line, s.o, "inorder or divergent") }
 
 // newOrder builds the WarpOrder of an inorder or divergent line.
 func (s *script) newOrder() *WarpOrder {
