@@ -326,7 +326,7 @@ var Bands = []Band{
 	{Metric: "lts__t_sector_hit_rate.pct", Label: "L1/TEX traffic", Class: ClassBand, Points: true, Limit: 10,
 		HWNum: "lts__t_sectors_srcunit_tex_lookup_hit.sum", HWDen: "lts__t_sectors_srcunit_tex.sum",
 		Why: "the model's L2 sees only the SMs' L1/TEX misses, so it is compared with ncu's L2 hit rate of that source unit"},
-	{Metric: "dram__bytes_read.sum", Class: ClassBand, Limit: 0.15, Why: "L2 misses, plus DRAM traffic the model does not see (instruction and constant fetch)"},
+	{Metric: "dram__bytes_read.sum", Class: ClassBand, Limit: 0.15, Why: "L2 misses, and a launch's code and fixed state (sm.launch_read_bytes, sm.inst_bytes)"},
 	{Metric: "dram__bytes_write.sum", Class: ClassBand, Limit: 0.15, Why: "L2 write-backs during the kernel"},
 	{Metric: "lts__t_sector_hit_rate.pct", Class: ClassInfo, Points: true,
 		Why: "ncu's rate over all L2 traffic, which includes sources the model has no part of (and reads above 100% on tiny kernels)"},
@@ -987,13 +987,6 @@ var KnownDifferences = slices.Concat(
 			"emulator's ITS schedule retries far more often than the hardware (see the atomics), so its "+
 			"instruction count is two orders of magnitude above the hardware's.",
 		"spinlock"),
-	known("dram__bytes_read.sum", "", "DRAM traffic outside L1/TEX",
-		"These kernels read almost nothing through L1/TEX (constant_access 1280 B in the model, spinlock 32 B). "+
-			"The hardware's 2.8 to 4.9 KB are instruction fetch, kernel parameters and __constant__ data, "+
-			"which reach DRAM through the constant and instruction caches, not L1/TEX, and which the model "+
-			"does not replay. Every kernel pays about 3 KB of them; only these two are small enough to leave "+
-			"the 15% band.",
-		"constant_access", "spinlock"),
 )
 
 // known makes one exception per kernel for a metric, a producer ("" for both) and a cause.
