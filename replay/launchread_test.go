@@ -39,6 +39,26 @@ ret;
 `
 }
 
+// codefetchKey names a launch of scripts/hw/codefetch.cu by its n and stride.
+type codefetchKey struct{ n, stride int }
+
+// codefetchReads reads the H200's codefetch run (traces/hw/h200-2026-11-28-codefetch):
+// the DRAM bytes read by each one-warp launch of kind (rows id,kind,n,stride,blocks,...).
+func codefetchReads(t *testing.T, kind string) map[codefetchKey]float64 {
+	t.Helper()
+	launches, metrics := readProbeRun(t, "../traces/hw/h200-2026-11-28-codefetch/", "codefetch")
+	reads := map[codefetchKey]float64{}
+	for _, l := range launches {
+		if l[1] == kind && l[4] == "1" {
+			id, _ := strconv.Atoi(l[0])
+			n, _ := strconv.Atoi(l[2])
+			s, _ := strconv.Atoi(l[3])
+			reads[codefetchKey{n, s}] = metrics[id]["dram__bytes_read.sum"]
+		}
+	}
+	return reads
+}
+
 // TestLaunchReadsItsCode: a launch that reads no data reads the driver's launch state
 // and its own code from DRAM, as the H200 does under ncu --cache-control all
 // (scripts/hw/probe.sh codefetch, traces/hw/h200-2026-11-28-codefetch): the code_k<n>
@@ -46,14 +66,9 @@ ret;
 // code's size is sass.go's; the fixed part is the median of the run). Off
 // (sm.inst_bytes 0), both read nothing.
 func TestLaunchReadsItsCode(t *testing.T) {
-	launches, metrics := readProbeRun(t, "../traces/hw/h200-2026-11-28-codefetch/", "codefetch")
 	hw := map[int]float64{} // FFMAs → DRAM bytes read, one warp
-	for _, l := range launches {
-		if l[1] == "code" && l[4] == "1" { // id,kind,n,stride,blocks,...
-			id, _ := strconv.Atoi(l[0])
-			n, _ := strconv.Atoi(l[2])
-			hw[n] = metrics[id]["dram__bytes_read.sum"]
-		}
+	for k, v := range codefetchReads(t, "code") {
+		hw[k.n] = v
 	}
 	if len(hw) != 6 {
 		t.Fatalf("%d one-warp code launches in the run, want 6", len(hw))
@@ -67,11 +82,12 @@ func TestLaunchReadsItsCode(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, kr := range []*KernelReport{replayOne(t, r, cfg, false), &tr.Kernels[0]} {
+			engine := [2]string{"memory", "timing"}[i]
 			got := metric(t, kr, "dram__bytes_read.sum")
 			off := fmt.Sprintf("%+.1f%%", 100*(got/hw[n]-1))
-			t.Logf("%s, %4d FFMAs: DRAM read %6.0f B, H200 %6.0f (%s)", [2]string{"memory", "timing"}[i], n, got, hw[n], off)
+			t.Logf("%s, %4d FFMAs: DRAM read %6.0f B, H200 %6.0f (%s)", engine, n, got, hw[n], off)
 			if math.Abs(got/hw[n]-1) > 0.10 {
-				t.Errorf("%s, %d FFMAs: DRAM read %.0f B, H200 %.0f (%s): want within 10%%", [2]string{"memory", "timing"}[i], n, got, hw[n], off)
+				t.Errorf("%s, %d FFMAs: DRAM read %.0f B, H200 %.0f (%s): want within 10%%", engine, n, got, hw[n], off)
 			}
 		}
 		if got := metric(t, replayOne(t, r, off, false), "dram__bytes_read.sum"); got != 0 {
@@ -121,22 +137,12 @@ ret;
 // distinct addresses read beyond one address's launch is the H200's within one
 // granule, the most the H200's own launches vary by.
 func TestConstantGranules(t *testing.T) {
-	launches, metrics := readProbeRun(t, "../traces/hw/h200-2026-11-28-codefetch/", "codefetch")
-	type key struct{ n, stride int }
-	hw := map[key]float64{}
-	for _, l := range launches {
-		if l[1] == "const" {
-			id, _ := strconv.Atoi(l[0])
-			n, _ := strconv.Atoi(l[2])
-			s, _ := strconv.Atoi(l[3])
-			hw[key{n, s}] = metrics[id]["dram__bytes_read.sum"]
-		}
-	}
+	hw := codefetchReads(t, "const")
 	if len(hw) != 35 {
 		t.Fatalf("%d const launches in the run, want 35", len(hw))
 	}
 	cfg := presetOf(t, "hopper", "h200")
-	model := map[key]float64{}
+	model := map[codefetchKey]float64{}
 	for k := range hw {
 		r := captureWarp(t, constLanes, "u32:"+strconv.Itoa(k.n), "u32:"+strconv.Itoa(k.stride), "u32:4294967295", "buf:u32:16")
 		model[k] = metric(t, replayOne(t, r, cfg, false), "dram__bytes_read.sum")
@@ -144,7 +150,7 @@ func TestConstantGranules(t *testing.T) {
 	for _, s := range []int{4, 32, 64, 128, 256, 512, 1024} {
 		var line []string
 		for _, n := range []int{2, 4, 8, 32} {
-			got, want := model[key{n, s}]-model[key{1, s}], hw[key{n, s}]-hw[key{1, s}]
+			got, want := model[codefetchKey{n, s}]-model[codefetchKey{1, s}], hw[codefetchKey{n, s}]-hw[codefetchKey{1, s}]
 			line = append(line, fmt.Sprintf("N=%d %+5.0f (H200 %+5.0f)", n, got, want))
 			if math.Abs(got-want) > 256 {
 				t.Errorf("stride %d, %d addresses: %+.0f B over one address, H200 %+.0f: want within 256", s, n, got, want)
