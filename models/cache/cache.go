@@ -105,6 +105,7 @@ type slot struct {
 	tag                uint64 // line number (addr >> lineShift)
 	prev, next         int32
 	valid, pend, dirty uint8 // pend: fetched but not yet arrived (MSHR outstanding)
+	rrpv               uint8 // SRRIP's re-reference prediction: 0 near to rripDistant
 	// gen counts the times the slot was emptied: an MSHR entry made before the last
 	// emptying is stale, so emptying a slot need not search the ring.
 	gen uint32
@@ -315,6 +316,9 @@ func (c *Sectored) empty(set, s int) {
 // one, else the least recently used or first inserted line) with line.
 func (c *Sectored) allocate(set int, line uint64, r *Result) int {
 	s := int(c.tail[set])
+	if c.cfg.Replacement == SRRIP && c.slots[s].valid|c.slots[s].pend != 0 {
+		s = c.rripVictim(set)
+	}
 	if c.slots[s].valid|c.slots[s].pend != 0 {
 		r.Evicted = true
 		r.EvictLine = c.slots[s].tag << c.lineShift
@@ -324,11 +328,36 @@ func (c *Sectored) allocate(set int, line uint64, r *Result) int {
 		c.empty(set, s)
 	}
 	c.slots[s].tag = line
+	c.slots[s].rrpv = rripLong
 	if c.index != nil {
 		c.index.put(line, s)
 	}
 	c.toHead(set, s)
 	return s
+}
+
+// SRRIP's 2-bit re-reference predictions: a new line's and the victim's.
+const (
+	rripLong    = 2
+	rripDistant = 3
+)
+
+// rripVictim is the slot SRRIP replaces in a full set: the least recently used of the
+// lines predicted furthest away, after ageing every line of the set by what that line
+// lacked of rripDistant.
+func (c *Sectored) rripVictim(set int) int {
+	victim, far := -1, uint8(0)
+	for s := c.tail[set]; s >= 0; s = c.slots[s].prev {
+		if v := c.slots[s].rrpv; victim < 0 || v > far {
+			victim, far = int(s), v
+		}
+	}
+	if age := rripDistant - far; age > 0 {
+		for s := c.tail[set]; s >= 0; s = c.slots[s].prev {
+			c.slots[s].rrpv += age
+		}
+	}
+	return victim
 }
 
 // Access looks up the chunks in mask of the line holding addr. Chunks outside
@@ -366,8 +395,12 @@ func (c *Sectored) Access(addr uint64, mask uint8, op Op) Result {
 	var valid, pend uint8
 	if s >= 0 {
 		valid, pend = c.slots[s].valid, c.slots[s].pend
-		if c.cfg.Replacement == LRU {
+		switch c.cfg.Replacement {
+		case LRU:
 			c.toHead(set, s)
+		case SRRIP:
+			c.toHead(set, s) // recency breaks SRRIP's ties
+			c.slots[s].rrpv = 0
 		}
 	}
 

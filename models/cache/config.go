@@ -17,6 +17,14 @@ type Replacement uint8
 const (
 	LRU  Replacement = iota // least recently used (the zero value)
 	FIFO                    // first in, first out: hits do not refresh a line
+	// SRRIP is static re-reference interval prediction with 2-bit values (Jaleel et al.,
+	// "High performance cache replacement using re-reference interval prediction",
+	// ISCA 2010, hit-priority form): a line comes in with a long interval (2), a hit
+	// makes it near (0), and the victim is a line at distant (3), the set aged until one
+	// is; ties go to the least recently used. Lines touched once leave before lines
+	// touched again, so a shuffled footprint past the capacity keeps part of itself where
+	// LRU keeps none.
+	SRRIP
 )
 
 // WritePolicy says what a store does to this cache.
@@ -122,7 +130,7 @@ func (c Config) Validate() error {
 }
 
 var (
-	replacementNames = []string{LRU: "lru", FIFO: "fifo"}
+	replacementNames = []string{LRU: "lru", FIFO: "fifo", SRRIP: "srrip"}
 	writeNames       = []string{WriteBack: "write-back", WriteThrough: "write-through", WriteEvict: "write-evict"}
 	setIndexNames    = []string{Linear: "linear", FermiHash: "fermi", XORFold: "xor"}
 )
@@ -147,7 +155,7 @@ func parse(names []string, what, s string) (int, error) {
 	return 0, fmt.Errorf("unknown %s %q (want one of %v)", what, s, names)
 }
 
-// UnmarshalText parses "lru" or "fifo".
+// UnmarshalText parses "lru", "fifo" or "srrip".
 func (r *Replacement) UnmarshalText(b []byte) error {
 	i, err := parse(replacementNames, "replacement", string(b))
 	*r = Replacement(i)

@@ -15,7 +15,7 @@
 //
 //   - Load: chunks present are hits; chunks already being fetched by an
 //     outstanding miss (an MSHR entry) are merges; the rest are misses.
-//     Misses allocate the line (evicting the LRU or FIFO victim) and are
+//     Misses allocate the line (evicting the Replacement policy's victim: LRU, FIFO or SRRIP) and are
 //     fetched at sector granularity from the next level (Result.Fetch).
 //   - Store, by WritePolicy:
 //     write-back (L2): written chunks become valid and dirty; dirty chunks
