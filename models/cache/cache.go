@@ -313,7 +313,7 @@ func (c *Sectored) empty(set, s int) {
 }
 
 // allocate replaces the set's victim (the tail: an empty slot if there is
-// one, else the least recently used or first inserted line) with line.
+// one, else the least recently used or first inserted line; under SRRIP, rripVictim) with line.
 func (c *Sectored) allocate(set int, line uint64, r *Result) int {
 	s := int(c.tail[set])
 	if c.cfg.Replacement == SRRIP && c.slots[s].valid|c.slots[s].pend != 0 {
