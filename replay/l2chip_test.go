@@ -37,10 +37,12 @@ func TestL2ChipNearCopy(t *testing.T) {
 	if _, res, far, fetch := l.load(2, line, 0b1); res.Hit != 0b1 || far != 0 || fetch != 0 {
 		t.Fatalf("read at home: hit %04b far %04b fetch %04b", res.Hit, far, fetch)
 	}
-	// Two lines homed at slice 1 push the near copy out of slice 1's two ways; the line
-	// is still at home, so the next read misses near and reads no DRAM.
-	l.load(0, 1*128, 0b1)
-	l.load(0, 5*128, 0b1)
+	// Four lines homed at slice 1 push the near copy out of slice 1's two ways (under
+	// LRU two would do; under SRRIP the copy that was hit outlives three newcomers); the
+	// line is still at home, so the next read misses near and reads no DRAM.
+	for _, other := range []uint64{1, 5, 9, 13} {
+		l.load(0, other*128, 0b1)
+	}
 	if _, res, far, fetch := l.load(0, line, 0b1); res.Hit != 0 || far != 0b1 || fetch != 0 {
 		t.Fatalf("after the near copy left: hit %04b far %04b fetch %04b, want a near miss served at home", res.Hit, far, fetch)
 	}

@@ -572,7 +572,7 @@ var presets = []preset{
 		{"l2.sector", "32", "[V] NCU"},
 		{"l2.ways", "20", "[M] SIM dl2 S:256:128:20"},
 		{"l2.sets", "0", "derived from slice size and ways"},
-		{"l2.replacement", "lru", "[M] SIM dl2 L"},
+		{"l2.replacement", "srrip", "[P] Jaleel et al., ISCA 2010 (SRRIP, hit priority); [V] ME make validate (docs/issue-11.md item 22): shuffled 4 B reads of 32 MB beside 64 MB of streams (gather, coalesce_random at n=8388608) read 104-106 MB from DRAM on the H200, 145 MB in the model with LRU and 94 with SRRIP; the H200 keeps part of a shuffled footprint past its capacity (rd2_sector at 64 and 96 MB, hw-facts section 11), which LRU cannot; the H100 lies between the two (gather 263 MB: LRU 342, SRRIP 195)"},
 		{"l2.write", "write-back", "[M] SIM dl2 B"},
 		{"l2.write_allocate", "true", "[M] SIM dl2 wr_alloc L: modelled as write-validate"},
 		{"l2.set_index", "linear", "assumed: SIM uses X; partition selection is modelled in dram"},
