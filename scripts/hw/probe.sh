@@ -1,7 +1,7 @@
 #!/bin/bash
 # probe.sh: run one of issue 11's lane-pattern probes. On a GPU machine with nvcc and ncu:
 #
-#   scripts/hw/probe.sh PROBE OUTDIR        # PROBE: atomics, constdiv, writeback, dramrand, loadlat, rounds, streamlat, copylat, wbhome, linewait, ldgsts, ldsm, mbarrier or codefetch
+#   scripts/hw/probe.sh PROBE OUTDIR        # PROBE: atomics, constdiv, writeback, dramrand, loadlat, rounds, streamlat, copylat, wbhome, linewait, ldgsts, ldsm, mbarrier, codefetch or reuse
 #
 # builds scripts/hw/PROBE.cu and writes to OUTDIR:
 #   PROBE-free.csv  every launch (see PROBE.cu) timed with CUDA events, no profiler, at
@@ -15,8 +15,8 @@
 # per-SM part). The runs that docs cite are traces/hw/<gpu>-<date>-PROBE/.
 set -u
 cd "$(dirname "$0")/../.."
-PROBE=${1:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|dramrand|loadlat|rounds|streamlat|copylat|wbhome|linewait|ldgsts|ldsm|mbarrier|codefetch OUTDIR}
-OUTDIR=${2:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|dramrand|loadlat|rounds|streamlat|copylat|wbhome|linewait|ldgsts|ldsm|mbarrier|codefetch OUTDIR}
+PROBE=${1:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|dramrand|loadlat|rounds|streamlat|copylat|wbhome|linewait|ldgsts|ldsm|mbarrier|codefetch|reuse OUTDIR}
+OUTDIR=${2:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|dramrand|loadlat|rounds|streamlat|copylat|wbhome|linewait|ldgsts|ldsm|mbarrier|codefetch|reuse OUTDIR}
 WORK=${WORK:-/tmp/gtrace-$PROBE}
 M=gpu__time_duration.sum,sm__cycles_elapsed.avg,lts__cycles_elapsed.avg,smsp__inst_executed.sum
 case $PROBE in
@@ -32,7 +32,7 @@ constdiv) # the constant caches' requests and misses, and why warps wait
 	M=$M,smsp__pcsamp_warps_issue_stalled_imc_miss.sum,smsp__pcsamp_warps_issue_stalled_long_scoreboard.sum
 	M=$M,smsp__pcsamp_warps_issue_stalled_short_scoreboard.sum,smsp__pcsamp_warps_issue_stalled_mio_throttle.sum
 	M=$M,smsp__pcsamp_warps_issue_stalled_lg_throttle.sum,smsp__pcsamp_warps_issue_selected.sum,smsp__pcsamp_sample_count.sum ;;
-writeback) # DRAM bytes, L2 lookups by source unit (the SMs' L1s, and the fabric between
+writeback | reuse) # DRAM bytes, L2 lookups by source unit (the SMs' L1s, and the fabric between
 	# the two L2 partitions), fills from DRAM
 	M=$M,dram__bytes_read.sum,dram__bytes_write.sum,lts__d_sectors_fill_device.sum
 	M=$M,lts__t_sectors.sum,lts__t_sectors_lookup_hit.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum
@@ -101,7 +101,7 @@ codefetch) # what a launch reads from DRAM besides its data: DRAM and L2 reads b
 ldsm) # ldmatrix: the shared-load counters beside the ldsm ones (added from ncu's list below)
 	M=$M,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
 	M=$M,smsp__inst_executed_op_shared_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum ;;
-*) echo "probe.sh: unknown probe $PROBE (want atomics, constdiv, writeback, dramrand, loadlat, rounds, streamlat, copylat, wbhome, linewait, ldgsts, ldsm, mbarrier or codefetch)"; exit 1 ;;
+*) echo "probe.sh: unknown probe $PROBE (want atomics, constdiv, writeback, dramrand, loadlat, rounds, streamlat, copylat, wbhome, linewait, ldgsts, ldsm, mbarrier, codefetch or reuse)"; exit 1 ;;
 esac
 M=$M,breakdown:gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed
 mkdir -p "$OUTDIR"
