@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// reuseProbe is the H200 run of scripts/hw/probe.sh reuse (hw-facts section 19): hot
-// lines read once a pass for 4 passes, each beside r lines read once.
+// reuseProbe is the H200 run of scripts/hw/probe.sh reuse (hw-facts section 20): hot
+// lines read once a pass, shuffled or in order, some beside r lines read once.
 const reuseProbe = "../traces/hw/h200-2026-11-29-reuse/"
 
 // reuseLaunch is one launch of scripts/hw/reuse.cu: its kind (hot, warm or seq), H MB
