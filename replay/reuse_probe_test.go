@@ -132,8 +132,8 @@ ret;
 `
 
 // modelReuse captures launch l of the reuse probe once and replays it in the memory
-// engine on the H200 preset with each of policies as l2.replacement; it returns the
-// DRAM MB read of each.
+// engine on the H200 preset with each of policies as l2.replacement ("": the preset's
+// own); it returns the DRAM MB read of each.
 func modelReuse(t *testing.T, l reuseLaunch, policies ...string) []float64 {
 	t.Helper()
 	const mb = 1 << 20
@@ -148,7 +148,11 @@ func modelReuse(t *testing.T, l reuseLaunch, policies ...string) []float64 {
 		fmt.Sprint("u32:", l.warm), fmt.Sprint("u32:", l.passes), fmt.Sprint("u32:", seq))
 	var read []float64
 	for _, p := range policies {
-		kr := replayOne(t, r, presetOf(t, "hopper", "h200", "l2.replacement="+p), false)
+		var sets []string
+		if p != "" {
+			sets = []string{"l2.replacement=" + p}
+		}
+		kr := replayOne(t, r, presetOf(t, "hopper", "h200", sets...), false)
 		read = append(read, metric(t, kr, "dram__bytes_read.sum")/mb)
 	}
 	return read
@@ -223,13 +227,13 @@ func TestReuseProbeModel(t *testing.T) {
 		if l.mb > 64 || !*reuseTable && !check[l.name()] {
 			continue
 		}
-		policies := []string{"srrip"}
+		policies := []string{""} // the preset: SRRIP
 		if *reuseTable {
 			policies = append(policies, "lru")
 		}
 		rd := modelReuse(t, l, policies...)
 		if *reuseTable {
-			t.Logf("%-18s | DRAM read hw %7.1f srrip %7.1f lru %7.1f | hot kept hw %5.2f srrip %5.2f lru %5.2f",
+			t.Logf("%-18s | DRAM read hw %7.1f preset %7.1f lru %7.1f | hot kept hw %5.2f preset %5.2f lru %5.2f",
 				l.name(), l.read, rd[0], rd[1], l.kept(l.read), l.kept(rd[0]), l.kept(rd[1]))
 		}
 		if check[l.name()] {

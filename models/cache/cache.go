@@ -395,13 +395,10 @@ func (c *Sectored) Access(addr uint64, mask uint8, op Op) Result {
 	var valid, pend uint8
 	if s >= 0 {
 		valid, pend = c.slots[s].valid, c.slots[s].pend
-		switch c.cfg.Replacement {
-		case LRU:
-			c.toHead(set, s)
-		case SRRIP:
-			c.toHead(set, s) // recency breaks SRRIP's ties
-			c.slots[s].rrpv = 0
+		if c.cfg.Replacement != FIFO {
+			c.toHead(set, s) // LRU's order, and SRRIP's tie-break
 		}
+		c.slots[s].rrpv = 0 // read only under SRRIP
 	}
 
 	if op == Load {
