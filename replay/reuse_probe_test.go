@@ -219,7 +219,7 @@ var reuseTable = flag.Bool("reuse-table", false, "replay every launch of the H20
 // warmed hot lines beside one stream, where SRRIP keeps what LRU loses (LRU reads 172.5
 // MB). With -reuse-table it logs, for every launch up to 64 MB, the fraction of hot
 // lines a pass keeps on the H200 and in the model under LRU and SRRIP; what the model
-// does not yet do (shuffled lines past 40 MB) is listed in docs/issue-11.md item 23.
+// does not yet do (shuffled lines past 40 MB) is listed in docs/issue-11.md items 23-24.
 func TestReuseProbeModel(t *testing.T) {
 	check := map[string]bool{"seq r0 w0 p4 48": true, "hot r1 w0 p4 16": true, "warm r1 w2 p4 24": true}
 	n := 0

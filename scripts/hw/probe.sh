@@ -12,7 +12,7 @@
 #                   launch's id in PROBE-free.csv
 #   PROBE.log       the whole run
 # ARGS="..." passes more arguments to the probe's program (writeback: ARGS=sm for its
-# per-SM part). The runs that docs cite are traces/hw/<gpu>-<date>-PROBE/.
+# per-SM part; reuse: ARGS=order for its orders and one-partition part). The runs that docs cite are traces/hw/<gpu>-<date>-PROBE/.
 set -u
 cd "$(dirname "$0")/../.."
 PROBE=${1:?usage: scripts/hw/probe.sh atomics|constdiv|writeback|dramrand|loadlat|rounds|streamlat|copylat|wbhome|linewait|ldgsts|ldsm|mbarrier|codefetch|reuse OUTDIR}
@@ -142,7 +142,10 @@ for m in ${M//,/ }; do
 done
 M=${KEEP#,}
 echo "== ncu"
-timeout 400 ncu --cache-control all --clock-control base --replay-mode kernel --metrics "$M" \
+# Profile the probe's own kernels only (reuse's order part flushes and maps SMs first).
+K=
+[ "$PROBE" = reuse ] && K="--kernel-name regex:^reuse"
+timeout 400 ncu --cache-control all --clock-control base --replay-mode kernel --metrics "$M" $K \
 	--export "$WORK/report" --force-overwrite "$WORK/$PROBE" ${ARGS:-} once >"$WORK/once.csv" 2>"$WORK/ncu.err"
 echo "exit $?"
 grep -v '==PROF==' "$WORK/ncu.err" | tail -5
