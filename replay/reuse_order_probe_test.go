@@ -2,10 +2,13 @@ package replay
 
 import (
 	"compress/gzip"
+	"context"
 	"encoding/csv"
 	"fmt"
 	"os"
 	"testing"
+
+	"github.com/gtrace/gtrace/format"
 )
 
 // reuseOrderRuns are the H200 runs of scripts/hw/reuse.cu's order, order2, skew and
@@ -201,6 +204,46 @@ func TestReuseSkewProbe(t *testing.T) {
 		}
 		if hi/lo > 1.03 {
 			t.Errorf("%s: warp slots' mean pass-0 cycles from %.0f to %.0f, want within 3%%", c.kind, lo, hi)
+		}
+	}
+}
+
+// TestReuseOrderModel: the timing engine on hopper/h200 with sm.scheduler gtoc reads
+// from DRAM what the H200 does for 48 MB of lines read 4 passes shuffled and in order
+// (the order run). Shuffled, each read's 64-bit modulo (udiv64SASS) saturates issue and
+// gtoc lets an SM's oldest CTAs go first, so their lines are read again while the L2
+// holds them; the same trace under the preset's gtrr (round robin over all warps) reads
+// three times as much. In address order the warps wait on memory, go in step, and lose
+// the lines. (The preset stays gtrr until gtoc's transposes are understood:
+// docs/issue-11.md item 25.)
+func TestReuseOrderModel(t *testing.T) {
+	hw := readOrderRun(t, "order")
+	const mb = 48
+	lines := mb << 20 / 128
+	traces := map[int]*format.Reader{}
+	for _, c := range []struct {
+		kind      string
+		seq       int
+		scheduler string
+		min, max  float64
+	}{
+		{"hot", 0, "gtoc", -0.1, 0.1},
+		{"hot", 0, "gtrr", 1.5, 5}, // 2.5 to 6 times the H200's read
+		{"seq", 1, "gtoc", -0.1, 0.1},
+	} {
+		if traces[c.seq] == nil {
+			traces[c.seq] = captureProbe(t, "reuse.ptx", reuseProbePTX, 132*8, 256,
+				fmt.Sprintf("buf:u32:%d", lines*32), "buf:u32:32", fmt.Sprint("u64:", lines), "u32:0",
+				"u32:0", "u32:4", fmt.Sprint("u32:", c.seq))
+		}
+		rep, err := Timing(context.Background(), traces[c.seq], presetOf(t, "hopper", "h200", "sm.scheduler="+c.scheduler), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		read := metric(t, &rep.Kernels[0], "dram__bytes_read.sum") / (1 << 20)
+		h := hw[fmt.Sprintf("%s %d", c.kind, mb)].read
+		if d := read/h - 1; d < c.min || d > c.max {
+			t.Errorf("%s %d MB, scheduler %q: DRAM read %.1f MB, H200 %.1f (%+.0f%%, want %+.0f%% to %+.0f%%)", c.kind, mb, c.scheduler, read, h, 100*d, 100*c.min, 100*c.max)
 		}
 	}
 }

@@ -323,13 +323,29 @@ func lastOperand(ptx string) string {
 // by a register (reduce_v1 0x0160-0x0260; testScattered 0x0050-0x0220).
 const udivSASS, sdivSASS = 17, 24
 
-// intDivideSASS is the SASS count of a 32-bit integer div or rem by a register, and
-// the part of it that ptxas hoists out of a loop whose divisor does not change.
+// udiv64SASS is ptxas's rem.u64 by a register whose dividend has high bits set (as
+// a 64-bit index's usually has): a test of both high words and a branch (3), the call
+// (MOV, CALL.REL.NOINC, BRA: 3), a 65-instruction subroutine (I2F.U64.RP, MUFU.RCP,
+// F2I.U64.TRUNC and 62 integer ops through RET), and the convergence barrier around
+// the test (BSSY, BSYNC): kernel reuse in
+// traces/hw/h200-2026-11-29-reuse-order/reuse-sass.txt.gz, 0x03e0-0x05b0 and
+// 0x0ab0-0x0eb0. When both high words are zero a 32-bit path of about 22 runs instead;
+// the trace does not keep values, so the 64-bit path is the one counted. A signed one
+// adds the 32-bit signed divide's sign handling (sdivSASS - udivSASS; not read).
+const udiv64SASS = 73
+
+// intDivideSASS is the SASS count of an integer div or rem by a register, and the
+// part of it that ptxas hoists out of a loop whose divisor does not change (none of a
+// 64-bit one's, a called subroutine).
 func intDivideSASS(in *format.Inst) (n, hoistable int) {
 	signed, wide, ok := intDivideByRegister(in)
 	switch {
-	case !ok || wide:
-		return 0, 0 // 64-bit (a called subroutine): counted as written
+	case !ok:
+		return 0, 0
+	case wide && signed:
+		return udiv64SASS + sdivSASS - udivSASS, 0
+	case wide:
+		return udiv64SASS, 0
 	case signed:
 		return sdivSASS, 9
 	}

@@ -748,7 +748,7 @@ func (s *timedSM) launch(t int64) {
 		if !tw.finished {
 			c.live++
 			s.live++
-			s.scheds[tw.sched].pol.Add(slot)
+			s.scheds[tw.sched].pol.Add(slot, id)
 		} else {
 			s.slots[slot] = nil
 		}

@@ -128,8 +128,9 @@ func intPipes(k intKind, n int, fold bool, sm arch.SM) (p pipe, slots, alt int) 
 // in traces/hw/h200-2026-11-26-binning-sass.tar.gz), where sass.go counts 15 per
 // hoisted signed divide from another kernel; which ones ptxas hoists is not known. It returns the
 // instructions (issue slots on the ALU pipe) and the chain's latency, or 0 when in is
-// not such an instruction. 64-bit divides, a called subroutine in SASS, are costed as
-// twice the 32-bit one (not measured).
+// not such an instruction. A 64-bit divide, a called subroutine in SASS, takes
+// udiv64SASS issue slots (sass.go; its chain, three SFU-class latencies and most of its
+// integer ops, is taken as twice the 32-bit one's: not measured).
 func intDivide(in *format.Inst, l arch.Latency, hoisted bool) (int, int64) {
 	signed, wide, ok := intDivideByRegister(in)
 	if !ok {
@@ -147,7 +148,8 @@ func intDivide(in *format.Inst, l arch.Latency, hoisted bool) (int, int64) {
 	}
 	chain += 3*int64(l.SFU) + add + imad + hi // the reciprocal
 	if wide {
-		n, chain = 2*n, 2*chain
+		n, _ = intDivideSASS(in)
+		chain = 2 * chain
 	}
 	return n, chain
 }

@@ -137,8 +137,9 @@ func TestIntDivide(t *testing.T) {
 		{"div.s32", "div.s32 %r12, %r16, %r8;", false, 24, full(8)},
 		{"div.u32", "div.u32 %r12, %r16, %r8;", true, 10, quot(3)},
 		{"rem.s32", "rem.s32 %r10, %r9, %r1;", true, 24, full(8)}, // signed: not hoisted (see intDivide)
-		{"div.u64", "div.u64 %rd1, %rd2, %rd3;", false, 34, 2 * full(3)},
-		{"div.u64", "div.u64 %rd1, %rd2, %rd3;", true, 34, 2 * full(3)}, // a call: nothing hoisted
+		{"div.u64", "div.u64 %rd1, %rd2, %rd3;", false, 73, 2 * full(3)},
+		{"div.u64", "div.u64 %rd1, %rd2, %rd3;", true, 73, 2 * full(3)}, // a call: nothing hoisted
+		{"rem.s64", "rem.s64 %rd1, %rd2, %rd3;", false, 80, 2 * full(8)},
 		{"rem.u32", "rem.u32 %r9, %r3, 7;", false, 0, 0},
 		{"div.rn.f32", "div.rn.f32 %f1, %f2, %f3;", false, 0, 0},
 		{"add.s32", "add.s32 %r1, %r2, %r3;", false, 0, 0},

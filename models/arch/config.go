@@ -52,7 +52,7 @@ type SM struct {
 	MaxRegsPerThread     int    // per-thread register limit
 	RegAllocUnit         int    // registers are allocated per warp in units of this many
 	SIMT                 string // divergence model: "stack" (pre-Volta) or "its" (Volta+)
-	Scheduler            string // warp scheduler policy: "lrr", "gto", "gtrr" or "two-level"
+	Scheduler            string // warp scheduler policy: "lrr", "gto", "gtrr", "gtoc" or "two-level"
 
 	// Execution lanes per SM of each pipe, for a timing engine: a warp instruction
 	// occupies its scheduler's share of the pipe (lanes / Schedulers) for

@@ -11,7 +11,7 @@ func Example() {
 	p, _ := sched.New("gto")
 	var sb [4]sched.Scoreboard
 	for w := range 4 {
-		p.Add(w)
+		p.Add(w, 0)
 	}
 	load, use := []uint16{7}, []uint16{7}
 	sb[0].Add(0, load, 400, sched.Long)

@@ -136,8 +136,18 @@ func (s *script) runUnits(f []string) bool {
 		if err != nil {
 			s.t.Fatalf("%s: %v", s.line.Pos, err)
 		}
-		for w := range s.key("warps") {
-			p.Add(int(w))
+		per := int64(0) // warps a CTA: all in one unless cta=N
+		for _, f := range s.line.Fields {
+			if strings.HasPrefix(f, "cta=") {
+				per = s.key("cta")
+			}
+		}
+		n := s.key("warps")
+		if per == 0 {
+			per = n
+		}
+		for w := range n {
+			p.Add(int(w), int(w/per))
 		}
 		s.pol = p
 	case "pick":
