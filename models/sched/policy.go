@@ -96,44 +96,53 @@ func (p *LRR) LongStall(int) bool { return false }
 // GTO's oldest-first fallback it starves no warp.
 type GTRR struct {
 	LRR
-	last int
-	has  bool
+	greedy
 }
 
 func (p *GTRR) Remove(w int) {
 	p.LRR.Remove(w)
-	if p.has && p.last == w {
-		p.has = false
-	}
+	p.drop(w)
 }
 func (p *GTRR) Pick(ready func(int) bool) int {
-	if p.has && ready(p.last) {
+	if p.keeps(ready) {
 		return p.last
 	}
 	return p.LRR.Pick(ready)
 }
 func (p *GTRR) Issued(w int) {
 	p.LRR.Issued(w)
-	p.last, p.has = w, true
+	p.issued(w)
+}
+
+// greedy is what GTRR, GTO and GTOC share: the warp that issued last keeps the
+// scheduler while it is ready.
+type greedy struct {
+	last int
+	has  bool
+}
+
+func (g *greedy) keeps(ready func(int) bool) bool { return g.has && ready(g.last) }
+func (g *greedy) issued(w int)                    { g.last, g.has = w, true }
+func (g *greedy) drop(w int) {
+	if g.has && g.last == w {
+		g.has = false
+	}
 }
 
 // GTO is greedy-then-oldest: keep issuing from the warp that issued last while it can,
 // otherwise the oldest ready warp (Rogers et al., MICRO 2012).
 type GTO struct {
 	warps order
-	last  int
-	has   bool
+	greedy
 }
 
 func (p *GTO) Add(w, _ int) { p.warps.add(w) }
 func (p *GTO) Remove(w int) {
 	p.warps.remove(w)
-	if p.has && p.last == w {
-		p.has = false
-	}
+	p.drop(w)
 }
 func (p *GTO) Pick(ready func(int) bool) int {
-	if p.has && ready(p.last) {
+	if p.keeps(ready) {
 		return p.last
 	}
 	for _, w := range p.warps {
@@ -143,7 +152,7 @@ func (p *GTO) Pick(ready func(int) bool) int {
 	}
 	return -1
 }
-func (p *GTO) Issued(w int)         { p.last, p.has = w, true }
+func (p *GTO) Issued(w int)         { p.issued(w) }
 func (p *GTO) LongStall(w int) bool { return false }
 
 // GTOC is greedy, then the oldest CTA: keep issuing from the warp that issued last while
@@ -155,8 +164,7 @@ func (p *GTO) LongStall(w int) bool { return false }
 type GTOC struct {
 	ctas []*ctaWarps // oldest first
 	of   []*ctaWarps // by warp
-	last int
-	has  bool
+	greedy
 }
 
 // ctaWarps is one CTA's warps under GTOC and where its round robin starts.
@@ -197,12 +205,10 @@ func (p *GTOC) Remove(w int) {
 			}
 		}
 	}
-	if p.has && p.last == w {
-		p.has = false
-	}
+	p.drop(w)
 }
 func (p *GTOC) Pick(ready func(int) bool) int {
-	if p.has && ready(p.last) {
+	if p.keeps(ready) {
 		return p.last
 	}
 	for _, c := range p.ctas {
@@ -216,7 +222,7 @@ func (p *GTOC) Pick(ready func(int) bool) int {
 	return -1
 }
 func (p *GTOC) Issued(w int) {
-	p.last, p.has = w, true
+	p.issued(w)
 	if w < len(p.of) && p.of[w] != nil {
 		c := p.of[w]
 		for i, x := range c.warps {
