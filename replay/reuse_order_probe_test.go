@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/gtrace/gtrace/format"
@@ -167,12 +169,8 @@ func TestReuseSkewProbe(t *testing.T) {
 		for _, w := range ws {
 			blocks[w.block] = 0
 		}
-		for b := range blocks {
-			for c := range blocks {
-				if c < b {
-					blocks[b]++
-				}
-			}
+		for r, b := range slices.Sorted(maps.Keys(blocks)) {
+			blocks[b] = r
 		}
 		if rank[k.kind] == nil {
 			rank[k.kind], slot[k.kind] = &[8][2]float64{}, &[8][2]float64{}
@@ -219,24 +217,20 @@ func TestReuseSkewProbe(t *testing.T) {
 func TestReuseOrderModel(t *testing.T) {
 	hw := readOrderRun(t, "order")
 	const mb = 48
-	lines := mb << 20 / 128
-	traces := map[int]*format.Reader{}
+	traces := map[string]*format.Reader{}
 	for _, c := range []struct {
 		kind      string
-		seq       int
 		scheduler string
 		min, max  float64
 	}{
-		{"hot", 0, "gtoc", -0.1, 0.1},
-		{"hot", 0, "gtrr", 1.5, 5}, // 2.5 to 6 times the H200's read
-		{"seq", 1, "gtoc", -0.1, 0.1},
+		{"hot", "gtoc", -0.1, 0.1},
+		{"hot", "gtrr", 1.5, 5}, // 2.5 to 6 times the H200's read
+		{"seq", "gtoc", -0.1, 0.1},
 	} {
-		if traces[c.seq] == nil {
-			traces[c.seq] = captureProbe(t, "reuse.ptx", reuseProbePTX, 132*8, 256,
-				fmt.Sprintf("buf:u32:%d", lines*32), "buf:u32:32", fmt.Sprint("u64:", lines), "u32:0",
-				"u32:0", "u32:4", fmt.Sprint("u32:", c.seq))
+		if traces[c.kind] == nil {
+			traces[c.kind] = captureReuse(t, reuseLaunch{kind: c.kind, mb: mb, passes: 4})
 		}
-		rep, err := Timing(context.Background(), traces[c.seq], presetOf(t, "hopper", "h200", "sm.scheduler="+c.scheduler), Options{})
+		rep, err := Timing(context.Background(), traces[c.kind], presetOf(t, "hopper", "h200", "sm.scheduler="+c.scheduler), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"testing"
+
+	"github.com/gtrace/gtrace/format"
 )
 
 // reuseProbe is the H200 run of scripts/hw/probe.sh reuse (hw-facts section 20): hot
@@ -131,10 +133,9 @@ ret;
 }
 `
 
-// modelReuse captures launch l of the reuse probe once and replays it in the memory
-// engine on the H200 preset with each of policies as l2.replacement ("": the preset's
-// own); it returns the DRAM MB read of each.
-func modelReuse(t *testing.T, l reuseLaunch, policies ...string) []float64 {
+// captureReuse captures launch l of the reuse probe (its kind, H, r, warm and passes)
+// on the H200's 132 SMs at 8 CTAs of 256 threads each.
+func captureReuse(t *testing.T, l reuseLaunch) *format.Reader {
 	t.Helper()
 	const mb = 1 << 20
 	lines := int(l.mb * mb / 128)
@@ -143,9 +144,18 @@ func modelReuse(t *testing.T, l reuseLaunch, policies ...string) []float64 {
 		seq = 1
 	}
 	cold := max(l.passes*l.r*lines*32, 32)
-	r := captureProbe(t, "reuse.ptx", reuseProbePTX, 132*8, 256,
+	return captureProbe(t, "reuse.ptx", reuseProbePTX, 132*8, 256,
 		fmt.Sprintf("buf:u32:%d", lines*32), fmt.Sprintf("buf:u32:%d", cold), fmt.Sprint("u64:", lines), fmt.Sprint("u32:", l.r),
 		fmt.Sprint("u32:", l.warm), fmt.Sprint("u32:", l.passes), fmt.Sprint("u32:", seq))
+}
+
+// modelReuse captures launch l of the reuse probe once and replays it in the memory
+// engine on the H200 preset with each of policies as l2.replacement ("": the preset's
+// own); it returns the DRAM MB read of each.
+func modelReuse(t *testing.T, l reuseLaunch, policies ...string) []float64 {
+	t.Helper()
+	const mb = 1 << 20
+	r := captureReuse(t, l)
 	var read []float64
 	for _, p := range policies {
 		var sets []string

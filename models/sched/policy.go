@@ -1,6 +1,9 @@
 package sched
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Policy chooses which of a scheduler's warps issues next. Warps are small integers (the
 // engine's warp slots); Add gives them an age order.
@@ -167,11 +170,10 @@ type GTOC struct {
 	greedy
 }
 
-// ctaWarps is one CTA's warps under GTOC and where its round robin starts.
+// ctaWarps is one CTA's warps under GTOC, taken in round robin.
 type ctaWarps struct {
-	id    int
-	warps order
-	next  int
+	id int
+	LRR
 }
 
 func (p *GTOC) Add(w, cta int) {
@@ -182,7 +184,7 @@ func (p *GTOC) Add(w, cta int) {
 		c = &ctaWarps{id: cta}
 		p.ctas = append(p.ctas, c)
 	}
-	c.warps.add(w)
+	c.Add(w, cta)
 	for len(p.of) <= w {
 		p.of = append(p.of, nil)
 	}
@@ -194,16 +196,10 @@ func (p *GTOC) Remove(w int) {
 	}
 	c := p.of[w]
 	p.of[w] = nil
-	if i := c.warps.remove(w); i >= 0 && i < c.next {
-		c.next--
-	}
+	c.Remove(w)
 	if len(c.warps) == 0 {
-		for i, x := range p.ctas {
-			if x == c {
-				p.ctas = append(p.ctas[:i], p.ctas[i+1:]...)
-				break
-			}
-		}
+		i := slices.Index(p.ctas, c)
+		p.ctas = slices.Delete(p.ctas, i, i+1)
 	}
 	p.drop(w)
 }
@@ -212,11 +208,8 @@ func (p *GTOC) Pick(ready func(int) bool) int {
 		return p.last
 	}
 	for _, c := range p.ctas {
-		n := len(c.warps)
-		for k := range n {
-			if w := c.warps[(c.next+k)%n]; ready(w) {
-				return w
-			}
+		if w := c.Pick(ready); w >= 0 {
+			return w
 		}
 	}
 	return -1
@@ -224,13 +217,7 @@ func (p *GTOC) Pick(ready func(int) bool) int {
 func (p *GTOC) Issued(w int) {
 	p.issued(w)
 	if w < len(p.of) && p.of[w] != nil {
-		c := p.of[w]
-		for i, x := range c.warps {
-			if x == w {
-				c.next = (i + 1) % len(c.warps)
-				break
-			}
-		}
+		p.of[w].Issued(w)
 	}
 }
 func (p *GTOC) LongStall(int) bool { return false }
