@@ -38,6 +38,14 @@ import (
 //   - A 32-bit add of a mul.hi's result that dies there is one IMAD.HI with the add's
 //     other operand as its addend: 0 (fusedAdd; the integer probe's chain_mulhi,
 //     traces/hw/h200-2026-11-26-intchain/intchain-sass.txt).
+//   - A shl.b32 by an immediate that only 32-bit adds read is part of each add, a
+//     LEA or IMAD by the power of two: 0 (shiftIntoAdd; nvcc's shared_sweep and
+//     hist_shared in traces/hw/h200-2026-11-25-heldout-sass.tar.gz).
+//   - A symbol's address (symbolAddress): a shared variable's is S2R SR_CgaCtaId, MOV
+//     and LEA, 3; a constant's is LDC's bank offset, 0, and so is a 64-bit add of it
+//     that only constant loads read (constAddress), while a mul.wide scaling the
+//     index for it is a shift, 1. Inside a loop ptxas takes the address once, before
+//     the loop: the cost moves to the instruction before the loop's head.
 //   - Integer divide and remainder by a register have no instruction: 17 (unsigned,
 //     reduce_v1 0x0160-0x0260) or 24 (signed, testScattered 0x0050-0x0220). Inside a
 //     loop whose body never writes the divisor, ptxas hoists the reciprocal (I2F.RP,
@@ -108,11 +116,24 @@ func sassEstimate(prog format.Program, producer, cc string, agg []bool) (count, 
 		}
 	}
 	loops := loopsIn(insts)
+	uses := usesOf(insts)
+	folded := foldsOf(insts, uses)
 	for pc := range insts {
 		in := &insts[pc]
 		w[pc] = sassOf(in, pc < entry)
-		if fusedAdd(insts, pc) {
+		if symbol, space := symbolAddress(insts, uses, pc); symbol {
+			w[pc] = symbolSASS(space)
+			if pre, ok := preheader(insts, loopsOf(loops, pc), pc); ok {
+				w[pre], w[pc] = w[pre]+w[pc], 0
+			} else if hoisted(insts, loops, pc) {
+				w[pc] = 0 // hoisted before a loop entered only by a jump: not placed
+			}
+		}
+		if folded[pc] {
 			w[pc] = 0
+		}
+		if k, ok := constAddressShift(insts, uses, pc); ok {
+			w[pc] = k
 		}
 		if agg != nil && agg[pc] {
 			w[pc] += aggregateSASS(in)
@@ -123,6 +144,10 @@ func sassEstimate(prog format.Program, producer, cc string, agg []bool) (count, 
 				w[pc] = n - hoistable
 			}
 		}
+	}
+	exit := earlyExit(insts, entry, targeted)
+	if exit >= 0 {
+		sinkParams(insts, w, exit)
 	}
 	own = slices.Clone(w)
 	for pc := range insts {
@@ -172,15 +197,63 @@ func sassEstimate(prog format.Program, producer, cc string, agg []bool) (count, 
 			w[0]++ // LDC R1, the stack pointer
 			own[0]++
 		}
-		for _, in := range insts[f[0]:f[1]] {
+		for i, in := range insts[f[0]:f[1]] {
 			if in.Space == format.SpaceGlobal || in.Space == format.SpaceGeneric {
-				w[f[0]]++ // ULDC.64 of the memory descriptor, once per function
-				own[f[0]]++
+				at := f[0] // ULDC.64 of the memory descriptor, once per function
+				if f[0] == 0 && exit >= 0 && i > exit {
+					at = exit + 1 // first needed past the early exit
+				}
+				w[at]++
+				own[at]++
 				break
 			}
 		}
 	}
 	return w, own
+}
+
+// earlyExit is the pc of the entry's `if (i >= n) return;`: a conditional branch to
+// the entry's ret that every warp reaches, in straight-line code from pc 0 (no branch
+// or barrier before it, no branch landing before it or just after it). -1 if none.
+func earlyExit(insts []format.Inst, entry int, targeted []bool) int {
+	for pc := 0; pc+1 < entry; pc++ {
+		in := &insts[pc]
+		if targeted[pc] {
+			return -1
+		}
+		if in.Class != format.ClassControl && in.Class != format.ClassSync {
+			continue
+		}
+		if t, ok := in.BranchTarget(); ok && isBranch(in) && conditional(in) && exits(insts, t, entry) && !targeted[pc+1] {
+			return pc
+		}
+		return -1
+	}
+	return -1
+}
+
+// sinkParams moves the kernel parameter loads before the early exit at exit whose
+// value nothing up to the exit reads to the instruction after it: ptxas loads a
+// parameter where it is first needed, so the warps that leave never load it (nvcc's
+// copy, traces/hw/h200-2026-11-25-heldout-sass.tar.gz: N at 0x0030, read by the
+// exit's ISETP; both pointers, and the memory descriptor ULDC.64, at 0x0080-0x00c0,
+// after @P0 EXIT at 0x0070; clang-14's PTX loads the pointers after its branch itself).
+func sinkParams(insts []format.Inst, w []int, exit int) {
+	for pc := 0; pc < exit; pc++ {
+		in := &insts[pc]
+		if !strings.HasPrefix(in.Opcode, "ld.param") {
+			continue
+		}
+		read := false
+		for i := pc + 1; i <= exit && !read; i++ {
+			for _, r := range in.RegsWritten {
+				read = read || slices.Contains(insts[i].RegsRead, r)
+			}
+		}
+		if !read {
+			w[exit+1], w[pc] = w[exit+1]+w[pc], 0
+		}
+	}
 }
 
 // functions are the [start, end) pcs of the entry and of each .func after it: a .func
@@ -288,7 +361,7 @@ func sassOf(in *format.Inst, inEntry bool) int {
 		switch {
 		case specialRegister(src):
 			return 1 // S2R, S2UR, or LDC for %ntid and %nctaid
-		case src == "" || strings.HasPrefix(src, "%") || strings.ContainsAny(src[:1], "0123456789-"):
+		case src == "" || strings.HasPrefix(src, "%") || immediate(src):
 			return 0 // a register or an immediate
 		}
 		return 1 // a symbol's address
@@ -427,12 +500,240 @@ func fusedAdd(insts []format.Inst, pc int) bool {
 	return true
 }
 
-// fused: ptxas merges the instruction at pc into the one that makes its operand or
-// the one that reads its result: an add into IMAD.HI (fusedAdd), predicate logic into
-// the ISETP (sassOf), a move of a register or an immediate into its consumers
-// (foldedMove).
-func fused(insts []format.Inst, pc int) bool {
-	return fusedAdd(insts, pc) || predLogic(insts[pc].Opcode) || foldedMove(&insts[pc])
+// foldsOf marks the instructions that ptxas merges into the one that makes their
+// operand or the one that reads their result, which have no SASS of their own: an add
+// into IMAD.HI (fusedAdd), predicate logic into the ISETP (sassOf), a move of a
+// register or an immediate into its consumers (foldedMove), a shift into the adds
+// that read it (shiftIntoAdd), a 64-bit add into the constant load it addresses
+// (constAddress), and a symbol's address taken inside a loop, which ptxas computes
+// once before it (symbolAddress). In the timing engine each adds one cycle to its
+// consumer's wait, not an ALU latency.
+func foldsOf(insts []format.Inst, u regUses) []bool {
+	f := make([]bool, len(insts))
+	loops := loopsIn(insts)
+	for pc := range insts {
+		symbol, space := symbolAddress(insts, u, pc)
+		f[pc] = fusedAdd(insts, pc) || predLogic(insts[pc].Opcode) || foldedMove(&insts[pc]) ||
+			shiftIntoAdd(insts, u, pc) || constAddress(insts, u, pc) ||
+			symbol && (space == format.SpaceConst || hoisted(insts, loops, pc))
+	}
+	return f
+}
+
+// regUses is, for each register, the pcs that read it and how many instructions
+// write it: the def-use chains of the rules below, exact where a register has one
+// writer (PTX from clang-14 and nvcc is nearly in SSA form; a loop's counters are
+// the exception, and no rule folds those).
+type regUses struct {
+	readers map[uint16][]int
+	writers map[uint16]int
+}
+
+func usesOf(insts []format.Inst) regUses {
+	u := regUses{readers: map[uint16][]int{}, writers: map[uint16]int{}}
+	for pc := range insts {
+		for _, r := range insts[pc].RegsRead {
+			if rs := u.readers[r]; len(rs) == 0 || rs[len(rs)-1] != pc {
+				u.readers[r] = append(rs, pc)
+			}
+		}
+		for _, r := range insts[pc].RegsWritten {
+			u.writers[r]++
+		}
+	}
+	return u
+}
+
+// only is the one register the instruction at pc writes, if it writes one that no
+// other instruction writes and some instruction reads, and the pcs that read it.
+func (u regUses) only(insts []format.Inst, pc int) (readers []int, ok bool) {
+	in := &insts[pc]
+	if len(in.RegsWritten) != 1 || u.writers[in.RegsWritten[0]] != 1 {
+		return nil, false
+	}
+	rs := u.readers[in.RegsWritten[0]]
+	return rs, len(rs) > 0
+}
+
+// shiftIntoAdd: the instruction at pc is a 32-bit shift left by an immediate whose
+// result only 32-bit adds read: ptxas makes each add a LEA (or an IMAD by the power
+// of two) that shifts its operand itself, and the shift has no SASS. Read in the
+// held-out SASS (traces/hw/h200-2026-11-25-heldout-sass.tar.gz, nvcc.access.sass):
+// shared_sweep's loop `shl.b32; add.s32; st.shared` is IMAD R5, R0, 0x4, R3 and STS
+// (0x00f0, 0x0110), hist_shared's IMAD R9, R9, 0x4, R10 before ATOMS (0x0280); and in
+// nvcc's matrixTransposeShared (traces/hw/h200-2026-11-21-sass.tar.gz) `shl.b32 %r10,
+// %r9, 5` read by two adds is two IMAD/LEA by 0x20 (0x0090, 0x0100), no SHF.
+func shiftIntoAdd(insts []format.Inst, u regUses, pc int) bool {
+	in := &insts[pc]
+	if in.Opcode != "shl.b32" || !immediate(lastOperand(in.PTX)) {
+		return false
+	}
+	rs, ok := u.only(insts, pc)
+	if !ok {
+		return false
+	}
+	for _, r := range rs {
+		if op := insts[r].Opcode; op != "add.s32" && op != "add.u32" {
+			return false
+		}
+	}
+	return true
+}
+
+// constAddress: the instruction at pc is a 64-bit add whose result only constant
+// loads read as their address: LDC takes a register offset into the bank,
+// c[0x3][R], so ptxas drops the add of the bank's base (nvcc.access.sass,
+// constant_lanes 0x0230-0x0370: 25 PTX instructions a trip of its unrolled loop, 21
+// SASS, one add.s64 fewer for each of the four LDC).
+func constAddress(insts []format.Inst, u regUses, pc int) bool {
+	op := insts[pc].Opcode
+	if op != "add.s64" && op != "add.u64" {
+		return false
+	}
+	rs, ok := u.only(insts, pc)
+	if !ok {
+		return false
+	}
+	for _, r := range rs {
+		if in := &insts[r]; in.MemOp != format.MemLoad || in.Space != format.SpaceConst {
+			return false
+		}
+	}
+	return true
+}
+
+// constAddressShift is the SASS count of a mul.wide whose result only constant
+// addresses (constAddress) read: with no IMAD.WIDE to fold into, the scaling is a
+// shift of its own, SHF.L or IMAD.SHL (clang-14.access.sass, constant_lanes
+// 0x02c0, 0x0320 before each LDC), 1 where sassOf says 0.
+func constAddressShift(insts []format.Inst, u regUses, pc int) (int, bool) {
+	if !strings.HasPrefix(insts[pc].Opcode, "mul.wide.") {
+		return 0, false
+	}
+	rs, ok := u.only(insts, pc)
+	if !ok {
+		return 0, false
+	}
+	for _, r := range rs {
+		if !constAddress(insts, u, r) {
+			return 0, false
+		}
+	}
+	return 1, true
+}
+
+// symbolAddress: the instruction at pc moves a symbol's address into a register, and
+// the space of that symbol as its uses show: the memory instructions its register
+// reaches through integer adds, SpaceShared if one of them is shared, SpaceConst if
+// all are constant loads, SpaceNone otherwise (the address stored, converted, or
+// read by anything else).
+func symbolAddress(insts []format.Inst, u regUses, pc int) (bool, format.Space) {
+	in := &insts[pc]
+	if !strings.HasPrefix(in.Opcode, "mov") || len(in.RegsWritten) != 1 {
+		return false, format.SpaceNone
+	}
+	src := lastOperand(in.PTX)
+	if src == "" || strings.HasPrefix(src, "%") || immediate(src) {
+		return false, format.SpaceNone
+	}
+	shared, other, consts := false, false, 0
+	seen := map[int]bool{}
+	todo := []uint16{in.RegsWritten[0]}
+	for len(todo) > 0 && len(seen) < 64 {
+		r := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		for _, pc := range u.readers[r] {
+			if seen[pc] {
+				continue
+			}
+			seen[pc] = true
+			in := &insts[pc]
+			switch op := in.Opcode; {
+			case in.MemOp != format.MemNone && in.Space == format.SpaceShared:
+				shared = true
+			case in.MemOp == format.MemLoad && in.Space == format.SpaceConst:
+				consts++
+			case strings.HasPrefix(op, "add.") && !strings.Contains(op, ".f") && len(in.RegsWritten) == 1:
+				todo = append(todo, in.RegsWritten[0])
+			default:
+				other = true
+			}
+		}
+	}
+	switch {
+	case shared:
+		return true, format.SpaceShared
+	case consts > 0 && !other:
+		return true, format.SpaceConst
+	}
+	return true, format.SpaceNone
+}
+
+// symbolSASS is what taking a symbol's address costs in SASS on sm_90. A shared
+// variable's address is its offset in the CTA's window of the cluster's shared
+// memory: S2R (or S2UR) SR_CgaCtaId, a MOV of the window's base 0x400 and a LEA that
+// puts the CTA's id above it, 3 (nvcc.access.sass shared_sweep 0x0180-0x01c0,
+// clang-14's 0x0040-0x00a0 in uniform registers; nvcc's matrixTransposeShared has one
+// S2R SR_CgaCtaId for each of its PTX moves of the tile's address). A constant's is
+// the offset in bank 3 that LDC takes as an immediate: 0 (constant_lanes, both
+// corpora). Any other (a global variable's) is taken for one instruction, not read.
+func symbolSASS(space format.Space) int {
+	switch space {
+	case format.SpaceShared:
+		return 3
+	case format.SpaceConst:
+		return 0
+	}
+	return 1
+}
+
+// preheader is where ptxas puts what it hoists out of the loops around the instruction
+// at pc (loops: those loopsOf gives): just before the head of the outermost, which the
+// code above falls into. Not found (false) when no loop surrounds it, when it does not
+// run on every trip (everyTrip), or when the instruction before the head does not fall
+// into it (a jump or a return).
+func preheader(insts []format.Inst, loops [][2]int, pc int) (int, bool) {
+	if len(loops) == 0 {
+		return 0, false
+	}
+	head := loops[0][0]
+	for _, l := range loops[1:] {
+		head = min(head, l[0])
+	}
+	if head == 0 || !everyTrip(insts, loops, pc) {
+		return 0, false
+	}
+	if in := &insts[head-1]; in.Opcode == "ret" || isBranch(in) && !conditional(in) {
+		return 0, false
+	}
+	return head - 1, true
+}
+
+// hoisted: ptxas moves the instruction at pc, loop-invariant, out of the loops
+// around it (loops: every loop of the program), which it runs in on every trip.
+func hoisted(insts []format.Inst, loops [][2]int, pc int) bool {
+	in := loopsOf(loops, pc)
+	return len(in) > 0 && everyTrip(insts, in, pc)
+}
+
+// everyTrip: the instruction at pc runs on every trip of each loop around it: no
+// branch between a loop's head and pc jumps past it. ptxas does not hoist what runs
+// only under a condition: nvcc's reduce_v2 (traces/hw/h200-2026-11-21-sass.tar.gz)
+// takes the shared tile's address (S2UR SR_CgaCtaId, UMOV, ULEA at 0x01c0-0x01f0)
+// inside its loop's `if`, on each trip that enters it.
+func everyTrip(insts []format.Inst, loops [][2]int, pc int) bool {
+	for _, l := range loops {
+		for i := l[0]; i < pc; i++ {
+			if t, ok := insts[i].BranchTarget(); ok && isBranch(&insts[i]) && t > pc {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func immediate(s string) bool {
+	return s != "" && strings.ContainsAny(s[:1], "0123456789-")
 }
 
 // foldedMove: a mov whose source is a register or an immediate, which has no SASS of

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gtrace/gtrace/capture"
 	"github.com/gtrace/gtrace/format"
 )
 
@@ -17,11 +18,13 @@ func TestSASSEstimateRules(t *testing.T) {
 	const head = `.version 7.0
 .target sm_80
 .address_size 64
+.const .align 4 .b8 ctab[128];
 .visible .entry k(.param .u64 p, .param .u32 n)
 {
 .reg .pred %p<4>;
 .reg .b32 %r<16>;
-.reg .b64 %rd<8>;
+.reg .b64 %rd<12>;
+.shared .align 4 .b8 tile[128];
 `
 	// Every case starts with the same addressing: ld.param, cvta, %tid, a copy, mul.wide
 	// and add.s64. PTX 6; SASS 1 + 0 + 1 + 0 + 0 + 1 = 3 (the add is the IMAD.WIDE), plus
@@ -80,6 +83,50 @@ add.s32 %r4, %r4, 1;
 bra.uni LOOP;
 DONE:
 `, 6 + 3 + 4*6 + 2 + 2, 5 + 1 + 4*(1+1+15+1+1+0) + 1 + 1 + 2},
+		// A shift that only adds read is part of each add (LEA): 0. A shift read by
+		// anything else stays a shift.
+		{"shift into the adds that read it", addr + "shl.b32 %r5, %r1, 2;\nadd.s32 %r6, %r5, 3;\nadd.s32 %r9, %r5, %r6;\n", 6 + 3 + 2, 5 + 0 + 2 + 2},
+		{"shift read by a logic op", addr + "shl.b32 %r5, %r1, 2;\nadd.s32 %r6, %r5, 3;\nxor.b32 %r9, %r5, %r6;\n", 6 + 3 + 2, 5 + 3 + 2},
+		// A shared variable's address is 3 (S2R SR_CgaCtaId, MOV, LEA); the add of
+		// the shifted index 1.
+		{"shared address", addr + "mov.u32 %r5, tile;\nshl.b32 %r6, %r1, 2;\nadd.s32 %r7, %r5, %r6;\nst.shared.u32 [%r7], %r1;\nld.shared.u32 %r9, [%r7];\n",
+			6 + 5 + 2, 5 + 3 + 0 + 1 + 1 + 1 + 2},
+		// Inside a loop of 4 trips, ptxas computes it once, before the loop.
+		{"shared address hoisted out of a loop", addr + `mov.u32 %r4, 0;
+mov.u32 %r9, 0;
+LOOP:
+mov.u32 %r5, tile;
+shl.b32 %r6, %r1, 2;
+add.s32 %r7, %r5, %r6;
+ld.shared.u32 %r8, [%r7];
+add.s32 %r9, %r9, %r8;
+add.s32 %r4, %r4, 1;
+setp.lt.u32 %p1, %r4, 4;
+@%p1 bra LOOP;
+`, 6 + 2 + 4*8 + 2, 5 + 3 + 4*(0+0+1+1+1+1+1+1) + 2},
+		// Under a condition inside the loop, ptxas takes it where it is, on each trip
+		// that enters the block (3, here predicated with the rest of the block).
+		{"shared address under a condition in a loop", addr + `mov.u32 %r4, 0;
+mov.u32 %r9, 0;
+LOOP:
+setp.gt.u32 %p2, %r4, 99;
+@%p2 bra SKIP;
+mov.u32 %r5, tile;
+add.s32 %r7, %r5, 4;
+ld.shared.u32 %r8, [%r7];
+add.s32 %r9, %r9, %r8;
+SKIP:
+add.s32 %r4, %r4, 1;
+setp.lt.u32 %p1, %r4, 4;
+@%p1 bra LOOP;
+`, 6 + 2 + 4*9 + 2, 5 + 0 + 4*(1+(3+1+1+1)+1+1+1) + 2},
+		// A constant's address is LDC's bank offset: the mov and the add of it are 0,
+		// and a mul.wide scaling the index is a shift of its own (clang-14); nvcc
+		// widens with a cvt (0) after a shift.
+		{"constant address, mul.wide", addr + "mov.u64 %rd5, ctab;\nmul.wide.u32 %rd6, %r1, 4;\nadd.s64 %rd7, %rd5, %rd6;\nld.const.u32 %r9, [%rd7];\n",
+			6 + 4 + 2, 5 + 0 + 1 + 0 + 1 + 2},
+		{"constant address, cvt", addr + "mov.u64 %rd5, ctab;\nshl.b32 %r5, %r1, 2;\ncvt.u64.u32 %rd6, %r5;\nadd.s64 %rd7, %rd5, %rd6;\nld.const.u32 %r9, [%rd7];\n",
+			6 + 5 + 2, 5 + 0 + 1 + 0 + 0 + 1 + 2},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -128,8 +175,10 @@ func TestSASSEstimateWithoutTargets(t *testing.T) {
 	if got, want := fmt.Sprint(sassWeights(prog, "clang-14", "9.0", nil)), "[2 1 1 0 1 1]"; got != want {
 		t.Errorf("with the target: weights %s, want %s (the body predicated)", got, want)
 	}
-	prog.Insts[2].Target = 6 // pc 5, the exit: a predicated EXIT, nothing predicated
-	if got, want := fmt.Sprint(sassWeights(prog, "clang-14", "9.0", nil)), "[2 1 1 1 1 1]"; got != want {
+	// pc 5, the exit: a predicated EXIT, nothing predicated, and the parameter that
+	// nothing before it reads is loaded after it (sinkParams).
+	prog.Insts[2].Target = 6
+	if got, want := fmt.Sprint(sassWeights(prog, "clang-14", "9.0", nil)), "[1 1 1 2 1 1]"; got != want {
 		t.Errorf("branch to the exit: weights %s, want %s", got, want)
 	}
 	if w := sassWeights(prog, format.SASSProducer+"sm_90", "9.0", nil); w != nil {
@@ -137,6 +186,46 @@ func TestSASSEstimateWithoutTargets(t *testing.T) {
 	}
 	if w := sassWeights(prog, "clang-14", "8.0", nil); w != nil {
 		t.Errorf("cc 8.0: weights %v, want none (no SASS measured)", w)
+	}
+}
+
+// A warp that leaves at the kernel's early exit never loads the parameters and the
+// memory descriptor that only the code after the exit needs: ptxas loads them there
+// (nvcc's copy). Of two warps, the second leaves at the exit.
+func TestSASSEarlyExit(t *testing.T) {
+	const src = `.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+.reg .pred %p<4>;
+.reg .b32 %r<16>;
+.reg .b64 %rd<8>;
+ld.param.u64 %rd1, [p];
+mov.u32 %r1, %tid.x;
+setp.ge.u32 %p1, %r1, 32;
+@%p1 bra DONE;
+cvta.to.global.u64 %rd2, %rd1;
+mul.wide.u32 %rd3, %r1, 4;
+add.s64 %rd4, %rd2, %rd3;
+st.global.u32 [%rd4], %r1;
+DONE:
+ret;
+}
+`
+	r, _ := captureSpec(t, capture.Spec{PTX: []byte(src), PTXName: "k.ptx", Kernel: "k",
+		Grid: format.Dim3{X: 1, Y: 1, Z: 1}, Block: format.Dim3{X: 64, Y: 1, Z: 1}, SIMT: format.SIMTITS, Args: []string{"buf:u32:64"}})
+	// PTX: 9 instructions for the first warp, 5 for the second (ld.param, mov, setp,
+	// bra, ret). SASS, the first: LDC R1, S2R, ISETP, EXIT, then the parameter LDC and
+	// the descriptor ULDC.64, IMAD.WIDE, STG and the ret, 9. The second: LDC
+	// R1, S2R, ISETP, EXIT, and the ret its PTX still runs (the trace does not say
+	// which warps left at the EXIT), 5.
+	kr := replayOne(t, r, preset(t, "hopper"), false)
+	if got, want := metric(t, kr, "gtrace__ptx_inst_executed.sum"), 9.0+5; got != want {
+		t.Errorf("PTX instructions %v, want %v", got, want)
+	}
+	if got, want := metric(t, kr, "smsp__inst_executed.sum"), 9.0+5; got != want {
+		t.Errorf("SASS instructions %v, want %v", got, want)
 	}
 }
 

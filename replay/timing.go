@@ -456,6 +456,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	e.sassCount = count
 	e.launchRead = launchReadBytes(l.Program, own, cfg)
 	loops := loopsIn(e.prog)
+	folded := foldsOf(e.prog, usesOf(e.prog))
 	for pc := range e.prog {
 		in := &e.prog[pc]
 		k := classify(in)
@@ -484,7 +485,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 			if p < numPipes {
 				slots = max(own[pc], 1)
 			}
-			if fused(e.prog, pc) {
+			if folded[pc] {
 				lat = 1
 			}
 		}
