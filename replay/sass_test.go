@@ -193,16 +193,7 @@ func TestSASSEstimateWithoutTargets(t *testing.T) {
 // memory descriptor that only the code after the exit needs: ptxas loads them there
 // (nvcc's copy). Of two warps, the second leaves at the exit.
 func TestSASSEarlyExit(t *testing.T) {
-	const src = `.version 7.0
-.target sm_80
-.address_size 64
-.visible .entry k(.param .u64 p)
-{
-.reg .pred %p<4>;
-.reg .b32 %r<16>;
-.reg .b64 %rd<8>;
-ld.param.u64 %rd1, [p];
-mov.u32 %r1, %tid.x;
+	const src = onePointerHead + `mov.u32 %r1, %tid.x;
 setp.ge.u32 %p1, %r1, 32;
 @%p1 bra DONE;
 cvta.to.global.u64 %rd2, %rd1;
@@ -232,7 +223,10 @@ ret;
 // onePointerKernel opens the one-warp kernels of the tests below: an entry k with one
 // pointer parameter p, 4 predicates, 16 32-bit and 8 64-bit registers, and p's global
 // address in %rd2.
-const onePointerKernel = `.version 7.0
+const onePointerKernel = onePointerHead + "cvta.to.global.u64 %rd2, %rd1;\n"
+
+// onePointerHead is onePointerKernel with p loaded into %rd1 and not yet converted.
+const onePointerHead = `.version 7.0
 .target sm_80
 .address_size 64
 .visible .entry k(.param .u64 p)
@@ -241,7 +235,6 @@ const onePointerKernel = `.version 7.0
 .reg .b32 %r<16>;
 .reg .b64 %rd<8>;
 ld.param.u64 %rd1, [p];
-cvta.to.global.u64 %rd2, %rd1;
 `
 
 // In the timing engine a warp that branches over a block ptxas predicates still issues
