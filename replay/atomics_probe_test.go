@@ -50,19 +50,7 @@ func probeCount(kind string) string {
 func readProbeRun(t *testing.T, dir, probe string) ([][]string, map[int]map[string]float64) {
 	t.Helper()
 	recs := readCSVRecords(t, dir+probe+"-free.csv")
-	var g io.Reader
-	if h, err := os.Open(dir + probe + "-ncu.csv"); err == nil {
-		defer h.Close()
-		g = h
-	} else if h, err := os.Open(dir + probe + "-ncu.csv.gz"); err == nil { // the larger runs
-		defer h.Close()
-		if g, err = gzip.NewReader(h); err != nil {
-			t.Fatalf("%s-ncu.csv.gz: %v", probe, err)
-		}
-	} else {
-		t.Fatalf("%s: neither %s-ncu.csv nor %s-ncu.csv.gz: %v", dir, probe, probe, err)
-	}
-	rows, err := ncucsv.Read(g)
+	rows, err := ncucsv.Read(openProbeFile(t, dir+probe+"-ncu.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,18 +75,33 @@ func readProbeRun(t *testing.T, dir, probe string) ([][]string, map[int]map[stri
 // the test unless it holds a header and a record at least.
 func readCSVRecords(t *testing.T, path string) [][]string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
+	r := csv.NewReader(openProbeFile(t, path))
 	r.Comment = '#' // a probe's summary lines (rounds.cu's #stamp)
 	recs, err := r.ReadAll()
 	if err != nil || len(recs) < 2 {
 		t.Fatalf("%s: %d records, %v", path, len(recs), err)
 	}
 	return recs
+}
+
+// openProbeFile opens a probe's output file, path or, gzipped, path.gz (the larger
+// runs); the test closes it when it ends.
+func openProbeFile(t *testing.T, path string) io.Reader {
+	t.Helper()
+	if f, err := os.Open(path); err == nil {
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	f, err := os.Open(path + ".gz")
+	if err != nil {
+		t.Fatalf("neither %s nor %s.gz: %v", path, path, err)
+	}
+	t.Cleanup(func() { f.Close() })
+	g, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("%s.gz: %v", path, err)
+	}
+	return g
 }
 
 // probeInts parses fields, integer columns of a record of the probe's file, or stops

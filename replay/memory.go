@@ -1024,7 +1024,7 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 	pipe.close() // the L2's counts are complete once it has served the last round
 	perPC := make([]counters, len(prog))
 	var sum counters
-	weights, own := sassEstimate(l.Program, l.PTXProducer, cfg.CC, agg)
+	weights, own, _ := sassEstimate(l.Program, l.PTXProducer, cfg.CC, agg)
 	for pc := range prog {
 		for _, wp := range workerPCs {
 			perPC[pc].add(&wp[pc])

@@ -1,12 +1,9 @@
 package replay
 
 import (
-	"compress/gzip"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"testing"
 
@@ -135,19 +132,7 @@ func TestReuseSkewProbe(t *testing.T) {
 	}
 
 	// By warp: the CTA's age on its SM decides, its warp slot does not.
-	f, err := os.Open(reuseOrderRuns + "warps/reuse-free.csv.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	g, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(g).ReadAll()
-	if err != nil || len(rows) < 2 {
-		t.Fatalf("reuse-warps: %d records, %v", len(rows), err)
-	}
+	rows := readCSVRecords(t, reuseOrderRuns+"warps/reuse-free.csv")
 	type key struct {
 		kind string
 		sm   int

@@ -93,17 +93,18 @@ const ifConvertMax = 7
 // PTX instruction counts 1. agg marks the atomics ptxas aggregates per warp (Aggregated,
 // nil: none), which carry the aggregation's instructions (aggregateSASS).
 func sassWeights(prog format.Program, producer, cc string, agg []bool) []int {
-	w, _ := sassEstimate(prog, producer, cc, agg)
+	w, _, _ := sassEstimate(prog, producer, cc, agg)
 	return w
 }
 
 // sassEstimate returns sassWeights, and each instruction's own SASS count, which is
 // what the timing engine issues: the same but for if-conversion, where the count moves
 // a predicated block's instructions onto its branch (every warp reaching the branch
-// issues them) and own keeps them in place (with their latencies) and drops the branch.
-func sassEstimate(prog format.Program, producer, cc string, agg []bool) (count, own []int) {
+// issues them) and own keeps them in place (with their latencies) and drops the branch;
+// and folded, the instructions ptxas merges into another (foldsOf).
+func sassEstimate(prog format.Program, producer, cc string, agg []bool) (count, own []int, folded []bool) {
 	if cc != "9.0" || strings.HasPrefix(producer, format.SASSProducer) || len(prog.Insts) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	insts := prog.Insts
 	entry := entryLen(prog)
@@ -117,23 +118,24 @@ func sassEstimate(prog format.Program, producer, cc string, agg []bool) (count, 
 	}
 	loops := loopsIn(insts)
 	uses := usesOf(insts)
-	folded := foldsOf(insts, uses)
+	folded = foldsOf(insts, loops, uses)
 	for pc := range insts {
 		in := &insts[pc]
 		w[pc] = sassOf(in, pc < entry)
 		if symbol, space := symbolAddress(insts, uses, pc); symbol {
 			w[pc] = symbolSASS(space)
-			if pre, ok := preheader(insts, loopsOf(loops, pc), pc); ok {
-				w[pre], w[pc] = w[pre]+w[pc], 0
-			} else if hoisted(insts, loops, pc) {
-				w[pc] = 0 // hoisted before a loop entered only by a jump: not placed
+			if hoisted(insts, loops, pc) {
+				if pre, ok := preheader(insts, loopsOf(loops, pc)); ok {
+					w[pre] += w[pc] // else a loop entered only by a jump: not placed
+				}
+				w[pc] = 0
 			}
 		}
 		if folded[pc] {
 			w[pc] = 0
 		}
-		if k, ok := constAddressShift(insts, uses, pc); ok {
-			w[pc] = k
+		if scalesConstAddress(insts, uses, pc) {
+			w[pc] = 1 // a shift of its own
 		}
 		if agg != nil && agg[pc] {
 			w[pc] += aggregateSASS(in)
@@ -147,7 +149,7 @@ func sassEstimate(prog format.Program, producer, cc string, agg []bool) (count, 
 	}
 	exit := earlyExit(insts, entry, targeted)
 	if exit >= 0 {
-		sinkParams(insts, w, exit)
+		sinkParams(insts, uses, w, exit)
 	}
 	own = slices.Clone(w)
 	for pc := range insts {
@@ -209,7 +211,7 @@ func sassEstimate(prog format.Program, producer, cc string, agg []bool) (count, 
 			}
 		}
 	}
-	return w, own
+	return w, own, folded
 }
 
 // earlyExit is the pc of the entry's `if (i >= n) return;`: a conditional branch to
@@ -238,17 +240,15 @@ func earlyExit(insts []format.Inst, entry int, targeted []bool) int {
 // copy, traces/hw/h200-2026-11-25-heldout-sass.tar.gz: N at 0x0030, read by the
 // exit's ISETP; both pointers, and the memory descriptor ULDC.64, at 0x0080-0x00c0,
 // after @P0 EXIT at 0x0070; clang-14's PTX loads the pointers after its branch itself).
-func sinkParams(insts []format.Inst, w []int, exit int) {
+func sinkParams(insts []format.Inst, u regUses, w []int, exit int) {
 	for pc := 0; pc < exit; pc++ {
 		in := &insts[pc]
 		if !strings.HasPrefix(in.Opcode, "ld.param") {
 			continue
 		}
 		read := false
-		for i := pc + 1; i <= exit && !read; i++ {
-			for _, r := range in.RegsWritten {
-				read = read || slices.Contains(insts[i].RegsRead, r)
-			}
+		for _, r := range in.RegsWritten {
+			read = read || slices.ContainsFunc(u.readers[r], func(i int) bool { return i > pc && i <= exit })
 		}
 		if !read {
 			w[exit+1], w[pc] = w[exit+1]+w[pc], 0
@@ -476,7 +476,7 @@ func loopsIn(insts []format.Inst) [][2]int {
 // before it, which dies there (the add overwrites it or nothing else reads it):
 // ptxas makes the pair one IMAD.HI, whose addend is the add's other operand (the
 // integer probe's chain_mulhi, traces/hw/h200-2026-11-26-intchain/intchain-sass.txt).
-func fusedAdd(insts []format.Inst, pc int) bool {
+func fusedAdd(insts []format.Inst, u regUses, pc int) bool {
 	if pc == 0 {
 		return false
 	}
@@ -489,15 +489,7 @@ func fusedAdd(insts []format.Inst, pc int) bool {
 	if !slices.Contains(in.RegsRead, r) {
 		return false
 	}
-	if slices.Contains(in.RegsWritten, r) {
-		return true
-	}
-	for i := range insts {
-		if i != pc && slices.Contains(insts[i].RegsRead, r) {
-			return false
-		}
-	}
-	return true
+	return slices.Contains(in.RegsWritten, r) || slices.Equal(u.readers[r], []int{pc})
 }
 
 // foldsOf marks the instructions that ptxas merges into the one that makes their
@@ -508,12 +500,12 @@ func fusedAdd(insts []format.Inst, pc int) bool {
 // (constAddress), and a symbol's address taken inside a loop, which ptxas computes
 // once before it (symbolAddress). In the timing engine each adds one cycle to its
 // consumer's wait, not an ALU latency.
-func foldsOf(insts []format.Inst, u regUses) []bool {
+// loops are every loop of the program (loopsIn).
+func foldsOf(insts []format.Inst, loops [][2]int, u regUses) []bool {
 	f := make([]bool, len(insts))
-	loops := loopsIn(insts)
 	for pc := range insts {
 		symbol, space := symbolAddress(insts, u, pc)
-		f[pc] = fusedAdd(insts, pc) || predLogic(insts[pc].Opcode) || foldedMove(&insts[pc]) ||
+		f[pc] = fusedAdd(insts, u, pc) || predLogic(insts[pc].Opcode) || foldedMove(&insts[pc]) ||
 			shiftIntoAdd(insts, u, pc) || constAddress(insts, u, pc) ||
 			symbol && (space == format.SpaceConst || hoisted(insts, loops, pc))
 	}
@@ -602,24 +594,24 @@ func constAddress(insts []format.Inst, u regUses, pc int) bool {
 	return true
 }
 
-// constAddressShift is the SASS count of a mul.wide whose result only constant
-// addresses (constAddress) read: with no IMAD.WIDE to fold into, the scaling is a
-// shift of its own, SHF.L or IMAD.SHL (clang-14.access.sass, constant_lanes
-// 0x02c0, 0x0320 before each LDC), 1 where sassOf says 0.
-func constAddressShift(insts []format.Inst, u regUses, pc int) (int, bool) {
+// scalesConstAddress: the instruction at pc is a mul.wide whose result only constant
+// addresses (constAddress) read. With no IMAD.WIDE to fold into, the scaling is a
+// shift of its own, SHF.L or IMAD.SHL (clang-14.access.sass, constant_lanes 0x02c0,
+// 0x0320 before each LDC): 1 where sassOf says 0.
+func scalesConstAddress(insts []format.Inst, u regUses, pc int) bool {
 	if !strings.HasPrefix(insts[pc].Opcode, "mul.wide.") {
-		return 0, false
+		return false
 	}
 	rs, ok := u.only(insts, pc)
 	if !ok {
-		return 0, false
+		return false
 	}
 	for _, r := range rs {
 		if !constAddress(insts, u, r) {
-			return 0, false
+			return false
 		}
 	}
-	return 1, true
+	return true
 }
 
 // symbolAddress: the instruction at pc moves a symbol's address into a register, and
@@ -687,12 +679,11 @@ func symbolSASS(space format.Space) int {
 	return 1
 }
 
-// preheader is where ptxas puts what it hoists out of the loops around the instruction
-// at pc (loops: those loopsOf gives): just before the head of the outermost, which the
-// code above falls into. Not found (false) when no loop surrounds it, when it does not
-// run on every trip (everyTrip), or when the instruction before the head does not fall
-// into it (a jump or a return).
-func preheader(insts []format.Inst, loops [][2]int, pc int) (int, bool) {
+// preheader is where ptxas puts what it hoists out of loops (those loopsOf gives for
+// the hoisted instruction): just before the head of the outermost, which the code
+// above falls into. Not found (false) when there is no loop, or when the instruction
+// before the head does not fall into it (a jump or a return).
+func preheader(insts []format.Inst, loops [][2]int) (int, bool) {
 	if len(loops) == 0 {
 		return 0, false
 	}
@@ -700,7 +691,7 @@ func preheader(insts []format.Inst, loops [][2]int, pc int) (int, bool) {
 	for _, l := range loops[1:] {
 		head = min(head, l[0])
 	}
-	if head == 0 || !everyTrip(insts, loops, pc) {
+	if head == 0 {
 		return 0, false
 	}
 	if in := &insts[head-1]; in.Opcode == "ret" || isBranch(in) && !conditional(in) {

@@ -452,11 +452,10 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	e.insts = make([]timedInst, n)
 	agg := Aggregated(l.Program, l.PTXProducer, cfg)
 	matrix := matrixLanes(l.Program.Insts)
-	count, own := sassEstimate(l.Program, l.PTXProducer, cfg.CC, agg)
+	count, own, folded := sassEstimate(l.Program, l.PTXProducer, cfg.CC, agg)
 	e.sassCount = count
 	e.launchRead = launchReadBytes(l.Program, own, cfg)
 	loops := loopsIn(e.prog)
-	folded := foldsOf(e.prog, usesOf(e.prog))
 	for pc := range e.prog {
 		in := &e.prog[pc]
 		k := classify(in)

@@ -136,16 +136,8 @@ func (s *script) runUnits(f []string) bool {
 		if err != nil {
 			s.t.Fatalf("%s: %v", s.line.Pos, err)
 		}
-		per := int64(0) // warps a CTA: all in one unless cta=N
-		for _, f := range s.line.Fields {
-			if strings.HasPrefix(f, "cta=") {
-				per = s.key("cta")
-			}
-		}
 		n := s.key("warps")
-		if per == 0 {
-			per = n
-		}
+		per := s.keyOr("cta", n) // warps a CTA: all in one unless cta=N
 		for w := range n {
 			p.Add(int(w), int(w/per))
 		}
@@ -240,13 +232,30 @@ func waitAt(wait bool, at int64) string {
 // key is the integer value of the line's key=N field.
 func (s *script) key(k string) int64 {
 	s.t.Helper()
+	v, ok := s.lookup(k)
+	if !ok {
+		s.t.Fatalf("%s: want %s=N", s.line.Pos, k)
+	}
+	return v
+}
+
+// keyOr is the integer value of the line's key=N field, or def where it has none.
+func (s *script) keyOr(k string, def int64) int64 {
+	s.t.Helper()
+	if v, ok := s.lookup(k); ok {
+		return v
+	}
+	return def
+}
+
+func (s *script) lookup(k string) (int64, bool) {
+	s.t.Helper()
 	for i, f := range s.line.Fields {
 		if strings.HasPrefix(f, k+"=") {
-			return s.arg(i, k+"=")
+			return s.arg(i, k+"="), true
 		}
 	}
-	s.t.Fatalf("%s: want %s=N", s.line.Pos, k)
-	return 0
+	return 0, false
 }
 
 // regs is the line's key=N1,N2,... list (with key "", its first argument's); none
