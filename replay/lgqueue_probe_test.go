@@ -1,0 +1,263 @@
+package replay
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"testing"
+)
+
+// The runs of scripts/hw/lgqueue.cu and scripts/hw/phases.cu on the H200
+// (docs/issue-11.md item 27).
+const (
+	lgQueueRun = "../traces/hw/h200-2026-11-29-lgqueue/lgqueue.csv"
+	phasesRun  = "../traces/hw/h200-2026-11-29-phases/phases.csv"
+)
+
+// lgWarp is one warp of the lgqueue probe: its clock at its start, right after its
+// load issued, and after the load's data arrived.
+type lgWarp struct{ t0, t1, t2 int }
+
+// readLGQueue reads the lgqueue run: by launch ("l2 k=32 warps=32 per=2"), by SM, the
+// warps it printed.
+func readLGQueue(t *testing.T) map[string]map[int][]lgWarp {
+	t.Helper()
+	recs := readCSVRecords(t, lgQueueRun)
+	runs := map[string]map[int][]lgWarp{}
+	for _, r := range recs[1:] {
+		if len(r) != 10 {
+			t.Fatalf("lgqueue %v: want from,k,warps,ctas_per_sm,block,warp,smid,t0,t1,t2", r)
+		}
+		n := probeInts(t, "lgqueue", r[1:])
+		key := fmt.Sprintf("%s k=%d warps=%d per=%d", r[0], n[0], n[1], n[2])
+		if runs[key] == nil {
+			runs[key] = map[int][]lgWarp{}
+		}
+		runs[key][n[5]] = append(runs[key][n[5]], lgWarp{n[6], n[7], n[8]})
+	}
+	return runs
+}
+
+// TestLGQueueProbe: an H200 SM takes 64 warps' loads of 32 lines each, 2048 line
+// misses, without holding any warp at issue (lg_throttle), from the L2 and from DRAM;
+// its L1 then works the misses off at about 1.25 cycles a line. The timing engine's
+// LSU queue today holds 32 cycles of work (mioQueue), one such load.
+func TestLGQueueProbe(t *testing.T) {
+	runs := readLGQueue(t)
+	get := func(key string) map[int][]lgWarp {
+		t.Helper()
+		r, ok := runs[key]
+		if !ok {
+			t.Fatalf("lgqueue: no launch %q", key)
+		}
+		return r
+	}
+	// Issue: the 64th warp's load leaves within 400 cycles of the SM's first warp's
+	// start (the second CTA starts about 200 cycles after the first).
+	for _, key := range []string{"l2 k=32 warps=32 per=2", "dram k=32 warps=32 per=2", "l2 k=4 warps=32 per=2"} {
+		for sm, ws := range get(key) {
+			if len(ws) != 64 {
+				t.Fatalf("%s: SM %d has %d warps, want 64", key, sm, len(ws))
+			}
+			start := slices.MinFunc(ws, func(a, b lgWarp) int { return a.t0 - b.t0 }).t0
+			last := slices.MaxFunc(ws, func(a, b lgWarp) int { return a.t1 - b.t1 }).t1
+			if d := last - start; d > 400 {
+				t.Errorf("%s, SM %d: the last of 64 loads issued %d cycles after the first warp started, want at most 400", key, sm, d)
+			}
+		}
+	}
+	// Rate: with 4 SMs busy (the L2 idle), 32 warps' returns are spread by the L1's
+	// work: 1.25 cycles a line of one sector when each warp has 32 (1.25 to 1.26 on
+	// all four SMs), 1.1-1.6 with 4 a warp, 2.5-3.1 a line of four sectors.
+	for _, c := range []struct {
+		key      string
+		lines    int // a warp's lines
+		min, max float64
+	}{{"l2 k=32 warps=32 per=0", 32, 1.2, 1.3}, {"l2 k=4 warps=32 per=0", 4, 1.0, 1.7}, {"l2 k=1 warps=32 per=0", 1, 2.2, 3.3}} {
+		for sm, ws := range get(c.key) {
+			first := slices.MinFunc(ws, func(a, b lgWarp) int { return a.t2 - b.t2 }).t2
+			last := slices.MaxFunc(ws, func(a, b lgWarp) int { return a.t2 - b.t2 }).t2
+			per := float64(last-first) / float64((len(ws)-1)*c.lines)
+			if per < c.min || per > c.max {
+				t.Errorf("%s, SM %d: returns %.2f cycles a line apart, want %.2f-%.2f", c.key, sm, per, c.min, c.max)
+			}
+		}
+	}
+	// Latency of one warp's one-line load: an L2 hit (about 290 cycles), then DRAM (the
+	// fastest of 32 warps 516-740).
+	for _, c := range []struct {
+		key      string
+		min, max int
+	}{{"l2 k=1 warps=1 per=1", 250, 320}, {"dram k=1 warps=32 per=1", 450, 800}} {
+		for sm, ws := range get(c.key) {
+			w := slices.MinFunc(ws, func(a, b lgWarp) int { return a.t2 - a.t1 - (b.t2 - b.t1) })
+			if d := w.t2 - w.t1; d < c.min || d > c.max {
+				t.Errorf("%s, SM %d: fastest load %d cycles, want %d-%d", c.key, sm, d, c.min, c.max)
+			}
+		}
+	}
+}
+
+// ctaSpan is one CTA's first warp start and last warp end on its SM's clock.
+type ctaSpan struct{ start, end int }
+
+// readPhases reads the phases run: by kernel (v1, v2), by SM, its CTAs' spans in
+// start order.
+func readPhases(t *testing.T) map[string]map[int][]ctaSpan {
+	t.Helper()
+	recs := readCSVRecords(t, phasesRun)
+	type key struct {
+		kernel string
+		block  int
+	}
+	spans, sms := map[key]*ctaSpan{}, map[key]int{}
+	for _, r := range recs[1:] {
+		if len(r) != 8 {
+			t.Fatalf("phases %v: want kernel,block,warp,smid,t0,t1,t2,t3", r)
+		}
+		n := probeInts(t, "phases", r[1:])
+		k := key{r[0], n[0]}
+		s := spans[k]
+		if s == nil {
+			s = &ctaSpan{math.MaxInt, math.MinInt}
+			spans[k], sms[k] = s, n[2]
+		}
+		s.start, s.end = min(s.start, n[3]), max(s.end, n[6])
+	}
+	out := map[string]map[int][]ctaSpan{}
+	for _, k := range slices.SortedFunc(maps.Keys(spans), func(a, b key) int { return a.block - b.block }) {
+		if out[k.kernel] == nil {
+			out[k.kernel] = map[int][]ctaSpan{}
+		}
+		out[k.kernel][sms[k]] = append(out[k.kernel][sms[k]], *spans[k])
+	}
+	for _, bySM := range out {
+		for _, cs := range bySM {
+			slices.SortFunc(cs, func(a, b ctaSpan) int { return a.start - b.start })
+		}
+	}
+	return out
+}
+
+// staggers are, over every SM, where each CTA starts in the lifetime of a CTA already
+// running on its SM: 0 at its start (the two go in step), 0.5 halfway (they alternate).
+func staggers(bySM map[int][]ctaSpan) []float64 {
+	var f []float64
+	for _, cs := range bySM {
+		for i, c := range cs {
+			for j, o := range cs {
+				if i != j && o.start <= c.start && c.start < o.end {
+					f = append(f, float64(c.start-o.start)/float64(o.end-o.start))
+				}
+			}
+		}
+	}
+	slices.Sort(f)
+	return f
+}
+
+// TestTransposePhasesProbe: on the H200 the two CTAs that share an SM in transpose V1
+// (1024 threads each, strided loads) do not go in step: of the first two on an SM,
+// one ends about 1500 cycles (60% of a CTA's time) before the other, and later CTAs
+// start halfway through the one they join. That is the pattern sm.scheduler gtoc gives
+// in the timing engine (the older CTA's warps first) and gtrr does not (the two in
+// step, each starting 7% into the other's time). V2 (through a shared tile) is mixed.
+func TestTransposePhasesProbe(t *testing.T) {
+	runs := readPhases(t)
+	for _, c := range []struct {
+		kernel                    string
+		apart                     float64 // share of SMs whose first two CTAs end 800 cycles apart or more
+		stagger25, stagger75      float64 // the staggers' quartiles at least
+		staggerMedLo, staggerMedH float64
+	}{
+		{"v1", 0.9, 0.4, 0.6, 0.5, 0.7},   // 0.95 apart
+		{"v2", 0.5, 0.15, 0.5, 0.25, 0.5}, // 0.60 apart
+	} {
+		bySM := runs[c.kernel]
+		if len(bySM) != 132 {
+			t.Fatalf("phases %s: %d SMs, want 132", c.kernel, len(bySM))
+		}
+		apart := 0
+		for _, cs := range bySM {
+			if d := cs[1].end - cs[0].end; d >= 800 || d <= -800 {
+				apart++
+			}
+		}
+		if f := float64(apart) / float64(len(bySM)); f < c.apart {
+			t.Errorf("%s: the first two CTAs end 800 cycles apart or more on %.2f of the SMs, want %.2f or more", c.kernel, f, c.apart)
+		}
+		s := staggers(bySM)
+		q := func(p float64) float64 { return s[int(p*float64(len(s)-1))] }
+		if q(0.25) < c.stagger25 || q(0.75) < c.stagger75 || q(0.5) < c.staggerMedLo || q(0.5) > c.staggerMedH {
+			t.Errorf("%s: staggers p25 %.2f, p50 %.2f, p75 %.2f; want p25 >= %.2f, p50 %.2f-%.2f, p75 >= %.2f",
+				c.kernel, q(0.25), q(0.5), q(0.75), c.stagger25, c.staggerMedLo, c.staggerMedH, c.stagger75)
+		}
+	}
+}
+
+// TestLGDepthProbe: where the H200 does hold loads at issue, and what that does to a
+// shared load (scripts/hw/lgdepth.cu). 32 warps an SM each with N loads of 32 lines:
+// within 300 cycles of the start the SM takes 43-44 loads at N = 2, 54-63 at N = 4 and
+// 63-70 at N = 8 and 16 (2000-2200 line misses), then one as room frees; a
+// conflict-free shared load, 32 cycles alone, takes 300-420 cycles behind 31 warps'
+// loads of 32 lines and about 1500 behind a full queue: the shared and global paths
+// are one queue.
+func TestLGDepthProbe(t *testing.T) {
+	recs := readCSVRecords(t, "../traces/hw/h200-2026-11-29-lgdepth/lgdepth.csv")
+	type key struct {
+		part    string
+		n, ctas int
+	}
+	runs := map[key]map[int][][]int{} // by SM, each warp's t0, t1..t16, tend
+	for _, r := range recs[1:] {
+		if len(r) != 24 {
+			t.Fatalf("lgdepth %v: want part,n,ctas,block,warp,smid,t0,t1..t16,tend", r)
+		}
+		n := probeInts(t, "lgdepth", r[1:])
+		k := key{r[0], n[0], n[1]}
+		if runs[k] == nil {
+			runs[k] = map[int][][]int{}
+		}
+		runs[k][n[4]] = append(runs[k][n[4]], n[5:])
+	}
+	for _, c := range []struct {
+		n, min, max int // loads a warp; loads an SM takes within 300 cycles
+	}{{1, 32, 32}, {2, 40, 48}, {4, 50, 66}, {8, 60, 72}, {16, 60, 72}} {
+		for _, ctas := range []int{4, 132} {
+			bySM := runs[key{"depth", c.n, ctas}]
+			if len(bySM) != 4 {
+				t.Fatalf("lgdepth depth n=%d ctas=%d: %d SMs, want 4", c.n, ctas, len(bySM))
+			}
+			for sm, ws := range bySM {
+				start, early := math.MaxInt, 0
+				for _, w := range ws {
+					start = min(start, w[0])
+				}
+				for _, w := range ws {
+					for j := 1; j <= c.n; j++ {
+						if w[j]-start <= 300 {
+							early++
+						}
+					}
+				}
+				if early < c.min || early > c.max {
+					t.Errorf("depth n=%d, %d CTAs, SM %d: %d loads issued within 300 cycles, want %d-%d", c.n, ctas, sm, early, c.min, c.max)
+				}
+			}
+		}
+	}
+	for _, c := range []struct {
+		n, min, max int // the other warps' loads; warp 0's shared load cycles
+	}{{0, 28, 40}, {1, 250, 500}, {4, 1100, 1700}, {16, 1100, 1700}} {
+		bySM := runs[key{"shared", c.n, 4}]
+		if len(bySM) != 4 {
+			t.Fatalf("lgdepth shared n=%d: %d SMs, want 4", c.n, len(bySM))
+		}
+		for sm, ws := range bySM {
+			if d := ws[0][17] - ws[0][1]; d < c.min || d > c.max {
+				t.Errorf("shared behind %d loads a warp, SM %d: %d cycles, want %d-%d", c.n, sm, d, c.min, c.max)
+			}
+		}
+	}
+}
