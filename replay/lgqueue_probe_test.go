@@ -202,7 +202,7 @@ func TestTransposePhasesProbe(t *testing.T) {
 // 63-70 at N = 8 and 16 (2000-2200 line misses), then one as room frees; a
 // conflict-free shared load, 32 cycles alone, takes 300-420 cycles behind 31 warps'
 // loads of 32 lines and about 1500 behind a full queue: the shared and global paths
-// are one queue.
+// are one queue. L1 hits return 1 cycle a line apart, a line of one sector or four.
 func TestLGDepthProbe(t *testing.T) {
 	recs := readCSVRecords(t, "../traces/hw/h200-2026-11-29-lgdepth/lgdepth.csv")
 	type key struct {
@@ -244,6 +244,23 @@ func TestLGDepthProbe(t *testing.T) {
 				if early < c.min || early > c.max {
 					t.Errorf("depth n=%d, %d CTAs, SM %d: %d loads issued within 300 cycles, want %d-%d", c.n, ctas, sm, early, c.min, c.max)
 				}
+			}
+		}
+	}
+	// L1 hits: the same lines again after a barrier; the 32 warps' data return 1 cycle
+	// a line apart (0.98 for 32 lines a warp, 1.03-1.08 for 1 or 4).
+	for _, k := range []int{1, 4, 32} {
+		bySM := runs[key{"hit", k, 4}]
+		if len(bySM) != 4 {
+			t.Fatalf("lgdepth hit n=%d: %d SMs, want 4", k, len(bySM))
+		}
+		for sm, ws := range bySM {
+			first, last := math.MaxInt, math.MinInt
+			for _, w := range ws {
+				first, last = min(first, w[17]), max(last, w[17])
+			}
+			if per := float64(last-first) / float64((len(ws)-1)*k); per < 0.9 || per > 1.2 {
+				t.Errorf("hit n=%d, SM %d: returns %.2f cycles a line apart, want 0.9-1.2", k, sm, per)
 			}
 		}
 	}

@@ -7,6 +7,7 @@
 // clock after each issue (asm volatile keeps the order: SASS in the log), then once
 // more after all the data is back. N = 1, 2, 4, 8, 16; W = 32; 4 CTAs (one on each of
 // 4 SMs) and one CTA on every SM.
+// hit: the same loads of K lines again after a barrier, L1 hits now (K = 1, 4, 32).
 // shared: warp 0 of a 32-warp CTA waits 200 cycles, then loads one word of shared
 // memory a lane (no conflict) and stamps the clock when it has the data; the other 31
 // warps each issue N loads of 32 lines at the start (N = 0: none; 1, 4, 16). Does the
@@ -15,25 +16,13 @@
 //   nvcc -O3 -arch=sm_90 -o lgdepth scripts/hw/lgdepth.cu && ./lgdepth > lgdepth.csv
 //
 // stdout: part,n,ctas,block,warp,smid,t0,t1,...,t16,tend (unused stamps 0); for the
-// shared part t1 is when warp 0's shared load began, tend when its data arrived.
+// shared part t1 is when warp 0's shared load began, tend when its data arrived; for
+// the hit part t1 is after the barrier, tend when the hit's data arrived.
 #include "probe.h"
+#include "sm_stamp.cuh"
 #include <cstdint>
 
 #define MAXN 16
-
-__device__ __forceinline__ long long clk()
-{
-	long long r;
-	asm volatile("mov.u64 %0, %%clock64;" : "=l"(r)::"memory");
-	return r;
-}
-
-__device__ __forceinline__ unsigned smid()
-{
-	unsigned r;
-	asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
-	return r;
-}
 
 __device__ __forceinline__ unsigned ld(const unsigned *p)
 {
@@ -56,17 +45,17 @@ __global__ void depth(const unsigned *buf, size_t line0, long long *out, unsigne
 	size_t gw = (size_t)blockIdx.x * (blockDim.x / 32) + warp;
 	long long t[MAXN + 2];
 	unsigned v[N];
-	t[0] = clk();
+	t[0] = smClock();
 #pragma unroll
 	for (int j = 0; j < N; j++) {
 		v[j] = ld(linePtr(buf, line0, gw, j));
-		t[j + 1] = clk();
+		t[j + 1] = smClock();
 	}
 	unsigned s = 0;
 #pragma unroll
 	for (int j = 0; j < N; j++)
 		asm volatile("add.u32 %0, %0, %1;" : "+r"(s) : "r"(v[j]));
-	long long tend = clk();
+	long long tend = smClock();
 	if (s == 0x12345678)
 		sink[0] = s;
 	if (lane == 0) {
@@ -86,7 +75,7 @@ __global__ void behind(const unsigned *buf, size_t line0, long long *out, unsign
 	size_t gw = (size_t)blockIdx.x * (blockDim.x / 32) + warp;
 	sh[threadIdx.x] = threadIdx.x;
 	__syncthreads();
-	long long t0 = clk();
+	long long t0 = smClock();
 	if (warp != 0) {
 		unsigned s = 0;
 #pragma unroll
@@ -96,18 +85,44 @@ __global__ void behind(const unsigned *buf, size_t line0, long long *out, unsign
 			sink[0] = s;
 		return;
 	}
-	while (clk() - t0 < 200)
+	while (smClock() - t0 < 200)
 		;
-	long long t1 = clk();
+	long long t1 = smClock();
 	unsigned v;
 	asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v) : "r"((unsigned)__cvta_generic_to_shared(&sh[lane])) : "memory");
-	unsigned u;
-	asm volatile("add.u32 %0, %1, 1;" : "=r"(u) : "r"(v));
-	long long tend = clk();
-	if (u == 0x12345678)
-		sink[0] = u;
+	long long tend = smClockAfter(v, sink);
 	if (lane == 0) {
 		long long *o = out + (MAXN + 3) * blockIdx.x;
+		for (int j = 0; j < MAXN + 3; j++)
+			o[j] = 0;
+		o[0] = smid(), o[1] = t0, o[2] = t1, o[MAXN + 2] = tend;
+	}
+}
+
+// hit: each warp loads K lines (32/K lanes a line, its own lines), waits for them, and
+// after a barrier loads the same lines again, now L1 hits: t1 after the barrier, tend
+// when the second load's data is back. The spread of tend over the 32 warps is the
+// L1's time for 32 x K hit lines.
+template <int K>
+__global__ void hit(const unsigned *buf, size_t line0, long long *out, unsigned *sink)
+{
+	unsigned lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+	size_t gw = (size_t)blockIdx.x * (blockDim.x / 32) + warp;
+	const unsigned *p = buf + (line0 + gw * K + lane / (32 / K)) * 32 + lane % (32 / K);
+	long long t0 = smClock();
+	unsigned v = ld(p), u;
+	asm volatile("add.u32 %0, %1, 1;" : "=r"(u) : "r"(v));
+	if (u == 0x12345678) // the first load's data before the barrier
+		sink[1] = u;
+	__syncthreads();
+	long long t1 = smClock();
+	unsigned v2 = ld(p), u2;
+	asm volatile("add.u32 %0, %1, %2;" : "=r"(u2) : "r"(v2), "r"(u));
+	long long tend = smClock();
+	if (u2 == 0x12345678)
+		sink[0] = u2;
+	if (lane == 0) {
+		long long *o = out + (MAXN + 3) * gw;
 		for (int j = 0; j < MAXN + 3; j++)
 			o[j] = 0;
 		o[0] = smid(), o[1] = t0, o[2] = t1, o[MAXN + 2] = tend;
@@ -151,6 +166,16 @@ static void runBehind(const unsigned *buf, long long *out, unsigned *sink, int c
 	print("shared", N, ctas, 1, h, ctas);
 }
 
+template <int K>
+static void runHit(const unsigned *buf, long long *out, unsigned *sink, int ctas)
+{
+	hit<K><<<ctas, 1024>>>(buf, 0, out, sink);
+	CK(cudaDeviceSynchronize());
+	std::vector<long long> h((size_t)ctas * 32 * (MAXN + 3));
+	CK(cudaMemcpy(h.data(), out, h.size() * 8, cudaMemcpyDeviceToHost));
+	print("hit", K, ctas, 32, h, ctas * 32);
+}
+
 int main()
 {
 	int sms = smCount();
@@ -176,5 +201,8 @@ int main()
 		runBehind<4>(buf, out, sink, ctas);
 		runBehind<16>(buf, out, sink, ctas);
 	}
+	runHit<1>(buf, out, sink, 4);
+	runHit<4>(buf, out, sink, 4);
+	runHit<32>(buf, out, sink, 4);
 	return 0;
 }

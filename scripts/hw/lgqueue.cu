@@ -18,21 +18,8 @@
 // stdout: from,k,warps,ctas_per_sm,block,warp,smid,t0,t1,t2 for the warps on SMs 0-3
 // (every warp of a launch of 4 CTAs, ctas_per_sm 0); stderr: the device.
 #include "probe.h"
+#include "sm_stamp.cuh"
 #include <cstdint>
-
-__device__ __forceinline__ long long clk()
-{
-	long long r;
-	asm volatile("mov.u64 %0, %%clock64;" : "=l"(r)::"memory");
-	return r;
-}
-
-__device__ __forceinline__ unsigned smid()
-{
-	unsigned r;
-	asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
-	return r;
-}
 
 // lg: each warp loads K lines at buf + line0 + warp*K lines; lanes 32/K a line.
 template <int K>
@@ -42,16 +29,11 @@ __global__ void lg(const unsigned *buf, size_t line0, long long *out, unsigned *
 	size_t gw = (size_t)blockIdx.x * (blockDim.x / 32) + warp;
 	size_t line = line0 + gw * K + lane / (32 / K);
 	const unsigned *p = buf + line * 32 + lane % (32 / K);
-	long long t0 = clk();
+	long long t0 = smClock();
 	unsigned v;
 	asm volatile("ld.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-	long long t1 = clk();
-	// the data: a dependent add before the third stamp
-	unsigned u;
-	asm volatile("add.u32 %0, %1, 1;" : "=r"(u) : "r"(v));
-	long long t2 = clk();
-	if (u == 0x12345678)
-		sink[0] = u;
+	long long t1 = smClock();
+	long long t2 = smClockAfter(v, sink);
 	if (lane == 0) {
 		long long *o = out + 4 * gw;
 		o[0] = smid(), o[1] = t0, o[2] = t1, o[3] = t2;

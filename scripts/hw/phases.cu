@@ -15,16 +15,10 @@
 // span on its SM): where ptxas puts the middle clock reads against the loads is its
 // choice (scripts/hw/lgqueue.cu pins them with asm volatile).
 #include "probe.h"
+#include "sm_stamp.cuh"
 #include <cstdint>
 
 #define TILE 32
-
-__device__ __forceinline__ unsigned smid()
-{
-	unsigned r;
-	asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
-	return r;
-}
 
 // stamp writes lane 0's stamps of the warp: smid and four clocks.
 __device__ __forceinline__ void stamp(long long *out, long long t0, long long t1, long long t2)

@@ -7,6 +7,8 @@
 //     -include gtrace_cuda_runtime.h -O3 -S -o replay/testdata/rounds.ptx \
 //     scripts/hw/rounds_kernels.cu
 
+#include "sm_stamp.cuh"
+
 extern "C" __global__ void empty() {}
 
 extern "C" __global__ void load(const unsigned *a, unsigned *b)
@@ -27,20 +29,6 @@ extern "C" __global__ void copy(const unsigned *a, unsigned *b)
 {
 	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
 	b[i] = a[i];
-}
-
-__device__ __forceinline__ long long smClock()
-{
-	long long t;
-	asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
-	return t;
-}
-
-__device__ __forceinline__ unsigned smid()
-{
-	unsigned s;
-	asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-	return s;
 }
 
 // stamped runs kind (0 empty, 1 load, 2 store, 3 copy) and records, per warp, its SM and

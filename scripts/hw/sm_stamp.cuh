@@ -1,0 +1,31 @@
+// sm_stamp.cuh: what the probes that time warps on one SM share (rounds_kernels.cu,
+// lgqueue.cu, lgdepth.cu, phases.cu): the SM's clock, read in program order (asm
+// volatile with a memory clobber: the compiler keeps it between the loads around it),
+// and the SM a warp runs on.
+#pragma once
+
+__device__ __forceinline__ long long smClock()
+{
+	long long t;
+	asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
+	return t;
+}
+
+__device__ __forceinline__ unsigned smid()
+{
+	unsigned s;
+	asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+	return s;
+}
+
+// smClockAfter is the SM's clock once v has arrived: a dependent add orders the read
+// after it, and a store of the sum to sink that never happens keeps the add.
+__device__ __forceinline__ long long smClockAfter(unsigned v, unsigned *sink)
+{
+	unsigned u;
+	asm volatile("add.u32 %0, %1, 1;" : "=r"(u) : "r"(v));
+	long long t = smClock();
+	if (u == 0x12345678)
+		sink[0] = u;
+	return t;
+}
