@@ -5,38 +5,54 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
-// The runs of scripts/hw/lgqueue.cu and scripts/hw/phases.cu on the H200
+// The runs of scripts/hw/lgqueue.cu, lgdepth.cu and phases.cu on the H200
 // (docs/issue-11.md item 27).
 const (
 	lgQueueRun = "../traces/hw/h200-2026-11-29-lgqueue/lgqueue.csv"
+	lgDepthRun = "../traces/hw/h200-2026-11-29-lgdepth/lgdepth.csv"
 	phasesRun  = "../traces/hw/h200-2026-11-29-phases/phases.csv"
 )
 
-// lgWarp is one warp of the lgqueue probe: its clock at its start, right after its
-// load issued, and after the load's data arrived.
-type lgWarp struct{ t0, t1, t2 int }
-
-// readLGQueue reads the lgqueue run: by launch ("l2 k=32 warps=32 per=2"), by SM, the
-// warps it printed.
-func readLGQueue(t *testing.T) map[string]map[int][]lgWarp {
+// readWarpStamps reads a run of lgqueue.cu or lgdepth.cu, whose records are a launch
+// (a word and keyInts integers), block, warp, smid, then the warp's clock stamps; it
+// returns by launch ("l2 32 32 2": the launch's fields joined by spaces), by SM, each
+// warp's stamps. width is the records' length.
+func readWarpStamps(t *testing.T, path string, keyInts, width int) map[string]map[int][][]int {
 	t.Helper()
-	recs := readCSVRecords(t, lgQueueRun)
-	runs := map[string]map[int][]lgWarp{}
+	recs := readCSVRecords(t, path)
+	runs := map[string]map[int][][]int{}
 	for _, r := range recs[1:] {
-		if len(r) != 10 {
-			t.Fatalf("lgqueue %v: want from,k,warps,ctas_per_sm,block,warp,smid,t0,t1,t2", r)
+		if len(r) != width {
+			t.Fatalf("%s %v: want %d fields (%s)", path, r, width, strings.Join(recs[0], ","))
 		}
-		n := probeInts(t, "lgqueue", r[1:])
-		key := fmt.Sprintf("%s k=%d warps=%d per=%d", r[0], n[0], n[1], n[2])
+		n := probeInts(t, path, r[1:])
+		key := strings.Join(r[:1+keyInts], " ")
 		if runs[key] == nil {
-			runs[key] = map[int][]lgWarp{}
+			runs[key] = map[int][][]int{}
 		}
-		runs[key][n[5]] = append(runs[key][n[5]], lgWarp{n[6], n[7], n[8]})
+		sm := n[keyInts+2]
+		runs[key][sm] = append(runs[key][sm], n[keyInts+3:])
 	}
 	return runs
+}
+
+// column is stamp i of each warp.
+func column(ws [][]int, i int) []int {
+	c := make([]int, len(ws))
+	for j, w := range ws {
+		c[j] = w[i]
+	}
+	return c
+}
+
+// returnSpread is the cycles a line between the first and the last of the warps' data
+// arrivals at, each warp with lines lines: how fast the L1 worked them off.
+func returnSpread(at []int, lines int) float64 {
+	return float64(slices.Max(at)-slices.Min(at)) / float64((len(at)-1)*lines)
 }
 
 // TestLGQueueProbe: an H200 SM takes 64 warps' loads of 32 lines each, 2048 line
@@ -44,8 +60,8 @@ func readLGQueue(t *testing.T) map[string]map[int][]lgWarp {
 // its L1 then works the misses off at about 1.25 cycles a line. The timing engine's
 // LSU queue today holds 32 cycles of work (mioQueue), one such load.
 func TestLGQueueProbe(t *testing.T) {
-	runs := readLGQueue(t)
-	get := func(key string) map[int][]lgWarp {
+	runs := readWarpStamps(t, lgQueueRun, 3, 10) // from,k,warps,ctas_per_sm,block,warp,smid,t0,t1,t2
+	get := func(key string) map[int][][]int {
 		t.Helper()
 		r, ok := runs[key]
 		if !ok {
@@ -55,14 +71,12 @@ func TestLGQueueProbe(t *testing.T) {
 	}
 	// Issue: the 64th warp's load leaves within 400 cycles of the SM's first warp's
 	// start (the second CTA starts about 200 cycles after the first).
-	for _, key := range []string{"l2 k=32 warps=32 per=2", "dram k=32 warps=32 per=2", "l2 k=4 warps=32 per=2"} {
+	for _, key := range []string{"l2 32 32 2", "dram 32 32 2", "l2 4 32 2"} {
 		for sm, ws := range get(key) {
 			if len(ws) != 64 {
 				t.Fatalf("%s: SM %d has %d warps, want 64", key, sm, len(ws))
 			}
-			start := slices.MinFunc(ws, func(a, b lgWarp) int { return a.t0 - b.t0 }).t0
-			last := slices.MaxFunc(ws, func(a, b lgWarp) int { return a.t1 - b.t1 }).t1
-			if d := last - start; d > 400 {
+			if d := slices.Max(column(ws, 1)) - slices.Min(column(ws, 0)); d > 400 {
 				t.Errorf("%s, SM %d: the last of 64 loads issued %d cycles after the first warp started, want at most 400", key, sm, d)
 			}
 		}
@@ -74,12 +88,9 @@ func TestLGQueueProbe(t *testing.T) {
 		key      string
 		lines    int // a warp's lines
 		min, max float64
-	}{{"l2 k=32 warps=32 per=0", 32, 1.2, 1.3}, {"l2 k=4 warps=32 per=0", 4, 1.0, 1.7}, {"l2 k=1 warps=32 per=0", 1, 2.2, 3.3}} {
+	}{{"l2 32 32 0", 32, 1.2, 1.3}, {"l2 4 32 0", 4, 1.0, 1.7}, {"l2 1 32 0", 1, 2.2, 3.3}} {
 		for sm, ws := range get(c.key) {
-			first := slices.MinFunc(ws, func(a, b lgWarp) int { return a.t2 - b.t2 }).t2
-			last := slices.MaxFunc(ws, func(a, b lgWarp) int { return a.t2 - b.t2 }).t2
-			per := float64(last-first) / float64((len(ws)-1)*c.lines)
-			if per < c.min || per > c.max {
+			if per := returnSpread(column(ws, 2), c.lines); per < c.min || per > c.max {
 				t.Errorf("%s, SM %d: returns %.2f cycles a line apart, want %.2f-%.2f", c.key, sm, per, c.min, c.max)
 			}
 		}
@@ -89,11 +100,14 @@ func TestLGQueueProbe(t *testing.T) {
 	for _, c := range []struct {
 		key      string
 		min, max int
-	}{{"l2 k=1 warps=1 per=1", 250, 320}, {"dram k=1 warps=32 per=1", 450, 800}} {
+	}{{"l2 1 1 1", 250, 320}, {"dram 1 32 1", 450, 800}} {
 		for sm, ws := range get(c.key) {
-			w := slices.MinFunc(ws, func(a, b lgWarp) int { return a.t2 - a.t1 - (b.t2 - b.t1) })
-			if d := w.t2 - w.t1; d < c.min || d > c.max {
-				t.Errorf("%s, SM %d: fastest load %d cycles, want %d-%d", c.key, sm, d, c.min, c.max)
+			fastest := math.MaxInt
+			for _, w := range ws {
+				fastest = min(fastest, w[2]-w[1])
+			}
+			if fastest < c.min || fastest > c.max {
+				t.Errorf("%s, SM %d: fastest load %d cycles, want %d-%d", c.key, sm, fastest, c.min, c.max)
 			}
 		}
 	}
@@ -204,36 +218,21 @@ func TestTransposePhasesProbe(t *testing.T) {
 // loads of 32 lines and about 1500 behind a full queue: the shared and global paths
 // are one queue. L1 hits return 1 cycle a line apart, a line of one sector or four.
 func TestLGDepthProbe(t *testing.T) {
-	recs := readCSVRecords(t, "../traces/hw/h200-2026-11-29-lgdepth/lgdepth.csv")
-	type key struct {
-		part    string
-		n, ctas int
-	}
-	runs := map[key]map[int][][]int{} // by SM, each warp's t0, t1..t16, tend
-	for _, r := range recs[1:] {
-		if len(r) != 24 {
-			t.Fatalf("lgdepth %v: want part,n,ctas,block,warp,smid,t0,t1..t16,tend", r)
+	runs := readWarpStamps(t, lgDepthRun, 2, 24) // part,n,ctas,block,warp,smid,t0,t1..t16,tend
+	bySM := func(part string, n, ctas int) map[int][][]int {
+		t.Helper()
+		r := runs[fmt.Sprintf("%s %d %d", part, n, ctas)]
+		if len(r) != 4 {
+			t.Fatalf("lgdepth %s n=%d ctas=%d: %d SMs, want 4", part, n, ctas, len(r))
 		}
-		n := probeInts(t, "lgdepth", r[1:])
-		k := key{r[0], n[0], n[1]}
-		if runs[k] == nil {
-			runs[k] = map[int][][]int{}
-		}
-		runs[k][n[4]] = append(runs[k][n[4]], n[5:])
+		return r
 	}
 	for _, c := range []struct {
 		n, min, max int // loads a warp; loads an SM takes within 300 cycles
 	}{{1, 32, 32}, {2, 40, 48}, {4, 50, 66}, {8, 60, 72}, {16, 60, 72}} {
 		for _, ctas := range []int{4, 132} {
-			bySM := runs[key{"depth", c.n, ctas}]
-			if len(bySM) != 4 {
-				t.Fatalf("lgdepth depth n=%d ctas=%d: %d SMs, want 4", c.n, ctas, len(bySM))
-			}
-			for sm, ws := range bySM {
-				start, early := math.MaxInt, 0
-				for _, w := range ws {
-					start = min(start, w[0])
-				}
+			for sm, ws := range bySM("depth", c.n, ctas) {
+				start, early := slices.Min(column(ws, 0)), 0
 				for _, w := range ws {
 					for j := 1; j <= c.n; j++ {
 						if w[j]-start <= 300 {
@@ -250,16 +249,8 @@ func TestLGDepthProbe(t *testing.T) {
 	// L1 hits: the same lines again after a barrier; the 32 warps' data return 1 cycle
 	// a line apart (0.98 for 32 lines a warp, 1.03-1.08 for 1 or 4).
 	for _, k := range []int{1, 4, 32} {
-		bySM := runs[key{"hit", k, 4}]
-		if len(bySM) != 4 {
-			t.Fatalf("lgdepth hit n=%d: %d SMs, want 4", k, len(bySM))
-		}
-		for sm, ws := range bySM {
-			first, last := math.MaxInt, math.MinInt
-			for _, w := range ws {
-				first, last = min(first, w[17]), max(last, w[17])
-			}
-			if per := float64(last-first) / float64((len(ws)-1)*k); per < 0.9 || per > 1.2 {
+		for sm, ws := range bySM("hit", k, 4) {
+			if per := returnSpread(column(ws, 17), k); per < 0.9 || per > 1.2 {
 				t.Errorf("hit n=%d, SM %d: returns %.2f cycles a line apart, want 0.9-1.2", k, sm, per)
 			}
 		}
@@ -267,11 +258,7 @@ func TestLGDepthProbe(t *testing.T) {
 	for _, c := range []struct {
 		n, min, max int // the other warps' loads; warp 0's shared load cycles
 	}{{0, 28, 40}, {1, 250, 500}, {4, 1100, 1700}, {16, 1100, 1700}} {
-		bySM := runs[key{"shared", c.n, 4}]
-		if len(bySM) != 4 {
-			t.Fatalf("lgdepth shared n=%d: %d SMs, want 4", c.n, len(bySM))
-		}
-		for sm, ws := range bySM {
+		for sm, ws := range bySM("shared", c.n, 4) {
 			if d := ws[0][17] - ws[0][1]; d < c.min || d > c.max {
 				t.Errorf("shared behind %d loads a warp, SM %d: %d cycles, want %d-%d", c.n, sm, d, c.min, c.max)
 			}

@@ -124,11 +124,11 @@ func sassEstimate(prog format.Program, producer, cc string, agg []bool) (count, 
 		w[pc] = sassOf(in, pc < entry)
 		if symbol, space := symbolAddress(insts, uses, pc); symbol {
 			w[pc] = symbolSASS(space)
-			if hoisted(insts, loops, pc) {
-				if pre, ok := preheader(insts, loopsOf(loops, pc)); ok {
-					w[pre] += w[pc] // else a loop entered only by a jump: not placed
-				}
-				w[pc] = 0
+			// Hoisted out of its loops (so folded: its own count is 0 below), the
+			// address is taken once, before them; not placed when the outer loop is
+			// entered only by a jump.
+			if pre, ok := preheader(insts, loopsOf(loops, pc)); ok && hoisted(insts, loops, pc) {
+				w[pre] += w[pc]
 			}
 		}
 		if folded[pc] {
@@ -361,7 +361,7 @@ func sassOf(in *format.Inst, inEntry bool) int {
 		switch {
 		case specialRegister(src):
 			return 1 // S2R, S2UR, or LDC for %ntid and %nctaid
-		case src == "" || strings.HasPrefix(src, "%") || immediate(src):
+		case !isSymbol(src):
 			return 0 // a register or an immediate
 		}
 		return 1 // a symbol's address
@@ -624,8 +624,7 @@ func symbolAddress(insts []format.Inst, u regUses, pc int) (bool, format.Space) 
 	if !strings.HasPrefix(in.Opcode, "mov") || len(in.RegsWritten) != 1 {
 		return false, format.SpaceNone
 	}
-	src := lastOperand(in.PTX)
-	if src == "" || strings.HasPrefix(src, "%") || immediate(src) {
+	if !isSymbol(lastOperand(in.PTX)) {
 		return false, format.SpaceNone
 	}
 	shared, other, consts := false, false, 0
@@ -723,8 +722,15 @@ func everyTrip(insts []format.Inst, loops [][2]int, pc int) bool {
 	return true
 }
 
+// immediate: the operand s is a number.
 func immediate(s string) bool {
 	return s != "" && strings.ContainsAny(s[:1], "0123456789-")
+}
+
+// isSymbol: a mov's source operand s names a variable (its address is what moves),
+// not a register or an immediate.
+func isSymbol(s string) bool {
+	return s != "" && !strings.HasPrefix(s, "%") && !immediate(s)
 }
 
 // foldedMove: a mov whose source is a register or an immediate, which has no SASS of
