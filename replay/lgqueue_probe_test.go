@@ -10,18 +10,19 @@ import (
 )
 
 // The runs of scripts/hw/lgqueue.cu, lgdepth.cu and phases.cu on the H200
-// (docs/issue-11.md item 27).
+// (docs/issue-11.md item 27), and of lgstore.cu (item 28).
 const (
+	lgStoreRun = "../traces/hw/h200-2026-11-29-lgstore/lgstore.csv"
 	lgQueueRun = "../traces/hw/h200-2026-11-29-lgqueue/lgqueue.csv"
 	lgDepthRun = "../traces/hw/h200-2026-11-29-lgdepth/lgdepth.csv"
 	phasesRun  = "../traces/hw/h200-2026-11-29-phases/phases.csv"
 )
 
-// readWarpStamps reads a run of lgqueue.cu or lgdepth.cu, whose records are a launch
-// (a word and keyInts integers), block, warp, smid, then the warp's clock stamps; it
-// returns by launch ("l2 32 32 2": the launch's fields joined by spaces), by SM, each
-// warp's stamps. width is the records' length.
-func readWarpStamps(t *testing.T, path string, keyInts, width int) map[string]map[int][][]int {
+// readWarpStamps reads a run of lgqueue.cu, lgdepth.cu or lgstore.cu, whose records
+// are a launch (words words and keyInts integers), block, warp, smid, then the warp's
+// clock stamps; it returns by launch ("l2 32 32 2": the launch's fields joined by
+// spaces), by SM, each warp's stamps. width is the records' length.
+func readWarpStamps(t *testing.T, path string, words, keyInts, width int) map[string]map[int][][]int {
 	t.Helper()
 	recs := readCSVRecords(t, path)
 	runs := map[string]map[int][][]int{}
@@ -29,8 +30,8 @@ func readWarpStamps(t *testing.T, path string, keyInts, width int) map[string]ma
 		if len(r) != width {
 			t.Fatalf("%s %v: want %d fields (%s)", path, r, width, strings.Join(recs[0], ","))
 		}
-		n := probeInts(t, path, r[1:])
-		key := strings.Join(r[:1+keyInts], " ")
+		n := probeInts(t, path, r[words:])
+		key := strings.Join(r[:words+keyInts], " ")
 		if runs[key] == nil {
 			runs[key] = map[int][][]int{}
 		}
@@ -60,7 +61,7 @@ func returnSpread(at []int, lines int) float64 {
 // its L1 then works the misses off at about 1.25 cycles a line. The timing engine's
 // LSU queue today holds 32 cycles of work (mioQueue), one such load.
 func TestLGQueueProbe(t *testing.T) {
-	runs := readWarpStamps(t, lgQueueRun, 3, 10) // from,k,warps,ctas_per_sm,block,warp,smid,t0,t1,t2
+	runs := readWarpStamps(t, lgQueueRun, 1, 3, 10) // from,k,warps,ctas_per_sm,block,warp,smid,t0,t1,t2
 	get := func(key string) map[int][][]int {
 		t.Helper()
 		r, ok := runs[key]
@@ -218,7 +219,7 @@ func TestTransposePhasesProbe(t *testing.T) {
 // loads of 32 lines and about 1500 behind a full queue: the shared and global paths
 // are one queue. L1 hits return 1 cycle a line apart, a line of one sector or four.
 func TestLGDepthProbe(t *testing.T) {
-	runs := readWarpStamps(t, lgDepthRun, 2, 24) // part,n,ctas,block,warp,smid,t0,t1..t16,tend
+	runs := readWarpStamps(t, lgDepthRun, 1, 2, 24) // part,n,ctas,block,warp,smid,t0,t1..t16,tend
 	bySM := func(part string, n, ctas int) map[int][][]int {
 		t.Helper()
 		r := runs[fmt.Sprintf("%s %d %d", part, n, ctas)]
@@ -263,5 +264,115 @@ func TestLGDepthProbe(t *testing.T) {
 				t.Errorf("shared behind %d loads a warp, SM %d: %d cycles, want %d-%d", c.n, sm, d, c.min, c.max)
 			}
 		}
+	}
+}
+
+// TestLGStoreProbe: what the H200's LSU does with stores, and with transpose V1's loads
+// (scripts/hw/lgstore.cu, docs/issue-11.md item 28).
+//   - A warp's store costs its SM a cycle a sector it writes, at least about 1.25 a
+//     line, and 2 a line when it writes a few bytes of a sector: 32 warps each storing
+//     16 times back to back (4 SMs, the lines in the L2) issue a store of one line of
+//     four sectors every 4 cycles, of 2 lines of 2 sectors every 4.2, of 4 lines of one
+//     whole sector every 5.1, of 32 lines of 4 bytes every 62 (1.95 a line).
+//   - A shared load waits behind the stores of partial lines (about 1.9 cycles a line,
+//     and about 3000 cycles behind a full queue: about 1500 such lines) but hardly
+//     behind whole sectors (under 200 cycles behind 496 stores of a line each).
+//   - V1's loads (warp w loads word w of 32 lines, so 8 warps read each sector and 7 of
+//     them find it on its way) cost 1.2-1.35 cycles a line, from the L2 and from DRAM:
+//     a lookup that finds its sector still in flight costs what a miss does (1.25,
+//     lgdepth.cu), not what a hit does (1.0).
+//   - In V1 itself the 64 warps of an SM's first two CTAs get their data 1.24-1.42
+//     cycles a line apart; a warp waits about 330 cycles from its start to its load's
+//     issue, 2170 (median) for the data, and about 66 to issue its store.
+func TestLGStoreProbe(t *testing.T) {
+	runs := readWarpStamps(t, lgStoreRun, 2, 2, 25) // part,kind,n,ctas,block,warp,smid,t0,t1..t16,tend
+	bySM := func(part, kind string, n, ctas, sms int) map[int][][]int {
+		t.Helper()
+		r := runs[fmt.Sprintf("%s %s %d %d", part, kind, n, ctas)]
+		if len(r) != sms {
+			t.Fatalf("lgstore %s %s n=%d ctas=%d: %d SMs, want %d", part, kind, n, ctas, len(r), sms)
+		}
+		return r
+	}
+	for _, c := range []struct {
+		kind     string
+		n        int
+		per      float64 // lines a store, or 1 for cycles a store
+		min, max float64 // cycles a store (or a line)
+	}{
+		{"line", 16, 1, 3.8, 4.2}, {"half", 16, 1, 4.0, 4.5}, {"quarter", 16, 1, 4.9, 5.4},
+		{"lines", 16, 32, 1.85, 2.1}, {"lines", 4, 32, 1.7, 2.2},
+	} {
+		for sm, ws := range bySM("store", c.kind, c.n, 4, 4) {
+			start, last := slices.Min(column(ws, 0)), 0
+			for _, w := range ws {
+				last = max(last, slices.Max(w[1:c.n+1]))
+			}
+			if got := float64(last-start) / float64(len(ws)*c.n) / c.per; got < c.min || got > c.max {
+				t.Errorf("store %s n=%d, SM %d: %.2f cycles, want %.2f-%.2f", c.kind, c.n, sm, got, c.min, c.max)
+			}
+		}
+	}
+	for _, c := range []struct {
+		kind     string
+		n        int
+		min, max int // warp 0's shared load, cycles
+	}{
+		{"line", 1, 28, 40}, {"line", 16, 28, 200}, {"half", 16, 28, 200}, {"quarter", 16, 28, 200},
+		{"lines", 1, 1700, 2000}, {"lines", 4, 2800, 3500}, {"lines", 16, 2800, 3500},
+	} {
+		for sm, ws := range bySM("behind", c.kind, c.n, 4, 4) {
+			if d := ws[0][17] - ws[0][1]; d < c.min || d > c.max {
+				t.Errorf("shared load behind %d stores of %s a warp, SM %d: %d cycles, want %d-%d", c.n, c.kind, sm, d, c.min, c.max)
+			}
+		}
+	}
+	for _, from := range []string{"l2", "dram"} {
+		for _, ctas := range []int{4, 132} {
+			for sm, ws := range bySM("pend", from, 1, ctas, 4) {
+				if per := returnSpread(column(ws, 17), 32); per < 1.1 || per > 1.4 {
+					t.Errorf("pend from %s, %d CTAs, SM %d: data %.2f cycles a line apart, want 1.1-1.4", from, ctas, sm, per)
+				}
+			}
+		}
+	}
+	// V1's warps by SM, each as block, t0, t1, t2, t3 (readWarpStamps drops the block)
+	v1 := map[int][][]int{}
+	for _, r := range readCSVRecords(t, lgStoreRun)[1:] {
+		if r[0] == "v1" {
+			n := probeInts(t, "lgstore v1", r[4:11]) // block,warp,smid,t0..t3
+			v1[n[2]] = append(v1[n[2]], []int{n[0], n[3], n[4], n[5], n[6]})
+		}
+	}
+	if len(v1) != 16 {
+		t.Fatalf("lgstore v1: %d SMs, want 16", len(v1))
+	}
+	var issue, data, store []int
+	for sm, ws := range v1 {
+		// the first two CTAs on the SM: the blocks whose warps start first
+		starts := map[int]int{}
+		for _, w := range ws {
+			if s, ok := starts[w[0]]; !ok || w[1] < s {
+				starts[w[0]] = w[1]
+			}
+		}
+		blocks := slices.SortedFunc(maps.Keys(starts), func(a, b int) int { return starts[a] - starts[b] })
+		var at []int
+		for _, w := range ws {
+			if w[0] == blocks[0] || w[0] == blocks[1] {
+				at = append(at, w[3])
+			}
+			issue, data, store = append(issue, w[2]-w[1]), append(data, w[3]-w[2]), append(store, w[4]-w[3])
+		}
+		if len(at) != 64 {
+			t.Fatalf("lgstore v1, SM %d: %d warps in the first two CTAs, want 64", sm, len(at))
+		}
+		if per := returnSpread(at, 32); per < 1.2 || per > 1.45 {
+			t.Errorf("v1, SM %d: the first two CTAs' data %.2f cycles a line apart, want 1.2-1.45", sm, per)
+		}
+	}
+	med := func(v []int) int { slices.Sort(v); return v[len(v)/2] }
+	if i, d, s := med(issue), med(data), med(store); i < 250 || i > 450 || d < 1800 || d > 2600 || s > 100 {
+		t.Errorf("v1: a warp's median wait to issue its load %d, for the data %d, to issue its store %d cycles; want 250-450, 1800-2600, under 100", i, d, s)
 	}
 }
