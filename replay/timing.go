@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"runtime"
 	"slices"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/models/arch"
 	"github.com/gtrace/gtrace/models/cache"
+	"github.com/gtrace/gtrace/models/coalesce"
 	"github.com/gtrace/gtrace/models/sched"
 )
 
@@ -128,12 +130,6 @@ type timedInst struct {
 	lanes        uint32 // an ldmatrix's lanes that give its rows (matrixLanes); 0 for others
 }
 
-// mioQueue is how many cycles of work the SM's LSU/MIO queue holds before a memory
-// instruction that wants it waits to issue (mio_throttle, lg_throttle). Assumed: NVIDIA
-// does not document the queue depth; 32 cycles is 16 Fermi warp accesses or 32 Hopper
-// ones.
-const mioQueue = 32
-
 // itsWindow bounds how many records past the oldest unissued one an ITS warp looks at for
 // a ready path. The capture's ITS scheduler switches paths every 64 instructions.
 const itsWindow = 256
@@ -234,6 +230,7 @@ type resourceWatch struct {
 	busy          stall       // the state of a warp that finds it busy
 	pipe          *sched.Pipe // the pipe, or nil for a memory queue
 	mshr          bool        // a memory queue whose warps also need a free MSHR (loads)
+	store         bool        // a memory queue whose warps also need the stores' path
 }
 
 // The SM's memory queues as canIssue sees them: a load (global, local, texture, generic)
@@ -279,6 +276,7 @@ type timedSM struct {
 	live    int // warps resident and unfinished
 
 	lsu     sched.LSU // the LSU/MIO pipe and the L1's MSHRs
+	stp     sched.LSU // the stores' own path (timer.storePath)
 	fetched []cache.Result
 
 	next     int64             // next cycle this SM has something to do; -1 = idle
@@ -303,6 +301,12 @@ type timer struct {
 	grid   sched.Grid // the launch's CTAs, handed to SMs as they have room
 	issue  int        // dispatch per scheduler
 	lsuCyc int64
+	// The LSU's costs in hundredths of a cycle (sm.lsu_*_cycles): a load's missing
+	// line and sector, and, where stores have their own path (storePath), a stored
+	// line, a sector, and a line written in part.
+	missLine, missSector                int64
+	storePath                           bool
+	storeLine, storeSector, partialLine int64
 	// constCyc is the memory pipe's cycles per distinct address of a constant load
 	// (const.address_cycles, or lsuCyc when 0).
 	constCyc int64
@@ -446,6 +450,10 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 		e.constCyc = e.lsuCyc
 	}
 	e.canArm = e.issue == 1 && !e.twoLevel
+	hund := func(v float64) int64 { return int64(math.Round(v * 100)) }
+	e.missLine, e.missSector = hund(cfg.SM.LSUMissLineCycles), hund(cfg.SM.LSUMissSectorCycles)
+	e.storePath = cfg.StorePath()
+	e.storeLine, e.storeSector, e.partialLine = hund(cfg.SM.LSUStoreLineCycles), hund(cfg.SM.LSUStoreSectorCycles), hund(cfg.SM.LSUPartialLineCycles)
 	e.prefetch = opts.Workers != 1 && runtime.GOMAXPROCS(0) > 1
 	e.reuseMiss = cfg.SM.ReuseMissCycles
 	n := len(e.prog)
@@ -566,7 +574,8 @@ func (e *timer) newSM(id int) (*timedSM, error) {
 	cfg := e.cfg
 	// Nothing waits for a fill that landed 4 DRAM latencies before the latest.
 	s := &timedSM{e: e, id: id, launcher: sched.CTALauncher{Cycles: int64(cfg.CTALaunchCycles())}, fill: cache.NewInFlight(1<<14, 4*int64(e.lat.DRAM)), next: -1,
-		lsu: sched.LSU{Queue: mioQueue, MSHRs: max(cfg.L1.MSHRs, 1)}}
+		lsu: sched.LSU{Queue: int64(cfg.SM.LSUQueueCycles), MSHRs: max(cfg.L1.MSHRs, 1)},
+		stp: sched.LSU{Queue: int64(cfg.SM.LSUStoreQueueCycles)}}
 	var err error
 	// Fills land at once in the functional caches; s.fill holds their time.
 	s.smModels, err = newSMModels(cfg, true, func(line uint64, sectors uint8) {
@@ -597,7 +606,7 @@ func (e *timer) newSM(id int) (*timedSM, error) {
 		}
 	}
 	s.marm[mcLoad].busy, s.marm[mcStore].busy, s.marm[mcShared].busy = stLGThrottle, stLGThrottle, stMIOThrottle
-	s.marm[mcLoad].mshr = true
+	s.marm[mcLoad].mshr, s.marm[mcStore].store = true, true
 	for c := range s.marm {
 		s.arms = append(s.arms, &s.marm[c])
 	}
@@ -840,7 +849,12 @@ func (s *timedSM) canIssue(w *timedWarp, i int, t int64) bool {
 	}
 	switch in.kind {
 	case ikGlobal, ikLocal, ikTex, ikGeneric:
-		if wait, at := s.lsu.IssueWait(t, in.memOp != format.MemStore); wait {
+		st := in.memOp == format.MemStore
+		if wait, at := s.lsu.IssueWait(t, !st); wait {
+			w.state, w.wake = stLGThrottle, at
+			return false
+		}
+		if wait, at := s.storeWait(t, st); wait {
 			w.state, w.wake = stLGThrottle, at
 			return false
 		}
@@ -890,7 +904,20 @@ func (s *timedSM) watch(a *resourceWatch, t int64) {
 		a.free, a.at = false, at
 		return
 	}
+	if wait, at := s.storeWait(t, a.store); wait {
+		a.free, a.at = false, at
+		return
+	}
 	a.free = true
+}
+
+// storeWait reports whether a store (st) at t must wait for room on the stores' own
+// path, and until when.
+func (s *timedSM) storeWait(t int64, st bool) (bool, int64) {
+	if !st || !s.e.storePath {
+		return false, t
+	}
+	return s.stp.QueueWait(t)
 }
 
 // publish copies w's hot fields into s.hot; every change to them is followed by one.
@@ -1260,24 +1287,34 @@ func (s *timedSM) global(in *timedInst, w *format.Warp, i int, t int64) int64 {
 	}
 	r := coalesceGlobal(s.coal, in.memOp, w, i, a, in.width, in.agg)
 	units := r.Units()
+	if st && e.storePath {
+		s.store(units, a, in.width, t)
+		return t
+	}
 	start := s.lsu.Reserve(t, len(units), e.lsuCyc)
 	done := start + int64(e.lat.L1Hit)
 	switch {
 	case in.memOp == format.MemLoad:
 		cached := e.cfg.L1.CacheGlobal && in.cacheOp != format.CacheCG && in.cacheOp != format.CacheCV && in.cacheOp != format.CacheVolatile
+		var extra int64 // hundredths of a cycle the lines not in the L1 cost past a hit
 		for j, u := range units {
-			at := start + int64(j)*e.lsuCyc
+			at := start + int64(j)*e.lsuCyc + extra/100
 			fetch := u.Sectors
 			if cached {
 				res := s.l1.Access(u.Line, u.Sectors, cache.Load)
-				if p := s.fill.Pending(u.Line, res.Hit, at); p > 0 {
+				p := s.fill.Pending(u.Line, res.Hit, at)
+				if p > 0 {
 					done = max(done, p)
 				}
 				fetch = res.Fetch
 				if fetch == 0 {
+					if p > 0 { // its sectors on their way: a miss's cost
+						extra += e.missCost(u.Sectors)
+					}
 					continue
 				}
 			}
+			extra += e.missCost(u.Sectors)
 			d := e.l2.read(at, s.id, u.Line, fetch, true)
 			if cached {
 				s.fill.Fill(u.Line, fetch, d)
@@ -1285,6 +1322,7 @@ func (s *timedSM) global(in *timedInst, w *format.Warp, i int, t int64) int64 {
 			s.lsu.Miss(d)
 			done = max(done, d)
 		}
+		s.lsu.Extend(extra)
 		done += e.wideLoad(in.width)
 	case st:
 		for j, u := range units {
@@ -1306,6 +1344,62 @@ func (s *timedSM) global(in *timedInst, w *format.Warp, i int, t int64) int64 {
 		}
 	}
 	return done
+}
+
+// missCost is what a load's line of sectors that is not in the L1 (a miss, or its
+// sectors on their way) costs the LSU past a hit's lsuCyc, in hundredths of a cycle:
+// sm.lsu_miss_line_cycles plus sm.lsu_miss_sector_cycles a sector (0 when neither is
+// set).
+func (e *timer) missCost(sectors uint8) int64 {
+	if e.missLine == 0 && e.missSector == 0 {
+		return 0
+	}
+	return max(e.missLine+e.missSector*int64(bits.OnesCount8(sectors))-100*e.lsuCyc, 0)
+}
+
+// store sends a global store's lines down the stores' own path (timer.storePath) from
+// t on, past the LSU's queue: each line holds the path for the larger of
+// sm.lsu_store_line_cycles and sm.lsu_store_sector_cycles a sector, and a line the
+// store writes part of a sector of also takes the LSU for sm.lsu_partial_line_cycles
+// (scripts/hw/lgstore.cu: on the H200 a shared load waits behind such lines, not
+// behind whole sectors). Whether a store waits behind the loads queued before it is
+// not measured (docs/issue-11.md item 28).
+func (s *timedSM) store(units []coalesce.Unit, a []uint64, width int, t int64) {
+	e := s.e
+	start := s.stp.Take(t, 0)
+	var cum, partial int64
+	for _, u := range units {
+		at := start + cum/100
+		cum += max(e.storeLine, e.storeSector*int64(bits.OnesCount8(u.Sectors)))
+		if e.partialLine > 0 && partialLine(u, a, width) {
+			partial += e.partialLine
+		}
+		mask := u.Sectors
+		if e.cfg.L1.CacheGlobal {
+			res := s.l1.Access(u.Line, u.Sectors, cache.Store)
+			if mask = res.Forward; mask == 0 {
+				continue
+			}
+		}
+		use := storeBytes(e.cfg.L2.PartialFill, u.Line, a, width)
+		e.l2.write(at, u.Line, mask, false, &use)
+	}
+	s.stp.Extend(cum)
+	if partial > 0 {
+		s.lsu.Take(t, partial)
+	}
+}
+
+// partialLine reports whether lanes at a, width bytes each, write only part of one of
+// the sectors of u.
+func partialLine(u coalesce.Unit, a []uint64, width int) bool {
+	use := usedBytes(u.Line, a, width)
+	for i := range 4 {
+		if u.Sectors&(1<<i) != 0 && use[i] != ^uint32(0) {
+			return true
+		}
+	}
+	return false
 }
 
 // wideLoad is the cycles a global load of width bytes a lane waits beyond a 4-byte one's

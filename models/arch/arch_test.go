@@ -159,6 +159,11 @@ func TestValidate(t *testing.T) {
 		{"ampere", "l2.partition_bits", "12", "l2.partitions 2"}, // one partition
 		{"hopper", "l2.partition_bits", "none", ""},
 		{"hopper", "lat.dram_far_ns", "-1", "lat.dram_far_ns"},
+		{"hopper", "sm.lsu_queue_cycles", "0", "sm.lsu_queue_cycles"},
+		{"hopper", "sm.lsu_miss_line_cycles", "-0.5", "sm.lsu_miss_line_cycles"},
+		{"hopper", "sm.lsu_partial_line_cycles", "NaN", "sm.lsu_partial_line_cycles"},
+		{"hopper", "sm.lsu_store_sector_cycles", "1", "sm.lsu_store_queue_cycles"}, // a store path with no room
+		{"hopper", "sm.lsu_miss_sector_cycles", "0.5", ""},
 	} {
 		c, _ := Preset(tc.arch, "")
 		if err := c.Set(tc.key, tc.value); err != nil {

@@ -101,6 +101,22 @@ type SM struct {
 	// previous instruction: its operands come from the register banks, not the operand
 	// reuse cache, and two of three always share one of two banks. 0: not modelled.
 	ReuseMissCycles int
+	// The LSU's queue and what each line costs it (the timing engine's sched.LSU).
+	// LSUQueueCycles is the cycles of work the queue holds before a memory
+	// instruction waits to issue (mio_throttle, lg_throttle); loads, shared and
+	// constant accesses and partial-sector stores share it. A load's line that misses
+	// the L1 or finds its sectors on their way costs LSUMissLineCycles plus
+	// LSUMissSectorCycles a sector it asks for; a hit costs 32 / sm.lsu_lanes (both 0:
+	// every line as a hit). LSUStoreLineCycles and LSUStoreSectorCycles, when set, give
+	// stores a path of their own, holding LSUStoreQueueCycles of work: a store's line
+	// takes it for the larger of LSUStoreLineCycles and LSUStoreSectorCycles a sector,
+	// and a line it writes part of a sector of also takes the LSU's queue for
+	// LSUPartialLineCycles. Both 0: a store takes the LSU as a hit does, a line at a
+	// time. All in SM cycles, to a hundredth.
+	LSUQueueCycles                                                 int
+	LSUMissLineCycles, LSUMissSectorCycles                         float64
+	LSUStoreLineCycles, LSUStoreSectorCycles, LSUPartialLineCycles float64
+	LSUStoreQueueCycles                                            int
 	// AggregateAtomics: ptxas compiles a global integer atomic add whose address and
 	// operand are the same in every lane into one atomic per warp (VOTEU.ANY, FLO,
 	// POPC, the first active lane's ATOMG or RED of operand × active lanes, SHFL of its
@@ -495,6 +511,12 @@ func (c *Config) nsToSM(ns float64) int {
 // CTALaunchCycles returns sm.cta_launch_ns in SM cycles.
 func (c *Config) CTALaunchCycles() int { return c.nsToSM(c.SM.CTALaunchNS) }
 
+// StorePath reports whether stores have a path of their own, apart from the LSU's
+// queue (sm.lsu_store_line_cycles or sm.lsu_store_sector_cycles set).
+func (c *Config) StorePath() bool {
+	return c.SM.LSUStoreLineCycles > 0 || c.SM.LSUStoreSectorCycles > 0
+}
+
 // CTARetireCycles returns sm.cta_retire_ns in SM cycles.
 func (c *Config) CTARetireCycles() int { return c.nsToSM(c.SM.CTARetireNS) }
 
@@ -648,6 +670,23 @@ func (c *Config) Validate() error {
 	}
 	if c.SM.ReuseMissCycles < 0 {
 		bad("sm.reuse_miss_cycles", "must not be negative, is %d", c.SM.ReuseMissCycles)
+	}
+	pos("sm.lsu_queue_cycles", c.SM.LSUQueueCycles)
+	for _, k := range []struct {
+		key string
+		v   float64
+	}{{"sm.lsu_miss_line_cycles", c.SM.LSUMissLineCycles}, {"sm.lsu_miss_sector_cycles", c.SM.LSUMissSectorCycles},
+		{"sm.lsu_store_line_cycles", c.SM.LSUStoreLineCycles}, {"sm.lsu_store_sector_cycles", c.SM.LSUStoreSectorCycles},
+		{"sm.lsu_partial_line_cycles", c.SM.LSUPartialLineCycles}} {
+		if !(k.v >= 0 && k.v <= 1e6) {
+			bad(k.key, "must be a number of SM cycles from 0 to 1e6, is %g", k.v)
+		}
+	}
+	if c.SM.LSUStoreQueueCycles < 0 {
+		bad("sm.lsu_store_queue_cycles", "must not be negative, is %d", c.SM.LSUStoreQueueCycles)
+	}
+	if c.StorePath() && c.SM.LSUStoreQueueCycles == 0 {
+		bad("sm.lsu_store_queue_cycles", "must be above 0 where stores have their own path (sm.lsu_store_line_cycles %g, sm.lsu_store_sector_cycles %g)", c.SM.LSUStoreLineCycles, c.SM.LSUStoreSectorCycles)
 	}
 	nsKey("sm.cta_launch_ns", c.SM.CTALaunchNS)
 	nsKey("sm.cta_retire_ns", c.SM.CTARetireNS)

@@ -59,6 +59,13 @@ func buildFields() []field {
 		{key: "sm.cta_launch_ns", ptr: func(c *Config) any { return &c.SM.CTALaunchNS }},
 		{key: "sm.cta_retire_ns", ptr: func(c *Config) any { return &c.SM.CTARetireNS }},
 		{key: "sm.reuse_miss_cycles", ptr: func(c *Config) any { return &c.SM.ReuseMissCycles }},
+		{key: "sm.lsu_queue_cycles", ptr: func(c *Config) any { return &c.SM.LSUQueueCycles }},
+		{key: "sm.lsu_miss_line_cycles", ptr: func(c *Config) any { return &c.SM.LSUMissLineCycles }},
+		{key: "sm.lsu_miss_sector_cycles", ptr: func(c *Config) any { return &c.SM.LSUMissSectorCycles }},
+		{key: "sm.lsu_store_line_cycles", ptr: func(c *Config) any { return &c.SM.LSUStoreLineCycles }},
+		{key: "sm.lsu_store_sector_cycles", ptr: func(c *Config) any { return &c.SM.LSUStoreSectorCycles }},
+		{key: "sm.lsu_partial_line_cycles", ptr: func(c *Config) any { return &c.SM.LSUPartialLineCycles }},
+		{key: "sm.lsu_store_queue_cycles", ptr: func(c *Config) any { return &c.SM.LSUStoreQueueCycles }},
 		{key: "sm.aggregate_atomics", ptr: func(c *Config) any { return &c.SM.AggregateAtomics }},
 		{key: "coalescer", ptr: func(c *Config) any { return &c.Coalescer }},
 	}

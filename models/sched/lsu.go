@@ -12,15 +12,42 @@ type LSU struct {
 	MSHRs int   // misses in flight at most
 
 	free   int64   // cycle the pipe is free
+	rem    int64   // hundredths of a cycle booked past free (Extend)
 	misses []int64 // completion cycles of the misses in flight: a min-heap
 }
 
 // Reserve takes the pipe for n passes of cyc cycles each (at least one pass) from t
 // on, and returns the cycle the first pass starts.
 func (u *LSU) Reserve(t int64, n int, cyc int64) int64 {
-	start := max(t, u.free)
+	start := u.begin(t)
 	u.free = start + int64(max(n, 1))*cyc
 	return start
+}
+
+// Take takes the pipe for c hundredths of a cycle from t on (its fractions carry to
+// the next booking while the pipe stays busy), and returns the cycle it starts.
+func (u *LSU) Take(t, c int64) int64 {
+	start := u.begin(t)
+	u.free = start
+	u.Extend(c)
+	return start
+}
+
+// Extend books c more hundredths of a cycle onto the pipe's last booking.
+func (u *LSU) Extend(c int64) {
+	u.rem += c
+	u.free += u.rem / 100
+	u.rem %= 100
+}
+
+// begin is the cycle a booking at t starts: t, or when the pipe frees; a pipe idle at
+// t drops the fraction of a cycle it had booked.
+func (u *LSU) begin(t int64) int64 {
+	if t > u.free {
+		u.rem = 0
+		return t
+	}
+	return u.free
 }
 
 // QueueWait reports whether an instruction that wants the pipe at t must wait, and

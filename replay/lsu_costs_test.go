@@ -1,0 +1,130 @@
+package replay
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// lsuMeasured are the LSU's costs as scripts/hw/lgdepth.cu and lgstore.cu measured them
+// on the H200 (docs/issue-11.md items 27-28), as config keys: a queue of about 2000
+// missing lines, a missing line 0.75 cycles and 0.5 a sector, a stored line a cycle a
+// sector and at least 1.25, a partial line 2 on the LSU, a store path that holds about
+// one store.
+var lsuMeasured = []string{"sm.lsu_queue_cycles=2560", "sm.lsu_miss_line_cycles=0.75", "sm.lsu_miss_sector_cycles=0.5",
+	"sm.lsu_store_line_cycles=1.25", "sm.lsu_store_sector_cycles=1", "sm.lsu_partial_line_cycles=2", "sm.lsu_store_queue_cycles=4"}
+
+// lgstorePTX is lgstore.cu's stores kernel: each warp of one CTA issues n stores of 32
+// words back to back, store j of warp w touching k lines (k = 1, 2, 4: whole sectors;
+// 32: 4 bytes of one sector each) from line (w*16 + j)*k on.
+const lgstorePTX = `.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p, .param .u32 k, .param .u32 n)
+{
+.reg .b32 %r<32>;
+.reg .b64 %rd<16>;
+.reg .pred %p<2>;
+ld.param.u64 %rd1, [p];
+cvta.to.global.u64 %rd1, %rd1;
+ld.param.u32 %r1, [k];
+ld.param.u32 %r2, [n];
+mov.u32 %r4, %tid.x;
+and.b32 %r5, %r4, 31;
+shr.u32 %r6, %r4, 5;
+mov.u32 %r10, 32;
+div.u32 %r10, %r10, %r1;
+div.u32 %r11, %r5, %r10;
+rem.u32 %r12, %r5, %r10;
+mul.wide.u32 %rd4, %r12, 4;
+shl.b32 %r9, %r6, 4;
+mov.u32 %r13, 0;
+LOOP:
+add.u32 %r14, %r9, %r13;
+mad.lo.u32 %r15, %r14, %r1, %r11;
+mul.wide.u32 %rd2, %r15, 128;
+add.s64 %rd3, %rd1, %rd2;
+add.s64 %rd3, %rd3, %rd4;
+st.global.u32 [%rd3], %r5;
+add.u32 %r13, %r13, 1;
+setp.lt.u32 %p1, %r13, %r2;
+@%p1 bra LOOP;
+ret;
+}
+`
+
+// pendPTX is lgstore.cu's pend pattern in one warp: its n loads (8 or 16), back to
+// back, read word j of lines w*32 to w*32 + 31, so 8 loads read each sector (the first
+// misses, 7 find it on their way, as 8 warps do in transpose v1). Nothing waits for
+// the data.
+func pendPTX(n int) string {
+	var b strings.Builder
+	b.WriteString(`.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+.reg .b32 %r<64>;
+.reg .b64 %rd<8>;
+ld.param.u64 %rd1, [p];
+cvta.to.global.u64 %rd1, %rd1;
+mov.u32 %r4, %tid.x;
+shl.b32 %r7, %r4, 5;
+mul.wide.u32 %rd3, %r7, 4;
+add.s64 %rd3, %rd1, %rd3;
+`)
+	for j := range n {
+		fmt.Fprintf(&b, "ld.global.u32 %%r%d, [%%rd3+%d];\n", 20+j, 4*j)
+	}
+	b.WriteString("ret;\n}\n")
+	return b.String()
+}
+
+// TestLSUCostsOnTheProbes: the timing engine with the measured LSU keys reproduces
+// lgstore.cu's readings on one SM of the hopper preset (TestLGStoreProbe has the
+// H200's side): a store of one line of 4 sectors every 4 cycles, of 2 lines of 2
+// every 4.2, of 4 whole sectors every 5.1, of 32 partial lines every 62 (1.95 a line);
+// v1's loads (8 warps a sector) 1.18-1.33 cycles a line. Today's keys (the preset)
+// give a line a cycle whatever it is.
+func TestLSUCostsOnTheProbes(t *testing.T) {
+	storeCycles := func(k int, sets ...string) float64 {
+		var c [2]float64
+		for i, n := range []int{4, 16} {
+			r := captureProbe(t, "lgstore.ptx", lgstorePTX, 1, 1024, "buf:u32:"+strconv.Itoa(32*16*32*32), "u32:"+strconv.Itoa(k), "u32:"+strconv.Itoa(n))
+			c[i] = metric(t, timeOne(t, r, "hopper", sets...), "sm__cycles_elapsed.avg")
+		}
+		return (c[1] - c[0]) / (12 * 32) // cycles a store on the SM
+	}
+	for _, c := range []struct {
+		k        int
+		h200     float64 // cycles a store
+		min, max float64
+	}{{1, 3.96, 3.6, 4.4}, {2, 4.25, 3.8, 4.7}, {4, 5.1, 4.6, 5.6}, {32, 62.4, 56, 69}} {
+		got, today := storeCycles(c.k, lsuMeasured...), storeCycles(c.k)
+		t.Logf("store of %2d lines: %.2f cycles a store (H200 %.2f; today's keys %.2f)", c.k, got, c.h200, today)
+		if got < c.min || got > c.max {
+			t.Errorf("store of %d lines: %.2f cycles a store, want %.1f-%.1f (H200 %.2f)", c.k, got, c.min, c.max, c.h200)
+		}
+	}
+	// v1's loads: the cycles of 8 more loads a warp (16 against 8), per line, with
+	// fills from DRAM that take longer than the LSU's work (lat.dram_ns 20 µs): every
+	// lookup that is not the sector's first finds it on its way, as in the H200's pend
+	// (its data from the L2 land about 400 cycles after the first issue, while the
+	// LSU works on for 1200), and MSHRs enough for every miss. The warps' loads interleave in the LSU, so at the
+	// preset's latency most lookups here would find their sector landed.
+	pend := func(sets ...string) float64 {
+		sets = append(sets, "lat.dram_ns=20000", "l1.mshrs=8192")
+		var c [2]float64
+		for i, n := range []int{8, 16} {
+			r := captureProbe(t, "pend.ptx", pendPTX(n), 1, 1024, "buf:u32:"+strconv.Itoa(32*32*32))
+			c[i] = 132 * metric(t, timeOne(t, r, "hopper", sets...), "sm__cycles_active.avg")
+		}
+		return (c[1] - c[0]) / (8 * 1024)
+	}
+	got, today := pend(lsuMeasured...), pend()
+	t.Logf("v1's loads: %.3f cycles a line (H200 1.18-1.33; today's keys %.3f)", got, today)
+	if got < 1.15 || got > 1.4 {
+		t.Errorf("v1's loads: %.3f cycles a line, want 1.15-1.4 (H200 1.18-1.33: a lookup whose sector is on its way costs a miss's 1.25)", got)
+	}
+}
