@@ -1326,16 +1326,7 @@ func (s *timedSM) global(in *timedInst, w *format.Warp, i int, t int64) int64 {
 		done += e.wideLoad(in.width)
 	case st:
 		for j, u := range units {
-			at := start + int64(j)*e.lsuCyc
-			mask := u.Sectors
-			if e.cfg.L1.CacheGlobal {
-				res := s.l1.Access(u.Line, u.Sectors, cache.Store)
-				if mask = res.Forward; mask == 0 {
-					continue
-				}
-			}
-			use := storeBytes(e.cfg.L2.PartialFill, u.Line, a, in.width)
-			e.l2.write(at, u.Line, mask, false, &use)
+			s.storeLine(u, a, in.width, start+int64(j)*e.lsuCyc)
 		}
 		return t
 	default: // atomics and reductions at L2
@@ -1374,20 +1365,27 @@ func (s *timedSM) store(units []coalesce.Unit, a []uint64, width int, t int64) {
 		if e.partialLine > 0 && partialLine(u, a, width) {
 			partial += e.partialLine
 		}
-		mask := u.Sectors
-		if e.cfg.L1.CacheGlobal {
-			res := s.l1.Access(u.Line, u.Sectors, cache.Store)
-			if mask = res.Forward; mask == 0 {
-				continue
-			}
-		}
-		use := storeBytes(e.cfg.L2.PartialFill, u.Line, a, width)
-		e.l2.write(at, u.Line, mask, false, &use)
+		s.storeLine(u, a, width, at)
 	}
 	s.stp.Extend(cum)
 	if partial > 0 {
 		s.lsu.Take(t, partial)
 	}
+}
+
+// storeLine writes a global store's line u (lanes at a, width bytes each) through the
+// L1 to the L2 at cycle at.
+func (s *timedSM) storeLine(u coalesce.Unit, a []uint64, width int, at int64) {
+	e := s.e
+	mask := u.Sectors
+	if e.cfg.L1.CacheGlobal {
+		res := s.l1.Access(u.Line, u.Sectors, cache.Store)
+		if mask = res.Forward; mask == 0 {
+			return
+		}
+	}
+	use := storeBytes(e.cfg.L2.PartialFill, u.Line, a, width)
+	e.l2.write(at, u.Line, mask, false, &use)
 }
 
 // partialLine reports whether lanes at a, width bytes each, write only part of one of
