@@ -24,7 +24,12 @@ const (
 // spaces), by SM, each warp's stamps. width is the records' length.
 func readWarpStamps(t *testing.T, path string, words, keyInts, width int) map[string]map[int][][]int {
 	t.Helper()
-	recs := readCSVRecords(t, path)
+	return warpStamps(t, path, readCSVRecords(t, path), words, keyInts, width)
+}
+
+// warpStamps is readWarpStamps on the records recs of path, read already.
+func warpStamps(t *testing.T, path string, recs [][]string, words, keyInts, width int) map[string]map[int][][]int {
+	t.Helper()
 	runs := map[string]map[int][][]int{}
 	for _, r := range recs[1:] {
 		if len(r) != width {
@@ -285,7 +290,8 @@ func TestLGDepthProbe(t *testing.T) {
 //     cycles a line apart; a warp waits about 330 cycles from its start to its load's
 //     issue, 2170 (median) for the data, and about 66 to issue its store.
 func TestLGStoreProbe(t *testing.T) {
-	runs := readWarpStamps(t, lgStoreRun, 2, 2, 25) // part,kind,n,ctas,block,warp,smid,t0,t1..t16,tend
+	recs := readCSVRecords(t, lgStoreRun)
+	runs := warpStamps(t, lgStoreRun, recs, 2, 2, 25) // part,kind,n,ctas,block,warp,smid,t0,t1..t16,tend
 	bySM := func(part, kind string, n, ctas, sms int) map[int][][]int {
 		t.Helper()
 		r := runs[fmt.Sprintf("%s %s %d %d", part, kind, n, ctas)]
@@ -338,7 +344,7 @@ func TestLGStoreProbe(t *testing.T) {
 	}
 	// V1's warps by SM, each as block, t0, t1, t2, t3 (readWarpStamps drops the block)
 	v1 := map[int][][]int{}
-	for _, r := range readCSVRecords(t, lgStoreRun)[1:] {
+	for _, r := range recs[1:] {
 		if r[0] == "v1" {
 			n := probeInts(t, "lgstore v1", r[4:11]) // block,warp,smid,t0..t3
 			v1[n[2]] = append(v1[n[2]], []int{n[0], n[3], n[4], n[5], n[6]})

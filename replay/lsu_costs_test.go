@@ -60,22 +60,14 @@ ret;
 // the data.
 func pendPTX(n int) string {
 	var b strings.Builder
-	b.WriteString(`.version 7.0
-.target sm_80
-.address_size 64
-.visible .entry k(.param .u64 p)
-{
-.reg .b32 %r<64>;
-.reg .b64 %rd<8>;
-ld.param.u64 %rd1, [p];
-cvta.to.global.u64 %rd1, %rd1;
+	b.WriteString(onePointerKernel + `.reg .b32 %q<16>;
 mov.u32 %r4, %tid.x;
 shl.b32 %r7, %r4, 5;
 mul.wide.u32 %rd3, %r7, 4;
-add.s64 %rd3, %rd1, %rd3;
+add.s64 %rd3, %rd2, %rd3;
 `)
 	for j := range n {
-		fmt.Fprintf(&b, "ld.global.u32 %%r%d, [%%rd3+%d];\n", 20+j, 4*j)
+		fmt.Fprintf(&b, "ld.global.u32 %%q%d, [%%rd3+%d];\n", j, 4*j)
 	}
 	b.WriteString("ret;\n}\n")
 	return b.String()

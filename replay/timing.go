@@ -276,7 +276,7 @@ type timedSM struct {
 	live    int // warps resident and unfinished
 
 	lsu     sched.LSU // the LSU/MIO pipe and the L1's MSHRs
-	stp     sched.LSU // the stores' own path (timer.storePath)
+	stp     sched.LSU // the stores' own path (arch.Config.StorePath)
 	fetched []cache.Result
 
 	next     int64             // next cycle this SM has something to do; -1 = idle
@@ -302,10 +302,9 @@ type timer struct {
 	issue  int        // dispatch per scheduler
 	lsuCyc int64
 	// The LSU's costs in hundredths of a cycle (sm.lsu_*_cycles): a load's missing
-	// line and sector, and, where stores have their own path (storePath), a stored
-	// line, a sector, and a line written in part.
+	// line and sector, and, where stores have their own path (cfg.StorePath), a
+	// stored line, a sector, and a line written in part.
 	missLine, missSector                int64
-	storePath                           bool
 	storeLine, storeSector, partialLine int64
 	// constCyc is the memory pipe's cycles per distinct address of a constant load
 	// (const.address_cycles, or lsuCyc when 0).
@@ -452,7 +451,6 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	e.canArm = e.issue == 1 && !e.twoLevel
 	hund := func(v float64) int64 { return int64(math.Round(v * 100)) }
 	e.missLine, e.missSector = hund(cfg.SM.LSUMissLineCycles), hund(cfg.SM.LSUMissSectorCycles)
-	e.storePath = cfg.StorePath()
 	e.storeLine, e.storeSector, e.partialLine = hund(cfg.SM.LSUStoreLineCycles), hund(cfg.SM.LSUStoreSectorCycles), hund(cfg.SM.LSUPartialLineCycles)
 	e.prefetch = opts.Workers != 1 && runtime.GOMAXPROCS(0) > 1
 	e.reuseMiss = cfg.SM.ReuseMissCycles
@@ -914,7 +912,7 @@ func (s *timedSM) watch(a *resourceWatch, t int64) {
 // storeWait reports whether a store (st) at t must wait for room on the stores' own
 // path, and until when.
 func (s *timedSM) storeWait(t int64, st bool) (bool, int64) {
-	if !st || !s.e.storePath {
+	if !st || !s.e.cfg.StorePath() {
 		return false, t
 	}
 	return s.stp.QueueWait(t)
@@ -1287,7 +1285,7 @@ func (s *timedSM) global(in *timedInst, w *format.Warp, i int, t int64) int64 {
 	}
 	r := coalesceGlobal(s.coal, in.memOp, w, i, a, in.width, in.agg)
 	units := r.Units()
-	if st && e.storePath {
+	if st && e.cfg.StorePath() {
 		s.store(units, a, in.width, t)
 		return t
 	}
@@ -1326,7 +1324,7 @@ func (s *timedSM) global(in *timedInst, w *format.Warp, i int, t int64) int64 {
 		done += e.wideLoad(in.width)
 	case st:
 		for j, u := range units {
-			s.storeLine(u, a, in.width, start+int64(j)*e.lsuCyc)
+			s.storeLine(u, storeBytes(e.cfg.L2.PartialFill, u.Line, a, in.width), start+int64(j)*e.lsuCyc)
 		}
 		return t
 	default: // atomics and reductions at L2
@@ -1348,7 +1346,7 @@ func (e *timer) missCost(sectors uint8) int64 {
 	return max(e.missLine+e.missSector*int64(bits.OnesCount8(sectors))-100*e.lsuCyc, 0)
 }
 
-// store sends a global store's lines down the stores' own path (timer.storePath) from
+// store sends a global store's lines down the stores' own path (arch.Config.StorePath) from
 // t on, past the LSU's queue: each line holds the path for the larger of
 // sm.lsu_store_line_cycles and sm.lsu_store_sector_cycles a sector, and a line the
 // store writes part of a sector of also takes the LSU for sm.lsu_partial_line_cycles
@@ -1362,10 +1360,17 @@ func (s *timedSM) store(units []coalesce.Unit, a []uint64, width int, t int64) {
 	for _, u := range units {
 		at := start + cum/100
 		cum += max(e.storeLine, e.storeSector*int64(bits.OnesCount8(u.Sectors)))
-		if e.partialLine > 0 && partialLine(u, a, width) {
+		var written, use [4]uint32 // the bytes the lanes write, once; what the L2 is told (storeBytes)
+		if e.partialLine > 0 || e.cfg.L2.PartialFill {
+			written = usedBytes(u.Line, a, width)
+		}
+		if e.partialLine > 0 && partialSector(u.Sectors, written) {
 			partial += e.partialLine
 		}
-		s.storeLine(u, a, width, at)
+		if e.cfg.L2.PartialFill {
+			use = written
+		}
+		s.storeLine(u, use, at)
 	}
 	s.stp.Extend(cum)
 	if partial > 0 {
@@ -1373,9 +1378,9 @@ func (s *timedSM) store(units []coalesce.Unit, a []uint64, width int, t int64) {
 	}
 }
 
-// storeLine writes a global store's line u (lanes at a, width bytes each) through the
-// L1 to the L2 at cycle at.
-func (s *timedSM) storeLine(u coalesce.Unit, a []uint64, width int, at int64) {
+// storeLine writes a global store's line u through the L1 to the L2 at cycle at, use
+// the bytes of its sectors the store writes (storeBytes).
+func (s *timedSM) storeLine(u coalesce.Unit, use [4]uint32, at int64) {
 	e := s.e
 	mask := u.Sectors
 	if e.cfg.L1.CacheGlobal {
@@ -1384,16 +1389,14 @@ func (s *timedSM) storeLine(u coalesce.Unit, a []uint64, width int, at int64) {
 			return
 		}
 	}
-	use := storeBytes(e.cfg.L2.PartialFill, u.Line, a, width)
 	e.l2.write(at, u.Line, mask, false, &use)
 }
 
-// partialLine reports whether lanes at a, width bytes each, write only part of one of
-// the sectors of u.
-func partialLine(u coalesce.Unit, a []uint64, width int) bool {
-	use := usedBytes(u.Line, a, width)
+// partialSector reports whether a store writes only part of one of sectors, use the
+// bytes of each it writes (usedBytes).
+func partialSector(sectors uint8, use [4]uint32) bool {
 	for i := range 4 {
-		if u.Sectors&(1<<i) != 0 && use[i] != ^uint32(0) {
+		if sectors&(1<<i) != 0 && use[i] != ^uint32(0) {
 			return true
 		}
 	}

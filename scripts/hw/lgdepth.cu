@@ -24,13 +24,6 @@
 
 #define MAXN 16
 
-__device__ __forceinline__ unsigned ld(const unsigned *p)
-{
-	unsigned v;
-	asm volatile("ld.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-	return v;
-}
-
 // lines: warp gw's load j reads lines (gw * MAXN + j) * 32 + lane from line0 on.
 __device__ __forceinline__ const unsigned *linePtr(const unsigned *buf, size_t line0, size_t gw, int j)
 {
@@ -48,7 +41,7 @@ __global__ void depth(const unsigned *buf, size_t line0, long long *out, unsigne
 	t[0] = smClock();
 #pragma unroll
 	for (int j = 0; j < N; j++) {
-		v[j] = ld(linePtr(buf, line0, gw, j));
+		v[j] = ldOrdered(linePtr(buf, line0, gw, j));
 		t[j + 1] = smClock();
 	}
 	unsigned s = 0;
@@ -80,7 +73,7 @@ __global__ void behind(const unsigned *buf, size_t line0, long long *out, unsign
 		unsigned s = 0;
 #pragma unroll
 		for (int j = 0; j < N; j++)
-			s += ld(linePtr(buf, line0, gw, j));
+			s += ldOrdered(linePtr(buf, line0, gw, j));
 		if (s == 0x12345678)
 			sink[0] = s;
 		return;
@@ -110,13 +103,13 @@ __global__ void hit(const unsigned *buf, size_t line0, long long *out, unsigned 
 	size_t gw = (size_t)blockIdx.x * (blockDim.x / 32) + warp;
 	const unsigned *p = buf + (line0 + gw * K + lane / (32 / K)) * 32 + lane % (32 / K);
 	long long t0 = smClock();
-	unsigned v = ld(p), u;
+	unsigned v = ldOrdered(p), u;
 	asm volatile("add.u32 %0, %1, 1;" : "=r"(u) : "r"(v));
 	if (u == 0x12345678) // the first load's data before the barrier
 		sink[1] = u;
 	__syncthreads();
 	long long t1 = smClock();
-	unsigned v2 = ld(p), u2;
+	unsigned v2 = ldOrdered(p), u2;
 	asm volatile("add.u32 %0, %1, %2;" : "=r"(u2) : "r"(v2), "r"(u));
 	long long tend = smClock();
 	if (u2 == 0x12345678)

@@ -30,8 +30,7 @@ __global__ void lg(const unsigned *buf, size_t line0, long long *out, unsigned *
 	size_t line = line0 + gw * K + lane / (32 / K);
 	const unsigned *p = buf + line * 32 + lane % (32 / K);
 	long long t0 = smClock();
-	unsigned v;
-	asm volatile("ld.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+	unsigned v = ldOrdered(p);
 	long long t1 = smClock();
 	long long t2 = smClockAfter(v, sink);
 	if (lane == 0) {

@@ -31,13 +31,6 @@
 #define MAXN 16
 #define ROW (MAXN + 3)
 
-__device__ __forceinline__ unsigned ld(const unsigned *p)
-{
-	unsigned v;
-	asm volatile("ld.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-	return v;
-}
-
 __device__ __forceinline__ void st(unsigned *p, unsigned v)
 {
 	asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
@@ -131,7 +124,7 @@ __global__ void v1(const unsigned *a, unsigned *at, int n, long long *out, unsig
 	long long t0 = STAMP ? smClock() : 0;
 	int row = blockDim.y * blockIdx.y + threadIdx.y;
 	int col = blockDim.x * blockIdx.x + threadIdx.x;
-	unsigned v = ld(&a[(size_t)col * n + row]);
+	unsigned v = ldOrdered(&a[(size_t)col * n + row]);
 	long long t1 = STAMP ? smClock() : 0;
 	long long t2 = STAMP ? smClockAfter(v, sink) : 0;
 	st(&at[(size_t)row * n + col], v);
@@ -157,7 +150,7 @@ __global__ void pend(const unsigned *buf, size_t line0, long long *out, unsigned
 	size_t gw = (size_t)blockIdx.x * 32 + warp;
 	const unsigned *p = buf + (line0 + (size_t)blockIdx.x * 32 + lane) * 32 + warp;
 	long long t0 = smClock();
-	unsigned v = ld(p);
+	unsigned v = ldOrdered(p);
 	long long t1 = smClock();
 	long long tend = smClockAfter(v, sink);
 	if (lane == 0) {

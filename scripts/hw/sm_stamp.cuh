@@ -1,7 +1,7 @@
 // sm_stamp.cuh: what the probes that time warps on one SM share (rounds_kernels.cu,
-// lgqueue.cu, lgdepth.cu, phases.cu): the SM's clock, read in program order (asm
-// volatile with a memory clobber: the compiler keeps it between the loads around it),
-// and the SM a warp runs on.
+// lgqueue.cu, lgdepth.cu, lgstore.cu, phases.cu): the SM's clock, read in program
+// order (asm volatile with a memory clobber: the compiler keeps it between the loads
+// around it), the SM a warp runs on, and a global load kept in that order.
 #pragma once
 
 __device__ __forceinline__ long long smClock()
@@ -28,4 +28,13 @@ __device__ __forceinline__ long long smClockAfter(unsigned v, unsigned *sink)
 	if (u == 0x12345678)
 		sink[0] = u;
 	return t;
+}
+
+// ldOrdered is a global load of a word that stays where the program has it between
+// the clock reads around it.
+__device__ __forceinline__ unsigned ldOrdered(const unsigned *p)
+{
+	unsigned v;
+	asm volatile("ld.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+	return v;
 }
