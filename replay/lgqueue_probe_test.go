@@ -13,6 +13,7 @@ import (
 // (docs/issue-11.md item 27), and of lgstore.cu (item 28).
 const (
 	lgStoreRun = "../traces/hw/h200-2026-11-29-lgstore/lgstore.csv"
+	lgAfterRun = "../traces/hw/h200-2026-11-29-lgafter/lgafter.csv"
 	lgQueueRun = "../traces/hw/h200-2026-11-29-lgqueue/lgqueue.csv"
 	lgDepthRun = "../traces/hw/h200-2026-11-29-lgdepth/lgdepth.csv"
 	phasesRun  = "../traces/hw/h200-2026-11-29-phases/phases.csv"
@@ -267,6 +268,108 @@ func TestLGDepthProbe(t *testing.T) {
 		for sm, ws := range bySM("shared", c.n, 4) {
 			if d := ws[0][17] - ws[0][1]; d < c.min || d > c.max {
 				t.Errorf("shared behind %d loads a warp, SM %d: %d cycles, want %d-%d", c.n, sm, d, c.min, c.max)
+			}
+		}
+	}
+}
+
+// TestLGAfterProbe: what a global store waits for on the H200, and what it does not
+// (scripts/hw/lgafter.cu, docs/issue-11.md item 29). Warp 0 of a 32-warp CTA stores
+// one line 200 cycles after the other 31 warps issued their loads (4 SMs):
+//   - Alone, its store issues in 45 cycles and a membar.gl sees it acknowledged about
+//     390 cycles later (a line of 4 sectors; 520-700 for 32 partial lines).
+//   - Behind loads that do not fill the queue (31 shared loads with a 32-way conflict,
+//     992 cycles of wavefronts; or 31 loads of 32 lines from the L2) it still issues
+//     in 45 cycles, but is acknowledged only after the work queued before it: the
+//     store goes through the one queue the SM's shared loads and global lookups go
+//     through, first in, first out.
+//   - Behind loads that fill the queue (4 or 16 loads a warp) it waits 1300-10000
+//     cycles to issue, as a load does.
+//
+// And a CTA's room: with one CTA of 1024 threads an SM at a time, the next CTA starts
+// 540-890 cycles after the last warp's last stamp whether the warps stored 0, 4 or 16
+// lines each, so the room does not wait for whole-line stores to drain.
+func TestLGAfterProbe(t *testing.T) {
+	recs := readCSVRecords(t, lgAfterRun)
+	runs := warpStamps(t, lgAfterRun, recs, 3, 2, 12) // part,ahead,kind,n,ctas,block,warp,smid,t0,t1,t2,tend
+	after := func(ahead, kind string, n int) [][]int {
+		t.Helper()
+		r := runs[fmt.Sprintf("after %s %s %d 4", ahead, kind, n)]
+		if len(r) != 4 {
+			t.Fatalf("lgafter after %s %s n=%d: %d SMs, want 4", ahead, kind, n, len(r))
+		}
+		var ws [][]int
+		for _, sm := range slices.Sorted(maps.Keys(r)) {
+			ws = append(ws, r[sm]...)
+		}
+		return ws
+	}
+	for _, c := range []struct {
+		ahead, kind        string
+		n                  int
+		issueMin, issueMax int // t2 - t1: the store's issue
+		ackMin, ackMax     int // tend - t2: membar.gl's wait for its acknowledgement
+		queued             int // cycles of work the 31 warps queued before warp 0's store (0: not checked)
+	}{
+		{"none", "line", 1, 40, 60, 370, 600, 0},
+		{"none", "lines", 1, 40, 60, 500, 750, 0},
+		{"shconf", "line", 1, 40, 60, 850, 1300, 31 * 32},
+		{"lgline", "line", 1, 40, 60, 1400, 2400, 31 * 32},
+		{"shconf", "line", 4, 1300, 1700, 2000, 2600, 4 * 31 * 32},
+		{"lgline", "line", 4, 1300, 1700, 2700, 3300, 4 * 31 * 32},
+		{"shconf", "line", 16, 8000, 10500, 2900, 4000, 0},
+		{"lgline", "line", 16, 1700, 2100, 3000, 4300, 0},
+	} {
+		for _, w := range after(c.ahead, c.kind, c.n) {
+			issue, ack := w[2]-w[1], w[3]-w[2]
+			if issue < c.issueMin || issue > c.issueMax || ack < c.ackMin || ack > c.ackMax {
+				t.Errorf("store of a %s behind %d %s loads a warp: issued in %d, acknowledged %d later; want %d-%d and %d-%d",
+					c.kind, c.n, c.ahead, issue, ack, c.issueMin, c.issueMax, c.ackMin, c.ackMax)
+			}
+			// FIFO: acknowledged no sooner than the work queued before it (at least
+			// a cycle a wavefront or a line) is done, from the loads' start.
+			if c.queued > 0 && w[3]-w[0] < c.queued {
+				t.Errorf("store of a %s behind %d %s loads a warp: acknowledged %d cycles after the loads began, before their %d cycles of work",
+					c.kind, c.n, c.ahead, w[3]-w[0], c.queued)
+			}
+		}
+	}
+	// room: by kind and n, by SM, by block: the CTA's first start (t0) and its
+	// warps' last stamp after their stores (t1)
+	type span struct{ first, last int }
+	rooms := map[string]map[int]map[int]*span{}
+	for _, r := range recs[1:] {
+		if r[0] != "room" {
+			continue
+		}
+		n := probeInts(t, "lgafter room", r[5:10]) // block,warp,smid,t0,t1
+		key := r[2] + " " + r[3]
+		if rooms[key] == nil {
+			rooms[key] = map[int]map[int]*span{}
+		}
+		if rooms[key][n[2]] == nil {
+			rooms[key][n[2]] = map[int]*span{}
+		}
+		sp := rooms[key][n[2]][n[0]]
+		if sp == nil {
+			sp = &span{n[3], n[4]}
+			rooms[key][n[2]][n[0]] = sp
+		}
+		sp.first, sp.last = min(sp.first, n[3]), max(sp.last, n[4])
+	}
+	for _, key := range []string{"line 0", "line 4", "line 16"} {
+		if len(rooms[key]) != 4 {
+			t.Fatalf("lgafter room %s: %d SMs, want 4", key, len(rooms[key]))
+		}
+		for sm, bs := range rooms[key] {
+			spans := slices.SortedFunc(maps.Values(bs), func(a, b *span) int { return a.first - b.first })
+			if len(spans) < 2 {
+				t.Fatalf("lgafter room %s, SM %d: %d CTAs, want 2 or more", key, sm, len(spans))
+			}
+			for i := 1; i < len(spans); i++ {
+				if g := spans[i].first - spans[i-1].last; g < 500 || g > 950 {
+					t.Errorf("lgafter room %s, SM %d: CTA %d starts %d cycles after the one before, want 500-950", key, sm, i, g)
+				}
 			}
 		}
 	}

@@ -26,42 +26,11 @@
 // stdout: part,kind,n,ctas,block,warp,smid,t0,t1,...,t16,tend (unused stamps 0).
 #include "probe.h"
 #include "sm_stamp.cuh"
+#include "store_kinds.cuh"
 #include <cstdint>
 
 #define MAXN 16
 #define ROW (MAXN + 3)
-
-__device__ __forceinline__ void st(unsigned *p, unsigned v)
-{
-	asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-
-// Store kinds: how many lines a warp's store of 32 words touches, and how many
-// sectors of each. LINE: one line, 4 sectors; HALF: 2 lines of 2 sectors; QUARTER: 4
-// lines of one whole sector each; LINES: 32 lines, 4 bytes of one sector each.
-enum { LINE, HALF, QUARTER, LINES };
-static const char *kindName[] = {"line", "half", "quarter", "lines"};
-
-// storePtr: lane's word of warp gw's store j. The stores' lines are contiguous: warp
-// gw's store j touches lines (gw * MAXN + j) * k to ... + k - 1 for a kind of k lines
-// (a stride of 32 lines a store, 4 KB, puts every store of an SM in a few L2 slices:
-// 60 cycles a store whatever its kind).
-template <int KIND>
-__device__ __forceinline__ unsigned *storePtr(unsigned *buf, size_t gw, int j)
-{
-	unsigned lane = threadIdx.x & 31;
-	size_t s = gw * MAXN + j;
-	switch (KIND) {
-	case LINE:
-		return buf + s * 32 + lane;
-	case HALF:
-		return buf + (s * 2 + lane / 16) * 32 + lane % 16;
-	case QUARTER:
-		return buf + (s * 4 + lane / 8) * 32 + lane % 8;
-	default:
-		return buf + (s * 32 + lane) * 32;
-	}
-}
 
 template <int N, int KIND>
 __global__ void stores(unsigned *buf, long long *out)
@@ -72,7 +41,7 @@ __global__ void stores(unsigned *buf, long long *out)
 	t[0] = smClock();
 #pragma unroll
 	for (int j = 0; j < N; j++) {
-		st(storePtr<KIND>(buf, gw, j), lane + j);
+		st(storePtr<KIND>(buf, gw * MAXN + j), lane + j);
 		t[j + 1] = smClock();
 	}
 	asm volatile("membar.gl;" ::: "memory");
@@ -98,7 +67,7 @@ __global__ void behind(unsigned *buf, long long *out, unsigned *sink)
 	if (warp != 0) {
 #pragma unroll
 		for (int j = 0; j < N; j++)
-			st(storePtr<KIND>(buf, gw, j), lane + j);
+			st(storePtr<KIND>(buf, gw * MAXN + j), lane + j);
 		return;
 	}
 	while (smClock() - t0 < 200)

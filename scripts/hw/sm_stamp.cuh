@@ -1,5 +1,5 @@
 // sm_stamp.cuh: what the probes that time warps on one SM share (rounds_kernels.cu,
-// lgqueue.cu, lgdepth.cu, lgstore.cu, phases.cu): the SM's clock, read in program
+// lgqueue.cu, lgdepth.cu, lgstore.cu, lgafter.cu, phases.cu): the SM's clock, read in program
 // order (asm volatile with a memory clobber: the compiler keeps it between the loads
 // around it), the SM a warp runs on, and a global load kept in that order.
 #pragma once
