@@ -12,11 +12,12 @@ import (
 // The runs of scripts/hw/lgqueue.cu, lgdepth.cu and phases.cu on the H200
 // (docs/issue-11.md item 27), and of lgstore.cu (item 28).
 const (
-	lgStoreRun = "../traces/hw/h200-2026-11-29-lgstore/lgstore.csv"
-	lgAfterRun = "../traces/hw/h200-2026-11-29-lgafter/lgafter.csv"
-	lgQueueRun = "../traces/hw/h200-2026-11-29-lgqueue/lgqueue.csv"
-	lgDepthRun = "../traces/hw/h200-2026-11-29-lgdepth/lgdepth.csv"
-	phasesRun  = "../traces/hw/h200-2026-11-29-phases/phases.csv"
+	lgStoreRun  = "../traces/hw/h200-2026-11-29-lgstore/lgstore.csv"
+	lgAfterRun  = "../traces/hw/h200-2026-11-29-lgafter/lgafter.csv"
+	lgBufferRun = "../traces/hw/h200-2026-11-29-lgbuffer/lgbuffer.csv"
+	lgQueueRun  = "../traces/hw/h200-2026-11-29-lgqueue/lgqueue.csv"
+	lgDepthRun  = "../traces/hw/h200-2026-11-29-lgdepth/lgdepth.csv"
+	phasesRun   = "../traces/hw/h200-2026-11-29-phases/phases.csv"
 )
 
 // readWarpStamps reads a run of lgqueue.cu, lgdepth.cu or lgstore.cu, whose records
@@ -370,6 +371,70 @@ func TestLGAfterProbe(t *testing.T) {
 				if g := spans[i].first - spans[i-1].last; g < 500 || g > 950 {
 					t.Errorf("lgafter room %s, SM %d: CTA %d starts %d cycles after the one before, want 500-950", key, sm, i, g)
 				}
+			}
+		}
+	}
+}
+
+// lgBufferIssues is, for each SM of lgbuffer.cu's launch key ("line 1 4": kind, loads
+// a loader warp, CTAs), the storer warps' store issues in order, in cycles from the
+// first storer's start (the loaders began about 100 cycles before it).
+func lgBufferIssues(t *testing.T, runs map[string]map[int][][]int, key string) map[int][]int {
+	t.Helper()
+	r := runs["fill "+key]
+	if len(r) != 4 {
+		t.Fatalf("lgbuffer %s: %d SMs, want 4", key, len(r))
+	}
+	out := map[int][]int{}
+	for sm, ws := range r {
+		base := slices.Min(column(ws, 0))
+		var at []int
+		for _, w := range ws {
+			for _, x := range w[1:17] {
+				at = append(at, x-base)
+			}
+		}
+		slices.Sort(at)
+		out[sm] = at
+	}
+	return out
+}
+
+// TestLGBufferProbe: how many stores an H200 SM holds while they wait behind its LSU's
+// queue (scripts/hw/lgbuffer.cu, docs/issue-11.md item 29). 16 warps of a CTA queue
+// loads of 32 lines from the L2 (L a warp); the other 16 warps then issue 16 stores
+// each, back to back (4 SMs):
+//   - with 512 or 1024 lookups queued (L = 1, 2), 30-40 stores issue within 200
+//     cycles and the rest wait, issuing as the queue drains (the last 1500-2100 cycles
+//     in): the SM holds about 30-40 stores whose lines wait behind the queue;
+//   - stores of 32 partial lines, each 62 cycles on the store path, with nothing
+//     queued: 42-47 issue at once, then one each 60-70 cycles: about 40 held, whatever
+//     their size;
+//   - with no loads, stores of a line issue at the path's 4 cycles a store (256 within
+//     1000 cycles).
+//
+// Stores of 4 lines of one sector each hold fewer: 28-30 at L = 1, 17-18 at L = 2 (not
+// modelled: sm.lsu_stores counts stores whatever their lines).
+func TestLGBufferProbe(t *testing.T) {
+	runs := readWarpStamps(t, lgBufferRun, 2, 2, 25) // part,kind,l,ctas,block,warp,smid,t0,t1..t16,tend
+	for _, c := range []struct {
+		key                  string
+		by                   int // cycles from the storers' start
+		minIssued, maxIssued int
+		lastMin, lastMax     int // the last store's issue
+	}{
+		{"line 0 4", 200, 80, 100, 850, 1050},
+		{"line 1 4", 200, 30, 42, 1400, 1800},
+		{"line 2 4", 200, 28, 36, 1750, 2100},
+		{"line 1 132", 200, 30, 42, 1400, 1800},
+		{"lines 0 4", 200, 40, 50, 15000, 16000},
+		{"quarter 1 4", 200, 25, 32, 2150, 2450},
+	} {
+		for sm, at := range lgBufferIssues(t, runs, c.key) {
+			n, _ := slices.BinarySearch(at, c.by)
+			if last := at[len(at)-1]; n < c.minIssued || n > c.maxIssued || last < c.lastMin || last > c.lastMax {
+				t.Errorf("lgbuffer %s, SM %d: %d stores issued by %d cycles, the last at %d; want %d-%d and %d-%d",
+					c.key, sm, n, c.by, last, c.minIssued, c.maxIssued, c.lastMin, c.lastMax)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,7 +14,7 @@ import (
 // sector and at least 1.25, a partial line 2 on the LSU, a store path that holds about
 // one store.
 var lsuMeasured = []string{"sm.lsu_queue_cycles=2560", "sm.lsu_miss_line_cycles=0.75", "sm.lsu_miss_sector_cycles=0.5",
-	"sm.lsu_store_line_cycles=1.25", "sm.lsu_store_sector_cycles=1", "sm.lsu_partial_line_cycles=2", "sm.lsu_store_queue_cycles=4"}
+	"sm.lsu_store_line_cycles=1.25", "sm.lsu_store_sector_cycles=1", "sm.lsu_partial_line_cycles=2", "sm.lsu_stores=40"}
 
 // lgstorePTX is lgstore.cu's stores kernel: each warp of one CTA issues n stores of 32
 // words back to back, store j of warp w touching k lines (k = 1, 2, 4: whole sectors;
@@ -118,5 +119,73 @@ func TestLSUCostsOnTheProbes(t *testing.T) {
 	t.Logf("v1's loads: %.3f cycles a line (H200 1.18-1.33; today's keys %.3f)", got, today)
 	if got < 1.15 || got > 1.4 {
 		t.Errorf("v1's loads: %.3f cycles a line, want 1.15-1.4 (H200 1.18-1.33: a lookup whose sector is on its way costs a miss's 1.25)", got)
+	}
+}
+
+// lgbufferPTX is lgbuffer.cu's fill launch in one CTA of 32 warps: warps 0-15 each
+// issue l loads of a word a lane from 32 lines (line (w*4 + j)*32 + lane of 2048) and
+// wait for them; warps 16-31 each issue 16 stores of one line (lines after the 2048).
+func lgbufferPTX(l int) string {
+	var b strings.Builder
+	b.WriteString(onePointerKernel + `.reg .b32 %q<8>;
+mov.u32 %r4, %tid.x;
+shr.u32 %r5, %r4, 5;
+and.b32 %r6, %r4, 31;
+setp.ge.u32 %p1, %r5, 16;
+@%p1 bra STORE;
+shl.b32 %r7, %r5, 2;
+mov.u32 %q0, 0;
+`)
+	for j := range l {
+		fmt.Fprintf(&b, `add.u32 %%r8, %%r7, %d;
+shl.b32 %%r8, %%r8, 5;
+add.u32 %%r8, %%r8, %%r6;
+mul.wide.u32 %%rd3, %%r8, 128;
+add.s64 %%rd3, %%rd2, %%rd3;
+ld.global.u32 %%q%d, [%%rd3];
+`, j, j+1)
+	}
+	for j := range l {
+		fmt.Fprintf(&b, "add.u32 %%q0, %%q0, %%q%d;\n", j+1)
+	}
+	b.WriteString(`setp.eq.u32 %p2, %q0, 0x9e3779b9;
+@%p2 st.global.u32 [%rd2], %q0;
+ret;
+STORE:
+shl.b32 %r9, %r5, 9;
+add.u32 %r9, %r9, %r6;
+mul.wide.u32 %rd4, %r9, 4;
+add.s64 %rd4, %rd2, %rd4;
+add.s64 %rd4, %rd4, 262144;
+`)
+	for j := range 16 {
+		fmt.Fprintf(&b, "st.global.u32 [%%rd4+%d], %%r6;\n", 128*j)
+	}
+	b.WriteString("ret;\n}\n")
+	return b.String()
+}
+
+// TestLSUStoresOnTheProbe: the timing engine with the measured LSU keys holds about 40
+// stores behind its LSU's queue, as the H200 does in lgbuffer.cu (TestLGBufferProbe
+// has its side): 16 warps queue 512 or 1024 line lookups, then 16 others store 256
+// lines. On the H200 the storer warps take 22.6-24.0 k and 28.7-29.0 k warp-cycles
+// in all from their start to their last store (4 SMs), nearly all of it waiting to
+// issue; the engine's storers wait (lg_throttle) about as long, ±20%. Without the
+// hold (sm.lsu_stores large) they wait 0 and 13.5 k (MSHRs).
+func TestLSUStoresOnTheProbe(t *testing.T) {
+	waits := func(l int, sets ...string) float64 {
+		r := captureProbe(t, "lgbuffer.ptx", lgbufferPTX(l), 1, 1024, "buf:u32:"+strconv.Itoa(65536+32*16*32))
+		return metric(t, timeOne(t, r, "hopper", sets...), "smsp__pcsamp_warps_issue_stalled_lg_throttle")
+	}
+	for _, c := range []struct {
+		l        int
+		min, max float64 // the H200's storer warp-cycles, ±20%
+	}{{1, 18000, 28800}, {2, 23000, 34800}} {
+		got := waits(c.l, lsuMeasured...)
+		free := waits(c.l, append(slices.Clone(lsuMeasured), "sm.lsu_stores=100000")...)
+		t.Logf("%d loads a loader warp: the stores wait %.0f warp-cycles (H200 %.0f-%.0f; without the hold %.0f)", c.l, got, c.min, c.max, free)
+		if got < c.min || got > c.max {
+			t.Errorf("%d loads a loader warp: the stores wait %.0f warp-cycles, want %.0f-%.0f", c.l, got, c.min, c.max)
+		}
 	}
 }

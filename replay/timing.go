@@ -573,7 +573,7 @@ func (e *timer) newSM(id int) (*timedSM, error) {
 	// Nothing waits for a fill that landed 4 DRAM latencies before the latest.
 	s := &timedSM{e: e, id: id, launcher: sched.CTALauncher{Cycles: int64(cfg.CTALaunchCycles())}, fill: cache.NewInFlight(1<<14, 4*int64(e.lat.DRAM)), next: -1,
 		lsu: sched.LSU{Queue: int64(cfg.SM.LSUQueueCycles), MSHRs: max(cfg.L1.MSHRs, 1)},
-		stp: sched.LSU{Queue: int64(cfg.SM.LSUStoreQueueCycles)}}
+		stp: sched.LSU{MSHRs: cfg.SM.LSUStores}}
 	var err error
 	// Fills land at once in the functional caches; s.fill holds their time.
 	s.smModels, err = newSMModels(cfg, true, func(line uint64, sectors uint8) {
@@ -909,13 +909,13 @@ func (s *timedSM) watch(a *resourceWatch, t int64) {
 	a.free = true
 }
 
-// storeWait reports whether a store (st) at t must wait for room on the stores' own
-// path, and until when.
+// storeWait reports whether a store (st) at t must wait for one of the SM's
+// sm.lsu_stores to free, and until when.
 func (s *timedSM) storeWait(t int64, st bool) (bool, int64) {
 	if !st || !s.e.cfg.StorePath() {
 		return false, t
 	}
-	return s.stp.QueueWait(t)
+	return s.stp.MSHRWait(t)
 }
 
 // publish copies w's hot fields into s.hot; every change to them is followed by one.
@@ -1346,16 +1346,17 @@ func (e *timer) missCost(sectors uint8) int64 {
 	return max(e.missLine+e.missSector*int64(bits.OnesCount8(sectors))-100*e.lsuCyc, 0)
 }
 
-// store sends a global store's lines down the stores' own path (arch.Config.StorePath) from
-// t on, past the LSU's queue: each line holds the path for the larger of
-// sm.lsu_store_line_cycles and sm.lsu_store_sector_cycles a sector, and a line the
-// store writes part of a sector of also takes the LSU for sm.lsu_partial_line_cycles
-// (scripts/hw/lgstore.cu: on the H200 a shared load waits behind such lines, not
-// behind whole sectors). Whether a store waits behind the loads queued before it is
-// not measured (docs/issue-11.md item 28).
+// store sends a global store's lines down the stores' own path (arch.Config.StorePath)
+// once the LSU's queue ahead of them at t is done (scripts/hw/lgafter.cu: on the H200 a
+// store is acknowledged only after the work queued before it): each line holds the
+// path for the larger of sm.lsu_store_line_cycles and sm.lsu_store_sector_cycles a
+// sector, and a line the store writes part of a sector of also takes the LSU for
+// sm.lsu_partial_line_cycles (lgstore.cu: a shared load waits behind such lines, not
+// behind whole sectors). The store holds one of the SM's sm.lsu_stores until its last
+// line has left (lgbuffer.cu).
 func (s *timedSM) store(units []coalesce.Unit, a []uint64, width int, t int64) {
 	e := s.e
-	start := s.stp.Take(t, 0)
+	start := s.stp.Take(s.lsu.Free(t), 0)
 	var cum, partial int64
 	for _, u := range units {
 		at := start + cum/100
@@ -1373,6 +1374,7 @@ func (s *timedSM) store(units []coalesce.Unit, a []uint64, width int, t int64) {
 		s.storeLine(u, use, at)
 	}
 	s.stp.Extend(cum)
+	s.stp.Miss(s.stp.Free(0)) // held until its last line has left
 	if partial > 0 {
 		s.lsu.Take(t, partial)
 	}

@@ -162,7 +162,7 @@ func TestValidate(t *testing.T) {
 		{"hopper", "sm.lsu_queue_cycles", "0", "sm.lsu_queue_cycles"},
 		{"hopper", "sm.lsu_miss_line_cycles", "-0.5", "sm.lsu_miss_line_cycles"},
 		{"hopper", "sm.lsu_partial_line_cycles", "NaN", "sm.lsu_partial_line_cycles"},
-		{"hopper", "sm.lsu_store_sector_cycles", "1", "sm.lsu_store_queue_cycles"}, // a store path with no room
+		{"hopper", "sm.lsu_store_sector_cycles", "1", "sm.lsu_stores"}, // a store path with no room
 		{"hopper", "sm.lsu_miss_sector_cycles", "0.5", ""},
 	} {
 		c, _ := Preset(tc.arch, "")

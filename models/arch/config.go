@@ -108,15 +108,17 @@ type SM struct {
 	// the L1 or finds its sectors on their way costs LSUMissLineCycles plus
 	// LSUMissSectorCycles a sector it asks for; a hit costs 32 / sm.lsu_lanes (both 0:
 	// every line as a hit). LSUStoreLineCycles and LSUStoreSectorCycles, when set, give
-	// stores a path of their own, holding LSUStoreQueueCycles of work: a store's line
-	// takes it for the larger of LSUStoreLineCycles and LSUStoreSectorCycles a sector,
-	// and a line it writes part of a sector of also takes the LSU's queue for
-	// LSUPartialLineCycles. Both 0: a store takes the LSU as a hit does, a line at a
-	// time. All in SM cycles, to a hundredth.
+	// stores a path of their own: a store's lines reach it when the LSU's queue ahead
+	// of them is done, and each takes it for the larger of LSUStoreLineCycles and
+	// LSUStoreSectorCycles a sector; a line it writes part of a sector of also takes
+	// the LSU's queue for LSUPartialLineCycles. The SM holds LSUStores stores from
+	// their issue until their lines have left; one more waits to issue. Both 0: a
+	// store takes the LSU as a hit does, a line at a time. All in SM cycles, to a
+	// hundredth.
 	LSUQueueCycles                                                 int
 	LSUMissLineCycles, LSUMissSectorCycles                         float64
 	LSUStoreLineCycles, LSUStoreSectorCycles, LSUPartialLineCycles float64
-	LSUStoreQueueCycles                                            int
+	LSUStores                                                      int
 	// AggregateAtomics: ptxas compiles a global integer atomic add whose address and
 	// operand are the same in every lane into one atomic per warp (VOTEU.ANY, FLO,
 	// POPC, the first active lane's ATOMG or RED of operand × active lanes, SHFL of its
@@ -682,11 +684,11 @@ func (c *Config) Validate() error {
 			bad(k.key, "must be a number of SM cycles from 0 to 1e6, is %g", k.v)
 		}
 	}
-	if c.SM.LSUStoreQueueCycles < 0 {
-		bad("sm.lsu_store_queue_cycles", "must not be negative, is %d", c.SM.LSUStoreQueueCycles)
+	if c.SM.LSUStores < 0 {
+		bad("sm.lsu_stores", "must not be negative, is %d", c.SM.LSUStores)
 	}
-	if c.StorePath() && c.SM.LSUStoreQueueCycles == 0 {
-		bad("sm.lsu_store_queue_cycles", "must be above 0 where stores have their own path (sm.lsu_store_line_cycles %g, sm.lsu_store_sector_cycles %g)", c.SM.LSUStoreLineCycles, c.SM.LSUStoreSectorCycles)
+	if c.StorePath() && c.SM.LSUStores == 0 {
+		bad("sm.lsu_stores", "must be above 0 where stores have their own path (sm.lsu_store_line_cycles %g, sm.lsu_store_sector_cycles %g)", c.SM.LSUStoreLineCycles, c.SM.LSUStoreSectorCycles)
 	}
 	nsKey("sm.cta_launch_ns", c.SM.CTALaunchNS)
 	nsKey("sm.cta_retire_ns", c.SM.CTARetireNS)

@@ -50,6 +50,9 @@ func (u *LSU) begin(t int64) int64 {
 	return u.free
 }
 
+// Free is the cycle work booked at t would start: t, or when the pipe frees.
+func (u *LSU) Free(t int64) int64 { return max(t, u.free) }
+
 // QueueWait reports whether an instruction that wants the pipe at t must wait, and
 // until when: the queue holds more than Queue cycles of work.
 func (u *LSU) QueueWait(t int64) (bool, int64) {

@@ -35,24 +35,8 @@
 template <int N, int KIND>
 __global__ void stores(unsigned *buf, long long *out)
 {
-	unsigned lane = threadIdx.x & 31, warp = threadIdx.x / 32;
-	size_t gw = (size_t)blockIdx.x * (blockDim.x / 32) + warp;
-	long long t[MAXN + 1];
-	t[0] = smClock();
-#pragma unroll
-	for (int j = 0; j < N; j++) {
-		st(storePtr<KIND>(buf, gw * MAXN + j), lane + j);
-		t[j + 1] = smClock();
-	}
-	asm volatile("membar.gl;" ::: "memory");
-	long long tend = smClock();
-	if (lane == 0) {
-		long long *o = out + ROW * gw;
-		o[0] = smid();
-		for (int j = 0; j <= MAXN; j++)
-			o[1 + j] = j <= N ? t[j] : 0;
-		o[MAXN + 2] = tend;
-	}
+	size_t gw = (size_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+	storeStamps<N, KIND, MAXN>(buf, gw, out + ROW * gw);
 }
 
 template <int N, int KIND>
