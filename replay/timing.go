@@ -276,7 +276,7 @@ type timedSM struct {
 	live    int // warps resident and unfinished
 
 	lsu     sched.LSU // the LSU/MIO pipe and the L1's MSHRs
-	stp     sched.LSU // the stores' own path (arch.Config.StorePath)
+	stp     sched.LSU // the stores' own path (arch.Config.StorePath); its MSHRs are the stores the SM holds (sm.lsu_stores)
 	fetched []cache.Result
 
 	next     int64             // next cycle this SM has something to do; -1 = idle
