@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gtrace/gtrace/format"
 )
 
 // lsuMeasured are the LSU's costs as scripts/hw/lgdepth.cu and lgstore.cu measured them
@@ -81,20 +83,25 @@ add.s64 %rd3, %rd2, %rd3;
 // v1's loads (8 warps a sector) 1.18-1.33 cycles a line. Today's keys (the preset)
 // give a line a cycle whatever it is.
 func TestLSUCostsOnTheProbes(t *testing.T) {
-	storeCycles := func(k int, sets ...string) float64 {
-		var c [2]float64
+	// storeCycles is the cycles a store on the SM, with the measured keys and with
+	// today's: 12 more stores a warp (16 against 4), each launch captured once.
+	storeCycles := func(k int) (measured, today float64) {
+		var r [2]*format.Reader
 		for i, n := range []int{4, 16} {
-			r := captureProbe(t, "lgstore.ptx", lgstorePTX, 1, 1024, "buf:u32:"+strconv.Itoa(32*16*32*32), "u32:"+strconv.Itoa(k), "u32:"+strconv.Itoa(n))
-			c[i] = metric(t, timeOne(t, r, "hopper", sets...), "sm__cycles_elapsed.avg")
+			r[i] = captureProbe(t, "lgstore.ptx", lgstorePTX, 1, 1024, "buf:u32:"+strconv.Itoa(32*16*32*32), "u32:"+strconv.Itoa(k), "u32:"+strconv.Itoa(n))
 		}
-		return (c[1] - c[0]) / (12 * 32) // cycles a store on the SM
+		per := func(sets ...string) float64 {
+			return (metric(t, timeOne(t, r[1], "hopper", sets...), "sm__cycles_elapsed.avg") -
+				metric(t, timeOne(t, r[0], "hopper", sets...), "sm__cycles_elapsed.avg")) / (12 * 32)
+		}
+		return per(lsuMeasured...), per()
 	}
 	for _, c := range []struct {
 		k        int
 		h200     float64 // cycles a store
 		min, max float64
 	}{{1, 3.96, 3.6, 4.4}, {2, 4.25, 3.8, 4.7}, {4, 5.1, 4.6, 5.6}, {32, 62.4, 56, 69}} {
-		got, today := storeCycles(c.k, lsuMeasured...), storeCycles(c.k)
+		got, today := storeCycles(c.k)
 		t.Logf("store of %2d lines: %.2f cycles a store (H200 %.2f; today's keys %.2f)", c.k, got, c.h200, today)
 		if got < c.min || got > c.max {
 			t.Errorf("store of %d lines: %.2f cycles a store, want %.1f-%.1f (H200 %.2f)", c.k, got, c.min, c.max, c.h200)
@@ -106,14 +113,16 @@ func TestLSUCostsOnTheProbes(t *testing.T) {
 	// (its data from the L2 land about 400 cycles after the first issue, while the
 	// LSU works on for 1200), and MSHRs enough for every miss. The warps' loads interleave in the LSU, so at the
 	// preset's latency most lookups here would find their sector landed.
+	var pr [2]*format.Reader
+	for i, n := range []int{8, 16} {
+		pr[i] = captureProbe(t, "pend.ptx", pendPTX(n), 1, 1024, "buf:u32:"+strconv.Itoa(32*32*32))
+	}
 	pend := func(sets ...string) float64 {
 		sets = append(sets, "lat.dram_ns=20000", "l1.mshrs=8192")
-		var c [2]float64
-		for i, n := range []int{8, 16} {
-			r := captureProbe(t, "pend.ptx", pendPTX(n), 1, 1024, "buf:u32:"+strconv.Itoa(32*32*32))
-			c[i] = 132 * metric(t, timeOne(t, r, "hopper", sets...), "sm__cycles_active.avg")
+		active := func(r *format.Reader) float64 {
+			return 132 * metric(t, timeOne(t, r, "hopper", sets...), "sm__cycles_active.avg")
 		}
-		return (c[1] - c[0]) / (8 * 1024)
+		return (active(pr[1]) - active(pr[0])) / (8 * 1024)
 	}
 	got, today := pend(lsuMeasured...), pend()
 	t.Logf("v1's loads: %.3f cycles a line (H200 1.18-1.33; today's keys %.3f)", got, today)
@@ -173,16 +182,16 @@ add.s64 %rd4, %rd4, 262144;
 // issue; the engine's storers wait (lg_throttle) about as long, ±20%. Without the
 // hold (sm.lsu_stores large) they wait 0 and 13.5 k (MSHRs).
 func TestLSUStoresOnTheProbe(t *testing.T) {
-	waits := func(l int, sets ...string) float64 {
-		r := captureProbe(t, "lgbuffer.ptx", lgbufferPTX(l), 1, 1024, "buf:u32:"+strconv.Itoa(65536+32*16*32))
+	waits := func(r *format.Reader, sets ...string) float64 {
 		return metric(t, timeOne(t, r, "hopper", sets...), "smsp__pcsamp_warps_issue_stalled_lg_throttle")
 	}
 	for _, c := range []struct {
 		l        int
 		min, max float64 // the H200's storer warp-cycles, ±20%
 	}{{1, 18000, 28800}, {2, 23000, 34800}} {
-		got := waits(c.l, lsuMeasured...)
-		free := waits(c.l, append(slices.Clone(lsuMeasured), "sm.lsu_stores=100000")...)
+		r := captureProbe(t, "lgbuffer.ptx", lgbufferPTX(c.l), 1, 1024, "buf:u32:"+strconv.Itoa(65536+32*16*32))
+		got := waits(r, lsuMeasured...)
+		free := waits(r, append(slices.Clone(lsuMeasured), "sm.lsu_stores=100000")...)
 		t.Logf("%d loads a loader warp: the stores wait %.0f warp-cycles (H200 %.0f-%.0f; without the hold %.0f)", c.l, got, c.min, c.max, free)
 		if got < c.min || got > c.max {
 			t.Errorf("%d loads a loader warp: the stores wait %.0f warp-cycles, want %.0f-%.0f", c.l, got, c.min, c.max)
