@@ -29,6 +29,10 @@ type Options struct {
 	PerPC bool
 	// Progress, if set, is called with CTAs finished and CTAs in the kernel.
 	Progress func(kernel, done, total int)
+	// CTASpan, if set, is called by the timing engine as each CTA retires: its
+	// kernel, SM and id, the cycle it started and the cycle its last warp finished (the
+	// spans clock64 stamps give on a GPU).
+	CTASpan func(kernel, sm, cta int, start, end int64)
 }
 
 // Report is the outcome of replaying a trace on one architecture.

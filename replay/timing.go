@@ -195,6 +195,8 @@ type timedCTA struct {
 	waiting int
 	drained int64
 	release func() // gives back the decoded batch its warps are views into
+	id      int
+	start   int64
 }
 
 // slotHot mirrors the few fields of a slot's warp that step and Pick read every cycle,
@@ -278,6 +280,9 @@ type timedSM struct {
 	lsu     sched.LSU // the LSU/MIO pipe and the L1's MSHRs
 	stp     sched.LSU // the stores' own path (arch.Config.StorePath); its MSHRs are the stores the SM holds (sm.lsu_stores)
 	fetched []cache.Result
+	// sharedEnd is when the shared accesses queued on the LSU so far are done, stored
+	// when the last store on the stores' path has read its operands (sm.drain_stores).
+	sharedEnd, stored int64
 
 	next     int64             // next cycle this SM has something to do; -1 = idle
 	last     int64             // cycle of the previous step
@@ -336,6 +341,7 @@ type timer struct {
 	thread   []uint64            // per pc
 	issued   uint64              // total warp instructions
 	progress func(kernel, done, total int)
+	ctaSpan  func(kernel, sm, cta int, start, end int64)
 }
 
 // intDivideByRegister reports whether in is an integer div or rem whose divisor is a
@@ -444,7 +450,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	}
 	e := &timer{cfg: cfg, r: r, ki: ki, prog: l.Program.Insts, occ: occ, grid: sched.Grid{Total: r.NumCTAs(ki)},
 		issue: max(cfg.SM.DispatchPerScheduler, 1), lat: cfg.Latency,
-		lsuCyc: int64(max(32/max(cfg.SM.LSULanes, 1), 1)), constCyc: int64(cfg.Const.AddressCycles), twoLevel: cfg.SM.Scheduler == "two-level", its: cfg.SM.SIMT == "its", retire: int64(cfg.CTARetireCycles()), progress: opts.Progress, abuf: make([]uint64, 0, 32)}
+		lsuCyc: int64(max(32/max(cfg.SM.LSULanes, 1), 1)), constCyc: int64(cfg.Const.AddressCycles), twoLevel: cfg.SM.Scheduler == "two-level", its: cfg.SM.SIMT == "its", retire: int64(cfg.CTARetireCycles()), progress: opts.Progress, ctaSpan: opts.CTASpan, abuf: make([]uint64, 0, 32)}
 	if e.constCyc == 0 {
 		e.constCyc = e.lsuCyc
 	}
@@ -727,7 +733,7 @@ func (s *timedSM) launch(t int64) {
 	if next, ok := e.grid.Peek(); ok && e.prefetch {
 		e.r.Prefetch(e.ki, next) // the next CTA's batch decodes on another core
 	}
-	c := &timedCTA{release: release}
+	c := &timedCTA{release: release, id: id, start: t}
 	s.ctas = append(s.ctas, c)
 	for _, w := range warps {
 		slot := -1
@@ -800,6 +806,9 @@ func (s *timedSM) retire(c *timedCTA, t int64) {
 		}
 	}
 	c.release()
+	if e.ctaSpan != nil {
+		e.ctaSpan(e.ki, s.id, c.id, c.start, t)
+	}
 	done := e.grid.Retire(1)
 	s.end = max(s.end, free)
 	if e.progress != nil {
@@ -1221,7 +1230,11 @@ func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 		w.atBar = true
 		w.cta.waiting++
 	case ikGlobal:
-		done = s.global(in, fw, i, t)
+		var left int64
+		done, left = s.global(in, fw, i, t)
+		if e.cfg.SM.DrainStores {
+			w.cta.drained = max(w.cta.drained, left)
+		}
 	case ikLocal:
 		done = s.local(in, fw, i, t)
 	case ikShared:
@@ -1275,22 +1288,23 @@ func (e *timer) addrs(w *format.Warp, i int) []uint64 {
 	return e.abuf
 }
 
-func (s *timedSM) global(in *timedInst, w *format.Warp, i int, t int64) int64 {
+// global issues a global memory instruction at t and returns when its result lands
+// and, for a store, when it leaves the LSU's queue with its operands (0 otherwise).
+func (s *timedSM) global(in *timedInst, w *format.Warp, i int, t int64) (done, left int64) {
 	e := s.e
 	a := e.addrs(w, i)
 	st := in.memOp == format.MemStore
 	if in.memOp == format.MemLoad && in.cacheOp == format.CacheNC && e.cfg.Arch == "kepler" {
 		// The read-only data cache (LDG) is the texture cache.
-		return s.texture(w, i, in, t, in.width)
+		return s.texture(w, i, in, t, in.width), 0
 	}
 	r := coalesceGlobal(s.coal, in.memOp, w, i, a, in.width, in.agg)
 	units := r.Units()
 	if st && e.cfg.StorePath() {
-		s.store(units, a, in.width, t)
-		return t
+		return t, s.store(units, a, in.width, t)
 	}
 	start := s.lsu.Reserve(t, len(units), e.lsuCyc)
-	done := start + int64(e.lat.L1Hit)
+	done = start + int64(e.lat.L1Hit)
 	switch {
 	case in.memOp == format.MemLoad:
 		cached := e.cfg.L1.CacheGlobal && in.cacheOp != format.CacheCG && in.cacheOp != format.CacheCV && in.cacheOp != format.CacheVolatile
@@ -1326,13 +1340,13 @@ func (s *timedSM) global(in *timedInst, w *format.Warp, i int, t int64) int64 {
 		for j, u := range units {
 			s.storeLine(u, storeBytes(e.cfg.L2.PartialFill, u.Line, a, in.width), start+int64(j)*e.lsuCyc)
 		}
-		return t
+		return t, start
 	default: // atomics and reductions at L2
 		for j, u := range units {
 			done = max(done, e.l2.write(start+int64(j)*e.lsuCyc, u.Line, u.Sectors, true, nil))
 		}
 	}
-	return done
+	return done, 0
 }
 
 // missCost is what a load's line of sectors that is not in the L1 (a miss, or its
@@ -1353,8 +1367,9 @@ func (e *timer) missCost(sectors uint8) int64 {
 // sector, and a line the store writes part of a sector of also takes the LSU for
 // sm.lsu_partial_line_cycles (lgstore.cu: a shared load waits behind such lines, not
 // behind whole sectors). The store holds one of the SM's sm.lsu_stores until its last
-// line has left (lgbuffer.cu).
-func (s *timedSM) store(units []coalesce.Unit, a []uint64, width int, t int64) {
+// line has left (lgbuffer.cu). It returns when the store reads its operands
+// (sm.drain_stores).
+func (s *timedSM) store(units []coalesce.Unit, a []uint64, width int, t int64) (left int64) {
 	e := s.e
 	start := s.stp.Take(s.lsu.Free(t), 0)
 	var cum, partial int64
@@ -1375,9 +1390,16 @@ func (s *timedSM) store(units []coalesce.Unit, a []uint64, width int, t int64) {
 	}
 	s.stp.Extend(cum)
 	s.stp.Miss(s.stp.Free(0)) // held until its last line has left
+	// It reads its operands once the shared accesses queued before it and the stores
+	// before it on the path are done; not the global lines queued before it, which
+	// only its lines wait for (scripts/hw/lgdrain.cu). A store holds the path for its
+	// lines or its partial lines, the longer.
+	left = max(t, s.sharedEnd, s.stored)
+	s.stored = left + (max(cum, partial)+99)/100
 	if partial > 0 {
 		s.lsu.Take(t, partial)
 	}
+	return left
 }
 
 // storeLine writes a global store's line u through the L1 to the L2 at cycle at, use
@@ -1460,6 +1482,7 @@ func (s *timedSM) shared(in *timedInst, w *format.Warp, i int, t int64) int64 {
 	r := sharedAccess(s.banks, in.memOp, mask, addrs, in.width)
 	n := max(r.Wavefronts, 1)
 	start := s.lsu.Reserve(t, n, e.lsuCyc)
+	s.sharedEnd = max(s.sharedEnd, start+int64(n)*e.lsuCyc)
 	return start + int64(e.lat.Shared) + int64(n-1)*e.lsuCyc
 }
 

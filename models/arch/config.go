@@ -119,6 +119,15 @@ type SM struct {
 	LSUMissLineCycles, LSUMissSectorCycles                         float64
 	LSUStoreLineCycles, LSUStoreSectorCycles, LSUPartialLineCycles float64
 	LSUStores                                                      int
+	// DrainStores: a CTA keeps its room until each of its warps' global stores has
+	// read its operands, as ncu's drain stall has a warp wait after its EXIT
+	// (scripts/hw/lgdrain.cu: on the H200 a clock read that overwrites a store's data
+	// register waits until the shared loads queued before the store are done, not the
+	// global line lookups). Where stores have their own path, a store reads its
+	// operands once the shared accesses and the stores queued before it are done;
+	// otherwise when its LSU work starts. False: a CTA retires when its warps' last
+	// results land, whatever its stores still wait for.
+	DrainStores bool
 	// AggregateAtomics: ptxas compiles a global integer atomic add whose address and
 	// operand are the same in every lane into one atomic per warp (VOTEU.ANY, FLO,
 	// POPC, the first active lane's ATOMG or RED of operand × active lanes, SHFL of its
