@@ -311,6 +311,7 @@ type timer struct {
 	// stored line, a sector, and a line written in part.
 	missLine, missSector                int64
 	storeLine, storeSector, partialLine int64
+	storeReg                            int64 // sm.lsu_store_reg_cycles, in hundredths
 	// constCyc is the memory pipe's cycles per distinct address of a constant load
 	// (const.address_cycles, or lsuCyc when 0).
 	constCyc int64
@@ -458,6 +459,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	hund := func(v float64) int64 { return int64(math.Round(v * 100)) }
 	e.missLine, e.missSector = hund(cfg.SM.LSUMissLineCycles), hund(cfg.SM.LSUMissSectorCycles)
 	e.storeLine, e.storeSector, e.partialLine = hund(cfg.SM.LSUStoreLineCycles), hund(cfg.SM.LSUStoreSectorCycles), hund(cfg.SM.LSUPartialLineCycles)
+	e.storeReg = hund(cfg.SM.LSUStoreRegCycles)
 	e.prefetch = opts.Workers != 1 && runtime.GOMAXPROCS(0) > 1
 	e.reuseMiss = cfg.SM.ReuseMissCycles
 	n := len(e.prog)
@@ -1367,8 +1369,9 @@ func (e *timer) missCost(sectors uint8) int64 {
 // sector, and a line the store writes part of a sector of also takes the LSU for
 // sm.lsu_partial_line_cycles (lgstore.cu: a shared load waits behind such lines, not
 // behind whole sectors). The store holds one of the SM's sm.lsu_stores until its last
-// line has left (lgbuffer.cu). It returns when the store reads its operands
-// (sm.drain_stores).
+// line has left (lgbuffer.cu), and the path at least sm.lsu_store_reg_cycles for its
+// address and each 4 bytes of its data (stsmall.cu). It returns when the store reads
+// its operands (sm.drain_stores).
 func (s *timedSM) store(units []coalesce.Unit, a []uint64, width int, t int64) (left int64) {
 	e := s.e
 	start := s.stp.Take(s.lsu.Free(t), 0)
@@ -1388,6 +1391,7 @@ func (s *timedSM) store(units []coalesce.Unit, a []uint64, width int, t int64) (
 		}
 		s.storeLine(u, use, at)
 	}
+	cum = max(cum, e.storeReg*int64(1+(width+3)/4)) // its address and data registers
 	s.stp.Extend(cum)
 	s.stp.Miss(s.stp.Free(0)) // held until its last line has left
 	// It reads its operands once the shared accesses queued before it and the stores

@@ -119,6 +119,12 @@ type SM struct {
 	LSUMissLineCycles, LSUMissSectorCycles                         float64
 	LSUStoreLineCycles, LSUStoreSectorCycles, LSUPartialLineCycles float64
 	LSUStores                                                      int
+	// LSUStoreRegCycles, where stores have their own path, is what each register of
+	// a lane a store reads holds the path at least: one for its address and one for
+	// each 4 bytes of its data (scripts/hw/stsmall.cu: on the H200 a store of one
+	// sector takes 2.1-2.2 cycles, one lane's 8 bytes 3.1, a whole line the 4 of its
+	// sectors). 0: a store holds the path for its lines only.
+	LSUStoreRegCycles float64
 	// DrainStores: a CTA keeps its room until each of its warps' global stores has
 	// read its operands, as ncu's drain stall has a warp wait after its EXIT
 	// (scripts/hw/lgdrain.cu: on the H200 a clock read that overwrites a store's data
@@ -688,7 +694,7 @@ func (c *Config) Validate() error {
 		v   float64
 	}{{"sm.lsu_miss_line_cycles", c.SM.LSUMissLineCycles}, {"sm.lsu_miss_sector_cycles", c.SM.LSUMissSectorCycles},
 		{"sm.lsu_store_line_cycles", c.SM.LSUStoreLineCycles}, {"sm.lsu_store_sector_cycles", c.SM.LSUStoreSectorCycles},
-		{"sm.lsu_partial_line_cycles", c.SM.LSUPartialLineCycles}} {
+		{"sm.lsu_partial_line_cycles", c.SM.LSUPartialLineCycles}, {"sm.lsu_store_reg_cycles", c.SM.LSUStoreRegCycles}} {
 		if !(k.v >= 0 && k.v <= 1e6) {
 			bad(k.key, "must be a number of SM cycles from 0 to 1e6, is %g", k.v)
 		}

@@ -66,6 +66,7 @@ func buildFields() []field {
 		{key: "sm.lsu_store_sector_cycles", ptr: func(c *Config) any { return &c.SM.LSUStoreSectorCycles }},
 		{key: "sm.lsu_partial_line_cycles", ptr: func(c *Config) any { return &c.SM.LSUPartialLineCycles }},
 		{key: "sm.lsu_stores", ptr: func(c *Config) any { return &c.SM.LSUStores }},
+		{key: "sm.lsu_store_reg_cycles", ptr: func(c *Config) any { return &c.SM.LSUStoreRegCycles }},
 		{key: "sm.drain_stores", ptr: func(c *Config) any { return &c.SM.DrainStores }},
 		{key: "sm.aggregate_atomics", ptr: func(c *Config) any { return &c.SM.AggregateAtomics }},
 		{key: "coalescer", ptr: func(c *Config) any { return &c.Coalescer }},

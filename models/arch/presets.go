@@ -63,6 +63,7 @@ var common = []row{
 	{"sm.lsu_store_sector_cycles", "0", "a store takes the LSU as a hit does, a line at a time, unless the preset measured its path"},
 	{"sm.lsu_partial_line_cycles", "0", "not modelled unless the preset measured it"},
 	{"sm.lsu_stores", "0", "stores share the LSU's queue unless the preset measured their path"},
+	{"sm.lsu_store_reg_cycles", "0", "a store holds its path for its lines only unless the preset measured its registers' cost"},
 	{"sm.drain_stores", "false", "a CTA retires when its warps' results land unless the preset measured its stores' drain"},
 	{"sm.int32_lanes", "0", "integer work shares the FP32 pipe unless the preset measured its own pipes"},
 	{"lat.int", "0", "as lat.alu unless the preset measured integer latencies by class"},
