@@ -32,13 +32,6 @@
 enum { NONE, SHCONF, SHFREE, LGLINE };
 static const char *aheadName[] = {"none", "shconf", "shfree", "lgline"};
 
-__device__ __forceinline__ unsigned ldShared(const unsigned *p)
-{
-	unsigned v;
-	asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v) : "r"((unsigned)__cvta_generic_to_shared(p)) : "memory");
-	return v;
-}
-
 template <int AHEAD, int N, int KIND>
 __global__ void after(unsigned *buf, const unsigned *lines, long long *out, unsigned *sink)
 {

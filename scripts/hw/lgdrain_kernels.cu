@@ -7,28 +7,11 @@
 //     -include gtrace_cuda_runtime.h -O3 -S -o replay/testdata/lgdrain.ptx \
 //     scripts/hw/lgdrain_kernels.cu
 
-#include "sm_stamp.cuh"
+#include "store_kinds.cuh"
 
 #define ROW 5 // smid, t0, t1, t2, t3
 
 enum { V1, V2, V3 };
-
-__device__ __forceinline__ unsigned ldShared(const unsigned *p)
-{
-	unsigned v;
-	asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v) : "r"((unsigned)__cvta_generic_to_shared(p)) : "memory");
-	return v;
-}
-
-__device__ __forceinline__ void stShared(unsigned *p, unsigned v)
-{
-	asm volatile("st.volatile.shared.u32 [%0], %1;" ::"r"((unsigned)__cvta_generic_to_shared(p)), "r"(v) : "memory");
-}
-
-__device__ __forceinline__ void stGlobal(unsigned *p, unsigned v)
-{
-	asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
 
 template <int MODE>
 __device__ __forceinline__ void drain(const unsigned *a, unsigned *b, long long *out)
@@ -51,7 +34,7 @@ __device__ __forceinline__ void drain(const unsigned *a, unsigned *b, long long 
 	unsigned v; // u + 1, so that the clock read after it waits for u
 	asm volatile("add.u32 %0, %1, 1;" : "=r"(v) : "r"(u));
 	long long t2 = smClock();
-	stGlobal(b + line * 32 + lane, v);
+	st(b + line * 32 + lane, v);
 	long long t3 = smClock();
 	if (lane == 0) {
 		long long *o = out + ROW * line;

@@ -26,17 +26,11 @@
 #include <cstring>
 #include <cuda_runtime.h>
 #include "probe.h"
+#include "cta_life.h"
 
 static const size_t MB = 1 << 20;
 
 #include "rounds_kernels.cu"
-
-template <typename T>
-static T median(std::vector<T> v)
-{
-	std::sort(v.begin(), v.end());
-	return v.empty() ? 0 : v[v.size() / 2];
-}
 
 int main(int argc, char **argv)
 {
@@ -85,28 +79,9 @@ int main(int argc, char **argv)
 		CK(cudaMemcpy(h0.data(), t0, 8 * warps, cudaMemcpyDeviceToHost));
 		CK(cudaMemcpy(h1.data(), t1, 8 * warps, cudaMemcpyDeviceToHost));
 		CK(cudaMemcpy(hs.data(), sm, 4 * warps, cudaMemcpyDeviceToHost));
-		// Per SM: each CTA's start (its first warp's) and end (its last warp's).
-		std::vector<std::vector<std::pair<long long, long long>>> per(sms);
-		for (int c = 0; c < grid; c++) {
-			long long s = h0[c * wpc], e = h1[c * wpc];
-			for (int w = 1; w < wpc; w++)
-				s = std::min(s, h0[c * wpc + w]), e = std::max(e, h1[c * wpc + w]);
-			if (hs[c * wpc] < (unsigned)sms)
-				per[hs[c * wpc]].push_back({s, e});
-		}
-		std::vector<double> lives, gaps;
-		for (auto &p : per) {
-			std::sort(p.begin(), p.end());
-			if (p.size() < 48)
-				continue;
-			std::vector<long long> l;
-			for (size_t j = 16; j + 16 < p.size(); j++)
-				l.push_back(p[j].second - p[j].first);
-			lives.push_back(median(l));
-			gaps.push_back((double)(p[p.size() - 17].first - p[16].first) / (p.size() - 33));
-		}
-		double life = median(lives), gap = median(gaps);
-		printf("#stamp,%s,%d,%.4f,%zu,%.0f,%.1f,%.0f\n", kinds[kind], grid, ms, lives.size(), life, gap, 8 * gap);
+		double life, gap;
+		size_t n = ctaLife(h0, h1, hs, grid, wpc, sms, &life, &gap);
+		printf("#stamp,%s,%d,%.4f,%zu,%.0f,%.1f,%.0f\n", kinds[kind], grid, ms, n, life, gap, 8 * gap);
 		fflush(stdout);
 	}
 	return 0;

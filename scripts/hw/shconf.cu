@@ -20,27 +20,10 @@
 //
 // stdout: part,k,n,w,load,ctas,block,warp,smid,t0,t1,t2,t3 (unused stamps 0).
 #include "probe.h"
-#include "sm_stamp.cuh"
+#include "store_kinds.cuh"
 #include <cstdint>
 
 #define ROW 5 // smid, t0, t1, t2, t3
-
-__device__ __forceinline__ unsigned ldShared(const unsigned *p)
-{
-	unsigned v;
-	asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v) : "r"((unsigned)__cvta_generic_to_shared(p)) : "memory");
-	return v;
-}
-
-__device__ __forceinline__ void stShared(unsigned *p, unsigned v)
-{
-	asm volatile("st.volatile.shared.u32 [%0], %1;" ::"r"((unsigned)__cvta_generic_to_shared(p)), "r"(v) : "memory");
-}
-
-__device__ __forceinline__ void stGlobal(unsigned *p, unsigned v)
-{
-	asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
 
 __device__ __forceinline__ void put(long long *out, size_t w, long long t0, long long t1, long long t2, long long t3)
 {
@@ -79,7 +62,7 @@ __global__ void tile(const unsigned *a, unsigned *b, long long *out, unsigned *s
 	long long t1 = smClock();
 	unsigned u = ldShared(&sh[lane * STRIDE + warp]);
 	long long t2 = smClockAfter(u, sink);
-	stGlobal(b + line * 32 + lane, u);
+	st(b + line * 32 + lane, u);
 	long long t3 = smClock();
 	if (lane == 0)
 		put(out, line, t0, t1, t2, t3);

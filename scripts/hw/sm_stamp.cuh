@@ -1,7 +1,8 @@
 // sm_stamp.cuh: what the probes that time warps on one SM share (rounds_kernels.cu,
-// lgqueue.cu, lgdepth.cu, lgstore.cu, lgafter.cu, phases.cu): the SM's clock, read in program
-// order (asm volatile with a memory clobber: the compiler keeps it between the loads
-// around it), the SM a warp runs on, and a global load kept in that order.
+// lgqueue.cu, lgdepth.cu, lgstore.cu, lgafter.cu, phases.cu, shconf.cu, lgdrain.cu): the
+// SM's clock, read in program order (asm volatile with a memory clobber: the compiler
+// keeps it between the loads around it), the SM a warp runs on, and a global load and a
+// shared word's load and store kept in that order.
 #pragma once
 
 __device__ __forceinline__ long long smClock()
@@ -37,4 +38,18 @@ __device__ __forceinline__ unsigned ldOrdered(const unsigned *p)
 	unsigned v;
 	asm volatile("ld.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
 	return v;
+}
+
+// ldShared and stShared are a shared-memory word's load and store, kept where the
+// program has them between the clock reads around them.
+__device__ __forceinline__ unsigned ldShared(const unsigned *p)
+{
+	unsigned v;
+	asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v) : "r"((unsigned)__cvta_generic_to_shared(p)) : "memory");
+	return v;
+}
+
+__device__ __forceinline__ void stShared(unsigned *p, unsigned v)
+{
+	asm volatile("st.volatile.shared.u32 [%0], %1;" ::"r"((unsigned)__cvta_generic_to_shared(p)), "r"(v) : "memory");
 }
