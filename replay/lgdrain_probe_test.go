@@ -19,12 +19,6 @@ import (
 // warp's store followed by a clock read that waits for the store's operand read.
 const lgDrainRun = "../traces/hw/h200-2026-11-29-lgdrain/lgdrain.csv"
 
-// median is the middle of v (the upper one of an even count); v is sorted in place.
-func medianInt(v []int) int {
-	slices.Sort(v)
-	return v[len(v)/2]
-}
-
 // TestLGDrainProbe: on the H200 a warp's global store reads its operands about 33
 // cycles after its data (the clock read after it, which overwrites its data register,
 // waits that long) when global line lookups are queued before it (v1's shape), but
@@ -58,9 +52,9 @@ func TestLGDrainProbe(t *testing.T) {
 	}
 }
 
-// lgdrainSpans times r on hopper/h200 under sets and returns each SM's span, its first
-// CTA's start to its last CTA's end.
-func lgdrainSpans(t *testing.T, r *format.Reader, sets ...string) []int {
+// smSpans times r on hopper/h200 under sets and returns each SM's span, its first
+// CTA's start to its last CTA's end (Options.CTASpan).
+func smSpans(t *testing.T, r *format.Reader, sets ...string) []int {
 	t.Helper()
 	first, last := map[int]int64{}, map[int]int64{}
 	opts := Options{CTASpan: func(_, sm, _ int, start, end int64) {
@@ -110,9 +104,9 @@ func TestDrainOnTheProbe(t *testing.T) {
 		r, _ := captureSpec(t, capture.Spec{PTX: ptx, PTXName: "lgdrain.ptx", Kernel: "drain_" + mode,
 			Grid: format.Dim3{X: ctas, Y: 1, Z: 1}, Block: format.Dim3{X: 1024, Y: 1, Z: 1}, SIMT: format.SIMTITS,
 			Args: []string{"buf:u32:1048576", "buf:u32:" + strconv.Itoa(ctas*1024), "buf:i64:" + strconv.Itoa(ctas*32*5)}})
-		off := float64(medianInt(lgdrainSpans(t, r, keys...)))
-		on := float64(medianInt(lgdrainSpans(t, r, append(slices.Clone(keys), "sm.drain_stores=true")...)))
-		reg := float64(medianInt(lgdrainSpans(t, r, append(slices.Clone(keys), "sm.drain_stores=true", "sm.lsu_store_reg_cycles=1")...)))
+		off := float64(medianInt(smSpans(t, r, keys...)))
+		on := float64(medianInt(smSpans(t, r, append(slices.Clone(keys), "sm.drain_stores=true")...)))
+		reg := float64(medianInt(smSpans(t, r, append(slices.Clone(keys), "sm.drain_stores=true", "sm.lsu_store_reg_cycles=1")...)))
 		t.Logf("%s at %d CTAs: the H200's SM span %.0f cycles; the engine %.0f (%+.1f%%), with the drain %.0f (%+.1f%%), and sm.lsu_store_reg_cycles %.0f (%+.1f%%)",
 			mode, ctas, h, off, 100*(off/h-1), on, 100*(on/h-1), reg, 100*(reg/h-1))
 		if mode == "v2" && (math.Abs(on/h-1) > 0.05 || math.Abs(on/h-1) >= math.Abs(off/h-1)) {
@@ -327,7 +321,7 @@ func TestSmallStoresOnTheProbe(t *testing.T) {
 		want := float64(medianInt(hw)) / 512
 		r := captureProbe(t, "stsmall.ptx", stsmallPTX(c.lanes, c.width), 1, 1024, "buf:u32:65536")
 		cycles := func(sets ...string) float64 {
-			spans := lgdrainSpans(t, r, sets...)
+			spans := smSpans(t, r, sets...)
 			return float64(spans[0]) / 512
 		}
 		got := cycles(append(slices.Clone(lsuMeasured), "sm.lsu_store_reg_cycles=1")...)

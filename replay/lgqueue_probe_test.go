@@ -57,6 +57,12 @@ func column(ws [][]int, i int) []int {
 	return c
 }
 
+// medianInt is the middle of v (the upper one of an even count); v is sorted in place.
+func medianInt(v []int) int {
+	slices.Sort(v)
+	return v[len(v)/2]
+}
+
 // returnSpread is the cycles a line between the first and the last of the warps' data
 // arrivals at, each warp with lines lines: how fast the L1 worked them off.
 func returnSpread(at []int, lines int) float64 {
@@ -545,8 +551,7 @@ func TestLGStoreProbe(t *testing.T) {
 			t.Errorf("v1, SM %d: the first two CTAs' data %.2f cycles a line apart, want 1.2-1.45", sm, per)
 		}
 	}
-	med := func(v []int) int { slices.Sort(v); return v[len(v)/2] }
-	if i, d, s := med(issue), med(data), med(store); i < 250 || i > 450 || d < 1800 || d > 2600 || s > 100 {
+	if i, d, s := medianInt(issue), medianInt(data), medianInt(store); i < 250 || i > 450 || d < 1800 || d > 2600 || s > 100 {
 		t.Errorf("v1: a warp's median wait to issue its load %d, for the data %d, to issue its store %d cycles; want 250-450, 1800-2600, under 100", i, d, s)
 	}
 }

@@ -312,6 +312,7 @@ type timer struct {
 	missLine, missSector                int64
 	storeLine, storeSector, partialLine int64
 	storeReg                            int64 // sm.lsu_store_reg_cycles, in hundredths
+	storePath                           bool  // cfg.StorePath()
 	// constCyc is the memory pipe's cycles per distinct address of a constant load
 	// (const.address_cycles, or lsuCyc when 0).
 	constCyc int64
@@ -459,7 +460,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	hund := func(v float64) int64 { return int64(math.Round(v * 100)) }
 	e.missLine, e.missSector = hund(cfg.SM.LSUMissLineCycles), hund(cfg.SM.LSUMissSectorCycles)
 	e.storeLine, e.storeSector, e.partialLine = hund(cfg.SM.LSUStoreLineCycles), hund(cfg.SM.LSUStoreSectorCycles), hund(cfg.SM.LSUPartialLineCycles)
-	e.storeReg = hund(cfg.SM.LSUStoreRegCycles)
+	e.storeReg, e.storePath = hund(cfg.SM.LSUStoreRegCycles), cfg.StorePath()
 	e.prefetch = opts.Workers != 1 && runtime.GOMAXPROCS(0) > 1
 	e.reuseMiss = cfg.SM.ReuseMissCycles
 	n := len(e.prog)
@@ -923,7 +924,7 @@ func (s *timedSM) watch(a *resourceWatch, t int64) {
 // storeWait reports whether a store (st) at t must wait for one of the SM's
 // sm.lsu_stores to free, and until when.
 func (s *timedSM) storeWait(t int64, st bool) (bool, int64) {
-	if !st || !s.e.cfg.StorePath() {
+	if !st || !s.e.storePath {
 		return false, t
 	}
 	return s.stp.MSHRWait(t)
@@ -1291,7 +1292,7 @@ func (e *timer) addrs(w *format.Warp, i int) []uint64 {
 }
 
 // global issues a global memory instruction at t and returns when its result lands
-// and, for a store, when it leaves the LSU's queue with its operands (0 otherwise).
+// and, for a store, when it reads its operands (0 otherwise; sm.drain_stores).
 func (s *timedSM) global(in *timedInst, w *format.Warp, i int, t int64) (done, left int64) {
 	e := s.e
 	a := e.addrs(w, i)
@@ -1302,7 +1303,7 @@ func (s *timedSM) global(in *timedInst, w *format.Warp, i int, t int64) (done, l
 	}
 	r := coalesceGlobal(s.coal, in.memOp, w, i, a, in.width, in.agg)
 	units := r.Units()
-	if st && e.cfg.StorePath() {
+	if st && e.storePath {
 		return t, s.store(units, a, in.width, t)
 	}
 	start := s.lsu.Reserve(t, len(units), e.lsuCyc)
