@@ -33,6 +33,10 @@ type Options struct {
 	// kernel, SM and id, the cycle it started and the cycle its last warp finished (the
 	// spans clock64 stamps give on a GPU).
 	CTASpan func(kernel, sm, cta int, start, end int64)
+	// Issue, if set, is called by the timing engine as each warp-instruction issues:
+	// its kernel, SM, CTA, warp within the CTA, pc and cycle. A probe's clock reads
+	// (mov from %clock64) give the cycles its stamps would give on a GPU.
+	Issue func(kernel, sm, cta, warp int, pc uint32, t int64)
 }
 
 // Report is the outcome of replaying a trace on one architecture.

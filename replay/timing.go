@@ -338,12 +338,13 @@ type timer struct {
 	lat arch.Latency
 	ord *orderer
 
-	inst     []uint64            // per pc
-	stalls   [][numStalls]uint64 // per pc
-	thread   []uint64            // per pc
-	issued   uint64              // total warp instructions
-	progress func(kernel, done, total int)
-	ctaSpan  func(kernel, sm, cta int, start, end int64)
+	inst      []uint64            // per pc
+	stalls    [][numStalls]uint64 // per pc
+	thread    []uint64            // per pc
+	issued    uint64              // total warp instructions
+	progress  func(kernel, done, total int)
+	ctaSpan   func(kernel, sm, cta int, start, end int64)
+	issueHook func(kernel, sm, cta, warp int, pc uint32, t int64)
 }
 
 // intDivideByRegister reports whether in is an integer div or rem whose divisor is a
@@ -452,7 +453,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	}
 	e := &timer{cfg: cfg, r: r, ki: ki, prog: l.Program.Insts, occ: occ, grid: sched.Grid{Total: r.NumCTAs(ki)},
 		issue: max(cfg.SM.DispatchPerScheduler, 1), lat: cfg.Latency,
-		lsuCyc: int64(max(32/max(cfg.SM.LSULanes, 1), 1)), constCyc: int64(cfg.Const.AddressCycles), twoLevel: cfg.SM.Scheduler == "two-level", its: cfg.SM.SIMT == "its", retire: int64(cfg.CTARetireCycles()), progress: opts.Progress, ctaSpan: opts.CTASpan, abuf: make([]uint64, 0, 32)}
+		lsuCyc: int64(max(32/max(cfg.SM.LSULanes, 1), 1)), constCyc: int64(cfg.Const.AddressCycles), twoLevel: cfg.SM.Scheduler == "two-level", its: cfg.SM.SIMT == "its", retire: int64(cfg.CTARetireCycles()), progress: opts.Progress, ctaSpan: opts.CTASpan, issueHook: opts.Issue, abuf: make([]uint64, 0, 32)}
 	if e.constCyc == 0 {
 		e.constCyc = e.lsuCyc
 	}
@@ -1190,6 +1191,9 @@ func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 	e.thread[pc] += popc(fw.Mask[i])
 	e.issued++
 	w.markIssued(i)
+	if e.issueHook != nil {
+		e.issueHook(e.ki, s.id, fw.CTA, fw.Warp, pc, t)
+	}
 	sc := &s.scheds[w.sched]
 	if in.pipe < numPipes {
 		n := in.slots

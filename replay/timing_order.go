@@ -99,10 +99,20 @@ func regWidth(ptx string) int {
 	return 1
 }
 
-// blockEnd reports whether pc ends a basic block.
+// blockEnd reports whether pc ends a basic block, or a run ptxas keeps apart: a read
+// of the clock (%clock, %clock64) stays between the instructions the PTX has before
+// and after it, as clock64 stamps need (the H200's SASS of scripts/hw/lgdrain.cu,
+// traces/hw/h200-2026-11-29-lgdrain/lgdrain.log: each CS2R SR_CLOCKLO after the
+// VIADD that waits for the shared load and before the STG, where the PTX has it).
 func (o *orderer) blockEnd(pc int) bool {
-	c := o.prog[pc].Class
-	return c == format.ClassControl || c == format.ClassSync || o.insts[pc].kind == ikBarrier
+	in := &o.prog[pc]
+	c := in.Class
+	return c == format.ClassControl || c == format.ClassSync || o.insts[pc].kind == ikBarrier || readsClock(in)
+}
+
+// readsClock reports whether in reads an SM clock register.
+func readsClock(in *format.Inst) bool {
+	return strings.Contains(in.PTX, "%clock")
 }
 
 // run is the block from one entry pc: its length and issue order (offsets from the
