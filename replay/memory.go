@@ -203,6 +203,7 @@ const (
 	ikTex
 	ikGeneric
 	ikConstBankRead // a special register that SASS reads from the constant bank
+	ikS2R           // a special register that SASS reads with S2R (s2rRegister)
 )
 
 func classify(in *format.Inst) instKind {
@@ -217,6 +218,9 @@ func classify(in *format.Inst) instKind {
 		// %ntid and %nctaid live in constant bank 0 in SASS: reading one is an LDC/ULDC.
 		if strings.HasPrefix(op, "mov") && (strings.Contains(in.PTX, "%ntid") || strings.Contains(in.PTX, "%nctaid")) {
 			return ikConstBankRead
+		}
+		if (strings.HasPrefix(op, "mov") && s2rRegister(lastOperand(in.PTX))) || op == "s2r" {
+			return ikS2R
 		}
 		return ikPlain
 	}

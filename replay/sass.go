@@ -369,6 +369,23 @@ func sassOf(in *format.Inst, inEntry bool) int {
 	return 1
 }
 
+// s2rRegister: a PTX special register that SASS reads with S2R, one the SM keeps per
+// thread, warp or CTA (the SASS of scripts/hw/s2r.cu; ptxas may make a CTA-uniform one
+// an S2UR). Not %ntid and %nctaid (constant bank), nor the clocks (CS2R).
+func s2rRegister(s string) bool {
+	name, ok := strings.CutPrefix(s, "%")
+	if !ok {
+		return false
+	}
+	name, _, _ = strings.Cut(name, ".")
+	switch name {
+	case "tid", "ctaid", "laneid", "warpid", "nwarpid", "smid", "nsmid",
+		"lanemask_eq", "lanemask_le", "lanemask_lt", "lanemask_ge", "lanemask_gt":
+		return true
+	}
+	return false
+}
+
 // specialRegister: a PTX special register (%tid.x, %ctaid.y, %laneid, %clock64...),
 // which SASS reads with S2R, S2UR or LDC.
 func specialRegister(s string) bool {

@@ -283,6 +283,7 @@ type timedSM struct {
 	// sharedEnd is when the shared accesses queued on the LSU so far are done, stored
 	// when the last store on the stores' path has read its operands (sm.drain_stores).
 	sharedEnd, stored int64
+	s2rFree           int64 // when the SM's S2R unit takes the next (sreg)
 
 	next     int64             // next cycle this SM has something to do; -1 = idle
 	last     int64             // cycle of the previous step
@@ -377,6 +378,8 @@ func opClass(in *format.Inst, k instKind, l arch.Latency) (pipe, int64, sched.Re
 		return pALU, int64(l.ALU), sched.Fixed
 	case ikConstBankRead:
 		return pALU, int64(l.Const), sched.Short
+	case ikS2R: // timed by the SM's S2R unit (sreg)
+		return pNone, 0, sched.Short
 	case ikPlain:
 	default:
 		return pNone, 0, sched.Long // timed by the memory pipeline
@@ -421,7 +424,7 @@ func blockPipes(insts []timedInst, own []int, n, pc int) [numPipes]uint16 {
 }
 
 // planLatency is the latency the block scheduler (timing_order.go) plans for the
-// instruction at pc: the engine's own for arithmetic, shared and constant reads, and
+// instruction at pc: the engine's own for arithmetic, shared, constant and S2R reads, and
 // DRAM's for global, local and texture loads, whose latency a compiler cannot know.
 func (e *timer) planLatency(pc int) int64 {
 	in := &e.insts[pc]
@@ -430,6 +433,8 @@ func (e *timer) planLatency(pc int) int64 {
 		return int64(max(e.lat.Shared, 1))
 	case ikConst:
 		return int64(max(e.lat.Const, 1))
+	case ikS2R:
+		return int64(max(e.lat.S2R, 1))
 	case ikGlobal, ikLocal, ikTex, ikGeneric:
 		if in.memOp == format.MemStore || len(in.wr) == 0 {
 			return 1
@@ -475,6 +480,9 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	for pc := range e.prog {
 		in := &e.prog[pc]
 		k := classify(in)
+		if k == ikS2R && cfg.Latency.S2R == 0 {
+			k = ikPlain // an ALU move
+		}
 		p, lat, why := opClass(in, k, cfg.Latency)
 		ik := intNone
 		if k == ikPlain {
@@ -1250,13 +1258,15 @@ func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 		done = s.constant(fw, i, in, t)
 	case ikTex:
 		done = s.texture(fw, i, in, t, texelBytes(&e.prog[pc]))
+	case ikS2R:
+		done = s.sreg(t)
 	default:
 		done = t + in.lat
 	}
 	if done > t && len(in.wr) > 0 {
 		why := in.why
 		switch k {
-		case ikShared, ikConst:
+		case ikShared, ikConst, ikS2R:
 			why = sched.Short
 		case ikGlobal, ikLocal, ikTex:
 			why = sched.Long
@@ -1493,6 +1503,16 @@ func (s *timedSM) shared(in *timedInst, w *format.Warp, i int, t int64) int64 {
 	start := s.lsu.Reserve(t, n, e.lsuCyc)
 	s.sharedEnd = max(s.sharedEnd, start+int64(n)*e.lsuCyc)
 	return start + int64(e.lat.Shared) + int64(n-1)*e.lsuCyc
+}
+
+// sreg issues an S2R at t and returns when its result lands: it starts once the
+// shared accesses queued before it are done and the SM's previous S2R has held the
+// unit sm.s2r_cycles (scripts/hw/s2r.cu).
+func (s *timedSM) sreg(t int64) int64 {
+	e := s.e
+	start := max(t, s.sharedEnd, s.s2rFree)
+	s.s2rFree = start + int64(e.cfg.SM.S2RCycles)
+	return start + int64(e.lat.S2R)
 }
 
 func (s *timedSM) constant(w *format.Warp, i int, in *timedInst, t int64) int64 {

@@ -134,6 +134,9 @@ type SM struct {
 	// otherwise when its LSU work starts. False: a CTA retires when its warps' last
 	// results land, whatever its stores still wait for.
 	DrainStores bool
+	// S2RCycles is how long an S2R (Latency.S2R) holds the SM's unit for them: the
+	// next starts that many cycles later. Used only with Latency.S2R > 0.
+	S2RCycles int
 	// AggregateAtomics: ptxas compiles a global integer atomic add whose address and
 	// operand are the same in every lane into one atomic per warp (VOTEU.ANY, FLO,
 	// POPC, the first active lane's ATOMG or RED of operand × active lanes, SHFL of its
@@ -414,8 +417,15 @@ type Latency struct {
 	// beyond a 4-byte one's, from L1, L2 or DRAM alike (the data's way back into the
 	// registers); 0: not modelled, every width waits as a 4-byte load.
 	LDG64, LDG128 int
-	L2Hit         int // SM cycles of an L2 hit (all of it when L2HitL2Clk is 0)
-	L2HitL2Clk    int // L2 cycles of an L2 hit
+	// S2R is the cycles from an S2R's start to its result: a read of a special
+	// register the SM keeps per warp or CTA (%tid, %ctaid, %laneid, %lanemask_*,
+	// %warpid, %smid), which waits for the shared accesses queued before it and takes
+	// the SM sm.s2r_cycles (scripts/hw/s2r.cu: on the H200 a lone warp's arrives 25-35
+	// cycles after it issues, 32 warps' 2 cycles apart, and behind a 32-way conflicting
+	// load a warp the median waits 600). 0: such a read is an ALU move.
+	S2R        int
+	L2Hit      int // SM cycles of an L2 hit (all of it when L2HitL2Clk is 0)
+	L2HitL2Clk int // L2 cycles of an L2 hit
 	// DRAM is load-to-use from DRAM in SM cycles. With DRAMNS > 0 it is derived:
 	// L2HitCycles plus DRAMNS at the SM clock.
 	DRAM   int
@@ -652,6 +662,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Latency.Branch < 0 {
 		bad("lat.branch", "must not be negative (0: not modelled), is %d", c.Latency.Branch)
+	}
+	if c.Latency.S2R < 0 || c.SM.S2RCycles < 0 {
+		bad("lat.s2r", "and sm.s2r_cycles must not be negative (0: an S2R is an ALU move), are %d and %d", c.Latency.S2R, c.SM.S2RCycles)
 	}
 	if c.Latency.LDG64 < 0 {
 		bad("lat.ldg_64", "must not be negative (0: as a 4-byte load), is %d", c.Latency.LDG64)

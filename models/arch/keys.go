@@ -68,6 +68,7 @@ func buildFields() []field {
 		{key: "sm.lsu_stores", ptr: func(c *Config) any { return &c.SM.LSUStores }},
 		{key: "sm.lsu_store_reg_cycles", ptr: func(c *Config) any { return &c.SM.LSUStoreRegCycles }},
 		{key: "sm.drain_stores", ptr: func(c *Config) any { return &c.SM.DrainStores }},
+		{key: "sm.s2r_cycles", ptr: func(c *Config) any { return &c.SM.S2RCycles }},
 		{key: "sm.aggregate_atomics", ptr: func(c *Config) any { return &c.SM.AggregateAtomics }},
 		{key: "coalescer", ptr: func(c *Config) any { return &c.Coalescer }},
 	}
@@ -132,6 +133,7 @@ func buildFields() []field {
 		field{key: "lat.shared", ptr: func(c *Config) any { return &c.Latency.Shared }},
 		field{key: "lat.l1_hit", ptr: func(c *Config) any { return &c.Latency.L1Hit }},
 		field{key: "lat.ldg_64", ptr: func(c *Config) any { return &c.Latency.LDG64 }},
+		field{key: "lat.s2r", ptr: func(c *Config) any { return &c.Latency.S2R }},
 		field{key: "lat.ldg_128", ptr: func(c *Config) any { return &c.Latency.LDG128 }},
 		field{key: "lat.l2_hit", ptr: func(c *Config) any { return &c.Latency.L2Hit }},
 		field{key: "lat.l2_hit_l2clk", ptr: func(c *Config) any { return &c.Latency.L2HitL2Clk }},

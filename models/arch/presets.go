@@ -65,6 +65,8 @@ var common = []row{
 	{"sm.lsu_stores", "0", "stores share the LSU's queue unless the preset measured their path"},
 	{"sm.lsu_store_reg_cycles", "0", "a store holds its path for its lines only unless the preset measured its registers' cost"},
 	{"sm.drain_stores", "false", "a CTA retires when its warps' results land unless the preset measured its stores' drain"},
+	{"lat.s2r", "0", "a read of %tid, %ctaid and the like is an ALU move unless the preset measured its S2R"},
+	{"sm.s2r_cycles", "0", "a read of %tid, %ctaid and the like is an ALU move unless the preset measured its S2R"},
 	{"sm.int32_lanes", "0", "integer work shares the FP32 pipe unless the preset measured its own pipes"},
 	{"lat.int", "0", "as lat.alu unless the preset measured integer latencies by class"},
 	{"lat.imad_hi", "0", "as lat.alu unless the preset measured integer latencies by class"},
