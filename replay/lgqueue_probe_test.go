@@ -24,15 +24,15 @@ const (
 // are a launch (words words and keyInts integers), block, warp, smid, then the warp's
 // clock stamps; it returns by launch ("l2 32 32 2": the launch's fields joined by
 // spaces), by SM, each warp's stamps. width is the records' length.
-func readWarpStamps(t *testing.T, path string, words, keyInts, width int) map[string]map[int][][]int {
+func readWarpStamps(t *testing.T, path string, words, keyInts, width int) warpRuns {
 	t.Helper()
 	return warpStamps(t, path, readCSVRecords(t, path), words, keyInts, width)
 }
 
 // warpStamps is readWarpStamps on the records recs of path, read already.
-func warpStamps(t *testing.T, path string, recs [][]string, words, keyInts, width int) map[string]map[int][][]int {
+func warpStamps(t *testing.T, path string, recs [][]string, words, keyInts, width int) warpRuns {
 	t.Helper()
-	runs := map[string]map[int][][]int{}
+	runs := warpRuns{}
 	for _, r := range recs[1:] {
 		if len(r) != width {
 			t.Fatalf("%s %v: want %d fields (%s)", path, r, width, strings.Join(recs[0], ","))
@@ -46,6 +46,31 @@ func warpStamps(t *testing.T, path string, recs [][]string, words, keyInts, widt
 		runs[key][sm] = append(runs[key][sm], n[keyInts+3:])
 	}
 	return runs
+}
+
+// warpRuns is a stamped probe's launches (readWarpStamps): by launch key, by SM (or by
+// CTA, engineStamps), each warp's stamps.
+type warpRuns map[string]map[int][][]int
+
+// launch is the launch key's stamps, or stops the test.
+func (r warpRuns) launch(t *testing.T, key string) map[int][][]int {
+	t.Helper()
+	sms, ok := r[key]
+	if !ok {
+		t.Fatalf("no launch %q among the probe's %d", key, len(r))
+	}
+	return sms
+}
+
+// medianGap is the median over every warp of ws of its stamp b less its stamp a.
+func medianGap(ws map[int][][]int, a, b int) int {
+	var v []int
+	for _, w := range ws {
+		for _, s := range w {
+			v = append(v, s[b]-s[a])
+		}
+	}
+	return medianInt(v)
 }
 
 // column is stamp i of each warp.
@@ -75,18 +100,10 @@ func returnSpread(at []int, lines int) float64 {
 // LSU queue today holds 32 cycles of work (mioQueue), one such load.
 func TestLGQueueProbe(t *testing.T) {
 	runs := readWarpStamps(t, lgQueueRun, 1, 3, 10) // from,k,warps,ctas_per_sm,block,warp,smid,t0,t1,t2
-	get := func(key string) map[int][][]int {
-		t.Helper()
-		r, ok := runs[key]
-		if !ok {
-			t.Fatalf("lgqueue: no launch %q", key)
-		}
-		return r
-	}
 	// Issue: the 64th warp's load leaves within 400 cycles of the SM's first warp's
 	// start (the second CTA starts about 200 cycles after the first).
 	for _, key := range []string{"l2 32 32 2", "dram 32 32 2", "l2 4 32 2"} {
-		for sm, ws := range get(key) {
+		for sm, ws := range runs.launch(t, key) {
 			if len(ws) != 64 {
 				t.Fatalf("%s: SM %d has %d warps, want 64", key, sm, len(ws))
 			}
@@ -103,7 +120,7 @@ func TestLGQueueProbe(t *testing.T) {
 		lines    int // a warp's lines
 		min, max float64
 	}{{"l2 32 32 0", 32, 1.2, 1.3}, {"l2 4 32 0", 4, 1.0, 1.7}, {"l2 1 32 0", 1, 2.2, 3.3}} {
-		for sm, ws := range get(c.key) {
+		for sm, ws := range runs.launch(t, c.key) {
 			if per := returnSpread(column(ws, 2), c.lines); per < c.min || per > c.max {
 				t.Errorf("%s, SM %d: returns %.2f cycles a line apart, want %.2f-%.2f", c.key, sm, per, c.min, c.max)
 			}
@@ -115,7 +132,7 @@ func TestLGQueueProbe(t *testing.T) {
 		key      string
 		min, max int
 	}{{"l2 1 1 1", 250, 320}, {"dram 1 32 1", 450, 800}} {
-		for sm, ws := range get(c.key) {
+		for sm, ws := range runs.launch(t, c.key) {
 			fastest := math.MaxInt
 			for _, w := range ws {
 				fastest = min(fastest, w[2]-w[1])

@@ -20,31 +20,15 @@ const s2rRun = "../traces/hw/h200-2026-11-29-s2r/s2r.csv"
 // ALU move (docs/issue-11.md item 33).
 func TestS2RProbe(t *testing.T) {
 	runs := readWarpStamps(t, s2rRun, 1, 2, 15) // part,k,w,block,warp,smid,t0..t8
-	get := func(key string) map[int][][]int {
-		t.Helper()
-		sms, ok := runs[key]
-		if !ok {
-			t.Fatalf("s2r: no launch %q", key)
-		}
-		return sms
-	}
-	// wait is the median over the launch's warps of t2 - t1: the read's issue to its
-	// arrival (behind and behindst).
-	wait := func(key string) int {
-		var v []int
-		for _, ws := range get(key) {
-			for _, w := range ws {
-				v = append(v, w[2]-w[1])
-			}
-		}
-		return medianInt(v)
-	}
+	// wait is the median warp's t2 - t1: the read's issue to its arrival (behind and
+	// behindst).
+	wait := func(key string) int { return medianGap(runs.launch(t, key), 1, 2) }
 	alone := wait("behind 0 1")
 	t.Logf("a lone warp's read arrives %d cycles after it issues", alone)
 	if alone < 25 || alone > 40 {
 		t.Errorf("a lone warp's read arrives after %d cycles, want 25-40", alone)
 	}
-	for sm, ws := range get("behind 0 32") {
+	for sm, ws := range runs.launch(t, "behind 0 32") {
 		at := column(ws, 2)
 		slices.Sort(at)
 		rate := float64(at[len(at)-1]-at[0]) / float64(len(at)-1)
@@ -127,28 +111,12 @@ func TestS2ROnTheProbe(t *testing.T) {
 		k, warps int
 	}{{0, 1}, {0, 32}, {1, 32}} {
 		key := fmt.Sprintf("behind %d %d", c.k, c.warps)
-		sms, ok := runs[key]
-		if !ok {
-			t.Fatalf("s2r: no launch %q", key)
-		}
-		var hw []int
-		for _, ws := range sms {
-			for _, w := range ws {
-				hw = append(hw, w[2]-w[1])
-			}
-		}
 		r := captureProbe(t, "s2r.ptx", s2rBehindPTX(c.k), 4, 32*c.warps)
 		engine := func(sets ...string) int {
 			_, st := engineStamps(t, r, sets...)
-			var v []int
-			for _, ws := range st {
-				for _, w := range ws {
-					v = append(v, w[2]-w[1])
-				}
-			}
-			return medianInt(v)
+			return medianGap(st, 1, 2)
 		}
-		w := [3]int{medianInt(hw), engine(keys...), engine()}
+		w := [3]int{medianGap(runs.launch(t, key), 1, 2), engine(keys...), engine()}
 		wait[key] = w
 		t.Logf("%-12s: a read arrives %3d cycles after it issues in the engine (%d without the keys), the H200 %3d", key, w[1], w[2], w[0])
 	}

@@ -164,6 +164,11 @@ func TestValidate(t *testing.T) {
 		{"hopper", "sm.lsu_partial_line_cycles", "NaN", "sm.lsu_partial_line_cycles"},
 		{"hopper", "sm.lsu_store_sector_cycles", "1", "sm.lsu_stores"}, // a store path with no room
 		{"hopper", "sm.lsu_miss_sector_cycles", "0.5", ""},
+		{"hopper", "sm.lsu_stores", "40", "no path of their own"},          // ignored without a store path
+		{"hopper", "sm.lsu_store_reg_cycles", "1", "no path of their own"}, // likewise
+		{"hopper", "sm.s2r_cycles", "2", "lat.s2r is 0"},                   // ignored without lat.s2r
+		{"hopper", "lat.s2r", "-1", "lat.s2r"},
+		{"hopper", "lat.s2r", "23", ""},
 	} {
 		c, _ := Preset(tc.arch, "")
 		if err := c.Set(tc.key, tc.value); err != nil {

@@ -666,6 +666,18 @@ func (c *Config) Validate() error {
 	if c.Latency.S2R < 0 || c.SM.S2RCycles < 0 {
 		bad("lat.s2r", "and sm.s2r_cycles must not be negative (0: an S2R is an ALU move), are %d and %d", c.Latency.S2R, c.SM.S2RCycles)
 	}
+	if c.SM.S2RCycles > 0 && c.Latency.S2R == 0 {
+		bad("sm.s2r_cycles", "is %d but lat.s2r is 0, which makes an S2R an ALU move: set lat.s2r too, or sm.s2r_cycles to 0", c.SM.S2RCycles)
+	}
+	// Keys of the stores' own path do nothing without it: say so rather than ignore them.
+	if !c.StorePath() {
+		if c.SM.LSUStores > 0 {
+			bad("sm.lsu_stores", "is %d but stores have no path of their own (sm.lsu_store_line_cycles and sm.lsu_store_sector_cycles are 0)", c.SM.LSUStores)
+		}
+		if c.SM.LSUStoreRegCycles > 0 {
+			bad("sm.lsu_store_reg_cycles", "is %g but stores have no path of their own (sm.lsu_store_line_cycles and sm.lsu_store_sector_cycles are 0)", c.SM.LSUStoreRegCycles)
+		}
+	}
 	if c.Latency.LDG64 < 0 {
 		bad("lat.ldg_64", "must not be negative (0: as a 4-byte load), is %d", c.Latency.LDG64)
 	}
