@@ -373,12 +373,7 @@ func sassOf(in *format.Inst, inEntry bool) int {
 // thread, warp or CTA (the SASS of scripts/hw/s2r.cu; ptxas may make a CTA-uniform one
 // an S2UR). Not %ntid and %nctaid (constant bank), nor the clocks (CS2R).
 func s2rRegister(s string) bool {
-	name, ok := strings.CutPrefix(s, "%")
-	if !ok {
-		return false
-	}
-	name, _, _ = strings.Cut(name, ".")
-	switch name {
+	switch specialName(s) {
 	case "tid", "ctaid", "laneid", "warpid", "nwarpid", "smid", "nsmid",
 		"lanemask_eq", "lanemask_le", "lanemask_lt", "lanemask_ge", "lanemask_gt":
 		return true
@@ -386,15 +381,28 @@ func s2rRegister(s string) bool {
 	return false
 }
 
+// clockRegister: a PTX clock register (%clock, %clock64, %clock_hi), which SASS reads
+// with CS2R.
+func clockRegister(s string) bool {
+	n := specialName(s)
+	return n == "clock" || n == "clock_hi"
+}
+
+// specialName is operand s without its %, component and number (%tid.x: tid,
+// %clock64: clock, %envreg3: envreg), or "" if s is not a register.
+func specialName(s string) string {
+	name, ok := strings.CutPrefix(s, "%")
+	if !ok {
+		return ""
+	}
+	name, _, _ = strings.Cut(name, ".")
+	return strings.TrimRight(name, "0123456789")
+}
+
 // specialRegister: a PTX special register (%tid.x, %ctaid.y, %laneid, %clock64...),
 // which SASS reads with S2R, S2UR or LDC.
 func specialRegister(s string) bool {
-	name, ok := strings.CutPrefix(s, "%")
-	if !ok {
-		return false
-	}
-	name, _, _ = strings.Cut(name, ".")
-	switch strings.TrimRight(name, "0123456789") {
+	switch specialName(s) {
 	case "tid", "ntid", "ctaid", "nctaid", "laneid", "warpid", "nwarpid", "smid", "nsmid", "gridid",
 		"clock", "clock_hi", "globaltimer", "globaltimer_lo", "globaltimer_hi", "lanemask_eq", "lanemask_le",
 		"lanemask_lt", "lanemask_ge", "lanemask_gt", "dynamic_smem_size", "total_smem_size", "envreg", "pm":

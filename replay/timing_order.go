@@ -110,9 +110,9 @@ func (o *orderer) blockEnd(pc int) bool {
 	return c == format.ClassControl || c == format.ClassSync || o.insts[pc].kind == ikBarrier || readsClock(in)
 }
 
-// readsClock reports whether in reads an SM clock register.
+// readsClock reports whether in reads an SM clock register (a mov from one).
 func readsClock(in *format.Inst) bool {
-	return strings.Contains(in.PTX, "%clock")
+	return strings.HasPrefix(in.Opcode, "mov") && clockRegister(lastOperand(in.PTX))
 }
 
 // run is the block from one entry pc: its length and issue order (offsets from the

@@ -669,15 +669,6 @@ func (c *Config) Validate() error {
 	if c.SM.S2RCycles > 0 && c.Latency.S2R == 0 {
 		bad("sm.s2r_cycles", "is %d but lat.s2r is 0, which makes an S2R an ALU move: set lat.s2r too, or sm.s2r_cycles to 0", c.SM.S2RCycles)
 	}
-	// Keys of the stores' own path do nothing without it: say so rather than ignore them.
-	if !c.StorePath() {
-		if c.SM.LSUStores > 0 {
-			bad("sm.lsu_stores", "is %d but stores have no path of their own (sm.lsu_store_line_cycles and sm.lsu_store_sector_cycles are 0)", c.SM.LSUStores)
-		}
-		if c.SM.LSUStoreRegCycles > 0 {
-			bad("sm.lsu_store_reg_cycles", "is %g but stores have no path of their own (sm.lsu_store_line_cycles and sm.lsu_store_sector_cycles are 0)", c.SM.LSUStoreRegCycles)
-		}
-	}
 	if c.Latency.LDG64 < 0 {
 		bad("lat.ldg_64", "must not be negative (0: as a 4-byte load), is %d", c.Latency.LDG64)
 	}
@@ -727,8 +718,17 @@ func (c *Config) Validate() error {
 	if c.SM.LSUStores < 0 {
 		bad("sm.lsu_stores", "must not be negative, is %d", c.SM.LSUStores)
 	}
-	if c.StorePath() && c.SM.LSUStores == 0 {
+	// sm.lsu_stores and sm.lsu_store_reg_cycles belong to the stores' own path: the one
+	// is needed with it, and neither would do anything without it.
+	path := c.StorePath()
+	if path && c.SM.LSUStores == 0 {
 		bad("sm.lsu_stores", "must be above 0 where stores have their own path (sm.lsu_store_line_cycles %g, sm.lsu_store_sector_cycles %g)", c.SM.LSUStoreLineCycles, c.SM.LSUStoreSectorCycles)
+	}
+	if !path && c.SM.LSUStores > 0 {
+		bad("sm.lsu_stores", "is %d but stores have no path of their own (sm.lsu_store_line_cycles and sm.lsu_store_sector_cycles are 0)", c.SM.LSUStores)
+	}
+	if !path && c.SM.LSUStoreRegCycles > 0 {
+		bad("sm.lsu_store_reg_cycles", "is %g but stores have no path of their own (sm.lsu_store_line_cycles and sm.lsu_store_sector_cycles are 0)", c.SM.LSUStoreRegCycles)
 	}
 	nsKey("sm.cta_launch_ns", c.SM.CTALaunchNS)
 	nsKey("sm.cta_retire_ns", c.SM.CTARetireNS)

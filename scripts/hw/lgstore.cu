@@ -54,6 +54,8 @@ __global__ void behind(unsigned *buf, long long *out, unsigned *sink)
 			st(storePtr<KIND>(buf, gw * MAXN + j), lane + j);
 		return;
 	}
+	// As lgdepth.cu's behind, written out: a helper shared by the two moves ptxas's
+	// schedule away from the committed runs' SASS.
 	while (smClock() - t0 < 200)
 		;
 	long long t1 = smClock();
