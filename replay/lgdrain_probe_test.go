@@ -94,11 +94,10 @@ func engineStamps(t *testing.T, r *format.Reader, sets ...string) (sm map[int]in
 // the 32 warps' conflicting column reads arrive over about 960 cycles in an SM's first
 // CTA on the H200 (t2, the stamp once a warp's data are in, hw-facts section 26); the
 // engine's must too, within 15% (with the list scheduler free to hoist the clock read
-// above the read's consumer they spread over 70). Logged: when the barrier lets the
-// warps go (t1) against the CTA's first stamp, 263 cycles on the H200 and 103 in the
-// engine: the warps' reads of %tid and %ctaid (S2R) before their first stamp take
-// the SM 2 cycles each on the H200, an ALU move in the engine (hw-facts section 30,
-// docs/issue-11.md item 33).
+// above the read's consumer they spread over 70). Logged: when the warps pass the
+// barrier (t1; a warp issues past it, hw-facts section 31) against the CTA's first
+// stamp, 263 cycles on the H200 and 103 in the engine (125 with the barrier's and the
+// S2R's keys, docs/issue-11.md item 35).
 func TestDrainStampsInTheEngine(t *testing.T) {
 	ptx, err := os.ReadFile("testdata/lgdrain.ptx")
 	if err != nil {
@@ -143,7 +142,7 @@ func TestDrainStampsInTheEngine(t *testing.T) {
 	}
 	hs, ht1 := firstCTAs(hw, hwSM)
 	es, et1 := firstCTAs(eng, engSM)
-	t.Logf("v2, an SM's first CTA: its warps' conflicting reads arrive over %d cycles in the engine, %d on the H200; the barrier lets them go %d cycles after its first stamp, %d on the H200",
+	t.Logf("v2, an SM's first CTA: its warps' conflicting reads arrive over %d cycles in the engine, %d on the H200; they pass the barrier %d cycles after its first stamp, %d on the H200",
 		es, hs, et1, ht1)
 	if math.Abs(float64(es)/float64(hs)-1) > 0.15 {
 		t.Errorf("v2's first CTA: the reads arrive over %d cycles in the engine, the H200 %d: want within 15%%", es, hs)

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -128,6 +129,38 @@ type timedInst struct {
 	cacheOp      format.CacheOp
 	agg          bool   // an atomic ptxas aggregates per warp (Aggregated)
 	lanes        uint32 // an ldmatrix's lanes that give its rows (matrixLanes); 0 for others
+	bar          barWait
+}
+
+// barWait is which release from a CTA barrier an instruction waits for when its warp
+// issues past the barrier (lat.bar): none (arithmetic, branches, clock reads), the
+// barrier's (another barrier, an S2R, a constant read), a shared access's, a global
+// one's, or, for a generic access, the one of the space its addresses fall in.
+type barWait uint8
+
+const (
+	barNone barWait = iota
+	barSync
+	barShared
+	barGlobal
+	barGeneric
+	numBarWaits
+)
+
+// barWaitOf is the release an instruction of kind k (before an S2R is made an ALU
+// move) waits for.
+func barWaitOf(k instKind) barWait {
+	switch k {
+	case ikBarrier, ikS2R, ikConst, ikParam, ikConstBankRead:
+		return barSync
+	case ikShared:
+		return barShared
+	case ikGlobal, ikLocal, ikTex:
+		return barGlobal
+	case ikGeneric:
+		return barGeneric
+	}
+	return barNone
 }
 
 // itsWindow bounds how many records past the oldest unissued one an ITS warp looks at for
@@ -145,10 +178,12 @@ type timedWarp struct {
 	ready    bool
 	atBar    bool
 	finished bool
+	barHeld  bool // issued past a barrier that has not released (lat.bar)
 	state    stall
 	atPC     uint32
 	next     int // record to issue when ready
 	wake     int64
+	barAt    int64 // the cycle the last barrier released: its last warp's arrival
 	// fetchAt is the first cycle the warp may issue after a taken branch (lat.branch);
 	// trips counts, per counted loop (timedInst.loop), the back edges it took since it
 	// last left that loop.
@@ -328,6 +363,11 @@ type timer struct {
 	canArm bool
 	// reuseMiss: sm.reuse_miss_cycles.
 	reuseMiss int
+	// barDefer: a warp issues past a bar.sync without a result (lat.bar > 0), and
+	// barLat[b] is how long after the last arrival an instruction that needs the
+	// barrier (timedInst.bar b) may issue.
+	barDefer bool
+	barLat   [numBarWaits]int64
 	// sassCount: sass.go's estimate of each pc's SASS instructions (nil: count PTX), for
 	// the report.
 	sassCount []int
@@ -469,6 +509,10 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	e.storeReg, e.storePath = hund(cfg.SM.LSUStoreRegCycles), cfg.StorePath()
 	e.prefetch = opts.Workers != 1 && runtime.GOMAXPROCS(0) > 1
 	e.reuseMiss = cfg.SM.ReuseMissCycles
+	if b := cfg.Latency.Bar; b > 0 {
+		or := func(v int) int64 { return int64(cmp.Or(v, b)) }
+		e.barDefer, e.barLat = true, [numBarWaits]int64{barSync: int64(b), barShared: or(cfg.Latency.BarShared), barGlobal: or(cfg.Latency.BarGlobal)}
+	}
 	n := len(e.prog)
 	e.insts = make([]timedInst, n)
 	agg := Aggregated(l.Program, l.PTXProducer, cfg)
@@ -480,6 +524,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	for pc := range e.prog {
 		in := &e.prog[pc]
 		k := classify(in)
+		bar := barWaitOf(k)
 		if k == ikS2R && cfg.Latency.S2R == 0 {
 			k = ikPlain // an ALU move
 		}
@@ -533,7 +578,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 		}
 		// An mma's measured interval (sm.mma_cycles_*) has its operand reads in it.
 		e.insts[pc] = timedInst{kind: k, pipe: p, slots: slots, intN: slots, alt: alt, three: srcs >= 3 && p != pTensor, lat: lat, why: why, rd: in.RegsRead, wr: in.RegsWritten,
-			width: max(int(in.Width), 1), memOp: in.MemOp, cacheOp: in.CacheOp, agg: agg != nil && agg[pc]}
+			width: max(int(in.Width), 1), memOp: in.MemOp, cacheOp: in.CacheOp, agg: agg != nil && agg[pc], bar: bar}
 		if matrix != nil {
 			e.insts[pc].lanes = matrix[pc]
 		}
@@ -759,7 +804,7 @@ func (s *timedSM) launch(t int64) {
 			s.err = fmt.Errorf("CTA %d: no free warp slot on SM %d (occupancy %d CTAs)", id, s.id, e.occ.CTAsPerSM)
 			return
 		}
-		tw := &timedWarp{w: w, cta: c, slot: slot, sched: slot % len(s.scheds), finished: w.Len() == 0, since: t, okRec: -1}
+		tw := &timedWarp{w: w, cta: c, slot: slot, sched: slot % len(s.scheds), finished: w.Len() == 0, since: t, okRec: -1, barAt: math.MinInt64 / 2}
 		if e.loops > 0 {
 			tw.trips = make([]uint32, e.loops)
 		}
@@ -859,6 +904,12 @@ func (s *timedSM) canIssue(w *timedWarp, i int, t int64) bool {
 			w.okPipe = &s.scheds[w.sched].pipes[in.pipe]
 		}
 	}
+	if in.bar != barNone && s.e.barDefer {
+		if wait, at := s.barWait(w, in, i, t); wait {
+			w.state, w.wake = stBarrier, at
+			return false
+		}
+	}
 	if p := w.okPipe; p != nil {
 		if ok, at := p.Free(t); !ok {
 			w.state, w.wake = stMathPipeThrottle, at
@@ -884,6 +935,23 @@ func (s *timedSM) canIssue(w *timedWarp, i int, t int64) bool {
 		}
 	}
 	return true
+}
+
+// barWait reports whether the instruction in, record i of w, must wait at t for the
+// release of the barrier w issued past, and until when (-1: it has not released).
+func (s *timedSM) barWait(w *timedWarp, in *timedInst, i int, t int64) (bool, int64) {
+	if w.barHeld {
+		return true, -1
+	}
+	b := in.bar
+	if b == barGeneric {
+		b = barGlobal
+		if s.resolve(w.w, i) == ikShared {
+			b = barShared
+		}
+	}
+	at := w.barAt + s.e.barLat[b]
+	return t < at, at
 }
 
 // disarm makes an armed warp, selected at t, ready to issue: its cycles since it was
@@ -947,7 +1015,7 @@ func (s *timedSM) publish(w *timedWarp) {
 	h := &s.hot[w.slot]
 	h.ready, h.armed, h.res = w.ready, w.armed, w.res
 	switch {
-	case w.finished || w.armed || (w.atBar && w.state == stBarrier):
+	case w.finished || w.armed || ((w.atBar || w.barHeld) && w.state == stBarrier):
 		h.due = math.MaxInt64
 	case w.ready:
 		h.due = math.MinInt64
@@ -1171,7 +1239,7 @@ func (s *timedSM) twoLevelNext(t int64, issued bool, next int64) int64 {
 		}
 		// A warp held at a barrier leaves the two-level active set too: otherwise a full
 		// active set waiting for a pending warp that cannot enter it never moves again.
-		if (w.state == stLongScoreboard || (w.atBar && w.state == stBarrier)) &&
+		if (w.state == stLongScoreboard || ((w.atBar || w.barHeld) && w.state == stBarrier)) &&
 			s.scheds[w.sched].pol.LongStall(w.slot) && next < 0 {
 			next = t + 1 // a pending warp entered the active set: look again next cycle
 		}
@@ -1242,7 +1310,11 @@ func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 	var done int64
 	switch k {
 	case ikBarrier:
-		w.atBar = true
+		if e.barDefer && len(in.wr) == 0 { // a bar.red's result waits for the release
+			w.barHeld = true
+		} else {
+			w.atBar = true
+		}
 		w.cta.waiting++
 	case ikGlobal:
 		var left int64
@@ -1280,15 +1352,15 @@ func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 		c := w.cta
 		c.live--
 		c.drained = max(c.drained, w.sb.Drained(), t+1)
-		if w.atBar {
-			w.atBar = false
+		if w.atBar || w.barHeld {
+			w.atBar, w.barHeld = false, false
 			c.waiting--
 		}
 	}
 	c := w.cta
 	if c.waiting > 0 && c.waiting == c.live {
 		for _, x := range c.warps {
-			x.atBar = false
+			x.atBar, x.barHeld, x.barAt = false, false, t
 			s.publish(x)
 		}
 		c.waiting = 0

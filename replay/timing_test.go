@@ -101,13 +101,21 @@ func TestTimingSmoke(t *testing.T) {
 
 // Every scheduler policy completes kernels with barriers: under two-level, warps waiting
 // at a barrier leave the active set, or a full active set waiting for a pending warp
-// would never move again (it did, before: "32 warps can never issue again").
+// would never move again (it did, before: "32 warps can never issue again"). So do
+// they where warps issue past their barrier (lat.bar), with another result: the warps'
+// arithmetic after a barrier overlaps the wait, their memory accesses wait longer.
 func TestPoliciesCompleteBarriers(t *testing.T) {
 	r := traceOf(t, "transpose_v2", "n=256")
 	for _, pol := range []string{"lrr", "gto", "two-level"} {
-		k := timeOne(t, r, "fermi", "sm.scheduler="+pol)
-		if c := metric(t, k, "sm__cycles_elapsed.avg"); c <= 0 {
-			t.Errorf("%s: %v cycles", pol, c)
+		var c [2]float64
+		for i, sets := range [][]string{nil, {"lat.bar=100"}} {
+			k := timeOne(t, r, "fermi", append(sets, "sm.scheduler="+pol)...)
+			if c[i] = metric(t, k, "sm__cycles_elapsed.avg"); c[i] <= 0 {
+				t.Errorf("%s %v: %v cycles", pol, sets, c[i])
+			}
+		}
+		if c[1] == c[0] {
+			t.Errorf("%s: %v cycles with lat.bar=100 and without: want the key to act", pol, c[1])
 		}
 	}
 }

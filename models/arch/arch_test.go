@@ -169,6 +169,9 @@ func TestValidate(t *testing.T) {
 		{"hopper", "sm.s2r_cycles", "2", "lat.s2r is 0"},                   // ignored without lat.s2r
 		{"hopper", "lat.s2r", "-1", "lat.s2r"},
 		{"hopper", "lat.s2r", "23", ""},
+		{"hopper", "lat.bar_shared", "61", "set lat.bar too"}, // ignored without lat.bar
+		{"hopper", "lat.bar_global", "-1", "lat.bar_global"},
+		{"hopper", "lat.bar", "14", ""},
 	} {
 		c, _ := Preset(tc.arch, "")
 		if err := c.Set(tc.key, tc.value); err != nil {

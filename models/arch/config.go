@@ -423,9 +423,18 @@ type Latency struct {
 	// the SM sm.s2r_cycles (scripts/hw/s2r.cu: on the H200 a lone warp's arrives 25-35
 	// cycles after it issues, 32 warps' 2 cycles apart, and behind a 32-way conflicting
 	// load a warp the median waits 600). 0: such a read is an ALU move.
-	S2R        int
-	L2Hit      int // SM cycles of an L2 hit (all of it when L2HitL2Clk is 0)
-	L2HitL2Clk int // L2 cycles of an L2 hit
+	S2R int
+	// Bar is the cycles from the last warp's arrival at a CTA barrier (bar.sync without
+	// a result) to the first issue of its warps' next barrier, S2R or constant read;
+	// BarShared and BarGlobal the same for a shared-memory access and for a global,
+	// local, texture or generic one (0: Bar's). With Bar set a warp issues past its
+	// barrier until such an instruction, as SASS's BAR.SYNC.DEFER_BLOCKING does
+	// (scripts/hw/barrier.cu: on the H200 the others' clock reads and adds go on; an
+	// S2R waits 14 cycles, a shared load about 61, a global store or load about 119).
+	// 0: a warp waits at its barrier, and all go the cycle after the last arrives.
+	Bar, BarShared, BarGlobal int
+	L2Hit                     int // SM cycles of an L2 hit (all of it when L2HitL2Clk is 0)
+	L2HitL2Clk                int // L2 cycles of an L2 hit
 	// DRAM is load-to-use from DRAM in SM cycles. With DRAMNS > 0 it is derived:
 	// L2HitCycles plus DRAMNS at the SM clock.
 	DRAM   int
@@ -668,6 +677,12 @@ func (c *Config) Validate() error {
 	}
 	if c.SM.S2RCycles > 0 && c.Latency.S2R == 0 {
 		bad("sm.s2r_cycles", "is %d but lat.s2r is 0, which makes an S2R an ALU move: set lat.s2r too, or sm.s2r_cycles to 0", c.SM.S2RCycles)
+	}
+	if c.Latency.Bar < 0 || c.Latency.BarShared < 0 || c.Latency.BarGlobal < 0 {
+		bad("lat.bar", "lat.bar_shared and lat.bar_global must not be negative (0: a warp waits at its barrier), are %d, %d and %d", c.Latency.Bar, c.Latency.BarShared, c.Latency.BarGlobal)
+	}
+	if c.Latency.Bar == 0 && (c.Latency.BarShared > 0 || c.Latency.BarGlobal > 0) {
+		bad("lat.bar", "is 0, which makes a warp wait at its barrier, but lat.bar_shared or lat.bar_global is set (%d, %d): set lat.bar too, or them to 0", c.Latency.BarShared, c.Latency.BarGlobal)
 	}
 	if c.Latency.LDG64 < 0 {
 		bad("lat.ldg_64", "must not be negative (0: as a 4-byte load), is %d", c.Latency.LDG64)
