@@ -73,6 +73,21 @@ static void warpCycles(const long long *cyc, int warps, long long *lo, long long
 	*hi = *std::max_element(t.begin(), t.end());
 }
 
+// printWarpStamps copies blocks * warps rows of row numbers (an SM id and a warp's clock
+// stamps, sm_stamp.cuh) from out on the device and prints each as
+// "part,k,warps,block,warp," and its row.
+static void printWarpStamps(const char *part, int k, int blocks, int warps, const long long *out, int row)
+{
+	std::vector<long long> h((size_t)blocks * warps * row);
+	CK(cudaMemcpy(h.data(), out, h.size() * 8, cudaMemcpyDeviceToHost));
+	for (size_t r = 0; r < (size_t)blocks * warps; r++) {
+		printf("%s,%d,%d,%zu,%zu", part, k, warps, r / warps, r % warps);
+		for (int j = 0; j < row; j++)
+			printf(",%lld", h[row * r + j]);
+		printf("\n");
+	}
+}
+
 // at is the p-th quantile (0 to 1) of v, by rank; 0 for none.
 template <typename T>
 static T at(std::vector<T> v, double p)

@@ -135,14 +135,7 @@ static void run(unsigned *buf, long long *out, unsigned *sink)
 			probe<PART, K><<<4, 32 * w>>>(buf, out, sink);
 			CK(cudaDeviceSynchronize());
 		}
-		std::vector<long long> h((size_t)4 * w * ROW);
-		CK(cudaMemcpy(h.data(), out, h.size() * 8, cudaMemcpyDeviceToHost));
-		for (size_t r = 0; r < (size_t)4 * w; r++) {
-			printf("%s,%d,%d,%zu,%zu", partName[PART], K, w, r / w, r % w);
-			for (int j = 0; j < ROW; j++)
-				printf(",%lld", h[ROW * r + j]);
-			printf("\n");
-		}
+		printWarpStamps(partName[PART], K, 4, w, out, ROW);
 	}
 }
 
