@@ -33,6 +33,13 @@ func afterLast(ws map[int][][]int, k, w, i int) map[int][]int {
 	return d
 }
 
+// lateAfterLast is afterLast's stamp t3 of the H200's launch "late k w", every SM's
+// warps together.
+func lateAfterLast(t *testing.T, runs warpRuns, k, w int) []int {
+	t.Helper()
+	return slices.Concat(slices.Collect(maps.Values(afterLast(runs.launch(t, fmt.Sprintf("late %d %d", k, w)), k, w, 3)))...)
+}
+
 // TestBarrierProbe: on the H200 a warp issues past a bar.sync (SASS BAR.SYNC.DEFER_BLOCKING)
 // until an instruction that needs the barrier: the clock reads and the add after it go
 // 3000 cycles before the late warp arrives; an S2R or a second barrier issues 14 cycles
@@ -45,22 +52,15 @@ func afterLast(ws map[int][][]int, k, w, i int) map[int][]int {
 func TestBarrierProbe(t *testing.T) {
 	runs := readWarpStamps(t, barrierRun, 1, 2, 10) // part,k,w,block,warp,smid,t0..t3
 	for _, k := range []int{0, 1, 6, 7} {           // clock reads, an add
-		for sm, d := range runs.launch(t, fmt.Sprintf("late %d 32", k)) {
-			early := afterLast(map[int][][]int{sm: d}, k, 32, 3)[sm]
-			early = slices.Delete(early, lateWarp(k, 32), lateWarp(k, 32)+1)
+		for sm, d := range afterLast(runs.launch(t, fmt.Sprintf("late %d 32", k)), k, 32, 3) {
+			early := slices.Delete(d, lateWarp(k, 32), lateWarp(k, 32)+1)
 			if m := slices.Max(early); m > -2000 {
 				t.Errorf("late %d, SM %d: a warp's t3 comes %d cycles after the last arrival, want its clock reads and adds 2000 cycles before it", k, sm, m)
 			}
 		}
 	}
 	// lone is a lone warp's t3 less its t1: the barrier's release and what follows it.
-	lone := func(k int) int {
-		v := []int{}
-		for _, d := range afterLast(runs.launch(t, fmt.Sprintf("late %d 1", k)), k, 1, 3) {
-			v = append(v, d...)
-		}
-		return medianInt(v)
-	}
+	lone := func(k int) int { return medianInt(lateAfterLast(t, runs, k, 1)) }
 	s2r, bar, lds, stg := lone(2), lone(8), lone(4), lone(12)
 	t.Logf("a lone warp's t3 after its arrival: S2R read %d, a second bar.sync %d, LDS read %d, STG %d", s2r, bar, lds, stg)
 	for _, c := range []struct {
@@ -139,7 +139,7 @@ ret;
 // barrierKeys are the release's measured waits (TestBarrierProbe; a lone warp): a
 // second barrier 14 cycles after the last arrival's BAR, a shared load 61 (its result
 // at 86, lat.shared 23), a global store 119 (t3 121); with the S2R's keys (item 34).
-var barrierKeys = []string{"lat.bar=14", "lat.bar_shared=61", "lat.bar_global=119", "lat.s2r=23", "sm.s2r_cycles=2"}
+var barrierKeys = append([]string{"lat.bar=14", "lat.bar_shared=61", "lat.bar_global=119"}, s2rKeys...)
 
 // TestBarrierOnTheProbe: barrier.cu's late part in the timing engine on hopper/h200
 // against the H200 (TestBarrierProbe). With lat.bar, lat.bar_shared and lat.bar_global
@@ -171,25 +171,19 @@ func TestBarrierOnTheProbe(t *testing.T) {
 			t.Errorf("late %d: the first clock read after the barrier %d cycles after the last arrival with the keys, %d without: want long before with them only", k, with, without)
 		}
 	}
-	hw := func(k int) int {
-		v := []int{}
-		for _, d := range afterLast(runs.launch(t, fmt.Sprintf("late %d 1", k)), k, 1, 3) {
-			v = append(v, d...)
-		}
-		return medianInt(v)
-	}
+	hw := func(k int) int { return medianInt(lateAfterLast(t, runs, k, 1)) } // a lone warp's
 	for _, c := range []struct {
 		what string
 		k    int
 	}{{"an S2R's result", 2}, {"a second barrier", 8}, {"a shared load's result", 4}, {"a global store", 12}} {
-		got, without, want := medianInt(t3(c.k, 1, barrierKeys...)), medianInt(t3(c.k, 1, barrierKeys[3:]...)), hw(c.k)
+		got, without, want := medianInt(t3(c.k, 1, barrierKeys...)), medianInt(t3(c.k, 1, s2rKeys...)), hw(c.k)
 		t.Logf("a lone warp: %s %d cycles after its arrival in the engine (%d without the barrier's keys), the H200 %d", c.what, got, without, want)
 		if got < want-4 || got > want+4 {
 			t.Errorf("a lone warp: %s %d cycles after its arrival in the engine, the H200 %d: want within 4", c.what, got, want)
 		}
 	}
 	for _, k := range []int{4, 8, 12} {
-		d, h := t3(k, 32, barrierKeys...), slices.Concat(slices.Collect(maps.Values(afterLast(runs.launch(t, fmt.Sprintf("late %d 32", k)), k, 32, 3)))...)
+		d, h := t3(k, 32, barrierKeys...), lateAfterLast(t, runs, k, 32)
 		t.Logf("late %2d, 32 warps: t3 from %d to %d cycles after the last arrival in the engine, the H200 %d to %d", k, slices.Min(d), slices.Max(d), slices.Min(h), slices.Max(h))
 	}
 	d := t3(2, 32, barrierKeys...)

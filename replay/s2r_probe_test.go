@@ -44,6 +44,11 @@ func TestS2RProbe(t *testing.T) {
 	}
 }
 
+// s2rKeys are the S2R's measured keys (TestS2ROnTheProbe): lat.s2r 23 (the lone
+// warp's 25 cycles from the clock read before to the one after, less their issue),
+// sm.s2r_cycles 2.
+var s2rKeys = []string{"lat.s2r=23", "sm.s2r_cycles=2"}
+
 // s2rBehindPTX is s2r.cu's behind part: each warp fills its share of a 1024-word
 // shared array, bar.sync, t0, k shared loads of a word a lane with a 32-way bank
 // conflict, t1, a read of %lanemask_le (an S2R), t2 once it has arrived, t3 once the
@@ -105,7 +110,6 @@ mov.u32 %r13, %r12;
 // 33).
 func TestS2ROnTheProbe(t *testing.T) {
 	runs := readWarpStamps(t, s2rRun, 1, 2, 15)
-	keys := []string{"lat.s2r=23", "sm.s2r_cycles=2"}
 	wait := map[string][3]int{} // by launch: the H200's median wait, the engine's with and without the keys
 	for _, c := range []struct {
 		k, warps int
@@ -116,7 +120,7 @@ func TestS2ROnTheProbe(t *testing.T) {
 			_, st := engineStamps(t, r, sets...)
 			return medianGap(st, 1, 2)
 		}
-		w := [3]int{medianGap(runs.launch(t, key), 1, 2), engine(keys...), engine()}
+		w := [3]int{medianGap(runs.launch(t, key), 1, 2), engine(s2rKeys...), engine()}
 		wait[key] = w
 		t.Logf("%-12s: a read arrives %3d cycles after it issues in the engine (%d without the keys), the H200 %3d", key, w[1], w[2], w[0])
 	}

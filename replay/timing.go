@@ -133,7 +133,8 @@ type timedInst struct {
 }
 
 // barWait is which release from a CTA barrier an instruction waits for when its warp
-// issues past the barrier (lat.bar): none (arithmetic, branches, clock reads), the
+// issues past the barrier (lat.bar > 0; with lat.bar 0 every instruction's is barNone
+// and a warp waits at its barrier): none (arithmetic, branches, clock reads), the
 // barrier's (another barrier, an S2R, a constant read), a shared access's, a global
 // one's, or, for a generic access, the one of the space its addresses fall in.
 type barWait uint8
@@ -221,6 +222,10 @@ type timedWarp struct {
 
 	sb sched.Scoreboard
 }
+
+// held reports whether w has arrived at its CTA's barrier and the barrier has not
+// released: it waits there (atBar), or it issued past it (barHeld, lat.bar).
+func (w *timedWarp) held() bool { return w.atBar || w.barHeld }
 
 // timedCTA is a resident CTA: its warps, how many are unfinished and how many wait at
 // its barrier.
@@ -363,11 +368,9 @@ type timer struct {
 	canArm bool
 	// reuseMiss: sm.reuse_miss_cycles.
 	reuseMiss int
-	// barDefer: a warp issues past a bar.sync without a result (lat.bar > 0), and
-	// barLat[b] is how long after the last arrival an instruction that needs the
-	// barrier (timedInst.bar b) may issue.
-	barDefer bool
-	barLat   [numBarWaits]int64
+	// barLat[b] is how long after the last arrival at a barrier an instruction that
+	// needs it (timedInst.bar b) may issue (lat.bar, lat.bar_shared, lat.bar_global).
+	barLat [numBarWaits]int64
 	// sassCount: sass.go's estimate of each pc's SASS instructions (nil: count PTX), for
 	// the report.
 	sassCount []int
@@ -511,7 +514,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	e.reuseMiss = cfg.SM.ReuseMissCycles
 	if b := cfg.Latency.Bar; b > 0 {
 		or := func(v int) int64 { return int64(cmp.Or(v, b)) }
-		e.barDefer, e.barLat = true, [numBarWaits]int64{barSync: int64(b), barShared: or(cfg.Latency.BarShared), barGlobal: or(cfg.Latency.BarGlobal)}
+		e.barLat = [numBarWaits]int64{barSync: int64(b), barShared: or(cfg.Latency.BarShared), barGlobal: or(cfg.Latency.BarGlobal)}
 	}
 	n := len(e.prog)
 	e.insts = make([]timedInst, n)
@@ -524,7 +527,10 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	for pc := range e.prog {
 		in := &e.prog[pc]
 		k := classify(in)
-		bar := barWaitOf(k)
+		bar := barNone
+		if cfg.Latency.Bar > 0 {
+			bar = barWaitOf(k)
+		}
 		if k == ikS2R && cfg.Latency.S2R == 0 {
 			k = ikPlain // an ALU move
 		}
@@ -904,7 +910,7 @@ func (s *timedSM) canIssue(w *timedWarp, i int, t int64) bool {
 			w.okPipe = &s.scheds[w.sched].pipes[in.pipe]
 		}
 	}
-	if in.bar != barNone && s.e.barDefer {
+	if in.bar != barNone {
 		if wait, at := s.barWait(w, in, i, t); wait {
 			w.state, w.wake = stBarrier, at
 			return false
@@ -1015,7 +1021,7 @@ func (s *timedSM) publish(w *timedWarp) {
 	h := &s.hot[w.slot]
 	h.ready, h.armed, h.res = w.ready, w.armed, w.res
 	switch {
-	case w.finished || w.armed || ((w.atBar || w.barHeld) && w.state == stBarrier):
+	case w.finished || w.armed || (w.held() && w.state == stBarrier):
 		h.due = math.MaxInt64
 	case w.ready:
 		h.due = math.MinInt64
@@ -1239,7 +1245,7 @@ func (s *timedSM) twoLevelNext(t int64, issued bool, next int64) int64 {
 		}
 		// A warp held at a barrier leaves the two-level active set too: otherwise a full
 		// active set waiting for a pending warp that cannot enter it never moves again.
-		if (w.state == stLongScoreboard || ((w.atBar || w.barHeld) && w.state == stBarrier)) &&
+		if (w.state == stLongScoreboard || (w.held() && w.state == stBarrier)) &&
 			s.scheds[w.sched].pol.LongStall(w.slot) && next < 0 {
 			next = t + 1 // a pending warp entered the active set: look again next cycle
 		}
@@ -1310,7 +1316,7 @@ func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 	var done int64
 	switch k {
 	case ikBarrier:
-		if e.barDefer && len(in.wr) == 0 { // a bar.red's result waits for the release
+		if in.bar != barNone && len(in.wr) == 0 { // a bar.red's result waits for the release
 			w.barHeld = true
 		} else {
 			w.atBar = true
@@ -1352,7 +1358,7 @@ func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 		c := w.cta
 		c.live--
 		c.drained = max(c.drained, w.sb.Drained(), t+1)
-		if w.atBar || w.barHeld {
+		if w.held() {
 			w.atBar, w.barHeld = false, false
 			c.waiting--
 		}
