@@ -33,11 +33,11 @@ func afterLast(ws map[int][][]int, k, w, i int) map[int][]int {
 	return d
 }
 
-// lateAfterLast is afterLast's stamp t3 of the H200's launch "late k w", every SM's
-// warps together.
-func lateAfterLast(t *testing.T, runs warpRuns, k, w int) []int {
+// lateAfterLast is afterLast's stamp t3 of the H200's launch "part k w" (a late part:
+// barrier.cu's late, ldsrate.cu's late and warm), every SM's warps together.
+func lateAfterLast(t *testing.T, runs warpRuns, part string, k, w int) []int {
 	t.Helper()
-	return slices.Concat(slices.Collect(maps.Values(afterLast(runs.launch(t, fmt.Sprintf("late %d %d", k, w)), k, w, 3)))...)
+	return slices.Concat(slices.Collect(maps.Values(afterLast(runs.launch(t, fmt.Sprintf("%s %d %d", part, k, w)), k, w, 3)))...)
 }
 
 // TestBarrierProbe: on the H200 a warp issues past a bar.sync (SASS BAR.SYNC.DEFER_BLOCKING)
@@ -60,7 +60,7 @@ func TestBarrierProbe(t *testing.T) {
 		}
 	}
 	// lone is a lone warp's t3 less its t1: the barrier's release and what follows it.
-	lone := func(k int) int { return medianInt(lateAfterLast(t, runs, k, 1)) }
+	lone := func(k int) int { return medianInt(lateAfterLast(t, runs, "late", k, 1)) }
 	s2r, bar, lds, stg := lone(2), lone(8), lone(4), lone(12)
 	t.Logf("a lone warp's t3 after its arrival: S2R read %d, a second bar.sync %d, LDS read %d, STG %d", s2r, bar, lds, stg)
 	for _, c := range []struct {
@@ -171,7 +171,7 @@ func TestBarrierOnTheProbe(t *testing.T) {
 			t.Errorf("late %d: the first clock read after the barrier %d cycles after the last arrival with the keys, %d without: want long before with them only", k, with, without)
 		}
 	}
-	hw := func(k int) int { return medianInt(lateAfterLast(t, runs, k, 1)) } // a lone warp's
+	hw := func(k int) int { return medianInt(lateAfterLast(t, runs, "late", k, 1)) } // a lone warp's
 	for _, c := range []struct {
 		what string
 		k    int
@@ -183,7 +183,7 @@ func TestBarrierOnTheProbe(t *testing.T) {
 		}
 	}
 	for _, k := range []int{4, 8, 12} {
-		d, h := t3(k, 32, barrierKeys...), lateAfterLast(t, runs, k, 32)
+		d, h := t3(k, 32, barrierKeys...), lateAfterLast(t, runs, "late", k, 32)
 		t.Logf("late %2d, 32 warps: t3 from %d to %d cycles after the last arrival in the engine, the H200 %d to %d", k, slices.Min(d), slices.Max(d), slices.Min(h), slices.Max(h))
 	}
 	d := t3(2, 32, barrierKeys...)

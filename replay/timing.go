@@ -135,8 +135,9 @@ type timedInst struct {
 // barWait is which release from a CTA barrier an instruction waits for when its warp
 // issues past the barrier (lat.bar > 0; with lat.bar 0 every instruction's is barNone
 // and a warp waits at its barrier): none (arithmetic, branches, clock reads), the
-// barrier's (another barrier, an S2R, a constant read), a shared access's, a global
-// one's, or, for a generic access, the one of the space its addresses fall in.
+// barrier's (another barrier, an S2R, and the reads that need no memory ordering:
+// constant, texture and ld.global.nc), a shared access's, a global one's, or, for a
+// generic access, the one of the space its addresses fall in (hw-facts sections 31-32).
 type barWait uint8
 
 const (
@@ -149,14 +150,22 @@ const (
 )
 
 // barWaitOf is the release an instruction of kind k (before an S2R is made an ALU
-// move) waits for.
-func barWaitOf(k instKind) barWait {
+// move) waits for; in is its program row. On the H200 a read through the non-coherent
+// paths (constant, texture, ld.global.nc) issues when the barrier releases, where a
+// coherent global load waits for the CTA's earlier accesses to be performed (section 32
+// of hw-facts: ldsrate.cu).
+func barWaitOf(k instKind, in *format.Inst) barWait {
 	switch k {
-	case ikBarrier, ikS2R, ikConst, ikParam, ikConstBankRead:
+	case ikBarrier, ikS2R, ikConst, ikParam, ikConstBankRead, ikTex:
 		return barSync
 	case ikShared:
 		return barShared
-	case ikGlobal, ikLocal, ikTex:
+	case ikGlobal:
+		if in.MemOp == format.MemLoad && in.CacheOp == format.CacheNC {
+			return barSync
+		}
+		return barGlobal
+	case ikLocal:
 		return barGlobal
 	case ikGeneric:
 		return barGeneric
@@ -529,7 +538,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 		k := classify(in)
 		bar := barNone
 		if cfg.Latency.Bar > 0 {
-			bar = barWaitOf(k)
+			bar = barWaitOf(k, in)
 		}
 		if k == ikS2R && cfg.Latency.S2R == 0 {
 			k = ikPlain // an ALU move
