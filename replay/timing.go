@@ -1424,13 +1424,13 @@ func (s *timedSM) global(in *timedInst, w *format.Warp, i int, t int64) (done, l
 				}
 				fetch = res.Fetch
 				if fetch == 0 {
-					if p > 0 { // its sectors on their way: a miss's cost
-						extra += e.missCost(u.Sectors)
+					if p > 0 { // its sectors on their way: a one-sector miss's cost
+						extra += e.missCost(1)
 					}
 					continue
 				}
 			}
-			extra += e.missCost(u.Sectors)
+			extra += e.missCost(bits.OnesCount8(fetch))
 			d := e.l2.read(at, s.id, u.Line, fetch, true)
 			if cached {
 				s.fill.Fill(u.Line, fetch, d)
@@ -1453,15 +1453,17 @@ func (s *timedSM) global(in *timedInst, w *format.Warp, i int, t int64) (done, l
 	return done, 0
 }
 
-// missCost is what a load's line of sectors that is not in the L1 (a miss, or its
-// sectors on their way) costs the LSU past a hit's lsuCyc, in hundredths of a cycle:
-// sm.lsu_miss_line_cycles plus sm.lsu_miss_sector_cycles a sector (0 when neither is
-// set).
-func (e *timer) missCost(sectors uint8) int64 {
+// missCost is what a load's line that is not in the L1 costs the LSU past a hit's
+// lsuCyc, in hundredths of a cycle: sm.lsu_miss_line_cycles plus
+// sm.lsu_miss_sector_cycles for each of the n sectors it sends to the L2 (0 when
+// neither is set). A line whose sectors are all on their way costs a one-sector
+// miss's, whatever its sectors: on the H200 such a lookup costs about 1.2 cycles for
+// lines of one sector and of four alike (hw-facts section 33, scripts/hw/inflight.cu).
+func (e *timer) missCost(n int) int64 {
 	if e.missLine == 0 && e.missSector == 0 {
 		return 0
 	}
-	return max(e.missLine+e.missSector*int64(bits.OnesCount8(sectors))-100*e.lsuCyc, 0)
+	return max(e.missLine+e.missSector*int64(n)-100*e.lsuCyc, 0)
 }
 
 // store sends a global store's lines down the stores' own path (arch.Config.StorePath)
