@@ -53,8 +53,9 @@ ret;
 `, addr)
 }
 
-// inflightSpread is, for each CTA (or SM) of stamps whose last three are t0, t1, tend,
-// its warps' data spread (last tend less first) over the lookups, and their median.
+// inflightSpread is the median over the CTAs (or SMs) of ws, each warp's stamps ending
+// in t0, t1, tend, of the warps' data spread (the last tend less the first), per
+// lookup of lookups.
 func inflightSpread(ws map[int][][]int, lookups int) float64 {
 	var v []int
 	for _, st := range ws {

@@ -215,7 +215,6 @@ func TestLDSRateOnTheProbe(t *testing.T) {
 			t.Errorf("%s, %d loads, %d warps: %d cycles in the engine, the H200 %d: want within 15%%", c.part, c.k, c.w, got, hw)
 		}
 	}
-	keys := append([]string{"lat.bar=14", "lat.bar_shared=61", "lat.bar_global=119"}, s2rKeys...)
 	for kind, what := range []string{"a constant read", "a divergent constant read", "a texture fetch", "an ld.global.nc", "a coherent global load"} {
 		after := func(bar bool) int {
 			spec := capture.Spec{PTX: []byte(ncReadPTX(kind, bar)), PTXName: "ncread.ptx", Kernel: "k",
@@ -225,7 +224,7 @@ func TestLDSRateOnTheProbe(t *testing.T) {
 				spec.TexBinds = []string{"tx=0"}
 			}
 			r, _ := captureSpec(t, spec)
-			_, st := engineStamps(t, r, keys...)
+			_, st := engineStamps(t, r, barrierKeys...)
 			s := st[0][0]
 			return s[len(s)-1] - s[len(s)-2]
 		}

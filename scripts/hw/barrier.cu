@@ -141,13 +141,7 @@ __global__ void probe(unsigned *buf, long long *out, unsigned *sink)
 template <int PART, int K>
 static void run(unsigned *buf, long long *out, unsigned *sink)
 {
-	for (int w : {1, 2, 4, 8, 16, 32}) {
-		for (int rep = 0; rep < 2; rep++) {
-			probe<PART, K><<<4, 32 * w>>>(buf, out, sink);
-			CK(cudaDeviceSynchronize());
-		}
-		printWarpStamps(partName[PART], K, 4, w, out, ROW);
-	}
+	runStamped(partName[PART], K, {1, 2, 4, 8, 16, 32}, out, ROW, [&](int w) { probe<PART, K><<<4, 32 * w>>>(buf, out, sink); });
 }
 
 int main()

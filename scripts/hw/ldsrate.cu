@@ -191,13 +191,7 @@ __global__ void probe(const unsigned *buf, cudaTextureObject_t tex, unsigned o1,
 template <int PART, int K>
 static void run(const unsigned *buf, cudaTextureObject_t tex, long long *out, unsigned *sink)
 {
-	for (int w : {1, 2, 4, 8, 16, 32}) {
-		for (int rep = 0; rep < 2; rep++) {
-			probe<PART, K><<<4, 32 * w>>>(buf, tex, 0, 0, out, sink);
-			CK(cudaDeviceSynchronize());
-		}
-		printWarpStamps(partName[PART], K, 4, w, out, ROW);
-	}
+	runStamped(partName[PART], K, {1, 2, 4, 8, 16, 32}, out, ROW, [&](int w) { probe<PART, K><<<4, 32 * w>>>(buf, tex, 0, 0, out, sink); });
 }
 
 int main()

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <vector>
 #include <cuda_runtime.h>
 
@@ -85,6 +86,21 @@ static void printWarpStamps(const char *part, int k, int blocks, int warps, cons
 		for (int j = 0; j < row; j++)
 			printf(",%lld", h[row * r + j]);
 		printf("\n");
+	}
+}
+
+// runStamped, for each w of widths, runs launch(w) (one CTA of w warps on each of 4
+// SMs) twice and prints the second run's warp stamps (printWarpStamps, rows of row
+// numbers in out) as part, k: the stamped probes' loop over CTA widths.
+template <typename L>
+static void runStamped(const char *part, int k, std::initializer_list<int> widths, const long long *out, int row, L launch)
+{
+	for (int w : widths) {
+		for (int rep = 0; rep < 2; rep++) {
+			launch(w);
+			CK(cudaDeviceSynchronize());
+		}
+		printWarpStamps(part, k, 4, w, out, row);
 	}
 }
 
