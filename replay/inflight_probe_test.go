@@ -53,20 +53,11 @@ ret;
 `, addr)
 }
 
-// inflightSpread is the median over the CTAs (or SMs) of ws, each warp's stamps ending
-// in t0, t1, tend, of the warps' data spread (the last tend less the first), per
-// lookup of lookups.
+// inflightSpread is the median over the CTAs (or SMs) of ws, each warp's stamps t0, t1,
+// tend, of the warps' data spread (the last tend less the first), per lookup of
+// lookups.
 func inflightSpread(ws map[int][][]int, lookups int) float64 {
-	var v []int
-	for _, st := range ws {
-		lo, hi := 1<<62, 0
-		for _, s := range st {
-			e := s[len(s)-1]
-			lo, hi = min(lo, e), max(hi, e)
-		}
-		v = append(v, hi-lo)
-	}
-	return float64(medianInt(v)) / float64(lookups)
+	return float64(medianSpan(ws, 2, 2)) / float64(lookups)
 }
 
 // inflightRun is scripts/hw/inflight.cu on an H200: 32 warps a CTA on 4 SMs, each one

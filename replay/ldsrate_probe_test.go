@@ -15,20 +15,11 @@ import (
 // texture or read-only global read after a bar.sync waits for.
 const ldsRateRun = "../traces/hw/h200-2026-11-29-ldsrate/ldsrate.csv"
 
-// ldsSpan is, for each SM of the H200's launch "part k w", the cycles from its first
-// warp's t1 to its last warp's t2 (the first load's issue to the last's data), and
-// their median.
+// ldsSpan is the median over the SMs of the H200's launch "part k w" of the cycles from
+// the first warp's t1 to the last warp's t2 (the first load's issue to the last's data).
 func ldsSpan(t *testing.T, runs warpRuns, part string, k, w int) int {
 	t.Helper()
-	var v []int
-	for _, ws := range runs.launch(t, fmt.Sprintf("%s %d %d", part, k, w)) {
-		lo, hi := ws[0][1], ws[0][2]
-		for _, s := range ws {
-			lo, hi = min(lo, s[1]), max(hi, s[2])
-		}
-		v = append(v, hi-lo)
-	}
-	return medianInt(v)
+	return medianSpan(runs.launch(t, fmt.Sprintf("%s %d %d", part, k, w)), 1, 2)
 }
 
 // TestLDSRateProbe: on the H200 a lone warp's conflict-free shared loads (LDS, a word a
@@ -172,23 +163,23 @@ add.s64 %%rd3, %%rd1, %%rd4;
 mov.u64 %%rd2, %%rd1;
 mul.wide.u32 %%rd11, %%r1, 4;
 add.s64 %%rd12, %%rd10, %%rd11;
-%[2]s
+%[1]s
 add.u32 %%r11, %%r10, 1;
 mov.u64 %%rd5, %%clock64;
-%[3]s
+%[2]s
 mov.u64 %%rd6, %%clock64;
-%[4]s
+%[3]s
 add.u32 %%r13, %%r12, 1;
 mov.u64 %%rd7, %%clock64;
 ret;
 }
-`, 0, fmt.Sprintf(read, 10), sync, fmt.Sprintf(read, 12))
+`, fmt.Sprintf(read, 10), sync, fmt.Sprintf(read, 12))
 }
 
 // TestLDSRateOnTheProbe: ldsrate.cu in the timing engine on hopper/h200 against the
 // H200 (TestLDSRateProbe). The engine's LSU works a shared wavefront a cycle, so 32
 // warps' conflict-free loads take it within 15% of the H200's span (which includes the
-// 60-70 cycles over which its warps leave their spin), and a lone warp's 16 loads too.
+// 60-70 cycles over which its warps leave their spin).
 // With the barrier's keys (lat.bar) a lone warp's constant, texture and ld.global.nc
 // reads after a bar.sync wait lat.bar more than without it, as the H200's wait 12, and
 // a coherent global load lat.bar_global.
@@ -201,15 +192,7 @@ func TestLDSRateOnTheProbe(t *testing.T) {
 	}{{"rate", false, 16, 8}, {"rate", false, 16, 32}, {"rate", false, 8, 32}, {"rate128", true, 4, 32}} {
 		r := captureProbe(t, "ldsrate.ptx", ldsRatePTX(c.k, c.vec), 4, 32*c.w, "buf:u32:16")
 		_, st := engineStamps(t, r)
-		var spans []int
-		for _, ws := range st {
-			lo, hi := ws[0][0], ws[0][1]
-			for _, s := range ws {
-				lo, hi = min(lo, s[0]), max(hi, s[1])
-			}
-			spans = append(spans, hi-lo)
-		}
-		got, hw := medianInt(spans), ldsSpan(t, runs, c.part, c.k, c.w)
+		got, hw := medianSpan(st, 0, 1), ldsSpan(t, runs, c.part, c.k, c.w)
 		t.Logf("%s, %d loads, %2d warps: %d cycles from the first load to the last data in the engine, the H200 %d (%+.1f%%)", c.part, c.k, c.w, got, hw, 100*float64(got-hw)/float64(hw))
 		if d := float64(got-hw) / float64(hw); d < -0.15 || d > 0.15 {
 			t.Errorf("%s, %d loads, %d warps: %d cycles in the engine, the H200 %d: want within 15%%", c.part, c.k, c.w, got, hw)

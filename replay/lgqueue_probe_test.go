@@ -82,6 +82,20 @@ func column(ws [][]int, i int) []int {
 	return c
 }
 
+// medianSpan is the median over the SMs (or CTAs) of ws of the cycles from the
+// earliest warp's stamp a to the latest warp's stamp b.
+func medianSpan(ws map[int][][]int, a, b int) int {
+	var v []int
+	for _, st := range ws {
+		lo, hi := st[0][a], st[0][b]
+		for _, s := range st {
+			lo, hi = min(lo, s[a]), max(hi, s[b])
+		}
+		v = append(v, hi-lo)
+	}
+	return medianInt(v)
+}
+
 // medianInt is the middle of v (the upper one of an even count); v is sorted in place.
 func medianInt(v []int) int {
 	slices.Sort(v)

@@ -153,10 +153,7 @@ int main()
 	CK(cudaMemset(buf, 0, 8192 * 4));
 	CK(cudaMalloc(&sink, 128));
 	CK(cudaMalloc(&out, (size_t)4 * 32 * ROW * 8));
-	printf("part,k,w,block,warp,smid");
-	for (int j = 0; j < NS; j++)
-		printf(",t%d", j);
-	printf("\n");
+	printStampHeader(NS);
 	run<PLAIN, 0>(buf, out, sink);
 	run<LATE, 0>(buf, out, sink);
 	run<LATE, 1>(buf, out, sink);

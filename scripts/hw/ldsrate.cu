@@ -216,10 +216,7 @@ int main()
 	td.readMode = cudaReadModeElementType;
 	cudaTextureObject_t tex = 0;
 	CK(cudaCreateTextureObject(&tex, &r, &td, NULL));
-	printf("part,k,w,block,warp,smid");
-	for (int j = 0; j < NS; j++)
-		printf(",t%d", j);
-	printf("\n");
+	printStampHeader(NS);
 	run<RATE, 1>(buf, tex, out, sink);
 	run<RATE, 2>(buf, tex, out, sink);
 	run<RATE, 4>(buf, tex, out, sink);

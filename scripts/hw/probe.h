@@ -89,6 +89,15 @@ static void printWarpStamps(const char *part, int k, int blocks, int warps, cons
 	}
 }
 
+// printStampHeader prints the CSV header of printWarpStamps's rows with stamps stamps.
+static void printStampHeader(int stamps)
+{
+	printf("part,k,w,block,warp,smid");
+	for (int j = 0; j < stamps; j++)
+		printf(",t%d", j);
+	printf("\n");
+}
+
 // runStamped, for each w of widths, runs launch(w) (one CTA of w warps on each of 4
 // SMs) twice and prints the second run's warp stamps (printWarpStamps, rows of row
 // numbers in out) as part, k: the stamped probes' loop over CTA widths.

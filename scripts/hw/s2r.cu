@@ -141,10 +141,7 @@ int main()
 	CK(cudaMalloc(&buf, (size_t)4 * 32 * 16 * 128));
 	CK(cudaMalloc(&sink, 128));
 	CK(cudaMalloc(&out, (size_t)4 * 32 * ROW * 8));
-	printf("part,k,w,block,warp,smid");
-	for (int j = 0; j < NS; j++)
-		printf(",t%d", j);
-	printf("\n");
+	printStampHeader(NS);
 	run<LAT, 0>(buf, out, sink);
 	run<ALU, 0>(buf, out, sink);
 	run<BURST, 0>(buf, out, sink);
