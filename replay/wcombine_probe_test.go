@@ -1,0 +1,129 @@
+package replay
+
+import (
+	"fmt"
+	"strconv"
+	"testing"
+)
+
+// wcombineProbe is the H200 run of scripts/hw/probe.sh wcombine that
+// docs/research/hw-facts.md section 34 reads: which global stores reach the L2 as one
+// write.
+const wcombineProbe = "../traces/hw/h200-2026-11-29-wcombine/"
+
+// wcLaunch is one launch of scripts/hw/wcombine.cu: its pattern (see there), warps an
+// SM, and the store sectors the L1 counted and the L2 received from the SMs.
+type wcLaunch struct {
+	part                   string
+	s, k, o, share, gap, w int
+	l1, l2, elapsed        float64
+}
+
+// ratio is the share of the L1's store sectors that reach the L2.
+func (l wcLaunch) ratio() float64 { return l.l2 / l.l1 }
+
+func readWCombineProbe(t *testing.T) []wcLaunch {
+	t.Helper()
+	recs, metric := readProbeRun(t, wcombineProbe, "wcombine")
+	var ls []wcLaunch
+	for _, rec := range recs {
+		if len(rec) != 12 {
+			t.Fatalf("wcombine-free.csv %v: not id,part,S,K,O,share,gap,blocks,threads,rounds,l1sectors,ms", rec)
+		}
+		n := make([]int, 9)
+		for i := range n {
+			v, err := strconv.Atoi(rec[i+2])
+			if err != nil && i < 8 {
+				t.Fatalf("wcombine-free.csv %v: %v", rec, err)
+			}
+			n[i] = v
+		}
+		id, err := strconv.Atoi(rec[0])
+		if err != nil {
+			t.Fatalf("wcombine-free.csv %v: %v", rec, err)
+		}
+		m := metric[id]
+		get := func(name string) float64 {
+			v, ok := m[name]
+			if !ok {
+				t.Fatalf("wcombine launch %d: no %s in the ncu run", id, name)
+			}
+			return v
+		}
+		l := wcLaunch{part: rec[1], s: n[0], k: n[1], o: n[2], share: n[3], gap: n[4], w: n[5] * n[6] / 32 / 132,
+			l1: get("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"), l2: get("lts__t_sectors_srcunit_tex_op_write.sum"),
+			elapsed: get("sm__cycles_elapsed.avg")}
+		if l.part != "particles" && float64(n[8]) != l.l1 {
+			t.Errorf("wcombine launch %d (%s): the L1 counted %.0f store sectors, the probe's own count is %d", id, l.part, l.l1, n[8])
+		}
+		ls = append(ls, l)
+	}
+	return ls
+}
+
+// TestWCombineProbe checks the readings of hw-facts section 34 against the committed
+// H200 run (go test ./replay -run TestWCombineProbe -v prints the table): the share of
+// the L1's store sectors that reach the L2 (lts__t_sectors_srcunit_tex_op_write over
+// l1tex__t_sectors_pipe_lsu_mem_global_op_st) by pattern.
+func TestWCombineProbe(t *testing.T) {
+	ls := readWCombineProbe(t)
+	if testing.Verbose() {
+		fmt.Println("part          S  K   O share  gap  w     L1 sectors   L2 sectors  share  cycles")
+		for _, l := range ls {
+			fmt.Printf("%-12s %2d %2d %3d %5d %4d %2d %12.0f %12.0f  %.3f %7.0f\n", l.part, l.s, l.k, l.o, l.share, l.gap, l.w, l.l1, l.l2, l.ratio(), l.elapsed)
+		}
+	}
+	find := func(part string, s, k, o, share, gap, w int) wcLaunch {
+		t.Helper()
+		for _, l := range ls {
+			if l.part == part && l.s == s && l.k == k && l.o == o && l.share == share && l.gap == gap && l.w == w {
+				return l
+			}
+		}
+		t.Fatalf("no wcombine launch %s S %d K %d O %d share %d gap %d at %d warps an SM", part, s, k, o, share, gap, w)
+		return wcLaunch{}
+	}
+	for _, c := range []struct {
+		why                    string
+		part                   string
+		s, k, o, share, gap, w int
+		lo, hi                 float64
+	}{
+		// particles_aos as the tuning set launches it: the validation's own reading
+		// (282240 of 786432, 0.359) again.
+		{"particles_aos", "particles", 24, 4, 4, 1, 0, 62, 0.34, 0.38},
+		// One store a round never meets another of its sectors.
+		{"one store", "K", 24, 1, 4, 1, 0, 32, 1, 1},
+		{"one store after loads", "ldst-plain", 24, 1, 4, 1, 0, 32, 1, 1},
+		// A lone warp's stores a taken branch apart (st_k's gap test) reach the L2
+		// one by one, whatever the gap; back to back (ldst-warm) they reach it as one.
+		{"a branch apart", "gap", 24, 2, 4, 1, 0, 1, 1, 1},
+		{"5000 cycles apart", "gap", 24, 2, 4, 1, 5000, 1, 1, 1},
+		{"whole lines a branch apart", "whole", 4, 2, 0, 1, 0, 1, 1, 1},
+		{"back to back, 2", "ldst-warm", 24, 2, 4, 1, 0, 1, 0.5, 0.5},
+		{"back to back, 4", "ldst-warm", 24, 4, 4, 1, 0, 1, 0.25, 0.25},
+		// Stores that wait for their loads' data issue together: pairs merge at every
+		// occupancy, whether the loads were of their own lines or not.
+		{"after loads, 32 warps", "ldst-plain", 24, 2, 4, 1, 0, 32, 0.49, 0.51},
+		{"after cg loads, 32 warps", "ldst-cg", 24, 2, 4, 1, 0, 32, 0.49, 0.51},
+		{"after loads of other lines", "ldst-other", 24, 2, 4, 1, 0, 32, 0.49, 0.51},
+		{"whole lines after loads", "ldst-plain", 4, 2, 0, 1, 0, 1, 0.5, 0.5},
+		// Stores issued among 31 other warps' (no wait on data) reach the L2 nearly
+		// one by one.
+		{"no wait, 32 warps", "ldst-nodep", 24, 2, 4, 1, 0, 32, 0.95, 1},
+		{"no wait, 32 warps, 4", "ldst-nodep", 24, 4, 4, 1, 0, 32, 0.95, 1},
+		{"no wait, a lone warp", "ldst-nodep", 24, 2, 4, 1, 0, 1, 0.5, 0.6},
+		// Without loads, four stores a branch apart merge most at 4 warps an SM.
+		{"st 4, 1 warp", "warps", 24, 4, 4, 1, 0, 1, 0.9, 0.96},
+		{"st 4, 4 warps", "warps", 24, 4, 4, 1, 0, 4, 0.44, 0.52},
+		{"st 4, 32 warps", "warps", 24, 4, 4, 1, 0, 32, 0.82, 0.9},
+		// Different warps' stores to one sector merge too.
+		{"6 warps a sector", "share", 24, 1, 4, 6, 0, 32, 0.7, 0.77},
+	} {
+		l := find(c.part, c.s, c.k, c.o, c.share, c.gap, c.w)
+		if r := l.ratio(); r < c.lo-0.001 || r > c.hi+0.001 {
+			t.Errorf("%s (%s S %d K %d O %d at %d warps an SM): %.3f of the L1's store sectors reach the L2, want %.2f-%.2f",
+				c.why, c.part, c.s, c.k, c.o, c.w, r, c.lo, c.hi)
+		}
+	}
+}
