@@ -2,8 +2,13 @@ package replay
 
 import (
 	"fmt"
+	"os"
 	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/gtrace/gtrace/capture"
+	"github.com/gtrace/gtrace/format"
 )
 
 // wcombineProbe is the H200 run of scripts/hw/probe.sh wcombine that
@@ -30,10 +35,10 @@ func readWCombineProbe(t *testing.T) []wcLaunch {
 		if len(rec) != 12 {
 			t.Fatalf("wcombine-free.csv %v: not id,part,S,K,O,share,gap,blocks,threads,rounds,l1sectors,ms", rec)
 		}
-		n := make([]int, 9)
+		n := make([]int, 9) // S, K, O, share, gap, blocks, threads, rounds, l1sectors
 		for i := range n {
 			v, err := strconv.Atoi(rec[i+2])
-			if err != nil && i < 8 {
+			if err != nil {
 				t.Fatalf("wcombine-free.csv %v: %v", rec, err)
 			}
 			n[i] = v
@@ -125,5 +130,66 @@ func TestWCombineProbe(t *testing.T) {
 			t.Errorf("%s (%s S %d K %d O %d at %d warps an SM): %.3f of the L1's store sectors reach the L2, want %.2f-%.2f",
 				c.why, c.part, c.s, c.k, c.o, c.w, r, c.lo, c.hi)
 		}
+	}
+}
+
+// captureWCombine captures launch l of the probe from clang-14's PTX of
+// scripts/hw/wcombine_kernels.cu (replay/testdata/wcombine.ptx, made with the command
+// in its header), with the probe's own grid, arguments and 8 rounds.
+func captureWCombine(t *testing.T, ptx []byte, l wcLaunch) *format.Reader {
+	t.Helper()
+	blocks, threads := 132, 32*l.w
+	if l.w >= 32 {
+		blocks, threads = 132*l.w/32, 1024
+	}
+	rb := (32*l.s + l.k*l.o*l.share + 127) / 128 * 128
+	bytes := blocks * threads / 32 / l.share * 8 * rb
+	buf, i32 := func(n int) string { return fmt.Sprintf("buf:u8:%d", n) }, func(n int) string { return fmt.Sprintf("i32:%d", n) }
+	var kernel string
+	var args []string
+	switch {
+	case l.part == "particles":
+		kernel, blocks, threads = "particles_aos", 1024, 256
+		args = []string{"buf:f32:1572864", "i32:262144", "f32:0.01"}
+	case l.part == "delay":
+		kernel = fmt.Sprintf("st_delay_%d", l.gap)
+		args = []string{buf(bytes), i32(l.s), i32(l.o), i32(8), fmt.Sprintf("u64:%d", rb)}
+	case strings.HasPrefix(l.part, "ldst-"):
+		kernel = fmt.Sprintf("ldst_%d_%s", l.k, strings.ToUpper(l.part[5:]))
+		args = []string{buf(2 * bytes), i32(l.s), i32(l.o), i32(8), fmt.Sprintf("u64:%d", rb), fmt.Sprintf("u64:%d", bytes)}
+	default:
+		kernel = fmt.Sprintf("st_%d", l.k)
+		args = []string{buf(bytes), i32(l.s), i32(l.o), i32(l.share), i32(l.gap), i32(8), fmt.Sprintf("u64:%d", rb)}
+	}
+	r, _ := captureSpec(t, capture.Spec{PTX: ptx, PTXName: "wcombine.ptx", Kernel: kernel,
+		Grid: format.Dim3{X: uint32(blocks), Y: 1, Z: 1}, Block: format.Dim3{X: uint32(threads), Y: 1, Z: 1},
+		SIMT: format.SIMTITS, Args: args})
+	return r
+}
+
+// TestWCombineOnTheProbe replays the probe's launches at 1 and 4 warps an SM and
+// particles_aos (with -v every launch; the probe's own kernels, grids and rounds) on
+// hopper/h200's memory engine: the L1's store sectors must match the H200's exactly
+// (l1tex__t_sectors_pipe_lsu_mem_global_op_st), and the share that reaches the L2 is
+// logged beside the H200's. The engine sends the L2 every store sector (share 1): the
+// gap section 34 measures, which docs/issue-11.md item 38 models next.
+func TestWCombineOnTheProbe(t *testing.T) {
+	ptx, err := os.ReadFile("testdata/wcombine.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := presetOf(t, "hopper", "h200")
+	for _, l := range readWCombineProbe(t) {
+		if l.w > 4 && l.part != "particles" && !testing.Verbose() {
+			continue // the launches of 8 to 64 warps an SM take a minute: with -v only
+		}
+		k := replayOne(t, captureWCombine(t, ptx, l), cfg, false)
+		l1 := metric(t, k, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")
+		l2 := metric(t, k, "lts__t_sectors_srcunit_tex_op_write.sum")
+		if l1 != l.l1 {
+			t.Errorf("%s S %d K %d O %d at %d warps an SM: the engine's L1 counts %.0f store sectors, the H200's %.0f", l.part, l.s, l.k, l.o, l.w, l1, l.l1)
+		}
+		t.Logf("%-11s S %2d K %d O %d share %d gap %2d, %2d warps an SM: %8.0f store sectors, L2 gets %.3f (H200 %.3f)",
+			l.part, l.s, l.k, l.o, l.share, l.gap, l.w, l1, l2/l1, l.ratio())
 	}
 }

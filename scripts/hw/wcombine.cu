@@ -26,6 +26,8 @@
 //            or cg loads of the words stored, their values stored (the stores wait for
 //            them); warm, the stores 2000 cycles after cg loads; other, cg loads of
 //            other lines; nodep, the stores at once after cg loads
+//   delay    two stores a round with N dependent IMADs between them and no branch (N in
+//            the gap column), the particles shape and whole lines written again
 //   particles layout.cu's particles_aos as the validation launches it (n = 262144, 256)
 // Prints one CSV line per launch: id,part,S,K,O,share,gap,blocks,threads,rounds,l1sectors,ms
 // (l1sectors: the store sectors the L1 sees, counted on the host; ms: the median of three
@@ -82,6 +84,22 @@ static const LdSt ldsts[3][5] = {
 	{ldst_4_PLAIN, ldst_4_CG, ldst_4_WARM, ldst_4_OTHER, ldst_4_NODEP},
 };
 
+// The delay part: st_delay's kernel of each N (wcombine_kernels.cu), N in the gap column.
+static void delayed(const Launch &l, char *base)
+{
+	typedef void (*St)(char *, int, int, int, long);
+	static const int ns[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24};
+	static const St ks[] = {st_delay_0, st_delay_1, st_delay_2, st_delay_3, st_delay_4, st_delay_6, st_delay_8,
+				st_delay_12, st_delay_16, st_delay_24};
+	for (int i = 0; i < 10; i++)
+		if (ns[i] == l.gap) {
+			ks[i]<<<l.blocks, l.threads>>>(base, l.S, l.O, l.rounds, l.roundBytes());
+			return;
+		}
+	fprintf(stderr, "no st_delay for N = %d\n", l.gap);
+	exit(1);
+}
+
 // loadStores launches l's ldst_k (part "ldst-MODE"), other bytes between the words a
 // lane stores and those it loads in mode OTHER.
 static void loadStores(const Launch &l, char *base, long other)
@@ -132,6 +150,12 @@ int main(int argc, char **argv)
 	for (const char *part : {ldparts[0], ldparts[1]})
 		for (int w : {1, 32})
 			add(part, 4, 2, 0, 1, 0, w, 8);
+	for (int w : {1, 4, 32})
+		for (int d : {0, 1, 2, 3, 4, 6, 8, 12, 16, 24}) {
+			add("delay", 24, 2, 4, 1, d, w, 8);
+			if (w != 4)
+				add("delay", 4, 2, 0, 1, d, w, 8);
+		}
 	const int n = 262144;
 	ls.push_back({"particles", 24, 4, 4, 1, 0, n / 256, 256, 1});
 
@@ -147,6 +171,8 @@ int main(int argc, char **argv)
 		float ms = timeLaunch(once, [&] {
 			if (!strcmp(l.part, "particles"))
 				particles_aos<<<l.blocks, l.threads>>>((Particle *)base, n, 0.01f);
+			else if (!strcmp(l.part, "delay"))
+				delayed(l, base);
 			else if (!strncmp(l.part, "ld", 2))
 				loadStores(l, base, bytes);
 			else

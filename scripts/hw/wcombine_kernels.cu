@@ -1,6 +1,11 @@
 // wcombine_kernels.cu: the kernels scripts/hw/wcombine.cu launches (see there), apart so
 // that gtrace captures them for the engine's side of the comparison
-// (replay/wcombine_probe_test.go compiles this file with clang-14).
+// (replay/wcombine_probe_test.go, from the PTX this makes):
+//
+//   clang-14 -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -nocudainc -nocudalib \
+//     -Xclang -target-feature -Xclang +ptx70 -I cudart/include \
+//     -include gtrace_cuda_runtime.h -O3 -S -o replay/testdata/wcombine.ptx \
+//     scripts/hw/wcombine_kernels.cu
 
 __device__ __forceinline__ void spin(int cycles)
 {
@@ -25,6 +30,29 @@ __device__ __forceinline__ void st_k(char *base, int S, int O, int share, int ga
 				spin(gap);
 			asm volatile("st.global.u32 [%0], %1;" ::"l"(q + k * O), "r"(lane) : "memory");
 		}
+	}
+}
+
+// st_delay: two stores a round, the second's data N dependent IMADs (x = x * x + lane)
+// after the first, with no branch between them: how long after a store another of its
+// sectors still joins it.
+template <int N>
+__device__ __forceinline__ void st_delay(char *base, int S, int O, int rounds, long roundBytes)
+{
+	int lane = threadIdx.x & 31;
+	long warp = (blockIdx.x * (long)blockDim.x + threadIdx.x) >> 5;
+	char *p = base + warp * rounds * roundBytes + lane * S;
+	unsigned x = lane;
+	for (int r = 0; r < rounds; r++) {
+		char *q = p + r * roundBytes;
+		asm volatile("st.global.u32 [%0], %1;" ::"l"(q), "r"(x) : "memory");
+		// The chain starts from the clock, read after the first store, so that ptxas
+		// cannot start it before the store.
+		asm volatile("mov.u32 %0, %%clock;" : "=r"(x));
+#pragma unroll
+		for (int i = 0; i < N; i++)
+			asm volatile("mad.lo.u32 %0, %0, %0, %1;" : "+r"(x) : "r"(lane));
+		asm volatile("st.global.u32 [%0], %1;" ::"l"(q + O), "r"(x) : "memory");
 	}
 }
 
@@ -105,3 +133,10 @@ extern "C" __global__ void st_6(char *b, int S, int O, int share, int gap, int r
 LDST(1, PLAIN) LDST(1, CG) LDST(1, WARM) LDST(1, OTHER) LDST(1, NODEP)
 LDST(2, PLAIN) LDST(2, CG) LDST(2, WARM) LDST(2, OTHER) LDST(2, NODEP)
 LDST(4, PLAIN) LDST(4, CG) LDST(4, WARM) LDST(4, OTHER) LDST(4, NODEP)
+
+#define DELAY(N) \
+	extern "C" __global__ void st_delay_##N(char *b, int S, int O, int rounds, long rb) \
+	{ \
+		st_delay<N>(b, S, O, rounds, rb); \
+	}
+DELAY(0) DELAY(1) DELAY(2) DELAY(3) DELAY(4) DELAY(6) DELAY(8) DELAY(12) DELAY(16) DELAY(24)
