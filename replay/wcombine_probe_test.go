@@ -16,16 +16,21 @@ import (
 // write.
 const wcombineProbe = "../traces/hw/h200-2026-11-29-wcombine/"
 
-// wcLaunch is one launch of scripts/hw/wcombine.cu: its pattern (see there), warps an
-// SM, and the store sectors the L1 counted and the L2 received from the SMs.
+// wcLaunch is one launch of scripts/hw/wcombine.cu: its pattern (see there), its grid,
+// warps an SM on the H200's 132 SMs, and the store sectors the L1 counted and the L2
+// received from the SMs.
 type wcLaunch struct {
-	part                   string
-	s, k, o, share, gap, w int
-	l1, l2, elapsed        float64
+	part                string
+	s, k, o, share, gap int
+	blocks, threads, w  int
+	l1, l2, elapsed     float64
 }
 
 // ratio is the share of the L1's store sectors that reach the L2.
 func (l wcLaunch) ratio() float64 { return l.l2 / l.l1 }
+
+// roundBytes is a warp's region per round, as wcombine.cu's Launch::roundBytes has it.
+func (l wcLaunch) roundBytes() int { return (32*l.s + l.k*l.o*l.share + 127) / 128 * 128 }
 
 func readWCombineProbe(t *testing.T) []wcLaunch {
 	t.Helper()
@@ -55,7 +60,7 @@ func readWCombineProbe(t *testing.T) []wcLaunch {
 			}
 			return v
 		}
-		l := wcLaunch{part: rec[1], s: n[0], k: n[1], o: n[2], share: n[3], gap: n[4], w: n[5] * n[6] / 32 / 132,
+		l := wcLaunch{part: rec[1], s: n[0], k: n[1], o: n[2], share: n[3], gap: n[4], blocks: n[5], threads: n[6], w: n[5] * n[6] / 32 / 132,
 			l1: get("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"), l2: get("lts__t_sectors_srcunit_tex_op_write.sum"),
 			elapsed: get("sm__cycles_elapsed.avg")}
 		if l.part != "particles" && float64(n[8]) != l.l1 {
@@ -138,18 +143,14 @@ func TestWCombineProbe(t *testing.T) {
 // in its header), with the probe's own grid, arguments and 8 rounds.
 func captureWCombine(t *testing.T, ptx []byte, l wcLaunch) *format.Reader {
 	t.Helper()
-	blocks, threads := 132, 32*l.w
-	if l.w >= 32 {
-		blocks, threads = 132*l.w/32, 1024
-	}
-	rb := (32*l.s + l.k*l.o*l.share + 127) / 128 * 128
-	bytes := blocks * threads / 32 / l.share * 8 * rb
+	rb := l.roundBytes()
+	bytes := l.blocks * l.threads / 32 / l.share * 8 * rb
 	buf, i32 := func(n int) string { return fmt.Sprintf("buf:u8:%d", n) }, func(n int) string { return fmt.Sprintf("i32:%d", n) }
 	var kernel string
 	var args []string
 	switch {
 	case l.part == "particles":
-		kernel, blocks, threads = "particles_aos", 1024, 256
+		kernel = "particles_aos"
 		args = []string{"buf:f32:1572864", "i32:262144", "f32:0.01"}
 	case l.part == "delay":
 		kernel = fmt.Sprintf("st_delay_%d", l.gap)
@@ -162,7 +163,7 @@ func captureWCombine(t *testing.T, ptx []byte, l wcLaunch) *format.Reader {
 		args = []string{buf(bytes), i32(l.s), i32(l.o), i32(l.share), i32(l.gap), i32(8), fmt.Sprintf("u64:%d", rb)}
 	}
 	r, _ := captureSpec(t, capture.Spec{PTX: ptx, PTXName: "wcombine.ptx", Kernel: kernel,
-		Grid: format.Dim3{X: uint32(blocks), Y: 1, Z: 1}, Block: format.Dim3{X: uint32(threads), Y: 1, Z: 1},
+		Grid: format.Dim3{X: uint32(l.blocks), Y: 1, Z: 1}, Block: format.Dim3{X: uint32(l.threads), Y: 1, Z: 1},
 		SIMT: format.SIMTITS, Args: args})
 	return r
 }

@@ -62,53 +62,58 @@ struct Launch {
 	}
 };
 
-static void stores(const Launch &l, char *base)
+// pick returns ks[i] for the i whose vals[i] is v, or stops the probe naming what it
+// looked for.
+template <typename K, size_t n>
+static K pick(int v, const int (&vals)[n], K const (&ks)[n], const char *what)
 {
-	long rb = l.roundBytes();
-	switch (l.K) {
-	case 1: st_1<<<l.blocks, l.threads>>>(base, l.S, l.O, l.share, l.gap, l.rounds, rb); break;
-	case 2: st_2<<<l.blocks, l.threads>>>(base, l.S, l.O, l.share, l.gap, l.rounds, rb); break;
-	case 3: st_3<<<l.blocks, l.threads>>>(base, l.S, l.O, l.share, l.gap, l.rounds, rb); break;
-	case 4: st_4<<<l.blocks, l.threads>>>(base, l.S, l.O, l.share, l.gap, l.rounds, rb); break;
-	case 6: st_6<<<l.blocks, l.threads>>>(base, l.S, l.O, l.share, l.gap, l.rounds, rb); break;
-	default: fprintf(stderr, "no st_k for K = %d\n", l.K); exit(1);
-	}
+	for (size_t i = 0; i < n; i++)
+		if (vals[i] == v)
+			return ks[i];
+	fprintf(stderr, "no %s for %d\n", what, v);
+	exit(1);
 }
 
-// The ldst parts: the ldst_k kernel of each K (1, 2, 4) and mode (wcombine_kernels.cu).
-static const char *modes[] = {"plain", "cg", "warm", "other", "nodep"};
-typedef void (*LdSt)(char *, int, int, int, long, long);
-static const LdSt ldsts[3][5] = {
-	{ldst_1_PLAIN, ldst_1_CG, ldst_1_WARM, ldst_1_OTHER, ldst_1_NODEP},
-	{ldst_2_PLAIN, ldst_2_CG, ldst_2_WARM, ldst_2_OTHER, ldst_2_NODEP},
-	{ldst_4_PLAIN, ldst_4_CG, ldst_4_WARM, ldst_4_OTHER, ldst_4_NODEP},
-};
+// stores launches l's st_k (the parts without loads).
+static void stores(const Launch &l, char *base)
+{
+	typedef void (*St)(char *, int, int, int, int, int, long);
+	static const int ks[] = {1, 2, 3, 4, 6};
+	static const St fs[] = {st_1, st_2, st_3, st_4, st_6};
+	pick(l.K, ks, fs, "st_k of K")<<<l.blocks, l.threads>>>(base, l.S, l.O, l.share, l.gap, l.rounds, l.roundBytes());
+}
 
-// The delay part: st_delay's kernel of each N (wcombine_kernels.cu), N in the gap column.
+// delayed launches l's st_delay (the delay part: N in the gap column).
 static void delayed(const Launch &l, char *base)
 {
 	typedef void (*St)(char *, int, int, int, long);
 	static const int ns[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24};
-	static const St ks[] = {st_delay_0, st_delay_1, st_delay_2, st_delay_3, st_delay_4, st_delay_6, st_delay_8,
+	static const St fs[] = {st_delay_0, st_delay_1, st_delay_2, st_delay_3, st_delay_4, st_delay_6, st_delay_8,
 				st_delay_12, st_delay_16, st_delay_24};
-	for (int i = 0; i < 10; i++)
-		if (ns[i] == l.gap) {
-			ks[i]<<<l.blocks, l.threads>>>(base, l.S, l.O, l.rounds, l.roundBytes());
-			return;
-		}
-	fprintf(stderr, "no st_delay for N = %d\n", l.gap);
-	exit(1);
+	pick(l.gap, ns, fs, "st_delay of N")<<<l.blocks, l.threads>>>(base, l.S, l.O, l.rounds, l.roundBytes());
 }
 
-// loadStores launches l's ldst_k (part "ldst-MODE"), other bytes between the words a
-// lane stores and those it loads in mode OTHER.
+// loadStores launches l's ldst_k (part "ldst-MODE", wcombine_kernels.cu), other bytes
+// between the words a lane stores and those it loads in mode OTHER.
 static void loadStores(const Launch &l, char *base, long other)
 {
+	typedef void (*LdSt)(char *, int, int, int, long, long);
+	static const char *modes[] = {"plain", "cg", "warm", "other", "nodep"};
+	static const int ks[] = {1, 2, 4};
+	static const LdSt fs[][5] = {
+		{ldst_1_PLAIN, ldst_1_CG, ldst_1_WARM, ldst_1_OTHER, ldst_1_NODEP},
+		{ldst_2_PLAIN, ldst_2_CG, ldst_2_WARM, ldst_2_OTHER, ldst_2_NODEP},
+		{ldst_4_PLAIN, ldst_4_CG, ldst_4_WARM, ldst_4_OTHER, ldst_4_NODEP},
+	};
+	static const int rows[] = {0, 1, 2};
 	int m = 0;
-	while (strcmp(l.part + 5, modes[m]))
+	while (m < 5 && strcmp(l.part + 5, modes[m]))
 		m++;
-	int k = l.K == 1 ? 0 : l.K == 2 ? 1 : 2;
-	ldsts[k][m]<<<l.blocks, l.threads>>>(base, l.S, l.O, l.rounds, l.roundBytes(), other);
+	if (m == 5) {
+		fprintf(stderr, "no ldst mode %s\n", l.part + 5);
+		exit(1);
+	}
+	fs[pick(l.K, ks, rows, "ldst_k of K")][m]<<<l.blocks, l.threads>>>(base, l.S, l.O, l.rounds, l.roundBytes(), other);
 }
 
 int main(int argc, char **argv)
