@@ -165,6 +165,15 @@ func (l *l2Chip) store(line uint64, mask uint8, use *[4]uint32) (slice int, res 
 	return s, res
 }
 
+// merged takes the sectors in mask of line that a store wrote into an earlier store's
+// write on its way (sm.store_merge_lines): no access of their own, but their bytes count
+// as written (l2.partial_fill).
+func (l *l2Chip) merged(line uint64, mask uint8, use *[4]uint32) {
+	if l.partial != nil {
+		l.written(line, mask, 0, use)
+	}
+}
+
 // storeBytes is what a store of the lanes at addrs, width bytes each, writes in each
 // sector of line, as l2Chip.store takes it: only l2.partial_fill (partialFill) needs the
 // bytes, and zero means whole sectors. Both engines' SMs call it while they run, so it

@@ -326,8 +326,9 @@ type timedSM struct {
 	ctas    []*timedCTA
 	live    int // warps resident and unfinished
 
-	lsu     sched.LSU // the LSU/MIO pipe and the L1's MSHRs
-	stp     sched.LSU // the stores' own path (arch.Config.StorePath); its MSHRs are the stores the SM holds (sm.lsu_stores)
+	lsu     sched.LSU   // the LSU/MIO pipe and the L1's MSHRs
+	stp     sched.LSU   // the stores' own path (arch.Config.StorePath); its MSHRs are the stores the SM holds (sm.lsu_stores)
+	merge   *storeMerge // the lines on stp a later store may join (sm.store_merge_lines); nil: none
 	fetched []cache.Result
 	// sharedEnd is when the shared accesses queued on the LSU so far are done, stored
 	// when the last store on the stores' path has read its operands (sm.drain_stores).
@@ -651,7 +652,7 @@ func (e *timer) newSM(id int) (*timedSM, error) {
 	// Nothing waits for a fill that landed 4 DRAM latencies before the latest.
 	s := &timedSM{e: e, id: id, launcher: sched.CTALauncher{Cycles: int64(cfg.CTALaunchCycles())}, fill: cache.NewInFlight(1<<14, 4*int64(e.lat.DRAM)), next: -1,
 		lsu: sched.LSU{Queue: int64(cfg.SM.LSUQueueCycles), MSHRs: max(cfg.L1.MSHRs, 1)},
-		stp: sched.LSU{MSHRs: cfg.SM.LSUStores}}
+		stp: sched.LSU{MSHRs: cfg.SM.LSUStores}, merge: newStoreMerge(cfg.SM.StoreMergeLines)}
 	var err error
 	// Fills land at once in the functional caches; s.fill holds their time.
 	s.smModels, err = newSMModels(cfg, true, func(line uint64, sectors uint8) {
@@ -1442,7 +1443,8 @@ func (s *timedSM) global(in *timedInst, w *format.Warp, i int, t int64) (done, l
 		done += e.wideLoad(in.width)
 	case st:
 		for j, u := range units {
-			s.storeLine(u, storeBytes(e.cfg.L2.PartialFill, u.Line, a, in.width), start+int64(j)*e.lsuCyc)
+			at := start + int64(j)*e.lsuCyc
+			s.storeLine(u, storeBytes(e.cfg.L2.PartialFill, u.Line, a, in.width), at, at, at) // no s.merge without a store path
 		}
 		return t, start
 	default: // atomics and reductions at L2
@@ -1493,7 +1495,7 @@ func (s *timedSM) store(units []coalesce.Unit, a []uint64, width int, t int64) (
 		if e.cfg.L2.PartialFill {
 			use = written
 		}
-		s.storeLine(u, use, at)
+		s.storeLine(u, use, at, t, start+cum/100)
 	}
 	cum = max(cum, e.storeReg*int64(1+(width+3)/4)) // its address and data registers
 	s.stp.Extend(cum)
@@ -1511,14 +1513,23 @@ func (s *timedSM) store(units []coalesce.Unit, a []uint64, width int, t int64) (
 }
 
 // storeLine writes a global store's line u through the L1 to the L2 at cycle at, use
-// the bytes of its sectors the store writes (storeBytes).
-func (s *timedSM) storeLine(u coalesce.Unit, use [4]uint32, at int64) {
+// the bytes of its sectors the store writes (storeBytes); the store issued at issued,
+// and the line leaves the stores' path at left (s.merge).
+func (s *timedSM) storeLine(u coalesce.Unit, use [4]uint32, at, issued, left int64) {
 	e := s.e
 	mask := u.Sectors
 	if e.cfg.L1.CacheGlobal {
 		res := s.l1.Access(u.Line, u.Sectors, cache.Store)
 		if mask = res.Forward; mask == 0 {
 			return
+		}
+	}
+	if s.merge != nil {
+		if joined := s.merge.take(u.Line, mask, issued, left); joined != 0 {
+			e.l2.chip.merged(u.Line, joined, &use)
+			if mask &^= joined; mask == 0 {
+				return
+			}
 		}
 	}
 	e.l2.write(at, u.Line, mask, false, &use)

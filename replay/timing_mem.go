@@ -37,6 +37,8 @@ type timedL2 struct {
 	// acked is when the latest store or atomic is done at L2: the kernel is not over
 	// before then, though no warp waits for a store or a RED.
 	acked int64
+	// written is the store sectors the L2 took (lts__t_sectors_srcunit_tex_op_write).
+	written uint64
 }
 
 func newTimedL2(cfg *arch.Config, nsm int) (*timedL2, error) {
@@ -121,6 +123,9 @@ func (l *timedL2) fetch(start int64, line uint64, mask uint8, crossing int64) in
 func (l *timedL2) write(t int64, line uint64, mask uint8, atomic bool, use *[4]uint32) int64 {
 	s, res := l.chip.store(line, mask, use) // what it finds does not depend on time
 	start := l.ports.Write(s, t, int(popc8(mask)), atomic)
+	if !atomic {
+		l.written += uint64(popc8(mask))
+	}
 	done := start + l.latL2
 	if atomic {
 		for b := uint64(0); b < 8; b++ {

@@ -74,6 +74,7 @@ func (e *timer) report(l *format.Launch, opts Options) *KernelReport {
 		}
 		put("smsp__average_warps_issue_stalled_"+stallNames[s]+"_per_issue_active.ratio", div(float64(reason[s]), issued))
 	}
+	put("lts__t_sectors_srcunit_tex_op_write.sum", float64(e.l2.written))
 	r, w := e.l2.dram.Bytes()
 	rd, wr := float64(r+e.launchRead), float64(w)
 	put("dram__bytes_read.sum", rd)

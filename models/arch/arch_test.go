@@ -167,6 +167,8 @@ func TestValidate(t *testing.T) {
 		{"hopper", "sm.lsu_stores", "40", "no path of their own"},          // ignored without a store path
 		{"hopper", "sm.lsu_store_reg_cycles", "1", "no path of their own"}, // likewise
 		{"hopper", "sm.s2r_cycles", "2", "lat.s2r is 0"},                   // ignored without lat.s2r
+		{"hopper", "sm.store_merge_lines", "24", "no path of their own"},   // likewise
+		{"hopper", "sm.store_merge_lines", "-1", "sm.store_merge_lines"},
 		{"hopper", "lat.s2r", "-1", "lat.s2r"},
 		{"hopper", "lat.s2r", "23", ""},
 		{"hopper", "lat.bar_shared", "61", "set lat.bar too"}, // ignored without lat.bar

@@ -125,6 +125,15 @@ type SM struct {
 	// sector takes 2.1-2.2 cycles, one lane's 8 bytes 3.1, a whole line the 4 of its
 	// sectors). 0: a store holds the path for its lines only.
 	LSUStoreRegCycles float64
+	// StoreMergeLines, where stores have their own path, lets a store's line join an
+	// earlier store's line of the same address that is still on the path when the
+	// later store issues, and is one of the last StoreMergeLines lines sent down it,
+	// instead of reaching the L2 as a write of its own (scripts/hw/wcombine.cu:
+	// on the H200 a warp's stores issued together reach the L2 as one write, and a
+	// warp's stores among many warps' hardly ever do). The joined sectors count once at
+	// the L2 (lts__t_sectors_srcunit_tex_op_write); the L1 counts both stores. 0: every
+	// store line is a write of its own.
+	StoreMergeLines int
 	// DrainStores: a CTA keeps its room until each of its warps' global stores has
 	// read its operands, as ncu's drain stall has a warp wait after its EXIT
 	// (scripts/hw/lgdrain.cu: on the H200 a clock read that overwrites a store's data
@@ -741,6 +750,12 @@ func (c *Config) Validate() error {
 	}
 	if !path && c.SM.LSUStores > 0 {
 		bad("sm.lsu_stores", "is %d but stores have no path of their own (sm.lsu_store_line_cycles and sm.lsu_store_sector_cycles are 0)", c.SM.LSUStores)
+	}
+	if c.SM.StoreMergeLines < 0 || c.SM.StoreMergeLines > 1024 {
+		bad("sm.store_merge_lines", "must be a number of lines from 0 to 1024, is %d", c.SM.StoreMergeLines)
+	}
+	if !path && c.SM.StoreMergeLines > 0 {
+		bad("sm.store_merge_lines", "is %d but stores have no path of their own (sm.lsu_store_line_cycles and sm.lsu_store_sector_cycles are 0)", c.SM.StoreMergeLines)
 	}
 	if !path && c.SM.LSUStoreRegCycles > 0 {
 		bad("sm.lsu_store_reg_cycles", "is %g but stores have no path of their own (sm.lsu_store_line_cycles and sm.lsu_store_sector_cycles are 0)", c.SM.LSUStoreRegCycles)

@@ -67,6 +67,7 @@ func buildFields() []field {
 		{key: "sm.lsu_partial_line_cycles", ptr: func(c *Config) any { return &c.SM.LSUPartialLineCycles }},
 		{key: "sm.lsu_stores", ptr: func(c *Config) any { return &c.SM.LSUStores }},
 		{key: "sm.lsu_store_reg_cycles", ptr: func(c *Config) any { return &c.SM.LSUStoreRegCycles }},
+		{key: "sm.store_merge_lines", ptr: func(c *Config) any { return &c.SM.StoreMergeLines }},
 		{key: "sm.drain_stores", ptr: func(c *Config) any { return &c.SM.DrainStores }},
 		{key: "sm.s2r_cycles", ptr: func(c *Config) any { return &c.SM.S2RCycles }},
 		{key: "sm.aggregate_atomics", ptr: func(c *Config) any { return &c.SM.AggregateAtomics }},

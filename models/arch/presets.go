@@ -64,6 +64,7 @@ var common = []row{
 	{"sm.lsu_partial_line_cycles", "0", "not modelled unless the preset measured it"},
 	{"sm.lsu_stores", "0", "stores share the LSU's queue unless the preset measured their path"},
 	{"sm.lsu_store_reg_cycles", "0", "a store holds its path for its lines only unless the preset measured its registers' cost"},
+	{"sm.store_merge_lines", "0", "every store line reaches the L2 as a write of its own unless the preset measured which merge"},
 	{"sm.drain_stores", "false", "a CTA retires when its warps' results land unless the preset measured its stores' drain"},
 	{"lat.s2r", "0", "a read of %tid, %ctaid and the like is an ALU move unless the preset measured its S2R"},
 	{"sm.s2r_cycles", "0", "a read of %tid, %ctaid and the like is an ALU move unless the preset measured its S2R"},

@@ -1,0 +1,50 @@
+package replay
+
+// storeMerge is what an SM's stores left on their way to the L2 that a later store's
+// line may join (sm.store_merge_lines): the last lines sent down the stores' path,
+// newest last, each with the sectors it carries and the cycle it leaves the path. A
+// line joins the newest earlier line of its address if that one is still on the path
+// when the later store issues; the sectors the earlier line carries reach the L2 with
+// it, not again (scripts/hw/wcombine.cu, hw-facts section 34; docs/issue-11.md item
+// 39).
+type storeMerge struct {
+	lines []mergeLine // a ring of the last len(lines) lines sent
+	next  int         // where the next line sent goes
+	n     int         // lines in the ring
+}
+
+type mergeLine struct {
+	line uint64
+	mask uint8
+	left int64
+}
+
+// newStoreMerge returns an SM's record of the last lines lines, or nil for none.
+func newStoreMerge(lines int) *storeMerge {
+	if lines <= 0 {
+		return nil
+	}
+	return &storeMerge{lines: make([]mergeLine, lines)}
+}
+
+// take records the line of a store issued at issued (its sectors in mask) that leaves
+// the path at left, and returns the sectors of mask an earlier line it joins carries:
+// those do not reach the L2 again.
+func (m *storeMerge) take(line uint64, mask uint8, issued, left int64) (joined uint8) {
+	for i := 1; i <= m.n; i++ {
+		l := &m.lines[(m.next-i+len(m.lines))%len(m.lines)]
+		if l.line != line {
+			continue
+		}
+		if l.left < issued {
+			break // gone; any older one of the line left before it
+		}
+		joined = mask & l.mask
+		l.mask |= mask
+		return joined
+	}
+	m.lines[m.next] = mergeLine{line: line, mask: mask, left: left}
+	m.next = (m.next + 1) % len(m.lines)
+	m.n = min(m.n+1, len(m.lines))
+	return 0
+}
