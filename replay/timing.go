@@ -1443,8 +1443,7 @@ func (s *timedSM) global(in *timedInst, w *format.Warp, i int, t int64) (done, l
 		done += e.wideLoad(in.width)
 	case st:
 		for j, u := range units {
-			at := start + int64(j)*e.lsuCyc
-			s.storeLine(u, storeBytes(e.cfg.L2.PartialFill, u.Line, a, in.width), at, at, at) // no s.merge without a store path
+			s.storeLine(u, storeBytes(e.cfg.L2.PartialFill, u.Line, a, in.width), start+int64(j)*e.lsuCyc)
 		}
 		return t, start
 	default: // atomics and reductions at L2
@@ -1483,8 +1482,6 @@ func (s *timedSM) store(units []coalesce.Unit, a []uint64, width int, t int64) (
 	start := s.stp.Take(s.lsu.Free(t), 0)
 	var cum, partial int64
 	for _, u := range units {
-		at := start + cum/100
-		cum += max(e.storeLine, e.storeSector*int64(bits.OnesCount8(u.Sectors)))
 		var written, use [4]uint32 // the bytes the lanes write, once; what the L2 is told (storeBytes)
 		if e.partialLine > 0 || e.cfg.L2.PartialFill {
 			written = usedBytes(u.Line, a, width)
@@ -1495,7 +1492,25 @@ func (s *timedSM) store(units []coalesce.Unit, a []uint64, width int, t int64) (
 		if e.cfg.L2.PartialFill {
 			use = written
 		}
-		s.storeLine(u, use, at, t, start+cum/100)
+		mask := s.l1Store(u)
+		if s.merge != nil && mask != 0 {
+			if ok, left, fresh := s.merge.join(u.Line, mask, t); ok {
+				e.l2.chip.merged(u.Line, mask&^fresh, &use)
+				if fresh != 0 {
+					e.l2.write(left, u.Line, fresh, false, &use)
+				}
+				continue
+			}
+		}
+		at := start + cum/100
+		cum += max(e.storeLine, e.storeSector*int64(bits.OnesCount8(u.Sectors)))
+		if mask == 0 {
+			continue
+		}
+		if s.merge != nil {
+			s.merge.sent(u.Line, mask, start+cum/100)
+		}
+		e.l2.write(at, u.Line, mask, false, &use)
 	}
 	cum = max(cum, e.storeReg*int64(1+(width+3)/4)) // its address and data registers
 	s.stp.Extend(cum)
@@ -1513,26 +1528,20 @@ func (s *timedSM) store(units []coalesce.Unit, a []uint64, width int, t int64) (
 }
 
 // storeLine writes a global store's line u through the L1 to the L2 at cycle at, use
-// the bytes of its sectors the store writes (storeBytes); the store issued at issued,
-// and the line leaves the stores' path at left (s.merge).
-func (s *timedSM) storeLine(u coalesce.Unit, use [4]uint32, at, issued, left int64) {
-	e := s.e
-	mask := u.Sectors
-	if e.cfg.L1.CacheGlobal {
-		res := s.l1.Access(u.Line, u.Sectors, cache.Store)
-		if mask = res.Forward; mask == 0 {
-			return
-		}
+// the bytes of its sectors the store writes (storeBytes).
+func (s *timedSM) storeLine(u coalesce.Unit, use [4]uint32, at int64) {
+	if mask := s.l1Store(u); mask != 0 {
+		s.e.l2.write(at, u.Line, mask, false, &use)
 	}
-	if s.merge != nil {
-		if joined := s.merge.take(u.Line, mask, issued, left); joined != 0 {
-			e.l2.chip.merged(u.Line, joined, &use)
-			if mask &^= joined; mask == 0 {
-				return
-			}
-		}
+}
+
+// l1Store writes a global store's line u through the L1 and returns the sectors it
+// sends on to the L2.
+func (s *timedSM) l1Store(u coalesce.Unit) uint8 {
+	if !s.e.cfg.L1.CacheGlobal {
+		return u.Sectors
 	}
-	e.l2.write(at, u.Line, mask, false, &use)
+	return s.l1.Access(u.Line, u.Sectors, cache.Store).Forward
 }
 
 // partialSector reports whether a store writes only part of one of sectors, use the
