@@ -1475,8 +1475,10 @@ func (e *timer) missCost(n int) int64 {
 // sm.lsu_partial_line_cycles (lgstore.cu: a shared load waits behind such lines, not
 // behind whole sectors). The store holds one of the SM's sm.lsu_stores until its last
 // line has left (lgbuffer.cu), and the path at least sm.lsu_store_reg_cycles for its
-// address and each 4 bytes of its data (stsmall.cu). It returns when the store reads
-// its operands (sm.drain_stores).
+// address and each 4 bytes of its data (stsmall.cu). A line that joins an earlier
+// store's line still on the path (s.merge, sm.store_merge_lines) takes no time of it,
+// and only its sectors the earlier line does not carry reach the L2, with that line.
+// It returns when the store reads its operands (sm.drain_stores).
 func (s *timedSM) store(units []coalesce.Unit, a []uint64, width int, t int64) (left int64) {
 	e := s.e
 	start := s.stp.Take(s.lsu.Free(t), 0)

@@ -130,9 +130,9 @@ type SM struct {
 	// later store issues, and is one of the last StoreMergeLines lines sent down it,
 	// instead of reaching the L2 as a write of its own (scripts/hw/wcombine.cu:
 	// on the H200 a warp's stores issued together reach the L2 as one write, and a
-	// warp's stores among many warps' hardly ever do). The joined sectors count once at
-	// the L2 (lts__t_sectors_srcunit_tex_op_write); the L1 counts both stores. 0: every
-	// store line is a write of its own.
+	// warp's stores among many warps' hardly ever do). A joined line takes no time of
+	// the path, and its sectors count once at the L2 (lts__t_sectors_srcunit_tex_op_write);
+	// the L1 counts both stores. 0: every store line is a write of its own.
 	StoreMergeLines int
 	// DrainStores: a CTA keeps its room until each of its warps' global stores has
 	// read its operands, as ncu's drain stall has a warp wait after its EXIT
