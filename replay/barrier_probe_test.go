@@ -40,6 +40,13 @@ func lateAfterLast(t *testing.T, runs warpRuns, part string, k, w int) []int {
 	return slices.Concat(slices.Collect(maps.Values(afterLast(runs.launch(t, fmt.Sprintf("%s %d %d", part, k, w)), k, w, 3)))...)
 }
 
+// loneAfterLast is the H200's lone warp in barrier.cu's late part k: the median of its
+// t3 less its arrival t1, the barrier's release and what follows it.
+func loneAfterLast(t *testing.T, runs warpRuns, k int) int {
+	t.Helper()
+	return medianInt(lateAfterLast(t, runs, "late", k, 1))
+}
+
 // TestBarrierProbe: on the H200 a warp issues past a bar.sync (SASS BAR.SYNC.DEFER_BLOCKING)
 // until an instruction that needs the barrier: the clock reads and the add after it go
 // 3000 cycles before the late warp arrives; an S2R or a second barrier issues 14 cycles
@@ -59,8 +66,7 @@ func TestBarrierProbe(t *testing.T) {
 			}
 		}
 	}
-	// lone is a lone warp's t3 less its t1: the barrier's release and what follows it.
-	lone := func(k int) int { return medianInt(lateAfterLast(t, runs, "late", k, 1)) }
+	lone := func(k int) int { return loneAfterLast(t, runs, k) }
 	s2r, bar, lds, stg := lone(2), lone(8), lone(4), lone(12)
 	t.Logf("a lone warp's t3 after its arrival: S2R read %d, a second bar.sync %d, LDS read %d, STG %d", s2r, bar, lds, stg)
 	for _, c := range []struct {
@@ -171,7 +177,7 @@ func TestBarrierOnTheProbe(t *testing.T) {
 			t.Errorf("late %d: the first clock read after the barrier %d cycles after the last arrival with the keys, %d without: want long before with them only", k, with, without)
 		}
 	}
-	hw := func(k int) int { return medianInt(lateAfterLast(t, runs, "late", k, 1)) } // a lone warp's
+	hw := func(k int) int { return loneAfterLast(t, runs, k) }
 	for _, c := range []struct {
 		what string
 		k    int

@@ -68,20 +68,7 @@ const inflightRun = "../traces/hw/h200-2026-11-29-inflight/inflight.csv"
 // inflightH200 is the H200's runs by "kind s from": each SM's warps' stamps t0, t1, tend.
 func inflightH200(t *testing.T) warpRuns {
 	t.Helper()
-	recs := readCSVRecords(t, inflightRun)
-	runs := warpRuns{}
-	for _, r := range recs[1:] {
-		if len(r) != 9 {
-			t.Fatalf("%s %v: want 9 fields", inflightRun, r)
-		}
-		n := probeInts(t, inflightRun, r[3:])
-		key := r[0] + " " + r[1] + " " + r[2]
-		if runs[key] == nil {
-			runs[key] = map[int][][]int{}
-		}
-		runs[key][n[2]] = append(runs[key][n[2]], n[3:])
-	}
-	return runs
+	return readWarpStamps(t, inflightRun, 3, 0, 9) // kind,s,from,block,warp,smid,t0,t1,tend
 }
 
 // inflightLookups is a warp's line lookups in kind full or single.

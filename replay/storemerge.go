@@ -19,7 +19,8 @@ type mergeLine struct {
 	left int64
 }
 
-// newStoreMerge returns an SM's record of the last lines lines, or nil for none.
+// newStoreMerge returns an SM's record of the last lines lines, or nil for none: a nil
+// record joins nothing and keeps nothing.
 func newStoreMerge(lines int) *storeMerge {
 	if lines <= 0 {
 		return nil
@@ -27,10 +28,13 @@ func newStoreMerge(lines int) *storeMerge {
 	return &storeMerge{lines: make([]mergeLine, lines)}
 }
 
-// join reports whether the line of a store issued at issued (its sectors in mask)
-// joins an earlier line still on the path, the cycle that one leaves, and the sectors
-// of mask it did not carry yet.
+// join reports whether the line of a store issued at issued (its sectors in mask; none:
+// it joins nothing) joins an earlier line still on the path, the cycle that one leaves,
+// and the sectors of mask it did not carry yet.
 func (m *storeMerge) join(line uint64, mask uint8, issued int64) (ok bool, left int64, fresh uint8) {
+	if m == nil || mask == 0 {
+		return false, 0, 0
+	}
 	for i := 1; i <= m.n; i++ {
 		l := &m.lines[(m.next-i+len(m.lines))%len(m.lines)]
 		if l.line != line {
@@ -48,6 +52,9 @@ func (m *storeMerge) join(line uint64, mask uint8, issued int64) (ok bool, left 
 
 // sent records a line sent down the path with the sectors in mask, leaving it at left.
 func (m *storeMerge) sent(line uint64, mask uint8, left int64) {
+	if m == nil {
+		return
+	}
 	m.lines[m.next] = mergeLine{line: line, mask: mask, left: left}
 	m.next = (m.next + 1) % len(m.lines)
 	m.n = min(m.n+1, len(m.lines))

@@ -1495,24 +1495,19 @@ func (s *timedSM) store(units []coalesce.Unit, a []uint64, width int, t int64) (
 			use = written
 		}
 		mask := s.l1Store(u)
-		if s.merge != nil && mask != 0 {
-			if ok, left, fresh := s.merge.join(u.Line, mask, t); ok {
-				e.l2.chip.merged(u.Line, mask&^fresh, &use)
-				if fresh != 0 {
-					e.l2.write(left, u.Line, fresh, false, &use)
-				}
-				continue
+		if ok, left, fresh := s.merge.join(u.Line, mask, t); ok {
+			e.l2.chip.merged(u.Line, mask&^fresh, &use)
+			if fresh != 0 {
+				e.l2.write(left, u.Line, fresh, false, &use)
 			}
+			continue
 		}
 		at := start + cum/100
 		cum += max(e.storeLine, e.storeSector*int64(bits.OnesCount8(u.Sectors)))
-		if mask == 0 {
-			continue
-		}
-		if s.merge != nil {
+		if mask != 0 {
 			s.merge.sent(u.Line, mask, start+cum/100)
+			e.l2.write(at, u.Line, mask, false, &use)
 		}
-		e.l2.write(at, u.Line, mask, false, &use)
 	}
 	cum = max(cum, e.storeReg*int64(1+(width+3)/4)) // its address and data registers
 	s.stp.Extend(cum)
