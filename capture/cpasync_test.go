@@ -3,6 +3,7 @@ package capture
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -98,6 +99,7 @@ func cpAsyncKernel(body string) string {
 {
 .reg .b32 %r<8>;
 .reg .b64 %rd<8>;
+.reg .pred %p<2>;
 .shared .align 16 .b8 buf[512];
 ld.param.u64 %rd1, [pin];
 ld.param.u64 %rd2, [pout];
@@ -137,10 +139,41 @@ cp.async.cg.shared.global.L2::cache_hint [%r2], [%rd4], 16, %rd6;`))
 	if got := res.Buffers[1].Final; string(got) != string(in) {
 		t.Errorf("the copy through shared memory gave % x..., want % x...", got[:16], in[:16])
 	}
-	_, row := rowOf(t, k, "cp.async.cg")
+	pc, row := rowOf(t, k, "cp.async.cg")
 	if row.Class != format.ClassMem || row.MemOp != format.MemLoad || row.Space != format.SpaceGlobal || row.Width != 16 || row.CacheOp != format.CacheCG {
 		t.Errorf("cp.async.cg's row: class %v, memop %v, space %v, width %d, cache %v; want mem, ld, global, 16, cg",
 			row.Class, row.MemOp, row.Space, row.Width, row.CacheOp)
+	}
+
+	// The row's Coords: each lane's shared destination (its 16-byte slot of buf, which
+	// starts the CTA's shared memory) and the bytes it read (all 16). With a src-size
+	// of 8, 8; with ignore-src, 0.
+	for _, c := range []struct {
+		body  string
+		bytes int32
+	}{
+		{`cp.async.cg.shared.global [%r2], [%rd4], 16;`, 16},
+		{`cp.async.ca.shared.global [%r2], [%rd4], 16, 8;`, 8},
+		{`setp.eq.u32 %p1, %r1, %r1;
+cp.async.ca.shared.global [%r2], [%rd4], 16, %p1;`, 0},
+	} {
+		s := &memSink{}
+		k := load(t, spec(c.body))
+		if _, err := k.Run(context.Background(), 0, s); err != nil {
+			t.Fatalf("%s: %v", c.body, err)
+		}
+		pc, _ = rowOf(t, k, "cp.async.c")
+		w := &s.warps[0]
+		i := slices.Index(w.PC, uint32(pc))
+		d := w.CopyDests(i)
+		if len(d) != 64 {
+			t.Fatalf("%s: %d values in the row's Coords, want a destination and a size for each of 32 lanes", c.body, len(d))
+		}
+		for l := range 32 {
+			if d[2*l] != int32(16*l) || d[2*l+1] != c.bytes {
+				t.Fatalf("%s: lane %d's destination %d and bytes %d, want %d and %d", c.body, l, d[2*l], d[2*l+1], 16*l, c.bytes)
+			}
+		}
 	}
 
 	for _, c := range []struct {

@@ -215,6 +215,9 @@
 //	         texel coordinates in the record's Coords; through a texture reference,
 //	         the texel's device address (the nearest texel's for an index past
 //	         either end) and coordinates (x, 0)
+//	cp.async a global load's row: each lane's source address, plus in Coords its
+//	         destination (the byte offset in the CTA's shared memory) and the bytes it
+//	         reads from the source (src-size, 0 with ignore-src)
 //
 // Textures (tex2d:TYPE:W:H[:INIT] arguments): point sampling, clamp addressing,
 // unnormalised coordinates (f32 coordinates are floored). The handle is the texture's

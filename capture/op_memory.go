@@ -124,9 +124,10 @@ func decodeNoEffect(r *resolver) error {
 // when absent); in.width the cp-size.
 //
 // The trace records the copy as a load of cp-size bytes per lane from the global source
-// (what SASS's LDGSTS reads, and what the Accel-Sim importer records for it): the
-// shared store it also makes is not in the trace, so replay counts no shared-memory
-// wavefronts for it.
+// (what SASS's LDGSTS reads, and what the Accel-Sim importer records for it), with each
+// lane's shared destination and source bytes in the row's Coords (format.AppendCopy):
+// the shared side is not a store row, and replay counts it as ncu does, in the op_ldgsts
+// wavefronts.
 func decodeCpAsync(r *resolver) error {
 	in, a := r.in, r.a
 	parts := r.parts[1:]
@@ -263,8 +264,13 @@ func (w *warpState) cpAsync(in *instr, pc int32, exec uint32, path uint16, fl fo
 			return err
 		}
 		clear(d[copy(d, b):])
+		w.xy[l] = [2]int32{int32(da), int32(k)}
 	}
 	w.c.epoch++
-	w.appendMem(pc, exec, path, fl)
+	if w.oobHit {
+		fl |= format.FlagOOB
+		w.oobHit = false
+	}
+	w.rec.AppendCopy(uint32(pc), exec, path, fl, &w.lanes, &w.xy)
 	return nil
 }

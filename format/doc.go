@@ -96,7 +96,8 @@
 //	                     the same batch (wrapping; the first such row is stored as is)
 //	stride  int32        Stride of an AddrStride row, else 0
 //	deltas  list<int64>  Deltas of an AddrDeltas row (active lanes - 1 values), else []
-//	coords  list<int32>  texel x, y per active lane of a texture fetch, else []
+//	coords  list<int32>  two per active lane: a texture fetch's texel x, y; a cp.async's
+//	                     shared destination and bytes read from its source; else []
 //
 // Sequence numbers are implicit: a warp's rows are contiguous and in issue order.
 //

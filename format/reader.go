@@ -673,7 +673,7 @@ func (d *decoder) check(progLen int, oobWarn bool, off int64, batch int) error {
 				return bad(i, "%d deltas for mode %d with %d active lanes", nd, m, active)
 			}
 			if nk != 0 && nk != 2*active {
-				return bad(i, "%d texel coordinates for %d active lanes", nk, active)
+				return bad(i, "%d coordinates for %d active lanes (want two a lane)", nk, active)
 			}
 		}
 		b := last[pc] + base[i]

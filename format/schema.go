@@ -33,7 +33,7 @@ const (
 	colBase          // uint64: Base minus the Base of the previous row with the same pc in this warp (wrapping)
 	colStride        // int32: Stride (AddrStride rows; 0 otherwise)
 	colDeltas        // list<int64>: Deltas of the row (AddrDeltas rows; empty otherwise)
-	colCoords        // list<int32>: texel x,y per active lane (texture fetches; empty otherwise)
+	colCoords        // list<int32>: two per active lane (texel x,y; a cp.async's destination and bytes)
 	numCols
 )
 

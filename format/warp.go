@@ -64,8 +64,11 @@ type Warp struct {
 	Deltas32 []int32
 	Deltas16 []int16
 
-	CoordOff []uint32 // len Len()+1: row i's texel coordinates are Coords[CoordOff[i]:CoordOff[i+1]]
-	Coords   []int32  // x0, y0, x1, y1, ... for each active lane of a texture fetch, in lane order
+	CoordOff []uint32 // len Len()+1: row i's lane pairs are Coords[CoordOff[i]:CoordOff[i+1]]
+	// Coords holds two values for each active lane of a row that has them, in lane
+	// order: a texture fetch's texel x, y (TexCoords), a cp.async's shared destination
+	// and the bytes it reads from its source (CopyDests). Other rows have none.
+	Coords []int32
 }
 
 // Len is the number of warp-instructions in the stream.
@@ -172,6 +175,19 @@ func (w *Warp) AppendMem(pc, mask uint32, path uint16, flags Flags, lanes *[32]u
 // AppendTex adds a texture fetch: texel addresses as in AppendMem, and each active lane's
 // integer texel coordinates xy[l].
 func (w *Warp) AppendTex(pc, mask uint32, path uint16, flags Flags, lanes *[32]uint64, xy *[32][2]int32) {
+	w.appendPairs(pc, mask, path, flags, lanes, xy)
+}
+
+// AppendCopy adds a cp.async (SASS LDGSTS): each active lane's global source as a
+// load's address in AppendMem, and in dst[l] its shared destination (the offset in
+// the CTA's shared memory) and how many bytes it reads from the source (src-size; 0
+// with ignore-src), which the row's own addresses cannot carry.
+func (w *Warp) AppendCopy(pc, mask uint32, path uint16, flags Flags, lanes *[32]uint64, dst *[32][2]int32) {
+	w.appendPairs(pc, mask, path, flags, lanes, dst)
+}
+
+// appendPairs adds a memory record with two values per active lane in Coords.
+func (w *Warp) appendPairs(pc, mask uint32, path uint16, flags Flags, lanes *[32]uint64, xy *[32][2]int32) {
 	w.AppendMem(pc, mask, path, flags, lanes)
 	for m := mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
@@ -312,7 +328,14 @@ func (w *Warp) LaneAddrs(i int, lanes *[32]uint64) uint32 {
 }
 
 // TexCoords returns row i's texel coordinates (x, y per active lane), or nil.
-func (w *Warp) TexCoords(i int) []int32 {
+func (w *Warp) TexCoords(i int) []int32 { return w.pairs(i) }
+
+// CopyDests returns a cp.async row's shared destination and source bytes per active
+// lane (AppendCopy), or nil: traces written before gtrace recorded them, and SASS
+// imports (an LDGSTS line of an Accel-Sim trace holds its global addresses only).
+func (w *Warp) CopyDests(i int) []int32 { return w.pairs(i) }
+
+func (w *Warp) pairs(i int) []int32 {
 	if len(w.CoordOff) == 0 {
 		return nil
 	}

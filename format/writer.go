@@ -232,7 +232,7 @@ func (w *Writer) appendWarp(progLen int, oobWarn bool, ctaOff uint8, wp *Warp) e
 				return fail(i, "CoordOff out of range")
 			}
 			if nk := int(k1 - k0); nk != 0 && nk != 2*active {
-				return fail(i, "%d texel coordinates for %d active lanes", nk, active)
+				return fail(i, "%d coordinates for %d active lanes (want two a lane)", nk, active)
 			}
 			c.deltas = wp.appendDeltaRange(c.deltas, d0, d1)
 			c.coords = append(c.coords, wp.Coords[k0:k1]...)

@@ -40,6 +40,9 @@ type counters struct {
 	// Shared memory: ld, st, atom.
 	SReq, SWave, SIdeal [3]uint64
 	SWays               [33]uint64
+	// The shared side of cp.async (SASS LDGSTS), which ncu counts apart from the
+	// stores: its wavefronts, and the conflicts it reports for them.
+	CpWave, CpConf uint64
 
 	// Constant bank: requests to the per-SM constant cache (idc on Volta+).
 	CReq, CHit uint64
@@ -82,6 +85,8 @@ func (c *counters) add(o *counters) {
 	for i := range c.SWays {
 		c.SWays[i] += o.SWays[i]
 	}
+	c.CpWave += o.CpWave
+	c.CpConf += o.CpConf
 	c.CReq += o.CReq
 	c.CHit += o.CHit
 	c.TReq += o.TReq
@@ -131,6 +136,8 @@ func (c *counters) metrics() []Metric {
 	put("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", float64(c.SWave[2]))
 	put("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", float64(c.SWave[0]-c.SIdeal[0]))
 	put("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", float64(c.SWave[1]-c.SIdeal[1]))
+	put("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", float64(c.CpWave))
+	put("smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", float64(c.CpConf))
 	put("smsp__sass_inst_executed_op_shared_ld.sum", float64(c.SReq[0]))
 	put("smsp__sass_inst_executed_op_shared_st.sum", float64(c.SReq[1]))
 	// The L1/TEX t-stage sees every sector of global and local LSU traffic and of

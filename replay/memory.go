@@ -172,6 +172,7 @@ type smState struct {
 	agg  []bool // per pc: an atomic ptxas aggregates per warp (Aggregated); nil: none
 	// matrix: per pc, the lanes of an ldmatrix that give its rows (matrixLanes); nil: none
 	matrix []uint32
+	spread []uint64 // copyWavefronts' scratch
 	smModels
 	ncPath bool // ld.global.nc goes through the read-only cache (Kepler)
 	l1Glob bool // global loads allocate in L1
@@ -476,6 +477,11 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 		c.NCSec += uint64(t.Sectors)
 		c.NCHit += uint64(t.Hits)
 	case k == kLd:
+		if dst := w.CopyDests(i); len(dst) != 0 {
+			wave, ideal := copyWavefronts(s.banks, s.laneAddrs(w, i), dst, width, in.CacheOp == format.CacheCG, &s.spread)
+			c.CpWave += uint64(wave)
+			c.CpConf += uint64(wave - ideal)
+		}
 		cached := s.l1Glob && in.CacheOp != format.CacheCG && in.CacheOp != format.CacheCV && in.CacheOp != format.CacheVolatile
 		for _, u := range r.Units() {
 			q := l2req{line: u.Line, mask: u.Sectors, op: l2Read, pc: s.curPC, lsu: true}
@@ -694,6 +700,57 @@ func sharedAccess(b *smem.Banks, op format.MemOp, mask uint32, addrs []uint64, w
 		return b.Atomic(mask, addrs, width)
 	}
 	return b.Access(mask, addrs, width)
+}
+
+// copyWavefronts is the shared side of a cp.async (SASS LDGSTS) whose active lanes read
+// width bytes each from srcs and write them to the shared destinations in dst (pairs:
+// destination, source bytes; format.Warp.CopyDests): its wavefronts, and the ideal
+// count that ncu's op_ldgsts bank conflicts are the rest of. An H100 (scripts/hw/probe.sh
+// ldgsts, TestLdgstsProbeShared) writes each 128-byte source line's lanes in a pass of
+// their own, a pass taking as many wavefronts as the most lanes on one bank, with lanes
+// on one destination counted apart (a store would merge them); the ideal is the
+// copy's bytes over the banks' width. cp.async.cg counts no conflicts, and when two
+// lanes share a destination it takes one wavefront per distinct destination.
+func copyWavefronts(b *smem.Banks, srcs []uint64, dst []int32, width int, cg bool, scratch *[]uint64) (wave, ideal int) {
+	n := len(srcs)
+	if n == 0 || len(dst) != 2*n {
+		return 0, 0
+	}
+	if cg {
+		distinct := 0
+		for l := 0; l < n; l++ {
+			seen := false
+			for m := 0; m < l && !seen; m++ {
+				seen = dst[2*m] == dst[2*l]
+			}
+			if !seen {
+				distinct++
+			}
+		}
+		if distinct < n {
+			return distinct, distinct
+		}
+	}
+	var done uint32
+	for l := 0; l < n; l++ {
+		if done>>l&1 != 0 {
+			continue
+		}
+		line, group := srcs[l]>>7, (*scratch)[:0]
+		for m := l; m < n; m++ {
+			if srcs[m]>>7 == line {
+				done |= 1 << m
+				group = append(group, uint64(uint32(dst[2*m])))
+			}
+		}
+		*scratch = group
+		wave += b.Spread(group, width)
+	}
+	if cg {
+		return wave, wave
+	}
+	pass := b.PassBytes()
+	return wave, (n*width + pass - 1) / pass
 }
 
 // matrixLanes is, per pc, the lanes that take part in an ldmatrix (SASS LDSM): those

@@ -73,6 +73,9 @@ func New(banks, width int) (*Banks, error) {
 	return &Banks{banks: banks, width: width}, nil
 }
 
+// PassBytes is the bytes one conflict-free wavefront moves: banks times their width.
+func (b *Banks) PassBytes() int { return b.banks * b.width }
+
 // Stats returns the counts so far.
 func (b *Banks) Stats() Stats { return b.stats }
 
@@ -103,6 +106,27 @@ func (b *Banks) Access(mask uint32, addrs []uint64, size int) Result {
 // two lanes each take two (scripts/hw/atomics.sh, docs/research/hw-facts.md §9).
 func (b *Banks) Atomic(mask uint32, addrs []uint64, size int) Result {
 	return b.access(mask, addrs, size, false)
+}
+
+// Spread is the wavefronts one pass of lanes needs that write size bytes each at addrs
+// with no merging: the most lanes on one bank, lanes on the same word counted apart
+// (at least 1). It records nothing in Stats. A cp.async's shared side takes a pass per
+// source line (replay): on an H100 its wavefronts count lanes with one destination
+// apart, where a store's merge them (scripts/hw/ldgsts.cu, docs/issue-19.md item 68).
+func (b *Banks) Spread(addrs []uint64, size int) int {
+	size = min(max(size, 1), 16)
+	clear(b.count[:b.banks])
+	shift := uint(bits.TrailingZeros(uint(b.width)))
+	bankMask := uint64(b.banks - 1)
+	ways := 1
+	for _, a := range addrs {
+		for word := a >> shift; word <= (a+uint64(size)-1)>>shift; word++ {
+			bank := int(word & bankMask)
+			b.count[bank]++
+			ways = max(ways, b.count[bank])
+		}
+	}
+	return ways
 }
 
 func (b *Banks) access(mask uint32, addrs []uint64, size int, merge bool) Result {

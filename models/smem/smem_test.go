@@ -136,3 +136,36 @@ func TestAtomicSerialisesSameWord(t *testing.T) {
 		}
 	}
 }
+
+// Spread counts lanes on one word apart, a lane's bytes on every bank they cover, and
+// takes the lanes it is given as one pass whatever their number.
+func TestSpread(t *testing.T) {
+	b, err := New(32, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name       string
+		addrs      []uint64
+		size, ways int
+	}{
+		{"32 words, one a bank", lanes(4, func(l int) int { return l }), 4, 1},
+		{"32 lanes on one word", lanes(4, func(int) int { return 0 }), 4, 32},
+		{"two lanes a word", lanes(4, func(l int) int { return l / 2 }), 4, 2},
+		{"16-byte lanes, 8 of them", lanes(16, func(l int) int { return l })[:8], 16, 1},
+		{"16-byte lanes, all 32", lanes(16, func(l int) int { return l }), 16, 4},
+		{"8-byte lanes on a 128-byte stride", lanes(128, func(l int) int { return l })[:4], 8, 4},
+		{"none", nil, 4, 1},
+	} {
+		stats := b.Stats()
+		if got := b.Spread(c.addrs, c.size); got != c.ways {
+			t.Errorf("%s: %d ways, want %d", c.name, got, c.ways)
+		}
+		if b.Stats() != stats {
+			t.Errorf("%s: Spread changed the stats", c.name)
+		}
+	}
+	if got := b.PassBytes(); got != 128 {
+		t.Errorf("32 banks of 4 bytes move %d bytes a wavefront, want 128", got)
+	}
+}
