@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -64,75 +65,41 @@ ret;
 `)
 }
 
-// TestLdgstsProbeCounts: on an H100, Nsight Compute counts a cp.async's global side
-// under the global-load counters (l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_ld
-// equal their op_ldgsts forms) and its shared side apart from the stores (op_ldgsts
-// wavefronts; op_st none), which is how capture records a cp.async: a global load, no
-// shared store. The memory replay of each probe launch with unconflicted destinations
-// gives the hardware's requests and sectors exactly, and no shared-store wavefronts.
-// (With repeated destinations cp.async.cg fetches one sector per distinct destination,
-// which the replay does not model yet: those launches are left out. Their shared side
-// is TestLdgstsProbeShared's.)
+// TestLdgstsProbeCounts: what an H100 counts for a cp.async (SASS LDGSTS), per copy,
+// against the memory replay, on every cp.async launch of the probe (40: .ca at 4, 8 and
+// 16 bytes and .cg at 16, sources coalesced and 8 elements apart, destinations 1, 2, 4,
+// 8 and 32 slots apart). The rules are per instruction, so a grid of two CTAs shows them.
+//   - Its global side under the global-load counters (ncu's l1tex__t_{requests,sectors}
+//     _pipe_lsu_mem_global_op_ld equal their op_ldgsts forms), which is how capture
+//     records a copy: a global load. A .cg whose lanes repeat a destination reads one
+//     sector a distinct destination (coalesce.Serial); the L2 sees those reads (within
+//     2%: the H100 reads 1-1.4% fewer at destinations 4 and 8 slots apart).
+//   - Its shared side apart from the stores (op_st none), in op_ldgsts wavefronts and
+//     bank conflicts (copyWavefronts).
 func TestLdgstsProbeCounts(t *testing.T) {
 	recs, hw := readProbeRun(t, ldgstsProbe, "ldgsts")
+	exact := []struct{ gtrace, hw string }{
+		{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "smsp__inst_executed_op_ldgsts.sum"},
+		{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"},
+		{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"},
+		{"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum"},
+		{"smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum"},
+	}
+	const l2 = "lts__t_sectors_srcunit_tex_op_read.sum"
 	n := 0
 	for _, rec := range recs {
 		id, _ := strconv.Atoi(rec[0])
 		kind := rec[1]
-		v := probeInts(t, "ldgsts-free.csv", rec[2:8])
-		size, ss, ds, blocks, threads, iters := v[0], v[1], v[2], v[3], v[4], v[5]
-		if ds != 1 || kind == "ldst" { // ldst: the same loads, checked by the ca and cg launches
-			continue
-		}
-		m := hw[id]
-		if m["smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"] != m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] ||
-			m["smsp__inst_executed_op_ldgsts.sum"] != m["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] {
-			t.Errorf("launch %d (%s): ncu's ldgsts sectors and requests are not its global-load ones: %v", id, kind, m)
-		}
-		bytes := (iters*blocks*threads + 32) * ss * size
-		r := captureProbe(t, "ldgsts.ptx", ldgstsProbePTX(kind, size), blocks, threads,
-			fmt.Sprintf("buf:u8:%d", bytes), fmt.Sprint("u32:", ss), fmt.Sprint("u32:", ds), fmt.Sprint("u32:", iters))
-		kr := replayOne(t, r, presetOf(t, "hopper", "h100"), false)
-		for _, name := range []string{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-			"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"} {
-			want, ok := m[name]
-			if !ok {
-				t.Fatalf("launch %d: ldgsts-ncu.csv.gz has no %s", id, name)
-			}
-			if got := metric(t, kr, name); got != want {
-				t.Errorf("launch %d (%s, %d bytes, source stride %d): %s %.0f, the H100 %.0f", id, kind, size, ss, name, got, want)
-			}
-		}
-		n++
-	}
-	if n != 8 {
-		t.Errorf("checked %d launches, want 8 (ca at three sizes and two source strides, cg at two)", n)
-	}
-}
-
-// TestLdgstsProbeShared: the shared side of every cp.async launch of the H100 probe,
-// per instruction: ncu's op_ldgsts wavefronts and bank conflicts
-// (smsp__sass_l1tex_data_{pipe_lsu_wavefronts,bank_conflicts_pipe_lsu}_mem_shared_op_ldgsts)
-// against the memory replay's, for .ca at 4, 8 and 16 bytes and .cg at 16, sources
-// coalesced and 8 elements apart, destinations 1, 2, 4, 8 and 32 slots apart (40
-// launches). The rule (copyWavefronts) is per instruction, so a grid of two CTAs shows it.
-func TestLdgstsProbeShared(t *testing.T) {
-	recs, hw := readProbeRun(t, ldgstsProbe, "ldgsts")
-	const wf, bc = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
-		"smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum"
-	n := 0
-	for _, rec := range recs {
-		id, _ := strconv.Atoi(rec[0])
-		kind := rec[1]
-		if kind == "ldst" {
+		if kind == "ldst" { // the same bytes by a load and a store
 			continue
 		}
 		v := probeInts(t, "ldgsts-free.csv", rec[2:8])
 		size, ss, ds, threads, iters := v[0], v[1], v[2], v[4], v[5]
 		m := hw[id]
 		inst := m["smsp__inst_executed_op_ldgsts.sum"]
-		if inst == 0 {
-			t.Fatalf("launch %d: ldgsts-ncu.csv.gz counts no cp.async", id)
+		if inst == 0 || m["smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"] != m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] ||
+			inst != m["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] {
+			t.Fatalf("launch %d (%s): ncu's ldgsts sectors and requests are not its global-load ones: %v", id, kind, m)
 		}
 		const blocks = 2
 		bytes := (iters*blocks*threads + 32) * ss * size
@@ -140,15 +107,18 @@ func TestLdgstsProbeShared(t *testing.T) {
 			fmt.Sprintf("buf:u8:%d", bytes), fmt.Sprint("u32:", ss), fmt.Sprint("u32:", ds), fmt.Sprint("u32:", iters))
 		kr := replayOne(t, r, presetOf(t, "hopper", "h100"), false)
 		copies := float64(blocks * threads / 32 * iters)
-		for _, name := range []string{wf, bc} {
-			want, ok := m[name]
+		what := fmt.Sprintf("launch %d (%s, %d bytes, source stride %d, destination stride %d)", id, kind, size, ss, ds)
+		for _, c := range exact {
+			want, ok := m[c.hw]
 			if !ok {
-				t.Fatalf("launch %d: ldgsts-ncu.csv.gz has no %s", id, name)
+				t.Fatalf("launch %d: ldgsts-ncu.csv.gz has no %s", id, c.hw)
 			}
-			if got := metric(t, kr, name) / copies; got != want/inst {
-				t.Errorf("launch %d (%s, %d bytes, source stride %d, destination stride %d): %s %.2f a copy, the H100 %.2f",
-					id, kind, size, ss, ds, name, got, want/inst)
+			if got := metric(t, kr, c.gtrace) / copies; got != want/inst {
+				t.Errorf("%s: %s %.2f a copy, the H100 %.2f", what, c.gtrace, got, want/inst)
 			}
+		}
+		if got, want := metric(t, kr, l2)/copies, m[l2]/inst; math.Abs(got-want) > 0.02*want {
+			t.Errorf("%s: %s %.2f a copy, the H100 %.2f", what, l2, got, want)
 		}
 		n++
 	}

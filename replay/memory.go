@@ -407,12 +407,18 @@ func genericKind(addrs []uint64) instKind {
 }
 
 // coalesceGlobal splits row i of warp w, a global access whose active lanes' addresses
-// are addrs, into requests and sectors, as both engines do: an atomic or a reduction
+// are addrs, into requests and sectors, as both engines do: a cp.async.cg whose lanes
+// repeat a destination a unit per distinct destination (coalesce.Serial), an atomic or a reduction
 // takes a pass per same-address round (coalesce.Atomic), or one pass by its first lane
 // when ptxas aggregates it (agg, aggregate.go), a load or a store the
 // coalescer's requests, found from the row's base and stride when the trace stores it so
 // (addrs may then be nil: globalNeedsAddrs says when they are read).
-func coalesceGlobal(c *coalesce.Coalescer, op format.MemOp, w *format.Warp, i int, addrs []uint64, width int, agg bool) coalesce.Result {
+func coalesceGlobal(c *coalesce.Coalescer, op format.MemOp, cache format.CacheOp, w *format.Warp, i int, addrs []uint64, width int, agg bool) coalesce.Result {
+	if op == format.MemLoad && cache == format.CacheCG {
+		if kept, ok := copyDistinct(addrs, w.CopyDests(i)); ok {
+			return c.Serial(kept.addrs[:kept.n], width)
+		}
+	}
 	if op == format.MemAtomic || op == format.MemReduce {
 		if agg && len(addrs) > 1 {
 			addrs = addrs[:1]
@@ -428,10 +434,40 @@ func coalesceGlobal(c *coalesce.Coalescer, op format.MemOp, w *format.Warp, i in
 	return c.Coalesce(w.Mask[i], addrs, width, op == format.MemStore)
 }
 
-// globalNeedsAddrs reports whether coalesceGlobal reads the lanes' addresses of a row in
-// mode for op: atomics and gathers (deltas) need them, strided and uniform rows do not.
-func globalNeedsAddrs(op format.MemOp, mode format.AddrMode) bool {
-	return op == format.MemAtomic || op == format.MemReduce || (mode != format.AddrStride && mode != format.AddrUniform)
+// globalNeedsAddrs reports whether coalesceGlobal reads the lanes' addresses of row i of
+// w for op and cache: atomics, gathers (deltas) and cp.async.cg rows with their
+// destinations need them, other strided and uniform rows do not.
+func globalNeedsAddrs(op format.MemOp, cache format.CacheOp, w *format.Warp, i int) bool {
+	mode := w.Mode[i]
+	return op == format.MemAtomic || op == format.MemReduce || (mode != format.AddrStride && mode != format.AddrUniform) ||
+		cache == format.CacheCG && len(w.CopyDests(i)) != 0
+}
+
+// keptLanes is the sources of the lanes copyDistinct keeps.
+type keptLanes struct {
+	addrs [32]uint64
+	n     int
+}
+
+// copyDistinct is, for a cp.async row whose active lanes read srcs and write the
+// destinations in dst (format.Warp.CopyDests), the sources of the first lane of each
+// distinct destination, and whether any destination repeats (false, and nothing kept,
+// when none does or the row has no destinations).
+func copyDistinct(srcs []uint64, dst []int32) (kept keptLanes, repeats bool) {
+	if len(dst) == 0 || len(dst) != 2*len(srcs) {
+		return kept, false
+	}
+	for l := range srcs {
+		seen := false
+		for m := 0; m < l && !seen; m++ {
+			seen = dst[2*m] == dst[2*l]
+		}
+		if !seen {
+			kept.addrs[kept.n] = srcs[l]
+			kept.n++
+		}
+	}
+	return kept, kept.n < len(srcs)
 }
 
 func memKindOf(in *format.Inst) memKind {
@@ -460,10 +496,10 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 	k := memKindOf(in)
 	width := max(int(in.Width), 1)
 	var addrs []uint64
-	if globalNeedsAddrs(in.MemOp, w.Mode[i]) {
+	if globalNeedsAddrs(in.MemOp, in.CacheOp, w, i) {
 		addrs = s.laneAddrs(w, i)
 	}
-	r := coalesceGlobal(s.coal, in.MemOp, w, i, addrs, width, s.agg != nil && s.agg[s.curPC])
+	r := coalesceGlobal(s.coal, in.MemOp, in.CacheOp, w, i, addrs, width, s.agg != nil && s.agg[s.curPC])
 	c.GReq[k] += uint64(r.Requests)
 	c.GSec[k] += uint64(r.Sectors)
 	if k == kLd || k == kSt {
@@ -706,7 +742,7 @@ func sharedAccess(b *smem.Banks, op format.MemOp, mask uint32, addrs []uint64, w
 // width bytes each from srcs and write them to the shared destinations in dst (pairs:
 // destination, source bytes; format.Warp.CopyDests): its wavefronts, and the ideal
 // count that ncu's op_ldgsts bank conflicts are the rest of. An H100 (scripts/hw/probe.sh
-// ldgsts, TestLdgstsProbeShared) writes each 128-byte source line's lanes in a pass of
+// ldgsts, TestLdgstsProbeCounts) writes each 128-byte source line's lanes in a pass of
 // their own, a pass taking as many wavefronts as the most lanes on one bank, with lanes
 // on one destination counted apart (a store would merge them); the ideal is the
 // copy's bytes over the banks' width. cp.async.cg counts no conflicts, and when two
@@ -717,18 +753,8 @@ func copyWavefronts(b *smem.Banks, srcs []uint64, dst []int32, width int, cg boo
 		return 0, 0
 	}
 	if cg {
-		distinct := 0
-		for l := 0; l < n; l++ {
-			seen := false
-			for m := 0; m < l && !seen; m++ {
-				seen = dst[2*m] == dst[2*l]
-			}
-			if !seen {
-				distinct++
-			}
-		}
-		if distinct < n {
-			return distinct, distinct
+		if kept, repeats := copyDistinct(srcs, dst); repeats {
+			return kept.n, kept.n
 		}
 	}
 	var done uint32

@@ -1403,7 +1403,7 @@ func (s *timedSM) global(in *timedInst, w *format.Warp, i int, t int64) (done, l
 		// The read-only data cache (LDG) is the texture cache.
 		return s.texture(w, i, in, t, in.width), 0
 	}
-	r := coalesceGlobal(s.coal, in.memOp, w, i, a, in.width, in.agg)
+	r := coalesceGlobal(s.coal, in.memOp, in.cacheOp, w, i, a, in.width, in.agg)
 	units := r.Units()
 	if st && e.storePath {
 		return t, s.store(units, a, in.width, t)

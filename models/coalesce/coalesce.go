@@ -334,6 +334,45 @@ func insertionSort(s []uint64) {
 	}
 }
 
+// Serial is one request whose lanes the L1 serves one at a time: each address in addrs
+// is a unit of its own with the sectors its width bytes touch, in the order given,
+// lines repeated when two lanes share one. An H100 serves a cp.async.cg whose lanes
+// repeat a shared destination so (scripts/hw/ldgsts.cu): one sector a distinct
+// destination in l1tex__t_sectors and in the L2's reads, where the same sources
+// copied to distinct destinations coalesce.
+func (c *Coalescer) Serial(addrs []uint64, width int) Result {
+	if len(addrs) > 32 {
+		addrs = addrs[:32]
+	}
+	width = min(max(width, 1), 16)
+	r := Result{Mode: Sectors32, UnitBytes: SectorBytes}
+	n := 0
+	for _, a := range addrs {
+		u := Unit{Line: a &^ (LineBytes - 1)}
+		for s := a / SectorBytes; s <= (a+uint64(width)-1)/SectorBytes; s++ {
+			if l := s * SectorBytes &^ (LineBytes - 1); l != u.Line {
+				c.units[n] = u
+				n++
+				u = Unit{Line: l}
+			}
+			u.Sectors |= uint8(1) << (s % (LineBytes / SectorBytes))
+		}
+		c.units[n] = u
+		n++
+	}
+	for _, u := range c.units[:n] {
+		r.Sectors += bits.OnesCount8(u.Sectors)
+	}
+	if len(addrs) > 0 {
+		r.UsefulBytes = c.uniqueBytes(addrs, width)
+		r.Requests = 1
+	}
+	r.Transactions = r.Sectors
+	c.ends[0] = n
+	r.units, r.ends = c.units[:n], c.ends[:1]
+	return r
+}
+
 // Atomic processes one warp's atomic or reduction instruction, given its active lanes'
 // addresses in lane order. Lanes that share an address cannot be served in one pass of
 // the request to L2: the request is split into passes, the first serving one lane of

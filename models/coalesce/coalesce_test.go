@@ -261,6 +261,43 @@ func TestAtomicPasses(t *testing.T) {
 	}
 }
 
+// Serial gives each address a unit of its own, in order, repeats and straddles included,
+// in one request.
+func TestSerial(t *testing.T) {
+	c, err := New(Sectors32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		addrs   []uint64
+		width   int
+		sectors int
+		units   []Unit
+	}{
+		{"two lanes in one sector", []uint64{base, base + 16}, 16, 2, []Unit{{base, 0x1}, {base, 0x1}}},
+		{"lines apart", []uint64{base + 128, base + 32}, 16, 2, []Unit{{base + 128, 0x1}, {base, 0x2}}},
+		{"a lane over two sectors", []uint64{base + 24}, 16, 2, []Unit{{base, 0x3}}},
+		{"a lane over two lines", []uint64{base + 120}, 16, 2, []Unit{{base, 0x8}, {base + 128, 0x1}}},
+		{"none", nil, 16, 0, []Unit{}},
+	} {
+		r := c.Serial(tc.addrs, tc.width)
+		if r.Sectors != tc.sectors || r.Transactions != tc.sectors {
+			t.Errorf("%s: %d sectors, %d transactions, want %d", tc.name, r.Sectors, r.Transactions, tc.sectors)
+		}
+		if want := min(len(tc.addrs), 1); r.Requests != want {
+			t.Errorf("%s: %d requests, want %d", tc.name, r.Requests, want)
+		}
+		if !slices.Equal(r.Units(), tc.units) {
+			t.Errorf("%s: units %v, want %v", tc.name, r.Units(), tc.units)
+		}
+	}
+	// 32 lanes, two lines apart each: 64 units at most fit.
+	if r := c.Serial(warp(func(l int) uint64 { return uint64(256*l + 120) }), 16); r.Sectors != 64 || len(r.Units()) != 64 {
+		t.Errorf("32 straddling lanes: %d sectors in %d units, want 64 in 64", r.Sectors, len(r.Units()))
+	}
+}
+
 // Strided answers exactly as Coalesce on the lanes' addresses, on every mode, for
 // shapes it remembers (the same shape at many bases, so most calls move a remembered
 // answer) and for those it cannot (negative strides, the top of the address space).
