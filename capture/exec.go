@@ -451,11 +451,17 @@ func (w *warpState) memInst(in *instr, pc int32, exec uint32, path uint16, fl fo
 // appendMem records a memory instruction with the lanes' addresses in w.lanes, marked
 // FlagOOB when a lane was out of bounds (under OOBWarn).
 func (w *warpState) appendMem(pc int32, exec uint32, path uint16, fl format.Flags) {
+	w.rec.AppendMem(uint32(pc), exec, path, w.oobFlag(fl), &w.lanes)
+}
+
+// oobFlag is fl with FlagOOB when the access just made read past a buffer under
+// --oob=warn, and clears that mark for the next access.
+func (w *warpState) oobFlag(fl format.Flags) format.Flags {
 	if w.oobHit {
 		fl |= format.FlagOOB
 		w.oobHit = false
 	}
-	w.rec.AppendMem(uint32(pc), exec, path, fl, &w.lanes)
+	return fl
 }
 
 func vtypeOfArg(t string) vtype {

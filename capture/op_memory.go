@@ -125,7 +125,7 @@ func decodeNoEffect(r *resolver) error {
 //
 // The trace records the copy as a load of cp-size bytes per lane from the global source
 // (what SASS's LDGSTS reads, and what the Accel-Sim importer records for it), with each
-// lane's shared destination and source bytes in the row's Coords (format.AppendCopy):
+// lane's shared destination and source bytes in the row's Coords (format.Warp.AppendCopy):
 // the shared side is not a store row, and replay counts it as ncu does, in the op_ldgsts
 // wavefronts.
 func decodeCpAsync(r *resolver) error {
@@ -267,10 +267,6 @@ func (w *warpState) cpAsync(in *instr, pc int32, exec uint32, path uint16, fl fo
 		w.xy[l] = [2]int32{int32(da), int32(k)}
 	}
 	w.c.epoch++
-	if w.oobHit {
-		fl |= format.FlagOOB
-		w.oobHit = false
-	}
-	w.rec.AppendCopy(uint32(pc), exec, path, fl, &w.lanes, &w.xy)
+	w.rec.AppendCopy(uint32(pc), exec, path, w.oobFlag(fl), &w.lanes, &w.xy)
 	return nil
 }

@@ -762,9 +762,9 @@ func copyWavefronts(b *smem.Banks, srcs []uint64, dst []int32, width int, cg boo
 		if done>>l&1 != 0 {
 			continue
 		}
-		line, group := srcs[l]>>7, (*scratch)[:0]
+		line, group := srcs[l]/coalesce.LineBytes, (*scratch)[:0]
 		for m := l; m < n; m++ {
-			if srcs[m]>>7 == line {
+			if srcs[m]/coalesce.LineBytes == line {
 				done |= 1 << m
 				group = append(group, uint64(uint32(dst[2*m])))
 			}
