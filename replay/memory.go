@@ -172,7 +172,6 @@ type smState struct {
 	agg  []bool // per pc: an atomic ptxas aggregates per warp (Aggregated); nil: none
 	// matrix: per pc, the lanes of an ldmatrix that give its rows (matrixLanes); nil: none
 	matrix []uint32
-	spread []uint64 // copyWavefronts' scratch
 	smModels
 	ncPath bool // ld.global.nc goes through the read-only cache (Kepler)
 	l1Glob bool // global loads allocate in L1
@@ -514,7 +513,7 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 		c.NCHit += uint64(t.Hits)
 	case k == kLd:
 		if dst := w.CopyDests(i); len(dst) != 0 {
-			wave, ideal := copyWavefronts(s.banks, s.laneAddrs(w, i), dst, width, in.CacheOp == format.CacheCG, &s.spread)
+			wave, ideal := copyWavefronts(s.banks, s.laneAddrs(w, i), dst, width, in.CacheOp == format.CacheCG)
 			c.CpWave += uint64(wave)
 			c.CpConf += uint64(wave - ideal)
 		}
@@ -747,7 +746,7 @@ func sharedAccess(b *smem.Banks, op format.MemOp, mask uint32, addrs []uint64, w
 // on one destination counted apart (a store would merge them); the ideal is the
 // copy's bytes over the banks' width. cp.async.cg counts no conflicts, and when two
 // lanes share a destination it takes one wavefront per distinct destination.
-func copyWavefronts(b *smem.Banks, srcs []uint64, dst []int32, width int, cg bool, scratch *[]uint64) (wave, ideal int) {
+func copyWavefronts(b *smem.Banks, srcs []uint64, dst []int32, width int, cg bool) (wave, ideal int) {
 	n := len(srcs)
 	if n == 0 || len(dst) != 2*n {
 		return 0, 0
@@ -758,19 +757,20 @@ func copyWavefronts(b *smem.Banks, srcs []uint64, dst []int32, width int, cg boo
 		}
 	}
 	var done uint32
+	var group [32]uint64 // one source line's destinations
 	for l := 0; l < n; l++ {
 		if done>>l&1 != 0 {
 			continue
 		}
-		line, group := srcs[l]/coalesce.LineBytes, (*scratch)[:0]
+		line, g := srcs[l]/coalesce.LineBytes, 0
 		for m := l; m < n; m++ {
 			if srcs[m]/coalesce.LineBytes == line {
 				done |= 1 << m
-				group = append(group, uint64(uint32(dst[2*m])))
+				group[g] = uint64(uint32(dst[2*m]))
+				g++
 			}
 		}
-		*scratch = group
-		wave += b.Spread(group, width)
+		wave += b.Spread(group[:g], width)
 	}
 	if cg {
 		return wave, wave

@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -43,18 +42,8 @@ func readWCombineProbe(t *testing.T) []wcLaunch {
 		if len(rec) != 12 {
 			t.Fatalf("wcombine-free.csv %v: not id,part,S,K,O,share,gap,blocks,threads,rounds,l1sectors,ms", rec)
 		}
-		n := make([]int, 9) // S, K, O, share, gap, blocks, threads, rounds, l1sectors
-		for i := range n {
-			v, err := strconv.Atoi(rec[i+2])
-			if err != nil {
-				t.Fatalf("wcombine-free.csv %v: %v", rec, err)
-			}
-			n[i] = v
-		}
-		id, err := strconv.Atoi(rec[0])
-		if err != nil {
-			t.Fatalf("wcombine-free.csv %v: %v", rec, err)
-		}
+		id := probeInts(t, "wcombine-free.csv", rec[:1])[0]
+		n := probeInts(t, "wcombine-free.csv", rec[2:11]) // S, K, O, share, gap, blocks, threads, rounds, l1sectors
 		m := metric[id]
 		get := func(name string) float64 {
 			v, ok := m[name]
