@@ -130,6 +130,8 @@ type timedInst struct {
 	agg          bool   // an atomic ptxas aggregates per warp (Aggregated)
 	lanes        uint32 // an ldmatrix's lanes that give its rows (matrixLanes); 0 for others
 	bar          barWait
+	cp           cpOp // its cp.async role (timing_copy.go), and wait_group's count
+	cpN          uint16
 }
 
 // barWait is which release from a CTA barrier an instruction waits for when its warp
@@ -228,6 +230,7 @@ type timedWarp struct {
 	sched int
 
 	order sched.WarpOrder // which records may issue next
+	cp    copyGroups      // its cp.async copies in flight
 
 	sb sched.Scoreboard
 }
@@ -334,6 +337,7 @@ type timedSM struct {
 	// when the last store on the stores' path has read its operands (sm.drain_stores).
 	sharedEnd, stored int64
 	s2rFree           int64 // when the SM's S2R unit takes the next (sreg)
+	cpFree            int64 // when the SM's fill port takes a copy's next shared write (copyLand)
 
 	next     int64             // next cycle this SM has something to do; -1 = idle
 	last     int64             // cycle of the previous step
@@ -595,6 +599,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 		// An mma's measured interval (sm.mma_cycles_*) has its operand reads in it.
 		e.insts[pc] = timedInst{kind: k, pipe: p, slots: slots, intN: slots, alt: alt, three: srcs >= 3 && p != pTensor, lat: lat, why: why, rd: in.RegsRead, wr: in.RegsWritten,
 			width: max(int(in.Width), 1), memOp: in.MemOp, cacheOp: in.CacheOp, agg: agg != nil && agg[pc], bar: bar}
+		e.insts[pc].cp, e.insts[pc].cpN = cpOpOf(in)
 		if matrix != nil {
 			e.insts[pc].lanes = matrix[pc]
 		}
@@ -914,6 +919,12 @@ func (s *timedSM) canIssue(w *timedWarp, i int, t int64) bool {
 		if ok, until, why := w.sb.Check(t, in.rd, in.wr); !ok {
 			w.state, w.wake = stallOf(why), until
 			return false
+		}
+		if in.cp >= cpWaitGroup { // waits for the copies as a load's reader does
+			if at := w.cp.ready(in.cp, in.cpN); t < at {
+				w.state, w.wake = stLongScoreboard, at
+				return false
+			}
 		}
 		w.okRec, w.okPC, w.okIn, w.okPipe = i, pc, in, nil
 		if in.pipe < numPipes {
@@ -1335,6 +1346,9 @@ func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 	case ikGlobal:
 		var left int64
 		done, left = s.global(in, fw, i, t)
+		if in.cp == cpCopy {
+			done = s.copyLand(in, fw, i, done)
+		}
 		if e.cfg.SM.DrainStores {
 			w.cta.drained = max(w.cta.drained, left)
 		}
@@ -1350,6 +1364,9 @@ func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 		done = s.sreg(t)
 	default:
 		done = t + in.lat
+	}
+	if in.cp != cpNone {
+		w.cp.issue(in.cp, in.cpN, done)
 	}
 	if done > t && len(in.wr) > 0 {
 		why := in.why
@@ -1367,7 +1384,7 @@ func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 		s.scheds[w.sched].pol.Remove(w.slot)
 		c := w.cta
 		c.live--
-		c.drained = max(c.drained, w.sb.Drained(), t+1)
+		c.drained = max(c.drained, w.sb.Drained(), w.cp.last, t+1)
 		if w.held() {
 			w.atBar, w.barHeld = false, false
 			c.waiting--
