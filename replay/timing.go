@@ -337,7 +337,7 @@ type timedSM struct {
 	// when the last store on the stores' path has read its operands (sm.drain_stores).
 	sharedEnd, stored int64
 	s2rFree           int64 // when the SM's S2R unit takes the next (sreg)
-	cpFree            int64 // when the SM's fill port takes a copy's next shared write (copyLand)
+	cpFree            int64 // when the SM's fill port takes a copy's next shared write (copyLand), in hundredths of a cycle
 
 	next     int64             // next cycle this SM has something to do; -1 = idle
 	last     int64             // cycle of the previous step
@@ -382,6 +382,10 @@ type timer struct {
 	canArm bool
 	// reuseMiss: sm.reuse_miss_cycles.
 	reuseMiss int
+	// cpCopy and cpWave are what a cp.async and each of its shared wavefronts hold the
+	// SM's fill port, in hundredths of a cycle (sm.ldgsts_copy_cycles,
+	// sm.ldgsts_wavefront_cycles; copyLand).
+	cpCopy, cpWave int64
 	// barLat[b] is how long after the last arrival at a barrier an instruction that
 	// needs it (timedInst.bar b) may issue (lat.bar, lat.bar_shared, lat.bar_global).
 	barLat [numBarWaits]int64
@@ -526,6 +530,7 @@ func timeKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Config
 	e.storeReg, e.storePath = hund(cfg.SM.LSUStoreRegCycles), cfg.StorePath()
 	e.prefetch = opts.Workers != 1 && runtime.GOMAXPROCS(0) > 1
 	e.reuseMiss = cfg.SM.ReuseMissCycles
+	e.cpCopy, e.cpWave = hund(cfg.SM.LDGSTSCopyCycles), cmp.Or(hund(cfg.SM.LDGSTSWavefrontCycles), 100*e.lsuCyc)
 	if b := cfg.Latency.Bar; b > 0 {
 		or := func(v int) int64 { return int64(cmp.Or(v, b)) }
 		e.barLat = [numBarWaits]int64{barSync: int64(b), barShared: or(cfg.Latency.BarShared), barGlobal: or(cfg.Latency.BarGlobal)}
@@ -1457,7 +1462,9 @@ func (s *timedSM) global(in *timedInst, w *format.Warp, i int, t int64) (done, l
 			done = max(done, d)
 		}
 		s.lsu.Extend(extra)
-		done += e.wideLoad(in.width)
+		if in.cp != cpCopy { // a copy's bytes go to shared memory, not registers (copyLand)
+			done += e.wideLoad(in.width)
+		}
 	case st:
 		for j, u := range units {
 			s.storeLine(u, storeBytes(e.cfg.L2.PartialFill, u.Line, a, in.width), start+int64(j)*e.lsuCyc)

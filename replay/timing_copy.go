@@ -93,12 +93,12 @@ func (g *copyGroups) issue(op cpOp, n uint16, land int64) {
 }
 
 // copyLand is when the copy at record i of w, whose global side's data arrives at
-// done, has written shared memory: its shared side's wavefronts (copyWavefronts, the
-// ones ncu counts as op_ldgsts) take the SM's fill port one LSU cycle each, in the
-// order the copies issue, from when the data arrives. An H100 shows that port's
-// throughput (scripts/hw/probe.sh ldgsts, TestLdgstsProbeTimes): 32 lanes on one
-// destination slot cost about a cycle a wavefront across the SM's 16 warps. A copy
-// without destinations (a SASS import) lands with its data.
+// done, has written shared memory: it takes the SM's fill port from when its data
+// arrive and the port is free, in the order the copies issue, for
+// sm.ldgsts_copy_cycles plus sm.ldgsts_wavefront_cycles each of its shared wavefronts
+// (copyWavefronts, the ones ncu counts as op_ldgsts). On an H200 that line fits a
+// copy's cost to the SM at 1 to 32 wavefronts within 0.1 cycle (scripts/hw/ldgstsport.cu,
+// TestLdgstsPortProbe). A copy without destinations (a SASS import) lands with its data.
 func (s *timedSM) copyLand(in *timedInst, w *format.Warp, i int, done int64) int64 {
 	dst := w.CopyDests(i)
 	if len(dst) == 0 {
@@ -106,7 +106,7 @@ func (s *timedSM) copyLand(in *timedInst, w *format.Warp, i int, done int64) int
 	}
 	e := s.e
 	wave, _ := copyWavefronts(s.banks, e.addrs(w, i), dst, in.width, in.cacheOp == format.CacheCG)
-	start := max(done, s.cpFree)
-	s.cpFree = start + int64(max(wave, 1))*e.lsuCyc
-	return s.cpFree
+	start := max(100*done, s.cpFree)
+	s.cpFree = start + e.cpCopy + int64(max(wave, 1))*e.cpWave
+	return (s.cpFree + 99) / 100
 }

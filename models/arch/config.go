@@ -134,6 +134,13 @@ type SM struct {
 	// the path, and its sectors count once at the L2 (lts__t_sectors_srcunit_tex_op_write);
 	// the L1 counts both stores. 0: every store line is a write of its own.
 	StoreMergeLines int
+	// LDGSTSCopyCycles and LDGSTSWavefrontCycles are what a cp.async (SASS LDGSTS)
+	// holds the SM's fill port, which writes a copy's bytes into shared memory once
+	// they arrive: LDGSTSCopyCycles a copy plus LDGSTSWavefrontCycles each of its
+	// shared wavefronts; the copy lands when it leaves the port
+	// (scripts/hw/ldgstsport.cu). Both 0: a shared access's pass (32 / sm.lsu_lanes)
+	// a wavefront. In SM cycles, to a hundredth.
+	LDGSTSCopyCycles, LDGSTSWavefrontCycles float64
 	// DrainStores: a CTA keeps its room until each of its warps' global stores has
 	// read its operands, as ncu's drain stall has a warp wait after its EXIT
 	// (scripts/hw/lgdrain.cu: on the H200 a clock read that overwrites a store's data
@@ -734,7 +741,8 @@ func (c *Config) Validate() error {
 		v   float64
 	}{{"sm.lsu_miss_line_cycles", c.SM.LSUMissLineCycles}, {"sm.lsu_miss_sector_cycles", c.SM.LSUMissSectorCycles},
 		{"sm.lsu_store_line_cycles", c.SM.LSUStoreLineCycles}, {"sm.lsu_store_sector_cycles", c.SM.LSUStoreSectorCycles},
-		{"sm.lsu_partial_line_cycles", c.SM.LSUPartialLineCycles}, {"sm.lsu_store_reg_cycles", c.SM.LSUStoreRegCycles}} {
+		{"sm.lsu_partial_line_cycles", c.SM.LSUPartialLineCycles}, {"sm.lsu_store_reg_cycles", c.SM.LSUStoreRegCycles},
+		{"sm.ldgsts_copy_cycles", c.SM.LDGSTSCopyCycles}, {"sm.ldgsts_wavefront_cycles", c.SM.LDGSTSWavefrontCycles}} {
 		if !(k.v >= 0 && k.v <= 1e6) {
 			bad(k.key, "must be a number of SM cycles from 0 to 1e6, is %g", k.v)
 		}

@@ -68,6 +68,8 @@ func buildFields() []field {
 		{key: "sm.lsu_stores", ptr: func(c *Config) any { return &c.SM.LSUStores }},
 		{key: "sm.lsu_store_reg_cycles", ptr: func(c *Config) any { return &c.SM.LSUStoreRegCycles }},
 		{key: "sm.store_merge_lines", ptr: func(c *Config) any { return &c.SM.StoreMergeLines }},
+		{key: "sm.ldgsts_copy_cycles", ptr: func(c *Config) any { return &c.SM.LDGSTSCopyCycles }},
+		{key: "sm.ldgsts_wavefront_cycles", ptr: func(c *Config) any { return &c.SM.LDGSTSWavefrontCycles }},
 		{key: "sm.drain_stores", ptr: func(c *Config) any { return &c.SM.DrainStores }},
 		{key: "sm.s2r_cycles", ptr: func(c *Config) any { return &c.SM.S2RCycles }},
 		{key: "sm.aggregate_atomics", ptr: func(c *Config) any { return &c.SM.AggregateAtomics }},
