@@ -7,32 +7,19 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gtrace/gtrace/format"
 )
 
 // ldgstsProbe is the H100 run of scripts/hw/probe.sh ldgsts: cp.async (SASS LDGSTS)
 // against a load and a shared store of the same bytes.
 const ldgstsProbe = "../traces/hw/h100-2026-11-27-ldgsts/"
 
-// ldgstsProbePTX is ldgsts.cu's copy_k for kind ca or cg and size: lane l of warp w in
-// iteration i copies size bytes from base + ((i*warps + gw)*32 + l)*sstride*size to
-// shared slot w*32 + (l*dstride)%32.
-func ldgstsProbePTX(kind string, size int) string {
-	inst := fmt.Sprintf("cp.async.%s.shared.global [%%r20], [%%rd9], %d;", kind, size)
-	return strings.NewReplacer("SIZE", strconv.Itoa(size), "INST", inst).Replace(`.version 7.0
-.target sm_80
-.address_size 64
-.visible .entry k(.param .u64 p, .param .u32 ss, .param .u32 ds, .param .u32 iters)
-{
-.shared .align 16 .b8 s[4096];
-.reg .b32 %r<32>;
-.reg .b64 %rd<16>;
-.reg .pred %p<2>;
-ld.param.u64 %rd1, [p];
-cvta.to.global.u64 %rd1, %rd1;
-ld.param.u32 %r1, [ss];
-ld.param.u32 %r2, [ds];
-ld.param.u32 %r3, [iters];
-mov.u32 %r4, %tid.x;
+// copySlotsPTX is what the copy probes' kernels (ldgsts.cu, ldgstsport.cu) compute
+// before their loops, with ds in %r2: the lane (%r5), the warp's index in the grid
+// (%r9), the grid's warps (%r10), the lane's shared slot w*32 + (l*ds)%32 of SIZE bytes
+// (%r20) and the trip count (%r13, 0).
+const copySlotsPTX = `mov.u32 %r4, %tid.x;
 and.b32 %r5, %r4, 31;
 shr.u32 %r6, %r4, 5;
 mov.u32 %r7, %ntid.x;
@@ -48,7 +35,31 @@ add.u32 %r11, %r11, %r12;
 mul.lo.u32 %r11, %r11, SIZE;
 mov.u32 %r20, s;
 add.u32 %r20, %r20, %r11;
-mov.u32 %r13, 0;
+mov.u32 %r13, 0;`
+
+// withSlots puts copySlotsPTX in place of SLOTS in a copy probe's kernel.
+func withSlots(ptx string) string { return strings.Replace(ptx, "SLOTS", copySlotsPTX, 1) }
+
+// ldgstsProbePTX is ldgsts.cu's copy_k for kind ca or cg and size: lane l of warp w in
+// iteration i copies size bytes from base + ((i*warps + gw)*32 + l)*sstride*size to
+// shared slot w*32 + (l*dstride)%32.
+func ldgstsProbePTX(kind string, size int) string {
+	inst := fmt.Sprintf("cp.async.%s.shared.global [%%r20], [%%rd9], %d;", kind, size)
+	return strings.NewReplacer("SIZE", strconv.Itoa(size), "INST", inst).Replace(withSlots(`.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p, .param .u32 ss, .param .u32 ds, .param .u32 iters)
+{
+.shared .align 16 .b8 s[4096];
+.reg .b32 %r<32>;
+.reg .b64 %rd<16>;
+.reg .pred %p<2>;
+ld.param.u64 %rd1, [p];
+cvta.to.global.u64 %rd1, %rd1;
+ld.param.u32 %r1, [ss];
+ld.param.u32 %r2, [ds];
+ld.param.u32 %r3, [iters];
+SLOTS
 LOOP:
 mad.lo.u32 %r14, %r13, %r10, %r9;
 shl.b32 %r14, %r14, 5;
@@ -63,7 +74,16 @@ setp.lt.u32 %p1, %r13, %r3;
 @%p1 bra LOOP;
 ret;
 }
-`)
+`))
+}
+
+// captureLdgsts captures one launch of ldgsts.cu's copy_k (ldgstsProbePTX) with its
+// arguments: a buffer as large as the launch reads, and the strides and trips.
+func captureLdgsts(t *testing.T, kind string, size, ss, ds, blocks, threads, iters int) *format.Reader {
+	t.Helper()
+	bytes := (iters*blocks*threads + 32) * ss * size
+	return captureProbe(t, "ldgsts.ptx", ldgstsProbePTX(kind, size), blocks, threads,
+		fmt.Sprintf("buf:u8:%d", bytes), fmt.Sprint("u32:", ss), fmt.Sprint("u32:", ds), fmt.Sprint("u32:", iters))
 }
 
 // TestLdgstsProbeCounts: what an H100 counts for a cp.async (SASS LDGSTS), per copy,
@@ -103,9 +123,7 @@ func TestLdgstsProbeCounts(t *testing.T) {
 			t.Fatalf("launch %d (%s): ncu's ldgsts sectors and requests are not its global-load ones: %v", id, kind, m)
 		}
 		const blocks = 2
-		bytes := (iters*blocks*threads + 32) * ss * size
-		r := captureProbe(t, "ldgsts.ptx", ldgstsProbePTX(kind, size), blocks, threads,
-			fmt.Sprintf("buf:u8:%d", bytes), fmt.Sprint("u32:", ss), fmt.Sprint("u32:", ds), fmt.Sprint("u32:", iters))
+		r := captureLdgsts(t, kind, size, ss, ds, blocks, threads, iters)
 		kr := replayOne(t, r, presetOf(t, "hopper", "h100"), false)
 		copies := float64(blocks * threads / 32 * iters)
 		what := fmt.Sprintf("launch %d (%s, %d bytes, source stride %d, destination stride %d)", id, kind, size, ss, ds)
@@ -236,9 +254,7 @@ func TestLdgstsProbeTimes(t *testing.T) {
 		if kind == "ldst" || ds != 1 && ds != 32 {
 			continue
 		}
-		bytes := (iters*blocks*threads + 32) * ss * size
-		r := captureProbe(t, "ldgsts.ptx", ldgstsProbePTX(kind, size), blocks, threads,
-			fmt.Sprintf("buf:u8:%d", bytes), fmt.Sprint("u32:", ss), fmt.Sprint("u32:", ds), fmt.Sprint("u32:", iters))
+		r := captureLdgsts(t, kind, size, ss, ds, blocks, threads, iters)
 		cyc, err := Cycles(context.Background(), r, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -385,7 +401,7 @@ const ldgstsPortProbe = "../traces/hw/h200-2026-11-29-ldgstsport/"
 // from p + ((stream ? i*warps + gw : gw)*32 + l)*size to slot w*32 + (l*ds)%32, iters
 // times, each copy followed by wait_all, between two clock reads.
 func ldgstsPortPTX(size int) string {
-	return strings.NewReplacer("SIZE", strconv.Itoa(size)).Replace(`.version 7.0
+	return strings.NewReplacer("SIZE", strconv.Itoa(size)).Replace(withSlots(`.version 7.0
 .target sm_80
 .address_size 64
 .visible .entry k(.param .u64 p, .param .u32 ds, .param .u32 iters, .param .u32 stream)
@@ -400,24 +416,8 @@ ld.param.u32 %r2, [ds];
 ld.param.u32 %r3, [iters];
 ld.param.u32 %r1, [stream];
 setp.ne.u32 %p2, %r1, 0;
-mov.u32 %r4, %tid.x;
-and.b32 %r5, %r4, 31;
-shr.u32 %r6, %r4, 5;
-mov.u32 %r7, %ntid.x;
-shr.u32 %r7, %r7, 5;
-mov.u32 %r8, %ctaid.x;
-mad.lo.u32 %r9, %r8, %r7, %r6;
-mov.u32 %r10, %nctaid.x;
-mul.lo.u32 %r10, %r10, %r7;
+SLOTS
 selp.u32 %r15, %r10, 0, %p2;
-mul.lo.u32 %r11, %r5, %r2;
-and.b32 %r11, %r11, 31;
-shl.b32 %r12, %r6, 5;
-add.u32 %r11, %r11, %r12;
-mul.lo.u32 %r11, %r11, SIZE;
-mov.u32 %r20, s;
-add.u32 %r20, %r20, %r11;
-mov.u32 %r13, 0;
 mov.u64 %rd12, %clock64;
 LOOP:
 mad.lo.u32 %r14, %r13, %r15, %r9;
@@ -433,7 +433,7 @@ setp.lt.u32 %p1, %r13, %r3;
 mov.u64 %rd13, %clock64;
 ret;
 }
-`)
+`))
 }
 
 // TestLdgstsPortProbe: what a cp.async's shared side costs on an H200

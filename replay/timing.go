@@ -1351,9 +1351,6 @@ func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 	case ikGlobal:
 		var left int64
 		done, left = s.global(in, fw, i, t)
-		if in.cp == cpCopy {
-			done = s.copyLand(in, fw, i, done)
-		}
 		if e.cfg.SM.DrainStores {
 			w.cta.drained = max(w.cta.drained, left)
 		}
@@ -1462,7 +1459,9 @@ func (s *timedSM) global(in *timedInst, w *format.Warp, i int, t int64) (done, l
 			done = max(done, d)
 		}
 		s.lsu.Extend(extra)
-		if in.cp != cpCopy { // a copy's bytes go to shared memory, not registers (copyLand)
+		if in.cp == cpCopy { // its bytes go to shared memory, not registers
+			done = s.copyLand(in, w, i, a, done)
+		} else {
 			done += e.wideLoad(in.width)
 		}
 	case st:

@@ -24,8 +24,8 @@ const (
 )
 
 // cpOpOf is the cp.async role of the PTX row in, and for wait_group its n. A trace
-// imported from SASS has LDGSTS rows (copies, timed as global loads) but its DEPBAR
-// rows do not keep the group count they wait for, so they are not modelled (cpNone).
+// imported from SASS is not modelled (cpNone): its LDGSTS rows are timed as global
+// loads, and its DEPBAR rows do not keep the group count they wait for.
 func cpOpOf(in *format.Inst) (cpOp, uint16) {
 	op, ok := strings.CutPrefix(in.Opcode, "cp.async.")
 	if !ok {
@@ -92,21 +92,21 @@ func (g *copyGroups) issue(op cpOp, n uint16, land int64) {
 	}
 }
 
-// copyLand is when the copy at record i of w, whose global side's data arrives at
-// done, has written shared memory: it takes the SM's fill port from when its data
-// arrive and the port is free, in the order the copies issue, for
-// sm.ldgsts_copy_cycles plus sm.ldgsts_wavefront_cycles each of its shared wavefronts
-// (copyWavefronts, the ones ncu counts as op_ldgsts). On an H200 that line fits a
-// copy's cost to the SM at 1 to 32 wavefronts within 0.1 cycle (scripts/hw/ldgstsport.cu,
-// TestLdgstsPortProbe). A copy without destinations (a SASS import) lands with its data.
-func (s *timedSM) copyLand(in *timedInst, w *format.Warp, i int, done int64) int64 {
+// copyLand is when the copy at record i of w, whose active lanes' sources are srcs and
+// whose global side's data arrive at done, has written shared memory: it takes the
+// SM's fill port from when its data arrive and the port is free, in the order the
+// copies issue, for sm.ldgsts_copy_cycles plus sm.ldgsts_wavefront_cycles each of its
+// shared wavefronts (copyWavefronts, the ones ncu counts as op_ldgsts). On an H200 that
+// line fits a copy's cost to the SM at 1 to 32 wavefronts within 0.1 cycle
+// (scripts/hw/ldgstsport.cu, TestLdgstsPortProbe). A copy without destinations (a trace
+// written before copies carried them) lands with its data.
+func (s *timedSM) copyLand(in *timedInst, w *format.Warp, i int, srcs []uint64, done int64) int64 {
 	dst := w.CopyDests(i)
 	if len(dst) == 0 {
 		return done
 	}
-	e := s.e
-	wave, _ := copyWavefronts(s.banks, e.addrs(w, i), dst, in.width, in.cacheOp == format.CacheCG)
+	wave, _ := copyWavefronts(s.banks, srcs, dst, in.width, in.cacheOp == format.CacheCG)
 	start := max(100*done, s.cpFree)
-	s.cpFree = start + e.cpCopy + int64(max(wave, 1))*e.cpWave
+	s.cpFree = start + s.e.cpCopy + int64(max(wave, 1))*s.e.cpWave
 	return (s.cpFree + 99) / 100
 }
