@@ -6,8 +6,8 @@
 // libdevice, where CUDA's own versions live, is NVIDIA's and not ours to copy, so each
 // function here is written from its published algorithm: the argument reductions of
 // Cody and Waite ("Software Manual for the Elementary Functions", 1980) and of Payne
-// and Hanek (SIGNUM Newsletter 18(1), 1983), and the log1p kernel of fdlibm (Sun, 1993:
-// log(1+f) = f - hfsq + s*(hfsq+R) with s = f/(2+f)). The polynomials are Taylor series
+// and Hanek (SIGNUM Newsletter 18(1), 1983), and, for the double logs, the log1p kernel
+// of fdlibm (Sun, 1993: log(1+f) = f - hfsq + s*(hfsq+R) with s = f/(2+f)). The polynomials are Taylor series
 // where those converge within a few terms of float precision, and Chebyshev
 // interpolations (cudart/mathfit_test.go makes them; TestMathFits checks them) where
 // they do not.
@@ -167,30 +167,32 @@ GTRACE_D float expm1f(float x)
 	return n > 127 ? y * 2.f : y;
 }
 
-// s = f/(2+f) and R = 2z/3 + 2z^2/5 + ... + 2z^5/11 (z = s^2), the atanh series past its
-// first term, for fdlibm's log(1+f) = f - hfsq + s (hfsq + R) (hfsq = f^2/2). s only
-// scales the small term, so its approximate division costs nothing in accuracy.
-GTRACE_D float __gt_log1p_r(float f, float *s)
+// log(1+z) = z + z^2 P(z) for z in [sqrt(1/2)-1, sqrt(2)-1]: P, near-minimax.
+GTRACE_D float __gt_log1p_q(float z)
 {
-	*s = __nvvm_div_approx_f(f, 2.f + f);
-	float z = *s * *s;
-	float r = 2.f / 11;
-	r = fmaf(r, z, 2.f / 9);
-	r = fmaf(r, z, 2.f / 7);
-	r = fmaf(r, z, 2.f / 5);
-	r = fmaf(r, z, 2.f / 3);
-	return r * z;
+	// fit log1p: cudart/mathfit_test.go
+	float p = 0.0676902309f;
+	p = fmaf(p, z, -0.115572877f);
+	p = fmaf(p, z, 0.118121363f);
+	p = fmaf(p, z, -0.124208145f);
+	p = fmaf(p, z, 0.142323181f);
+	p = fmaf(p, z, -0.166675374f);
+	p = fmaf(p, z, 0.200014472f);
+	p = fmaf(p, z, -0.250000119f);
+	p = fmaf(p, z, 0.333333224f);
+	p = fmaf(p, z, -0.5f);
+	return p;
 }
 
-// log(1+f) for f in [sqrt(1/2)-1, sqrt(2)-1], as hi + lo: fdlibm's kernel with hfsq's
-// rounding error carried.
-GTRACE_D float __gt_log1p_kernel(float f, float *lo)
+// log(1+f) for f in [sqrt(1/2)-1, sqrt(2)-1] as hi + *lo: f + f^2 P(f) with the sum's
+// rounding error carried (Fast2Sum: |f| >= |f^2 P(f)|). The product is __fmul_rn, which
+// clang does not contract into the sum (it contracts a*b+c into fma by default for CUDA,
+// which would break the error-free transformation).
+GTRACE_D float __gt_log1p_hilo(float f, float *lo)
 {
-	float s, r = __gt_log1p_r(f, &s);
-	float hfsq = __fmul_rn(0.5f * f, f);
-	float he = fmaf(0.5f * f, f, -hfsq); // hfsq's rounding error, which the identity
-	float hi = f - hfsq;                  // would otherwise carry into the result
-	*lo = ((f - hi) - hfsq) + fmaf(s, hfsq + r, -he);
+	float p = __fmul_rn(f * f, __gt_log1p_q(f));
+	float hi = f + p;
+	*lo = (f - hi) + p;
 	return hi;
 }
 
@@ -214,24 +216,20 @@ GTRACE_D float __gt_log_split(float x, int *e)
 	return __int_as_float((ix & 0x007fffff) + 0x3f3504f3) - 1.f;
 }
 
-// log(x) for x > 0 finite (subnormals too) to about an ulp: fdlibm's log1p(f) =
-// f + (s (hfsq + R) - hfsq) and e ln2 added, with no error carried (logf carries them).
+// log(x) for x > 0 finite (subnormals too) within an ulp (0.89 at most over every
+// 61st float): log(1+f) rounded once by fma, and e ln2 (in two parts) added by fma,
+// as libdevice's logf spends its instructions (26 on the H100).
 GTRACE_D float __gt_log_plain(float x)
 {
 	int e;
-	float f = __gt_log_split(x, &e), s;
-	float r = __gt_log1p_r(f, &s);
-	float hfsq = 0.5f * f * f;
-	float v = f + fmaf(s, hfsq + r, -hfsq);
-	return fmaf((float)e, 0.693145752f, fmaf((float)e, 1.42860677e-06f, v));
+	float f = __gt_log_split(x, &e);
+	float r = fmaf(f * f, __gt_log1p_q(f), f);
+	return fmaf((float)e, 0.693145752f, fmaf((float)e, 1.42860677e-06f, r));
 }
 
 // log_b(x) = e log_b(2) + log(1+f) / ln(b), with log_b(2) = eh + el and 1/ln(b) = kh + kl
-// split so that e*eh is exact, summed with the rounding error of each step carried
-// (fma gives a product's, TwoSum a sum's), so that one rounding dominates. The products
-// whose error is carried are __fmul_rn, which clang does not contract into the next
-// addition (it contracts a*b+c into fma by default for CUDA, which would break the
-// error-free transformations here).
+// split so that e*eh is exact, summed with the rounding error of each step carried (fma
+// gives a product's, Fast2Sum the sum's: |e eh| >= |log(1+f) / ln(b)| unless e is 0).
 GTRACE_D float __gt_log_base(float x, float eh, float el, float kh, float kl)
 {
 	if (!(x > 0.f) || x == GTRACE_INFF) { // NaN, negative, zero, +inf
@@ -241,38 +239,42 @@ GTRACE_D float __gt_log_base(float x, float eh, float el, float kh, float kl)
 	}
 	int e;
 	float f = __gt_log_split(x, &e), lo;
-	float hi = __gt_log1p_kernel(f, &lo);
+	float hi = __gt_log1p_hilo(f, &lo);
 	float p = __fmul_rn(hi, kh);
-	float q = fmaf(hi, kh, -p) + fmaf(lo, kh, (hi + lo) * kl);
-	float a = __fmul_rn((float)e, eh);          // exact
-	float t, s = __gt_two_sum(a, p, &t);
+	float q = fmaf(hi, kh, -p) + fmaf(lo, kh, hi * kl);
+	float a = __fmul_rn((float)e, eh); // exact
+	float s = a + p, t = (a - s) + p;
 	return s + (t + fmaf((float)e, el, q));
 }
 
-GTRACE_D float logf(float x) { return __gt_log_base(x, 0.693145752f, 1.42860677e-06f, 1.f, 0.f); }
+GTRACE_D float logf(float x)
+{
+	if (!(x > 0.f) || x == GTRACE_INFF) { // NaN, negative, zero, +inf
+		if (x == 0.f)
+			return -GTRACE_INFF;
+		return x < 0.f ? __gt_nan(x) : x + x;
+	}
+	return __gt_log_plain(x);
+}
 GTRACE_D float log2f(float x) { return __gt_log_base(x, 1.f, 0.f, 1.44269502f, 1.92596303e-08f); }
 GTRACE_D float log10f(float x) { return __gt_log_base(x, 0.301029205f, 7.90341687e-07f, 0.434294492f, -1.010305e-08f); }
 
 GTRACE_D float log1pf(float x)
 {
-	if (x > -0.292893219f && x < 0.414213562f) { // 1+x is in the kernel's range
-		if (x == 0.f)
-			return x; // keeps -0
-		float lo;
-		float hi = __gt_log1p_kernel(x, &lo);
-		return hi + lo;
-	}
+	if (x > -0.292893219f && x < 0.414213562f) // 1+x is in the kernel's range; -0 stays -0
+		return fmaf(x * x, __gt_log1p_q(x), x);
 	if (!(x > -1.f) || x == GTRACE_INFF) // NaN, -1, below, +inf
 		return x == -1.f ? -GTRACE_INFF : (x < -1.f ? __gt_nan(x) : x + x);
 	// log(1+x) = log(u) + log(1 + c/u), u = 1+x rounded and c its rounding error
-	// (TwoSum), so log(1 + c/u) = c/u to float precision.
+	// (TwoSum), so log(1 + c/u) = c/u to float precision. Here e is not 0, so e ln2's
+	// high part is at least log(u/2^e)'s.
 	float c, u = __gt_two_sum(1.f, x, &c);
 	int e;
 	float f = __gt_log_split(u, &e), lo;
-	float hi = __gt_log1p_kernel(f, &lo);
+	float hi = __gt_log1p_hilo(f, &lo);
 	float a = __fmul_rn((float)e, 0.693145752f);
-	float t, s = __gt_two_sum(a, hi, &t);
-	return s + (t + (lo + fmaf((float)e, 1.42860677e-06f, __nvvm_div_approx_f(c, u))));
+	float s = a + hi, t = (a - s) + hi;
+	return s + (t + fmaf((float)e, 1.42860677e-06f, lo + __nvvm_div_approx_f(c, u)));
 }
 
 // ---- Trigonometric functions: x = q pi/2 + r with |r| <= pi/4 ----------------------
@@ -1010,8 +1012,11 @@ GTRACE_D double __gt_log_split_any_d(double x, double *e)
 	return f;
 }
 
-// log: fdlibm's kernel in double, the atanh series to z^11.
-GTRACE_D double log(double x)
+// log in double within 0.51 ulp, fdlibm's kernel (the atanh series to z^11) with no error
+// carried: for the float functions that work in double (lgammaf, tgammaf), where log's
+// carried kernel below would spend 38 more instructions a call on bits that the float
+// result drops.
+GTRACE_D double __gt_log_plain_d(double x)
 {
 	if (!(x > 0.0) || x == GTRACE_INF) {
 		if (x == 0.0)
@@ -1022,6 +1027,51 @@ GTRACE_D double log(double x)
 	double s = f / (2.0 + f), r = __gt_log_series_d(s);
 	double hfsq = __dmul_rn(0.5 * f, f);
 	return e * 0.6931471803691238 - ((hfsq - fma(s, hfsq + r, e * 1.9082149292705877e-10)) - f);
+}
+
+// log(x) for x > 0 (finite, subnormals too) as hi + *lo, to about 2^-65 of itself, for pow:
+// y log(x) must be good to 2^-54 where it is up to 745. fdlibm's log(1+f) = 2s + s R(s^2)
+// with s = f/(2+f) and R's first term 2z/3 carried in two parts each; the rest of R (about
+// 2^-12 of the sum at most) in double.
+GTRACE_D double __gt_log_hilo_d(double x, double *lo)
+{
+	double e, f = __gt_log_split_any_d(x, &e); // f is exact
+	double d = 2.0 + f, de = f - (d - 2.0);    // 2 + f = d + de exactly
+	double sh = f / d, sl = (fma(-sh, d, f) - sh * de) / d;
+	double zh = __dmul_rn(sh, sh), zl = fma(sh, sh, -zh) + 2.0 * sh * sl;
+	double q = 2.0 / 23; // R = 2z/3 + z^2 q
+	q = fma(q, zh, 2.0 / 21);
+	q = fma(q, zh, 2.0 / 19);
+	q = fma(q, zh, 2.0 / 17);
+	q = fma(q, zh, 2.0 / 15);
+	q = fma(q, zh, 2.0 / 13);
+	q = fma(q, zh, 2.0 / 11);
+	q = fma(q, zh, 2.0 / 9);
+	q = fma(q, zh, 2.0 / 7);
+	q = fma(q, zh, 2.0 / 5);
+	const double t3h = 0.6666666666666666, t3l = 3.700743415417188e-17; // 2/3
+	double ah = __dmul_rn(zh, t3h), al = fma(zh, t3h, -ah) + (zl * t3h + zh * t3l);
+	double t = __dmul_rn(zh, zh) * q;
+	double rh = ah + t, rl = ((ah - rh) + t) + al;
+	double ph = __dmul_rn(sh, rh), pl = fma(sh, rh, -ph) + (sh * rl + sl * rh);
+	double c, h = __gt_two_sum(2.0 * sh, ph, &c);
+	double l = c + (2.0 * sl + pl);
+	double a = __dmul_rn(e, 0.6931471803691238); // exact
+	h = __gt_two_sum(a, h, &c);
+	l = c + (l + e * 1.9082149292705877e-10);
+	return __gt_fast_two_sum(h, l, lo);
+}
+
+// log: pow's kernel, rounded once more (hi is the sum hi + lo rounded).
+GTRACE_D double log(double x)
+{
+	if (!(x > 0.0) || x == GTRACE_INF) {
+		if (x == 0.0)
+			return -GTRACE_INF;
+		return x < 0.0 ? __gt_nan(x) : x + x;
+	}
+	double lo;
+	return __gt_log_hilo_d(x, &lo);
 }
 
 // 64 bits of W (eight 32-bit words, least significant first) from bit o on.
@@ -2214,39 +2264,6 @@ GTRACE_D double __gt_div_hilo_d(double nh, double nl, double dh, double dl, doub
 	double q = nh / dh;
 	*lo = (fma(-q, dh, nh) + (nl - q * dl)) / dh;
 	return q;
-}
-
-// log(x) for x > 0 (finite, subnormals too) as hi + *lo, to about 2^-65 of itself, for pow:
-// y log(x) must be good to 2^-54 where it is up to 745. fdlibm's log(1+f) = 2s + s R(s^2)
-// with s = f/(2+f) and R's first term 2z/3 carried in two parts each; the rest of R (about
-// 2^-12 of the sum at most) in double.
-GTRACE_D double __gt_log_hilo_d(double x, double *lo)
-{
-	double e, f = __gt_log_split_any_d(x, &e); // f is exact
-	double d = 2.0 + f, de = f - (d - 2.0);    // 2 + f = d + de exactly
-	double sh = f / d, sl = (fma(-sh, d, f) - sh * de) / d;
-	double zh = __dmul_rn(sh, sh), zl = fma(sh, sh, -zh) + 2.0 * sh * sl;
-	double q = 2.0 / 23; // R = 2z/3 + z^2 q
-	q = fma(q, zh, 2.0 / 21);
-	q = fma(q, zh, 2.0 / 19);
-	q = fma(q, zh, 2.0 / 17);
-	q = fma(q, zh, 2.0 / 15);
-	q = fma(q, zh, 2.0 / 13);
-	q = fma(q, zh, 2.0 / 11);
-	q = fma(q, zh, 2.0 / 9);
-	q = fma(q, zh, 2.0 / 7);
-	q = fma(q, zh, 2.0 / 5);
-	const double t3h = 0.6666666666666666, t3l = 3.700743415417188e-17; // 2/3
-	double ah = __dmul_rn(zh, t3h), al = fma(zh, t3h, -ah) + (zl * t3h + zh * t3l);
-	double t = __dmul_rn(zh, zh) * q;
-	double rh = ah + t, rl = ((ah - rh) + t) + al;
-	double ph = __dmul_rn(sh, rh), pl = fma(sh, rh, -ph) + (sh * rl + sl * rh);
-	double c, h = __gt_two_sum(2.0 * sh, ph, &c);
-	double l = c + (2.0 * sl + pl);
-	double a = __dmul_rn(e, 0.6931471803691238); // exact
-	h = __gt_two_sum(a, h, &c);
-	l = c + (l + e * 1.9082149292705877e-10);
-	return __gt_fast_two_sum(h, l, lo);
 }
 
 // pow = e^(y log|x|): the product in two parts (fma) and its low part carried through
@@ -3529,7 +3546,7 @@ GTRACE_D double __gt_lgamma_pos_d(double x)
 		y -= 1.0;
 		q *= y;
 	}
-	double l = log(x >= 8.0 ? x : q);
+	double l = __gt_log_plain_d(x >= 8.0 ? x : q);
 	if (x >= 8.0) {
 		double s = 1.0 / x, s2 = s * s;
 		double c = fma(s2, 1.0 / 1188, -1.0 / 1680);
@@ -3571,7 +3588,7 @@ GTRACE_D float lgammaf(float x)
 		return (float)lg;
 	if (x == floorf(x))
 		return GTRACE_INFF; // the poles: 0, -0 and the negative integers
-	return (float)(log(3.1415926535897931 / fabs(xd * sinpi(xd))) - lg);
+	return (float)(__gt_log_plain_d(3.1415926535897931 / fabs(xd * sinpi(xd))) - lg);
 }
 
 // tgamma(x) = e^lgamma(x) above 0 (lgamma's error, absolute, is under 2^-45 of e^it,
