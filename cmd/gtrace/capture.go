@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -95,13 +97,52 @@ func captureAction(c *cli.Context) error {
 	}
 	job.spec.HeapSize = uint64(heap)
 	job.spec.Workers = c.Int("workers")
-	if r := c.Uint("regs"); r > 0 {
-		job.spec.RegsPerThread = uint32(r)
+	if err := setRegs(c.Context, c.String("regs"), &job, cmp.Or(c.String("kernel"), job.spec.Kernel), c.App.ErrWriter); err != nil {
+		return err
 	}
 	if c.String("output") != "" {
 		job.out = c.String("output")
 	}
 	return runCapture(c.Context, job, c.App.Writer, c.App.ErrWriter)
+}
+
+// setRegs records the registers a thread that --regs gives (regs: N, unknown or 0,
+// auto). auto asks ptxas for a --ptx/--cu/--exe kernel and says on stderr what it
+// found, or why the count stays unknown, naming the kernel as name (as the user gave
+// it, not mangled); a reference kernel stays unknown, so that its trace is the same on
+// every machine.
+func setRegs(ctx context.Context, regs string, job *captureJob, name string, stderr io.Writer) error {
+	switch regs {
+	case "unknown", "0":
+		return nil
+	case "auto":
+	default:
+		n, err := strconv.Atoi(regs)
+		if err != nil || n < 1 || n > 255 {
+			return usageError("capture: --regs %q: want a count from 1 to 255, unknown, or auto", regs)
+		}
+		job.spec.RegsPerThread = uint32(n)
+		return nil
+	}
+	if job.ref != nil || !regexp.MustCompile(`\.entry\s+`+regexp.QuoteMeta(job.spec.Kernel)+`\s*\(`).Match(job.spec.PTX) {
+		return nil // capture names the missing entry
+	}
+	r, err := cudart.PtxasRegisters(ctx, job.spec.PTX, job.spec.Kernel)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		fmt.Fprintf(stderr, "gtrace capture: %s's registers are unknown (%v): replay assumes %d a thread for occupancy; --regs N gives them\n",
+			name, err, arch.DefaultRegsPerThread)
+		return nil
+	}
+	job.spec.RegsPerThread = uint32(r.PerThread)
+	fmt.Fprintf(stderr, "gtrace capture: %s uses %d registers a thread (ptxas %s for %s)\n", name, r.PerThread, r.Release, r.Target)
+	if r.SpillStores > 0 || r.SpillLoads > 0 {
+		fmt.Fprintf(stderr, "gtrace capture: ptxas spills %d bytes a thread to local memory and loads %d back: the trace, taken from PTX, has none of those accesses\n",
+			r.SpillStores, r.SpillLoads)
+	}
+	return nil
 }
 
 // sizeFlag is the size option name (arch.ParseSize's forms: 4096, 48KiB, 8MiB) when it

@@ -56,7 +56,7 @@ func captureCommand() *cli.Command {
 			&cli.StringFlag{Name: "heap", Value: "8MiB", Usage: "the device heap that malloc in a kernel allocates from (cudaLimitMallocHeapSize); malloc returns NULL past it"},
 			&cli.StringFlag{Name: "oob", Value: "fault", Usage: "an out-of-bounds access: fault (stop), or warn (read zeros, drop the write, report each pc once)"},
 			&cli.IntFlag{Name: "workers", Usage: "CTAs emulated in parallel (0: all cores)"},
-			&cli.UintFlag{Name: "regs", Usage: "registers per thread, recorded for occupancy (0: unknown)"},
+			&cli.StringFlag{Name: "regs", Value: "auto", Usage: "registers per thread, recorded for occupancy: N (1 to 255), unknown (replay assumes 32), or auto: what ptxas allocates when it is on PATH, for --ptx/--cu/--exe (a reference kernel stays unknown)"},
 		},
 		Action: captureAction,
 	}

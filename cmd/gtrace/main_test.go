@@ -2,14 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/gtrace/gtrace/cudart"
 	"github.com/gtrace/gtrace/internal/clangtest"
 	"github.com/gtrace/gtrace/internal/debtool"
 )
@@ -99,8 +102,9 @@ ret;
 }
 `)
 	tr := filepath.Join(dir, "up.gtrace")
+	// --regs unknown: stderr must not depend on whether ptxas is on PATH.
 	args := []string{"capture", "--ptx", ptx, "--kernel", "up", "--grid", "1", "--block", "64",
-		"--arg", "buf:f32:64:iota", "--arg", "buf:f32:64", "-o", tr}
+		"--arg", "buf:f32:64:iota", "--arg", "buf:f32:64", "--regs", "unknown", "-o", tr}
 	code, _, errs := gtrace(t, args...)
 	if code != 1 || !strings.Contains(errs, "out-of-bounds global access") || !strings.Contains(errs, "--oob=warn") {
 		t.Fatalf("J[-16] without --oob: exit %d, %q; want a fault naming --oob=warn", code, errs)
@@ -266,15 +270,80 @@ func TestFailedCaptureKeepsEarlierFile(t *testing.T) {
 
 // A user's own CUDA file: compiled with clang-14 (skipped where it is not installed),
 // named by its source name, arguments from --arg specs.
-func TestCaptureUserCU(t *testing.T) {
-	clangtest.Clang14(t)
-	dir := t.TempDir()
+// writeSaxpy writes a one-line saxpy.cu into dir and returns its path.
+func writeSaxpy(t *testing.T, dir string) string {
+	t.Helper()
 	cu := filepath.Join(dir, "saxpy.cu")
 	src := "__global__ void saxpy(int n, float a, const float *x, float *y)\n" +
 		"{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = a * x[i] + y[i]; }\n"
 	if err := os.WriteFile(cu, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return cu
+}
+
+// --regs auto records what ptxas allocates for a --ptx/--cu kernel and says so; without
+// ptxas the count stays unknown, saying why; --regs N and unknown override it, and a
+// count past 255 is a usage error.
+func TestCaptureRegisters(t *testing.T) {
+	clangtest.Clang14(t)
+	debtool.PathNonFree(t, "ptxas", "nvidia-cuda-toolkit")
+	dir := t.TempDir()
+	cu := writeSaxpy(t, dir)
+	ptx, _, err := cudart.Compile(context.Background(), cu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ptxFile := filepath.Join(dir, "saxpy.ptx")
+	if err := os.WriteFile(ptxFile, ptx, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr := filepath.Join(dir, "s.gtrace")
+	capture := func(more ...string) (int, string) {
+		t.Helper()
+		code, out, errs := gtrace(t, append([]string{"capture", "--ptx", ptxFile, "--kernel", "saxpy", "--grid", "1", "--block", "64",
+			"--arg", "i32:64", "--arg", "f32:2", "--arg", "buf:f32:64", "--arg", "buf:f32:64", "-o", tr}, more...)...)
+		if code != 0 && code != 2 {
+			t.Fatalf("capture %v: exit %d\n%s%s", more, code, out, errs)
+		}
+		return code, errs
+	}
+	regsOf := func() string {
+		t.Helper()
+		_, out, _ := gtrace(t, "inspect", tr)
+		m := regexp.MustCompile(`registers/thread (\S+)`).FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("inspect shows no registers:\n%s", out)
+		}
+		return m[1]
+	}
+	_, errs := capture()
+	m := regexp.MustCompile(`saxpy uses (\d+) registers a thread \(ptxas \d+\.\d+ for sm_80\)`).FindStringSubmatch(errs)
+	if m == nil {
+		t.Fatalf("capture --regs auto said %q; want ptxas's count", errs)
+	}
+	if got := regsOf(); got != m[1] {
+		t.Errorf("the trace records %s registers; capture said %s", got, m[1])
+	}
+	if capture("--regs", "77"); regsOf() != "77" {
+		t.Errorf("--regs 77 records %s", regsOf())
+	}
+	if capture("--regs", "unknown"); regsOf() != "unknown" {
+		t.Errorf("--regs unknown records %s", regsOf())
+	}
+	if code, errs := capture("--regs", "256"); code != 2 || !strings.Contains(errs, "from 1 to 255") {
+		t.Errorf("--regs 256: exit %d, %q; want a usage error", code, errs)
+	}
+	t.Setenv("PATH", t.TempDir())
+	if _, errs := capture(); !strings.Contains(errs, "saxpy's registers are unknown (ptxas is not on PATH") || regsOf() != "unknown" {
+		t.Errorf("no ptxas: %q, the trace records %s; want unknown and why", errs, regsOf())
+	}
+}
+
+func TestCaptureUserCU(t *testing.T) {
+	clangtest.Clang14(t)
+	dir := t.TempDir()
+	cu := writeSaxpy(t, dir)
 	tr := filepath.Join(dir, "s.gtrace")
 	code, out, errs := gtrace(t, "capture", "--cu", cu, "--kernel", "saxpy", "--grid", "4", "--block", "256",
 		"--arg", "i32:1000", "--arg", "f32:2", "--arg", "buf:f32:1000:rand", "--arg", "buf:f32:1000:iota", "-o", tr)
@@ -300,7 +369,7 @@ func TestCaptureUserCU(t *testing.T) {
 	// printf prints on stdout, lane by lane; a format a GPU prints differently is told
 	// with its .cu line; --printf-limit drops whole calls past it, and says how many.
 	hello := filepath.Join(dir, "hello.cu")
-	src = "#include <cstdio>\n__global__ void hello(int n)\n{ if (threadIdx.x < n)\n" +
+	src := "#include <cstdio>\n__global__ void hello(int n)\n{ if (threadIdx.x < n)\n" +
 		"    printf(\"hello from %d of %d (%hhx)\\n\", threadIdx.x, blockDim.x, threadIdx.x + 250); }\n"
 	if err := os.WriteFile(hello, []byte(src), 0o644); err != nil {
 		t.Fatal(err)

@@ -290,23 +290,43 @@ GTRACE_D unsigned int __reduce_max_sync(unsigned int m, unsigned int v) { return
 GTRACE_D unsigned int __reduce_and_sync(unsigned int m, unsigned int v) { return (unsigned int)__nvvm_redux_sync_and((int)v, m); }
 GTRACE_D unsigned int __reduce_or_sync(unsigned int m, unsigned int v) { return (unsigned int)__nvvm_redux_sync_or((int)v, m); }
 GTRACE_D unsigned int __reduce_xor_sync(unsigned int m, unsigned int v) { return (unsigned int)__nvvm_redux_sync_xor((int)v, m); }
-#define GTRACE_MATCH(T, B, W)                                                               \
+// The 64-bit forms are inline PTX: clang-14's __nvvm_match_*_sync_i64 give the result
+// 64 bits, which ptxas refuses (the mask of lanes is a .b32 for either type).
+GTRACE_D unsigned int __gt_match_any64(unsigned int m, long long v)
+{
+	unsigned int d;
+	asm("match.any.sync.b64 %0, %1, %2;" : "=r"(d) : "l"(v), "r"(m));
+	return d;
+}
+GTRACE_D unsigned int __gt_match_all64(unsigned int m, long long v, int *pred)
+{
+	unsigned int d;
+	int p;
+	asm("{ .reg .pred p; match.all.sync.b64 %0|p, %2, %3; selp.s32 %1, 1, 0, p; }" : "=r"(d), "=r"(p) : "l"(v), "r"(m));
+	*pred = p;
+	return d;
+}
+#define GTRACE_MATCH(T, B, F, FP)                                                           \
 	GTRACE_D unsigned int __match_any_sync(unsigned int m, T v)                         \
 	{                                                                                   \
-		return __nvvm_match_any_sync_i##W(m, __builtin_bit_cast(B, v));             \
+		return F(m, __builtin_bit_cast(B, v));                                      \
 	}                                                                                   \
 	GTRACE_D unsigned int __match_all_sync(unsigned int m, T v, int *pred)              \
 	{                                                                                   \
-		return __nvvm_match_all_sync_i##W##p(m, __builtin_bit_cast(B, v), pred);    \
+		return FP(m, __builtin_bit_cast(B, v), pred);                               \
 	}
-GTRACE_MATCH(int, int, 32)
-GTRACE_MATCH(unsigned int, int, 32)
-GTRACE_MATCH(float, int, 32)
-GTRACE_MATCH(long, long long, 64)
-GTRACE_MATCH(unsigned long, long long, 64)
-GTRACE_MATCH(long long, long long, 64)
-GTRACE_MATCH(unsigned long long, long long, 64)
-GTRACE_MATCH(double, long long, 64)
+#define GTRACE_MATCH32(T) GTRACE_MATCH(T, int, __nvvm_match_any_sync_i32, __nvvm_match_all_sync_i32p)
+#define GTRACE_MATCH64(T) GTRACE_MATCH(T, long long, __gt_match_any64, __gt_match_all64)
+GTRACE_MATCH32(int)
+GTRACE_MATCH32(unsigned int)
+GTRACE_MATCH32(float)
+GTRACE_MATCH64(long)
+GTRACE_MATCH64(unsigned long)
+GTRACE_MATCH64(long long)
+GTRACE_MATCH64(unsigned long long)
+GTRACE_MATCH64(double)
+#undef GTRACE_MATCH32
+#undef GTRACE_MATCH64
 #undef GTRACE_MATCH
 
 // Address-space predicates (Programming Guide, "Address Space Predicate Functions").

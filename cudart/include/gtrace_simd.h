@@ -38,14 +38,15 @@ GTRACE_D unsigned int __gt_vsign(unsigned int x, unsigned int h)
 // __gt_vtop1 moves each element's top bit to its lowest (a __vset result).
 GTRACE_D unsigned int __gt_vtop1(unsigned int x, unsigned int h) { return x >> (h == GTRACE_SIMD_H2 ? 15 : 7); }
 
-// GTRACE_SIMD_VIDEO(NAME, OP) defines NAME(a, b) as the video instruction OP d, a, b, 0:
-// the halves' adds, subtracts, minima and maxima, and the bytes' absolute differences,
-// which sm_90 runs as one SASS instruction each.
+// GTRACE_SIMD_VIDEO(NAME, OP) defines NAME(a, b) as the video instruction OP d, a, b, c
+// with c zero: the halves' adds, subtracts, minima and maxima, and the bytes' absolute
+// differences, which sm_90 runs as one SASS instruction each. c is a register, as
+// ptxas requires ("Incorrect video selector" for an immediate), though SASS reads RZ.
 #define GTRACE_SIMD_VIDEO(NAME, OP)                                                    \
 	GTRACE_D unsigned int NAME(unsigned int a, unsigned int b)                     \
 	{                                                                              \
 		unsigned int d;                                                        \
-		asm(OP " %0, %1, %2, 0;" : "=r"(d) : "r"(a), "r"(b));                  \
+		asm(OP " %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(0u));        \
 		return d;                                                              \
 	}
 GTRACE_SIMD_VIDEO(__gt_vadd2v, "vadd2.u32.u32.u32")
