@@ -450,8 +450,8 @@ type keptLanes struct {
 
 // copyDistinct is, for a cp.async row whose active lanes read srcs and write the
 // destinations in dst (format.Warp.CopyDests), the sources of the first lane of each
-// distinct destination, and whether any destination repeats (false, and nothing kept,
-// when none does or the row has no destinations).
+// distinct destination, and whether any destination repeats (false when none does, or
+// when the row has no destinations: callers then take every lane).
 func copyDistinct(srcs []uint64, dst []int32) (kept keptLanes, repeats bool) {
 	if len(dst) == 0 || len(dst) != 2*len(srcs) {
 		return kept, false

@@ -9,7 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -124,7 +124,7 @@ func setRegs(ctx context.Context, regs string, job *captureJob, name string, std
 		job.spec.RegsPerThread = uint32(n)
 		return nil
 	}
-	if job.ref != nil || !regexp.MustCompile(`\.entry\s+`+regexp.QuoteMeta(job.spec.Kernel)+`\s*\(`).Match(job.spec.PTX) {
+	if job.ref != nil || !slices.Contains(fatbin.Kernels(job.spec.PTX), job.spec.Kernel) {
 		return nil // capture names the missing entry
 	}
 	r, err := cudart.PtxasRegisters(ctx, job.spec.PTX, job.spec.Kernel)

@@ -348,17 +348,7 @@ func (c *Coalescer) Serial(addrs []uint64, width int) Result {
 	r := Result{Mode: Sectors32, UnitBytes: SectorBytes}
 	n := 0
 	for _, a := range addrs {
-		u := Unit{Line: a &^ (LineBytes - 1)}
-		for s := a / SectorBytes; s <= (a+uint64(width)-1)/SectorBytes; s++ {
-			if l := s * SectorBytes &^ (LineBytes - 1); l != u.Line {
-				c.units[n] = u
-				n++
-				u = Unit{Line: l}
-			}
-			u.Sectors |= uint8(1) << (s % (LineBytes / SectorBytes))
-		}
-		c.units[n] = u
-		n++
+		n = c.addLane(n, n, a, width)
 	}
 	for _, u := range c.units[:n] {
 		r.Sectors += bits.OnesCount8(u.Sectors)
@@ -371,6 +361,24 @@ func (c *Coalescer) Serial(addrs []uint64, width int) Result {
 	c.ends[0] = n
 	r.units, r.ends = c.units[:n], c.ends[:1]
 	return r
+}
+
+// addLane adds the sectors that width bytes at a touch to the units c.units[start:n],
+// one unit a line (a new one at n when none there has the line), and returns the new n.
+func (c *Coalescer) addLane(start, n int, a uint64, width int) int {
+	for s := a / SectorBytes; s <= (a+uint64(width)-1)/SectorBytes; s++ {
+		line := s * SectorBytes &^ (LineBytes - 1)
+		j := start
+		for j < n && c.units[j].Line != line {
+			j++
+		}
+		if j == n {
+			c.units[n] = Unit{Line: line}
+			n++
+		}
+		c.units[j].Sectors |= uint8(1) << (s % (LineBytes / SectorBytes))
+	}
+	return n
 }
 
 // Atomic processes one warp's atomic or reduction instruction, given its active lanes'
@@ -410,21 +418,8 @@ func (c *Coalescer) Atomic(addrs []uint64, width int) Result {
 	for p := uint8(0); p < passes; p++ {
 		start := n
 		for i, a := range addrs {
-			if pass[i] != p {
-				continue
-			}
-			for s := a / SectorBytes; s <= (a+uint64(width)-1)/SectorBytes; s++ {
-				line := s * SectorBytes &^ (LineBytes - 1)
-				bit := uint8(1) << (s % (LineBytes / SectorBytes))
-				j := start
-				for j < n && c.units[j].Line != line {
-					j++
-				}
-				if j == n {
-					c.units[n] = Unit{Line: line}
-					n++
-				}
-				c.units[j].Sectors |= bit
+			if pass[i] == p {
+				n = c.addLane(start, n, a, width)
 			}
 		}
 		for _, u := range c.units[start:n] {

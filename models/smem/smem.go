@@ -114,16 +114,30 @@ func (b *Banks) Atomic(mask uint32, addrs []uint64, size int) Result {
 // source line (replay): on an H100 its wavefronts count lanes with one destination
 // apart, where a store's merge them (scripts/hw/ldgsts.cu, docs/issue-19.md item 68).
 func (b *Banks) Spread(addrs []uint64, size int) int {
-	size = min(max(size, 1), 16)
+	return b.passWays(addrs, min(max(size, 1), 16), false)
+}
+
+// passWays is the wavefronts one pass of lanes at addrs, size bytes each, needs: the
+// most words on one bank (at least 1), a word the bank already holds in this pass not
+// counted again when merge is set.
+func (b *Banks) passWays(addrs []uint64, size int, merge bool) int {
 	clear(b.count[:b.banks])
+	b.newPass()
 	shift := uint(bits.TrailingZeros(uint(b.width)))
 	bankMask := uint64(b.banks - 1)
 	ways := 1
 	for _, a := range addrs {
-		for word := a >> shift; word <= (a+uint64(size)-1)>>shift; word++ {
+		last := (a + uint64(size) - 1) >> shift
+		for word := a >> shift; word <= last; word++ {
 			bank := int(word & bankMask)
-			b.count[bank]++
-			ways = max(ways, b.count[bank])
+			n := b.count[bank]
+			// A bank remembers its first 32 distinct words of a pass; one past
+			// those counts each time it comes (only a 1-bank model reaches that).
+			if !merge || !b.remembers(word, n < 32) {
+				n++
+				b.count[bank] = n
+				ways = max(ways, n)
+			}
 		}
 	}
 	return ways
@@ -142,33 +156,15 @@ func (b *Banks) access(mask uint32, addrs []uint64, size int, merge bool) Result
 		return r
 	}
 	group := min(max(b.banks*b.width/size, 1), 32)
-	shift := uint(bits.TrailingZeros(uint(b.width)))
-	bankMask := uint64(b.banks - 1)
 	i := 0
 	for g := 0; g < 32; g += group {
 		gmask := mask & uint32((uint64(1)<<(g+group))-(uint64(1)<<g))
 		if gmask == 0 {
 			continue
 		}
-		clear(b.count[:b.banks])
-		b.newPass()
-		ways := 1
-		for m := gmask; m != 0; m &= m - 1 {
-			a := addrs[i]
-			i++
-			last := (a + uint64(size) - 1) >> shift
-			for word := a >> shift; word <= last; word++ {
-				bank := int(word & bankMask)
-				n := b.count[bank]
-				// A bank remembers its first 32 distinct words of a pass; one past
-				// those counts each time it comes (only a 1-bank model reaches that).
-				if !merge || !b.remembers(word, n < 32) {
-					n++
-					b.count[bank] = n
-					ways = max(ways, n)
-				}
-			}
-		}
+		k := bits.OnesCount32(gmask)
+		ways := b.passWays(addrs[i:i+k], size, merge)
+		i += k
 		r.Ideal++
 		r.Wavefronts += ways
 		r.Ways = max(r.Ways, ways)
