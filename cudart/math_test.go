@@ -434,7 +434,7 @@ var moreFloats = map[string]func(rng *rand.Rand) []float32{
 	},
 	"erfcxf": func(rng *rand.Rand) (x []float32) {
 		for range 512 {
-			x = append(x, float32(rng.Float64()-0.5), float32(9.5+1.5*rng.Float64()), float32(-9.36-0.04*rng.Float64()))
+			x = append(x, float32(rng.Float64()-0.5), float32(9.5+1.5*rng.Float64()), float32(-9.36-0.2*rng.Float64()))
 		}
 		return x
 	},

@@ -621,8 +621,20 @@ GTRACE_D double rint(double x) { return __builtin_rint(x); }
 GTRACE_D double round(double x) { return __nvvm_round_d(x); }
 GTRACE_D float fmaf(float a, float b, float c) { return __nvvm_fma_rn_f(a, b, c); }
 GTRACE_D double fma(double a, double b, double c) { return __nvvm_fma_rn_d(a, b, c); }
-GTRACE_D float copysignf(float a, float b) { return __builtin_copysignf(a, b); }
-GTRACE_D double copysign(double a, double b) { return __builtin_copysign(a, b); }
+// copysign is one PTX instruction (d takes the sign of its first source, the
+// magnitude of its second), where clang-14 writes an abs, a neg and a select on the sign.
+GTRACE_D float copysignf(float a, float b)
+{
+	float r;
+	asm("copysign.f32 %0, %2, %1;" : "=f"(r) : "f"(a), "f"(b));
+	return r;
+}
+GTRACE_D double copysign(double a, double b)
+{
+	double r;
+	asm("copysign.f64 %0, %2, %1;" : "=d"(r) : "d"(a), "d"(b));
+	return r;
+}
 // __fadd_rn, __fmul_rn and the double forms are never merged into an fma (CUDA Math
 // API). clang-14 folds __nvvm_add_rn_f/__nvvm_mul_rn_f into plain fadd/fmul, which it then
 // contracts, so these are inline PTX.

@@ -27,14 +27,6 @@
 // 2^n as a float, for n in [-126, 127].
 GTRACE_D float __gt_pow2i(int n) { return __int_as_float((n + 127) << 23); }
 
-// y * 2^n for y near 1 and n in [-252, 254]: two exact steps, so that a subnormal result
-// is rounded once.
-GTRACE_D float __gt_scale(float y, int n)
-{
-	int h = n >> 1;
-	return y * __gt_pow2i(h) * __gt_pow2i(n - h);
-}
-
 // The SFU's approximations, as libdevice uses them (MUFU.EX2, MUFU.RCP in SASS).
 GTRACE_D float __gt_ex2(float x) { return __nvvm_ex2_approx_ftz_f(x); }
 GTRACE_D float __gt_rcp(float x)
@@ -96,9 +88,6 @@ template <typename T> GTRACE_D T __gt_fast_two_sum(T a, T b, T *err)
 	return s;
 }
 
-// An exponential's result where x is past its range: NaN, +inf or 0.
-GTRACE_D float __gt_exp_outside(float x) { return x != x ? x + x : (x > 0 ? GTRACE_INFF : 0.f); }
-
 // r = x - j ln2 with j = round(x / ln2), in two parts (Cody-Waite; ln2's high part has
 // 16 bits, so j * it is exact).
 GTRACE_D float __gt_reduce_ln2(float x, float *j)
@@ -108,20 +97,20 @@ GTRACE_D float __gt_reduce_ln2(float x, float *j)
 	return fmaf(*j, -1.42860677e-06f, r);
 }
 
-// e^x * 2^k without overflow in between: e^r = 2^(r/ln2) on the SFU (its argument
-// within +-1/2), then scaled by 2^(j+k).
-GTRACE_D float __gt_expk(float x, int k)
+// 2^(x (hi + lo) - k), hi + lo the log2 of exp's base in two parts, with no branch: j =
+// round(x hi) held in [-126, 127], so that 2^(j-k) is a float's exponent field, and
+// what j leaves (x hi - j + x lo, the first step exact in the fma) to the SFU's ex2.
+// Past the held range the rest grows instead: 2^r 2^j overflows to inf, or rounds once
+// to a subnormal or 0, and NaN stays NaN (fmaxf drops it from j, not from r). k = 1
+// halves the result without overflowing first (sinhf, coshf: x >= 0, so j >= 0).
+GTRACE_D float __gt_exp_base(float x, float hi, float lo, int k = 0)
 {
-	float j, r = __gt_reduce_ln2(x, &j);
-	return __gt_scale(__gt_ex2(r * 1.44269502f), (int)j + k);
+	float nj = fminf(fmaxf(rintf(x * -hi), -127.f), 126.f); // -j, which the fma adds
+	float r = fmaf(x, lo, fmaf(x, hi, nj));
+	return __gt_ex2(r) * __int_as_float(0x3f800000 - ((int)nj << 23) - (k << 23));
 }
 
-GTRACE_D float expf(float x)
-{
-	if (!(fabsf(x) < 104.f)) // overflow, underflow to 0, or NaN
-		return __gt_exp_outside(x);
-	return __gt_expk(x, 0);
-}
+GTRACE_D float expf(float x) { return __gt_exp_base(x, 1.44269502f, 1.92596299e-08f); }
 
 // exp2f is the SFU's ex2, which flushes subnormal results: below -126 it works on x+24.
 GTRACE_D float exp2f(float x)
@@ -131,15 +120,7 @@ GTRACE_D float exp2f(float x)
 	return __gt_ex2(x);
 }
 
-GTRACE_D float exp10f(float x)
-{
-	if (!(fabsf(x) < 46.f))
-		return __gt_exp_outside(x);
-	float j = rintf(x * 3.32192802f);
-	float r = fmaf(j, -0.301029205f, x); // log10(2) in two parts
-	r = fmaf(j, -7.90341687e-07f, r);
-	return __gt_scale(__gt_ex2(fmaf(r, 3.32192802f, r * 7.05953696e-08f)), (int)j); // log2(10) in two parts
-}
+GTRACE_D float exp10f(float x) { return __gt_exp_base(x, 3.32192802f, 7.05953696e-08f); }
 
 GTRACE_D float expm1f(float x)
 {
@@ -397,91 +378,76 @@ GTRACE_D float tanf(float x)
 
 // ---- Hyperbolic functions ------------------------------------------------------------
 
+// sinh with no branch, both parts computed on |x|: below 1 Taylor to x^13; above e^x/2 -
+// e^-x/2, e^x/2 from one exp that overflows only where sinh does.
 GTRACE_D float sinhf(float x)
 {
-	float ax = fabsf(x), v;
-	if (ax < 1.f) { // Taylor to x^13
-		float z = ax * ax;
-		float p = 1.f / 6227020800.f;
-		p = fmaf(p, z, 1.f / 39916800);
-		p = fmaf(p, z, 1.f / 362880);
-		p = fmaf(p, z, 1.f / 5040);
-		p = fmaf(p, z, 1.f / 120);
-		p = fmaf(p, z, 1.f / 6);
-		v = fmaf(ax * z, p, ax);
-	} else if (!(ax < 90.f)) {
-		v = ax + GTRACE_INFF; // NaN stays NaN
-	} else { // e^x/2 - e^-x/2, with e^x/2 scaled so that it overflows only when sinh does
-		float e = __gt_expk(ax, -1);
-		v = fmaf(-0.25f, __gt_rcp(e), e);
-	}
-	return __gt_signed(v, x);
+	float ax = fabsf(x), z = x * x;
+	float p = 1.f / 6227020800.f;
+	p = fmaf(p, z, 1.f / 39916800);
+	p = fmaf(p, z, 1.f / 362880);
+	p = fmaf(p, z, 1.f / 5040);
+	p = fmaf(p, z, 1.f / 120);
+	p = fmaf(p, z, 1.f / 6);
+	float near = fmaf(ax * z, p, ax);
+	float e = __gt_exp_base(ax, 1.44269502f, 1.92596299e-08f, 1);
+	float far = fmaf(-0.25f, __gt_rcp(e), e);
+	return copysignf(ax < 1.f ? near : far, x);
 }
 
 GTRACE_D float coshf(float x)
 {
-	float ax = fabsf(x);
-	if (!(ax < 90.f))
-		return ax + GTRACE_INFF;
-	float e = __gt_expk(ax, -1); // e^x/2
+	float e = __gt_exp_base(fabsf(x), 1.44269502f, 1.92596299e-08f, 1); // e^x/2
 	return fmaf(0.25f, __gt_rcp(e), e);
 }
 
+// tanh with no branch, both parts computed on |x|: |x| + |x|^3 P(x^2) below 0.6, 1 - 2 / (e^2|x| + 1)
+// above, where 2|x| log2(e) in one rounding is near enough (the part it touches, 2 / (e^2|x|
+// + 1), falls faster than its error grows) and e^2|x| = inf past 44 makes it 1.
 GTRACE_D float tanhf(float x)
 {
-	float ax = fabsf(x), v;
-	if (ax < 0.55f) { // Taylor to x^19 (its terms fall by 0.12 at 0.55)
-		float z = ax * ax;
-		float p = -0.000242380518f; // -443861162/1856156927625
-		p = fmaf(p, z, 0.000590027440f);  // 6404582/10854718875
-		p = fmaf(p, z, -0.00145583438f);  // -929569/638512875
-		p = fmaf(p, z, 0.00359212803f);   // 21844/6081075
-		p = fmaf(p, z, -0.00886323552f);  // -1382/155925
-		p = fmaf(p, z, 0.0218694885f);    // 62/2835
-		p = fmaf(p, z, -0.0539682540f);   // -17/315
-		p = fmaf(p, z, 0.133333333f);     // 2/15
-		p = fmaf(p, z, -1.f / 3);
-		v = fmaf(ax * z, p, ax);
-	} else if (!(ax < 9.1f)) {
-		v = ax != ax ? ax : 1.f; // tanh is 1 in float beyond 9.01
-	} else { // tanh = 1 - 2 / (e^2x + 1)
-		v = fmaf(-2.f, __gt_rcp(__gt_expk(2.f * ax, 0) + 1.f), 1.f);
-	}
-	return __gt_signed(v, x);
+	float z = x * x;
+	// fit tanh: cudart/mathfit_test.go
+	float p = 0.00237076567f;
+	p = fmaf(p, z, -0.00841007102f);
+	p = fmaf(p, z, 0.0217883214f);
+	p = fmaf(p, z, -0.0539615527f);
+	p = fmaf(p, z, 0.133333132f);
+	p = fmaf(p, z, -0.333333343f);
+	float ax = fabsf(x);
+	float near = fmaf(ax * z, p, ax);
+	float far = fmaf(-2.f, __gt_rcp(__gt_ex2(ax * 2.88539004f) + 1.f), 1.f);
+	return copysignf(ax < 0.6f ? near : far, x);
 }
 
 // ---- Inverse trigonometric functions -------------------------------------------------
 
-// atan(t) for t in [0, tan(pi/8)].
-GTRACE_D float __gt_atan_poly(float t)
+// atan(t) for t in [0, 1] (or NaN).
+GTRACE_D float __gt_atan_unit(float t)
 {
 	float z = t * t;
 	// fit atan: cudart/mathfit_test.go
-	float p = 0.0504782088f;
-	p = fmaf(p, z, -0.0862455294f);
-	p = fmaf(p, z, 0.110713482f);
-	p = fmaf(p, z, -0.142841503f);
-	p = fmaf(p, z, 0.199999779f);
+	float p = 0.00148869189f;
+	p = fmaf(p, z, -0.00914462935f);
+	p = fmaf(p, z, 0.0263050012f);
+	p = fmaf(p, z, -0.0489605144f);
+	p = fmaf(p, z, 0.0703191385f);
+	p = fmaf(p, z, -0.089318268f);
+	p = fmaf(p, z, 0.110882618f);
+	p = fmaf(p, z, -0.142840043f);
+	p = fmaf(p, z, 0.199999496f);
 	p = fmaf(p, z, -0.333333343f);
-
 	return fmaf(t * z, p, t);
 }
 
-// atan(t) for t >= 0 (or NaN): t > tan(3pi/8) as pi/2 - atan(1/t), t > tan(pi/8) as
-// pi/4 + atan((t-1)/(t+1)); pi/2 and pi/4 in two parts.
-GTRACE_D float __gt_atan_pos(float t)
-{
-	if (t > 2.41421356f)
-		return 1.57079637f + (-4.37113883e-08f - __gt_atan_poly(1.f / t));
-	if (t > 0.414213562f)
-		return 0.785398185f + (-2.18556941e-08f + __gt_atan_poly((t - 1.f) / (t + 1.f)));
-	return __gt_atan_poly(t);
-}
-
+// atan with no branch: |x| > 1 as pi/2 - atan(1/|x|) (pi/2 in two parts), the quotient
+// rounded once (div.rn), as its error reaches the result nearly whole.
 GTRACE_D float atanf(float x)
 {
-	float v = __gt_atan_pos(fabsf(x));
-	return __gt_signed(v, x);
+	float t = fabsf(x);
+	bool big = t > 1.f;
+	float a = __gt_atan_unit(big ? 1.f / t : t);
+	return copysignf(big ? 1.57079637f + (-4.37113883e-08f - a) : a, x);
 }
 
 GTRACE_D float atan2f(float y, float x)
@@ -496,7 +462,7 @@ GTRACE_D float atan2f(float y, float x)
 	else {
 		// atan(ay/ax) from the smaller over the larger, then folded into its octant.
 		float t = ay > ax ? ax / ay : ay / ax;
-		v = __gt_atan_pos(t);
+		v = __gt_atan_unit(t);
 		if (ay > ax)
 			v = 1.57079637f + (-4.37113883e-08f - v);
 		if (__gt_sign(x))
@@ -520,47 +486,39 @@ GTRACE_D float __gt_asin_p(float z)
 	return p;
 }
 
-// asin(t) for t in [0, 1/2].
-GTRACE_D float __gt_asin_poly(float t) { return fmaf(t * (t * t), __gt_asin_p(t * t), t); }
-
-// 2 asin(sqrt(z)) = hi + lo for z in [0, 1/4] (fdlibm's reduction of asin and acos near
-// 1): hi = 2s with s = sqrt(z) rounded, lo = 2 (the rest of asin(s)) plus twice the
-// correction for s's rounding, (z - s^2) / 2s, its residual exact by fma.
-GTRACE_D float __gt_asin2_hi(float z, float *lo)
+// asin(|x|) for |x| <= 1 in parts, with no branch: one fit P over z in [0, 1/4] for
+// both ranges. Up to 1/2, asin(t) = t + t z P(z) with z = t^2 (*lo = 0); above,
+// fdlibm's reduction asin(t) = pi/2 - 2 asin(s), s = sqrt(z), z = (1-t)/2 (exact):
+// *hi = 2s, s rounded, and *lo twice the rest of asin(s) plus the correction for s's
+// rounding, (z - s^2) / 2s, its residual exact by fma. The result is small's value
+// below 1/2 (*big false), else pi/2 - (hi + lo). NaN past 1 (a negative z's sqrt).
+GTRACE_D float __gt_asin_parts(float t, bool *big, float *hi, float *lo)
 {
-	float s = sqrtf(z);
-	float c = z > 0.f ? fmaf(-s, s, z) * __gt_rcp(s) * 0.5f : 0.f;
-	*lo = 2.f * fmaf(s * z, __gt_asin_p(z), c);
-	return 2.f * s;
+	*big = t > 0.5f;
+	float z = *big ? fmaf(-0.5f, t, 0.5f) : t * t;
+	float s = *big ? sqrtf(z) : t;
+	float c = *big && z > 0.f ? fmaf(-s, s, z) * __gt_rcp(s) * 0.5f : 0.f;
+	float p = __gt_asin_p(z);
+	*hi = 2.f * s;
+	*lo = 2.f * fmaf(s * z, p, c);
+	return fmaf(s * z, p, s);
 }
 
 GTRACE_D float asinf(float x)
 {
-	float ax = fabsf(x), v;
-	if (ax <= 0.5f) {
-		v = __gt_asin_poly(ax);
-	} else if (ax <= 1.f) { // asin(x) = pi/2 - 2 asin(sqrt((1-x)/2)), (1-x)/2 exact
-		float lo, hi = __gt_asin2_hi(fmaf(-0.5f, ax, 0.5f), &lo);
-		v = (1.57079637f - hi) + (-4.37113883e-08f - lo);
-	} else {
-		v = ax != ax ? ax : __gt_nan(x);
-	}
-	return __gt_signed(v, x);
+	bool big;
+	float hi, lo, small = __gt_asin_parts(fabsf(x), &big, &hi, &lo);
+	return copysignf(big ? (1.57079637f - hi) + (-4.37113883e-08f - lo) : small, x);
 }
 
+// acos(x) = pi/2 - asin(x) up to 1/2; above, hi + lo, or pi - (hi + lo) for x < 0.
 GTRACE_D float acosf(float x)
 {
-	float ax = fabsf(x);
-	if (!(ax <= 1.f))
-		return ax != ax ? x : __gt_nan(x);
-	if (ax <= 0.5f) { // acos(x) = pi/2 - asin(x)
-		float s = __gt_asin_poly(ax);
-		return 1.57079637f + (-4.37113883e-08f - (x < 0 ? -s : s));
-	}
-	float lo, hi = __gt_asin2_hi(fmaf(-0.5f, ax, 0.5f), &lo); // acos(|x|) = hi + lo
-	if (x > 0)
-		return hi + lo;
-	return (3.14159274f - hi) + (-8.74227766e-08f - lo);
+	bool big;
+	float hi, lo, small = __gt_asin_parts(fabsf(x), &big, &hi, &lo);
+	float near = 1.57079637f + (-4.37113883e-08f - copysignf(small, x));
+	float far = x > 0 ? hi + lo : (3.14159274f - hi) + (-8.74227766e-08f - lo);
+	return big ? far : near;
 }
 
 // ---- Error function -----------------------------------------------------------------
@@ -601,12 +559,13 @@ GTRACE_D float erff(float x)
 }
 
 // e^(-x^2) (neg) or e^(x^2), with x^2 = h + l exact (fma) so that its rounding costs
-// nothing.
+// nothing. e^(x^2) past float's range is inf, not e + l e (inf - inf, or 0 inf: NaN).
 template <bool neg> GTRACE_D float __gt_exp_sq(float x)
 {
 	float h = __fmul_rn(x, x), l = fmaf(x, x, -h);
 	float e = expf(neg ? -h : h);
-	return fmaf(neg ? -l : l, e, e);
+	float v = fmaf(neg ? -l : l, e, e);
+	return neg || e < GTRACE_INFF ? v : e;
 }
 
 // erfc(x) e^(x^2) for x in [1/2, 10.06): erfc(x) is e^(-x^2) times it.
@@ -673,57 +632,59 @@ GTRACE_D float normcdff(float x)
 // erfinv(x) for 0 <= x < 1 given t = 1 - x^2, as x (1 + Q(w)) with w = -log t (after
 // Giles, "Approximating the erfinv function", GPU Computing Gems, 2011): erfinv(x)/x is
 // nearly a function of w alone, so an error in w, absolute, moves the result by at
-// most a third of it, relatively, and t's rounding (relative) costs little. Q is three
-// fits, in log t = -w above -5 (|x| < 0.9966) and in sqrt(w) to 4 (the float nearest 1) and on to
-// 10.13 (erfcinvf's least subnormal).
+// most a third of it, relatively, and t's rounding (relative) costs little. So the SFU's
+// lg2 (MUFU.LG2, within about 2^-22 absolute) is near enough, as libdevice's erfinvf
+// finds, and Q is fitted in its v = w / ln2, which then is never rounded: three fits,
+// in v above -5/ln2 (w < 5, |x| < 0.9966) and in sqrt(v) to 4/sqrt(ln2) (the float
+// nearest 1) and on to 10.13/sqrt(ln2) (erfcinvf's least subnormal).
 GTRACE_D float __gt_erfinv_t(float x, float t)
 {
-	float u = __gt_log_plain(t), q; // -w
-	if (u > -5.f) {
-		float z = u + 1.f;
+	float u = __nvvm_lg2_approx_f(t), q; // -w / ln2
+	if (u > -7.21347523f) { // w < 5
+		float z = u + 1.5f;
 		// fit erfinvw1: cudart/mathfit_test.go
-		float p = 8.93192631e-09f;
-		p = fmaf(p, z, 1.43916964e-07f);
-		p = fmaf(p, z, 5.35386278e-07f);
-		p = fmaf(p, z, -4.37699737e-06f);
-		p = fmaf(p, z, -3.82147045e-05f);
-		p = fmaf(p, z, 0.00010025088f);
-		p = fmaf(p, z, 0.00237640599f);
-		p = fmaf(p, z, 0.00425064983f);
-		p = fmaf(p, z, -0.247832879f);
-		p = fmaf(p, z, 0.127374396f);
+		float p = 3.2989389e-10f;
+		p = fmaf(p, z, 7.49845164e-09f);
+		p = fmaf(p, z, 3.76805787e-08f);
+		p = fmaf(p, z, -5.01242425e-07f);
+		p = fmaf(p, z, -5.94479161e-06f);
+		p = fmaf(p, z, 2.48691867e-05f);
+		p = fmaf(p, z, 0.000785898359f);
+		p = fmaf(p, z, 0.00190665119f);
+		p = fmaf(p, z, -0.172010943f);
+		p = fmaf(p, z, 0.137225077f);
 		q = p;
 	} else {
 		float r = sqrtf(-u);
-		if (r < 4.f) {
-			float z = r - 3.f; // exact (Sterbenz), as the next
+		if (r < 4.80453014f) { // sqrt(w) < 4
+			float z = r - 4.f; // exact (Sterbenz), as the next
 			// fit erfinvw2: cudart/mathfit_test.go
-			float p = 0.000129241758f;
-			p = fmaf(p, z, -0.000319926679f);
-			p = fmaf(p, z, -7.60479015e-05f);
-			p = fmaf(p, z, 0.00149722246f);
-			p = fmaf(p, z, -0.00358781568f);
-			p = fmaf(p, z, 0.00568267843f);
-			p = fmaf(p, z, -0.00763913896f);
-			p = fmaf(p, z, 0.00944574364f);
-			p = fmaf(p, z, 1.00167501f);
-			p = fmaf(p, z, 1.83297682f);
+			float p = 2.48380456e-05f;
+			p = fmaf(p, z, 1.48139416e-05f);
+			p = fmaf(p, z, -0.00011474816f);
+			p = fmaf(p, z, 0.000244953495f);
+			p = fmaf(p, z, -0.000498799141f);
+			p = fmaf(p, z, 0.000917484984f);
+			p = fmaf(p, z, -0.00176299468f);
+			p = fmaf(p, z, 0.0031574273f);
+			p = fmaf(p, z, 0.837594271f);
+			p = fmaf(p, z, 2.16455865f);
 			q = p;
 		} else {
-			float z = r - 7.f;
+			float z = r - 8.f;
 			// fit erfinvw3: cudart/mathfit_test.go
-			float p = -5.40363067e-11f;
-			p = fmaf(p, z, 3.91039146e-10f);
-			p = fmaf(p, z, -1.07028142e-09f);
-			p = fmaf(p, z, 6.2651262e-09f);
-			p = fmaf(p, z, -5.48071597e-08f);
-			p = fmaf(p, z, 3.26682169e-07f);
-			p = fmaf(p, z, -1.61912203e-06f);
-			p = fmaf(p, z, 6.02657565e-06f);
-			p = fmaf(p, z, 6.28760472e-06f);
-			p = fmaf(p, z, -0.000512631959f);
-			p = fmaf(p, z, 1.00859559f);
-			p = fmaf(p, z, 5.86901951f);
+			float p = -7.19822943e-12f;
+			p = fmaf(p, z, 9.48616394e-11f);
+			p = fmaf(p, z, -5.26732102e-10f);
+			p = fmaf(p, z, 2.7501752e-09f);
+			p = fmaf(p, z, -2.17215721e-08f);
+			p = fmaf(p, z, 1.60486877e-07f);
+			p = fmaf(p, z, -9.7337545e-07f);
+			p = fmaf(p, z, 4.52694212e-06f);
+			p = fmaf(p, z, -2.33601077e-06f);
+			p = fmaf(p, z, -0.000356390781f);
+			p = fmaf(p, z, 0.840001702f);
+			p = fmaf(p, z, 5.52647829f);
 			q = p;
 		}
 	}
