@@ -43,13 +43,19 @@ var (
 // a thread: the count that bounds occupancy on a GPU, which PTX's virtual registers do
 // not give. ptxas honours the kernel's .maxnreg, .maxntid and .minnctapersm.
 func PtxasRegisters(ctx context.Context, ptx []byte, kernel string) (Registers, error) {
-	path, err := exec.LookPath("ptxas")
-	if err != nil {
-		return Registers{}, ErrNoPtxas
-	}
 	target := "sm_80"
 	if m := ptxTarget.FindSubmatch(ptx); m != nil {
 		target = string(m[1])
+	}
+	return PtxasRegistersFor(ctx, ptx, kernel, target)
+}
+
+// PtxasRegistersFor is PtxasRegisters for the GPU target (sm_90) rather than the
+// PTX's .target: what a driver's JIT compiler does with a program's PTX on that GPU.
+func PtxasRegistersFor(ctx context.Context, ptx []byte, kernel, target string) (Registers, error) {
+	path, err := exec.LookPath("ptxas")
+	if err != nil {
+		return Registers{}, ErrNoPtxas
 	}
 	tmp, err := os.MkdirTemp("", "gtrace-ptxas-")
 	if err != nil {

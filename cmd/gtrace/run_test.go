@@ -265,6 +265,11 @@ func runExamples(t *testing.T, lib string) {
 				t.Fatal(err)
 			}
 			got := len(rd.Meta().Launches)
+			for _, l := range rd.Meta().Launches { // nvcc is here, so ptxas is
+				if l.RegsPerThread == 0 || strings.Contains(errs, "registers a thread taken as") {
+					t.Errorf("launch of %s: registers a thread unknown; want ptxas's count for sm_90:\n%s", l.Kernel, errs)
+				}
+			}
 			rd.Close()
 			if got != c.launches {
 				t.Errorf("the trace holds %d launches, want %d", got, c.launches)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -275,5 +276,108 @@ func TestNvccBinaries(t *testing.T) {
 	}
 	if _, err := ReadFile(clang); !errors.Is(err, ErrNoFatbin) {
 		t.Errorf("a program with no device code: %v, want ErrNoFatbin", err)
+	}
+}
+
+// TestCubinRegisters: the registers a thread in each cubin of the multi fixture
+// (cuobjdump -res-usage on the program it came from: saxpy 10, scale 8 for sm_80), and,
+// where nvcc is installed, in cubins for sm_70, sm_80 and sm_90 against what
+// cuobjdump -res-usage says of the same program.
+func TestCubinRegisters(t *testing.T) {
+	es, err := Parse(readFixture(t, "multi.fatbin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]int{"_Z5saxpyifPKfPf": 10, "_Z5scalePff": 8} {
+		got, err := KernelRegisters(es, k)
+		if err != nil || len(got) != 1 || got[80] != want {
+			t.Errorf("KernelRegisters(%s) = %v, %v; want sm_80: %d", k, got, err, want)
+		}
+	}
+	if got, err := KernelRegisters(es, "nope"); err != nil || len(got) != 0 {
+		t.Errorf("KernelRegisters(nope) = %v, %v; want none", got, err)
+	}
+
+	nvcc := debtool.PathNonFree(t, "nvcc", "nvidia-cuda-toolkit")
+	cuobjdump := debtool.PathNonFree(t, "cuobjdump", "nvidia-cuda-toolkit")
+	clang := debtool.Path(t, "clang-14", "clang-14")
+	dir := t.TempDir()
+	src, _ := filepath.Abs("testdata/saxpy.cu")
+	args := []string{"-ccbin", clang, "-cudart", "shared", "-o", filepath.Join(dir, "p")}
+	for _, sm := range []string{"70", "80", "90"} {
+		args = append(args, "-gencode", "arch=compute_"+sm+",code=sm_"+sm)
+	}
+	if out, err := exec.Command(nvcc, append(args, src)...).CombinedOutput(); err != nil {
+		t.Fatalf("nvcc: %v\n%s", err, out)
+	}
+	out, err := exec.Command(cuobjdump, "-res-usage", filepath.Join(dir, "p")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("cuobjdump: %v\n%s", err, out)
+	}
+	want := map[string]map[int]int{} // kernel -> arch -> registers
+	arch := 0
+	var fn string
+	for _, line := range strings.Split(string(out), "\n") {
+		line = strings.TrimSpace(line)
+		if a, ok := strings.CutPrefix(line, "arch = sm_"); ok {
+			arch, _ = strconv.Atoi(a)
+		} else if f, ok := strings.CutPrefix(line, "Function "); ok {
+			fn = strings.TrimSuffix(f, ":")
+		} else if r, ok := strings.CutPrefix(line, "REG:"); ok && fn != "" {
+			n, _ := strconv.Atoi(strings.Fields(r)[0])
+			if want[fn] == nil {
+				want[fn] = map[int]int{}
+			}
+			want[fn][arch] = n
+		}
+	}
+	es, err = ReadFile(filepath.Join(dir, "p"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) != 2 {
+		t.Fatalf("cuobjdump -res-usage gave %v", want)
+	}
+	for k, w := range want {
+		got, err := KernelRegisters(es, k)
+		if err != nil || len(w) != 3 || !maps.Equal(got, w) {
+			t.Errorf("KernelRegisters(%s) = %v, %v; cuobjdump says %v", k, got, err, w)
+		}
+	}
+}
+
+// A damaged .nv.info is an error naming the entry, never a panic or a count.
+func TestCubinRegistersDamaged(t *testing.T) {
+	es, err := Parse(readFixture(t, "multi.fatbin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cubin []byte
+	for i := range es {
+		if es[i].Kind == KindELF {
+			b, _ := es[i].Payload()
+			if r, _ := CubinRegisters(b); len(r) > 0 {
+				cubin = b
+			}
+		}
+	}
+	if cubin == nil {
+		t.Fatal("the multi fixture has no cubin with kernels")
+	}
+	at := bytes.Index(cubin, []byte{eifmtSVAL, eiattrRegcount, 8, 0})
+	if at < 0 {
+		t.Fatal("no EIATTR_REGCOUNT record")
+	}
+	for name, damage := range map[string]func(b []byte){
+		"symbol out of range": func(b []byte) { binary.LittleEndian.PutUint32(b[at+4:], 999) },
+		"size past the end":   func(b []byte) { binary.LittleEndian.PutUint16(b[at+2:], 60000) },
+		"wrong size":          func(b []byte) { binary.LittleEndian.PutUint16(b[at+2:], 4) },
+		"not an ELF file":     func(b []byte) { b[1] = 'X' },
+	} {
+		b := slices.Clone(cubin)
+		damage(b)
+		if r, err := CubinRegisters(b); err == nil {
+			t.Errorf("%s: %v, no error", name, r)
+		}
 	}
 }

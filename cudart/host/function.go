@@ -1,15 +1,18 @@
 package host
 
 import (
+	"fmt"
+
 	"github.com/gtrace/gtrace/capture"
+	"github.com/gtrace/gtrace/cudart/fatbin"
 	"github.com/gtrace/gtrace/models/arch"
 )
 
 // A kernel's attributes, and the occupancy API, answered from the GPU preset and the
 // kernel's PTX as the H100 answers them (examples/cuda/occupancy.cu, its output in
 // traces/hw/h100-2026-11-26-occupancy). The register count is not in PTX (ptxas fixes
-// it): every kernel is taken to use arch.DefaultRegsPerThread, 32, as the replay does,
-// too few to limit a block on any preset.
+// it): Runtime.regs takes it from the fat binary's cubin for the GPU, or from ptxas,
+// and assumes arch.DefaultRegsPerThread, 32, as the replay does, when neither is there.
 
 // Function attributes (enum cudaFuncAttribute, CUDA 11.8's driver_types.h).
 const (
@@ -82,28 +85,84 @@ func (r *Runtime) FuncAttributes(stub uintptr) (FuncAttributes, error) {
 		return FuncAttributes{}, err
 	}
 	major, minor := computeCapability(r.gpu.CC)
+	regs := r.regs(f)
 	return FuncAttributes{
 		SharedSizeBytes: uint64(info.StaticShared), ConstSizeBytes: uint64(info.Const), LocalSizeBytes: uint64(info.Local),
-		MaxThreadsPerBlock: r.blockLimit(info), NumRegs: arch.DefaultRegsPerThread,
+		MaxThreadsPerBlock: r.blockLimit(info, regs), NumRegs: regs,
 		PTXVersion: f.ptx.Arch, BinaryVersion: major*10 + minor,
 		MaxDynamicSharedSizeBytes: int(maxDyn), PreferredShmemCarveout: f.carveout,
 	}, nil
 }
 
-// maxThreads is the largest block a kernel of arch.DefaultRegsPerThread registers may
-// have: the GPU's limit, or fewer where the SM's registers run out first.
-func (r *Runtime) maxThreads() int {
+// maxThreads is the largest block a kernel of regs registers a thread may have: the
+// GPU's limit, or fewer where the SM's registers run out first.
+func (r *Runtime) maxThreads(regs int) int {
 	lim := r.gpu.SMLimits()
-	return min(r.gpu.SM.MaxThreadsPerCTA, lim.Registers/lim.RegsPerWarp(arch.DefaultRegsPerThread)*32)
+	return min(r.gpu.SM.MaxThreadsPerCTA, lim.Registers/lim.RegsPerWarp(regs)*32)
 }
 
-// blockLimit is the most threads a block of the kernel of info may have: maxThreads,
-// or fewer where its __launch_bounds__ say so (.maxntid, .reqntid).
-func (r *Runtime) blockLimit(info *capture.EntryInfo) int {
+// blockLimit is the most threads a block of the kernel of info and regs registers a
+// thread may have: maxThreads, or fewer where its __launch_bounds__ say so (.maxntid,
+// .reqntid).
+func (r *Runtime) blockLimit(info *capture.EntryInfo, regs int) int {
 	if m := info.MaxThreads(); m > 0 {
-		return int(min(m, uint64(r.maxThreads())))
+		return int(min(m, uint64(r.maxThreads(regs))))
 	}
-	return r.maxThreads()
+	return r.maxThreads(regs)
+}
+
+// knownRegs is regs where it came from a cubin or ptxas, for the trace; 0 (unknown)
+// where it is assumed.
+func (r *Runtime) knownRegs(f *function) uint32 {
+	if n := r.regs(f); f.regsKnown {
+		return uint32(n)
+	}
+	return 0
+}
+
+// regs is the registers a thread of f uses on the GPU the program is told of, found
+// at the first need: from the fat binary's cubin that the GPU can run (the same
+// major compute capability, the highest minor up to the GPU's: sm_80's on an sm_86
+// GPU, only sm_90's on an sm_90 one), else from Options.Ptxas compiling f's PTX for
+// the GPU (as the driver would), else arch.DefaultRegsPerThread, said once a run.
+func (r *Runtime) regs(f *function) int {
+	if f.regs > 0 {
+		return f.regs
+	}
+	major, minor := computeCapability(r.gpu.CC)
+	target := fmt.Sprintf("sm_%d%d", major, minor)
+	why := "no cubin for " + target + " in the fat binary"
+	byArch, err := fatbin.KernelRegisters(f.mod.entries, f.name)
+	if err != nil {
+		why = err.Error()
+	}
+	best := -1
+	for a := range byArch {
+		if a/10 == major && a%10 <= minor && a > best {
+			best = a
+		}
+	}
+	switch {
+	case best >= 0:
+		f.regs, f.regsKnown = byArch[best], true
+		r.logf("%s uses %d registers a thread (the fat binary's sm_%d cubin)", f.name, f.regs, best)
+	case r.opts.Ptxas != nil:
+		n, err := r.opts.Ptxas(f.ptx.Data, f.name, target)
+		if err == nil && n > 0 {
+			f.regs, f.regsKnown = n, true
+			r.logf("%s uses %d registers a thread (ptxas for %s)", f.name, n, target)
+			break
+		}
+		why += fmt.Sprintf(", and ptxas: %v", err)
+		fallthrough
+	default:
+		f.regs = arch.DefaultRegsPerThread
+		if !r.regsSaid {
+			r.regsSaid = true
+			r.say("%s: registers a thread taken as %d (%s); occupancy and cudaFuncGetAttributes' numRegs assume them", f.name, f.regs, why)
+		}
+	}
+	return f.regs
 }
 
 // smLimits are the per-SM limits a kernel's blocks share, with the shared memory its
@@ -144,11 +203,12 @@ func (r *Runtime) OccupancyMaxActiveBlocks(stub uintptr, blockSize int, dynShare
 	if err != nil {
 		return 0, err
 	}
-	if blockSize > r.maxThreads() || dynShared > maxDyn {
+	regs := r.regs(f)
+	if blockSize > r.maxThreads(regs) || dynShared > maxDyn {
 		return 0, nil
 	}
 	shared := int(info.StaticShared) + int(dynShared)
-	occ, err := arch.Occupancy(r.smLimits(f, shared), blockSize, arch.DefaultRegsPerThread, shared)
+	occ, err := arch.Occupancy(r.smLimits(f, shared), blockSize, regs, shared)
 	if err != nil {
 		return 0, nil // does not fit at all
 	}
@@ -177,10 +237,11 @@ func (r *Runtime) OccupancyAvailableDynamicShared(stub uintptr, numBlocks, block
 	if numBlocks < 1 {
 		return 0, fail(InvalidValue, "%s(%s): %d blocks; want at least 1", call, f.name, numBlocks)
 	}
-	if blockSize < 1 || blockSize > r.maxThreads() {
-		return 0, fail(InvalidValue, "%s(%s): a block of %d threads; want 1 to %d", call, f.name, blockSize, r.maxThreads())
+	regs := r.regs(f)
+	if blockSize < 1 || blockSize > r.maxThreads(regs) {
+		return 0, fail(InvalidValue, "%s(%s): a block of %d threads; want 1 to %d", call, f.name, blockSize, r.maxThreads(regs))
 	}
-	if occ, err := arch.Occupancy(lim, blockSize, arch.DefaultRegsPerThread, 0); err != nil || occ.CTAsPerSM < numBlocks {
+	if occ, err := arch.Occupancy(lim, blockSize, regs, 0); err != nil || occ.CTAsPerSM < numBlocks {
 		return 0, fail(InvalidValue, "%s(%s): %d blocks of %d threads do not fit on one %s multiprocessor", call, f.name, numBlocks, blockSize, r.gpu.GPU)
 	}
 	unit := max(lim.SharedAllocUnit, 1)

@@ -1,8 +1,16 @@
 package host
 
 import (
+	"bytes"
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/models/arch"
 )
 
@@ -82,5 +90,96 @@ func TestOccupancyAPIOtherGPU(t *testing.T) {
 		if n, err := r.OccupancyMaxActiveBlocks(scaleStub, c.threads, 0, OccupancyDefault); n != c.want || err != nil {
 			t.Errorf("gtx480, %d threads: %d blocks (%v), want %d", c.threads, n, err, c.want)
 		}
+	}
+}
+
+// A kernel's registers come from the fat binary's cubin the GPU can run, else from
+// ptxas for the GPU, else are assumed (said once a run). The multi fixture holds sm_80
+// cubins (saxpy 10 registers, scale 8) and PTX for compute_70 and compute_90.
+func TestKernelRegisters(t *testing.T) {
+	multi := func(t *testing.T, gpu string, ptxas func(ptx []byte, kernel, target string) (int, error)) (*Runtime, *bytes.Buffer) {
+		t.Helper()
+		var said bytes.Buffer
+		g, err := arch.Lookup(gpu, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := New(Options{Out: filepath.Join(t.TempDir(), "run.gtrace"), Producer: "test", Workers: 2, GPU: g, Stderr: &said, Ptxas: ptxas})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fb, err := os.ReadFile(filepath.Join("..", "fatbin", "testdata", "multi.fatbin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := r.RegisterFatBinary(fb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for stub, name := range map[uintptr]string{saxpyStub: "_Z5saxpyifPKfPf", scaleStub: "_Z5scalePff"} {
+			if err := r.RegisterFunction(h, stub, name); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return r, &said
+	}
+	regs := func(t *testing.T, r *Runtime, stub uintptr) FuncAttributes {
+		t.Helper()
+		a, err := r.FuncAttributes(stub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+
+	// An A100 (sm_80) runs the sm_80 cubins: their counts, and nothing said.
+	r, said := multi(t, "ampere", nil)
+	if s, c := regs(t, r, saxpyStub).NumRegs, regs(t, r, scaleStub).NumRegs; s != 10 || c != 8 || said.Len() > 0 {
+		t.Errorf("ampere: saxpy %d, scale %d registers (said %q); want 10 and 8 from the cubins", s, c, said)
+	}
+
+	// An H100 (sm_90) cannot run sm_80 cubins, and there is no ptxas: 32 assumed,
+	// said once for both kernels.
+	r, said = multi(t, "hopper", nil)
+	if s, c := regs(t, r, saxpyStub).NumRegs, regs(t, r, scaleStub).NumRegs; s != 32 || c != 32 {
+		t.Errorf("hopper, no ptxas: %d and %d registers; want 32 assumed", s, c)
+	}
+	if n := strings.Count(said.String(), "\n"); n != 1 || !strings.Contains(said.String(), "no cubin for sm_90") {
+		t.Errorf("hopper, no ptxas: said %q; want one line naming the missing sm_90 cubin", said)
+	}
+
+	// ptxas for sm_90 with 200 registers a thread: 10 warps of 6400 fill the H100's
+	// 65536, so a block holds at most 320 threads; 1024 are refused at launch as a
+	// GPU refuses them, and a launch that fits records the count in its trace.
+	var asked []string
+	r, said = multi(t, "hopper", func(ptx []byte, kernel, target string) (int, error) {
+		asked = append(asked, kernel+" "+target)
+		return 200, nil
+	})
+	a := regs(t, r, saxpyStub)
+	if a.NumRegs != 200 || a.MaxThreadsPerBlock != 320 || said.Len() > 0 {
+		t.Errorf("ptxas's 200: %d registers, %d threads at most (said %q); want 200 and 320", a.NumRegs, a.MaxThreadsPerBlock, said)
+	}
+	if n, err := r.OccupancyMaxActiveBlocks(saxpyStub, 256, 0, OccupancyDefault); n != 1 || err != nil {
+		t.Errorf("256 threads of 200 registers: %d blocks (%v); want 1", n, err)
+	}
+	if n, err := r.OccupancyMaxActiveBlocks(saxpyStub, 384, 0, OccupancyDefault); n != 0 || err != nil {
+		t.Errorf("384 threads of 200 registers: %d blocks (%v); want 0", n, err)
+	}
+	x, _ := r.Malloc(4 * 256)
+	params := [][]byte{le32(256), le32(math.Float32bits(2)), le64(x), le64(x)}
+	one := format.Dim3{X: 1, Y: 1, Z: 1}
+	err := r.Launch(context.Background(), saxpyStub, Config{Grid: one, Block: format.Dim3{X: 1024, Y: 1, Z: 1}}, params)
+	if !hasCode(err, LaunchOutOfResources) || !strings.Contains(err.Error(), "200 registers") {
+		t.Errorf("1024 threads of 200 registers: %v; want cudaErrorLaunchOutOfResources", err)
+	}
+	if err := r.Launch(context.Background(), saxpyStub, Config{Grid: one, Block: format.Dim3{X: 256, Y: 1, Z: 1}}, params); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.meta) != 1 || r.meta[0].RegsPerThread != 200 {
+		t.Errorf("the launch's registers in the trace: %+v; want 200", r.meta)
+	}
+	if !slices.Equal(asked, []string{"_Z5saxpyifPKfPf sm_90"}) {
+		t.Errorf("ptxas was asked %q; want saxpy for sm_90 once", asked)
 	}
 }

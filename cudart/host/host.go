@@ -55,6 +55,7 @@ const (
 	InvalidPTX            Code = 218
 	InvalidResourceHandle Code = 400
 	IllegalAddress        Code = 700
+	LaunchOutOfResources  Code = 701
 	LaunchTimeout         Code = 702
 	Assert                Code = 710
 	MisalignedAddress     Code = 716
@@ -82,6 +83,7 @@ var codeWords = map[Code][2]string{
 	InvalidPTX:            {"cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
 	InvalidResourceHandle: {"cudaErrorInvalidResourceHandle", "invalid resource handle"},
 	IllegalAddress:        {"cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+	LaunchOutOfResources:  {"cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
 	LaunchTimeout:         {"cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
 	Assert:                {"cudaErrorAssert", "device-side assert triggered"},
 	MisalignedAddress:     {"cudaErrorMisalignedAddress", "misaligned address"},
@@ -126,6 +128,10 @@ type Options struct {
 	// it (Flush); nil = nowhere. Stderr receives what a GPU prints there (a failed
 	// assert's line) and what gtrace says of printf; nil = nowhere.
 	Stdout, Stderr io.Writer
+	// Ptxas, when set, gives the registers a thread of kernel (an .entry of ptx) uses
+	// once compiled for target (sm_90), as a driver's JIT compiler would: for kernels
+	// whose fat binary holds no cubin the GPU can run. nil = none (32 are assumed).
+	Ptxas func(ptx []byte, kernel, target string) (int, error)
 }
 
 // Progress is told of each launch as it runs: a program may launch thousands of
@@ -167,6 +173,7 @@ type Runtime struct {
 	sticky            *Error   // the first kernel fault: every later call returns its code
 	refused           int      // calls refused with the sticky error
 	closed            bool
+	regsSaid          bool // the program was told that some kernel's registers are assumed
 
 	printf []byte           // what kernels printed since the last Flush
 	limits map[Limit]uint64 // cudaDeviceSetLimit's values, where set
@@ -190,6 +197,10 @@ type function struct {
 	// clockSaid: the program was told, at the first launch, what the kernel's clock
 	// reads give (capture.Kernel.ClockNote).
 	clockSaid bool
+	// regs is the registers a thread uses on the GPU, 0 until the first need
+	// (Runtime.regs); regsKnown says they came from a cubin or ptxas, not assumed.
+	regs      int
+	regsKnown bool
 }
 
 // DefaultMaxDynShared is what a kernel may ask for before it opts in to more: 48 KiB
@@ -369,6 +380,10 @@ func (r *Runtime) Launch(ctx context.Context, stub uintptr, c Config, params [][
 	if err := info.CheckBlock(c.Block); err != nil {
 		return fail(InvalidValue, "kernel %s <<<%v, %v, %d>>>: %v", f.name, c.Grid, c.Block, c.Shared, err)
 	}
+	if regs, n := r.regs(f), c.Block.X*c.Block.Y*c.Block.Z; int(n) > r.maxThreads(regs) {
+		return fail(LaunchOutOfResources, "kernel %s <<<%v, %v, %d>>>: %d threads of %d registers each need more than one multiprocessor's %d registers (at most %d such threads a block)",
+			f.name, c.Grid, c.Block, c.Shared, n, regs, r.gpu.SMLimits().Registers, r.maxThreads(regs))
+	}
 	if c.Shared > maxDyn {
 		return fail(InvalidValue, "kernel %s <<<%v, %v, %d>>>: %d bytes of dynamic shared memory, over the kernel's %d: above 48 KiB of shared memory a kernel must opt in first, with cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)",
 			f.name, c.Grid, c.Block, c.Shared, c.Shared, maxDyn)
@@ -397,8 +412,9 @@ func (r *Runtime) run(ctx context.Context, f *function, c Config, params [][]byt
 		Grid: c.Grid, Block: c.Block, DynShared: uint32(c.Shared),
 		Device: r.dev, Params: params,
 		SIMT: r.opts.SIMT, Workers: r.opts.Workers, MaxInst: r.opts.MaxInst, OOB: r.opts.OOB,
-		HeapSize:    r.limit(LimitMallocHeapSize),
-		PTXProducer: fmt.Sprintf("nvcc (the program's fat binary, compute_%d)", f.ptx.Arch),
+		HeapSize:      r.limit(LimitMallocHeapSize),
+		RegsPerThread: r.knownRegs(f),
+		PTXProducer:   fmt.Sprintf("nvcc (the program's fat binary, compute_%d)", f.ptx.Arch),
 	}
 	if p := r.opts.Progress; p != nil {
 		spec.Progress = p.CTAs

@@ -28,6 +28,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/gtrace/gtrace/cudart"
 	"github.com/gtrace/gtrace/cudart/host"
 	"github.com/gtrace/gtrace/format"
 	"github.com/gtrace/gtrace/internal/progress"
@@ -59,6 +60,10 @@ func current() (*host.Runtime, error) {
 		opts.Log = os.Stderr // run by hand: tell each launch
 	}
 	opts.Stdout, opts.Stderr = cStdout{}, os.Stderr
+	opts.Ptxas = func(ptx []byte, kernel, target string) (int, error) {
+		r, err := cudart.PtxasRegistersFor(context.Background(), ptx, kernel, target)
+		return r.PerThread, err
+	}
 	if rtErr == nil {
 		rt, rtErr = host.New(opts)
 	}
