@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"debug/elf"
 	"encoding/binary"
+	"errors"
 	"fmt"
 )
 
@@ -45,8 +46,10 @@ func CubinRegisters(cubin []byte) (map[string]int, error) {
 		return nil, fmt.Errorf("cubin: %v", err)
 	}
 	syms, err := f.Symbols()
-	if err != nil && len(syms) == 0 {
+	if errors.Is(err, elf.ErrNoSymbols) {
 		return map[string]int{}, nil // no symbols, so no kernels (the fat binary's common cubin)
+	} else if err != nil {
+		return nil, fmt.Errorf("cubin: symbol table: %v", err)
 	}
 	out := map[string]int{}
 	for _, s := range f.Sections {

@@ -621,53 +621,32 @@ GTRACE_D double rint(double x) { return __builtin_rint(x); }
 GTRACE_D double round(double x) { return __nvvm_round_d(x); }
 GTRACE_D float fmaf(float a, float b, float c) { return __nvvm_fma_rn_f(a, b, c); }
 GTRACE_D double fma(double a, double b, double c) { return __nvvm_fma_rn_d(a, b, c); }
+// A function of two operands that is one PTX instruction, written as inline PTX so
+// that clang neither expands nor merges it: OPS orders the operands (%1 is a, %2 is b).
+#define GTRACE_PTX2(T, NAME, C, INS, OPS) \
+	GTRACE_D T NAME(T a, T b) \
+	{ \
+		T r; \
+		asm(INS " %0, " OPS ";" : "=" C(r) : C(a), C(b)); \
+		return r; \
+	}
 // copysign is one PTX instruction (d takes the sign of its first source, the
 // magnitude of its second), where clang-14 writes an abs, a neg and a select on the sign.
-GTRACE_D float copysignf(float a, float b)
-{
-	float r;
-	asm("copysign.f32 %0, %2, %1;" : "=f"(r) : "f"(a), "f"(b));
-	return r;
-}
-GTRACE_D double copysign(double a, double b)
-{
-	double r;
-	asm("copysign.f64 %0, %2, %1;" : "=d"(r) : "d"(a), "d"(b));
-	return r;
-}
+GTRACE_PTX2(float, copysignf, "f", "copysign.f32", "%2, %1")
+GTRACE_PTX2(double, copysign, "d", "copysign.f64", "%2, %1")
 // __fadd_rn, __fmul_rn and the double forms are never merged into an fma (CUDA Math
 // API). clang-14 folds __nvvm_add_rn_f/__nvvm_mul_rn_f into plain fadd/fmul, which it then
 // contracts, so these are inline PTX.
-GTRACE_D float __fadd_rn(float a, float b)
-{
-	float r;
-	asm("add.rn.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-	return r;
-}
+GTRACE_PTX2(float, __fadd_rn, "f", "add.rn.f32", "%1, %2")
 GTRACE_D float __fadd_rz(float a, float b) { return __nvvm_add_rz_f(a, b); }
-GTRACE_D float __fmul_rn(float a, float b)
-{
-	float r;
-	asm("mul.rn.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-	return r;
-}
+GTRACE_PTX2(float, __fmul_rn, "f", "mul.rn.f32", "%1, %2")
 GTRACE_D float __fmul_rz(float a, float b) { return __nvvm_mul_rz_f(a, b); }
 GTRACE_D float __fmaf_rn(float a, float b, float c) { return __nvvm_fma_rn_f(a, b, c); }
 GTRACE_D float __fdiv_rn(float a, float b) { return __nvvm_div_rn_f(a, b); }
 GTRACE_D float __frcp_rn(float x) { return __nvvm_rcp_rn_f(x); }
 GTRACE_D float __fsqrt_rn(float x) { return __nvvm_sqrt_rn_f(x); }
-GTRACE_D double __dadd_rn(double a, double b)
-{
-	double r;
-	asm("add.rn.f64 %0, %1, %2;" : "=d"(r) : "d"(a), "d"(b));
-	return r;
-}
-GTRACE_D double __dmul_rn(double a, double b)
-{
-	double r;
-	asm("mul.rn.f64 %0, %1, %2;" : "=d"(r) : "d"(a), "d"(b));
-	return r;
-}
+GTRACE_PTX2(double, __dadd_rn, "d", "add.rn.f64", "%1, %2")
+GTRACE_PTX2(double, __dmul_rn, "d", "mul.rn.f64", "%1, %2")
 GTRACE_D double __fma_rn(double a, double b, double c) { return __nvvm_fma_rn_d(a, b, c); }
 GTRACE_D double __dsqrt_rn(double x) { return __nvvm_sqrt_rn_d(x); }
 GTRACE_D float __saturatef(float x) { return __nvvm_saturate_f(x); }
