@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -81,12 +82,29 @@ func PtxasRegistersFor(ctx context.Context, ptx []byte, kernel, target string) (
 	if err != nil {
 		return Registers{}, err
 	}
-	if v, err := exec.CommandContext(ctx, path, "--version").Output(); err == nil {
-		if m := ptxasRelease.FindStringSubmatch(string(v)); m != nil {
-			r.Release = m[1]
-		}
-	}
+	r.Release = ptxasReleaseOf(ctx, path)
 	return r, nil
+}
+
+// ptxasReleases holds each ptxas's release ("11.8"), asked once a process: gtrace run
+// asks ptxas for every kernel a program launches.
+var ptxasReleases sync.Map // path -> string
+
+// ptxasReleaseOf is the release `ptxas --version` at path names, "" if it names none.
+func ptxasReleaseOf(ctx context.Context, path string) string {
+	if v, ok := ptxasReleases.Load(path); ok {
+		return v.(string)
+	}
+	out, err := exec.CommandContext(ctx, path, "--version").Output()
+	if err != nil {
+		return "" // not kept: a cancelled run may ask again
+	}
+	var rel string
+	if m := ptxasRelease.FindStringSubmatch(string(out)); m != nil {
+		rel = m[1]
+	}
+	ptxasReleases.Store(path, rel)
+	return rel
 }
 
 // parsePtxas reads kernel's figures from ptxas --verbose's report: the "Used N

@@ -142,25 +142,24 @@ func (r *Runtime) regs(f *function) int {
 			best = a
 		}
 	}
-	switch {
-	case best >= 0:
+	if best >= 0 {
 		f.regs, f.regsKnown = byArch[best], true
 		r.logf("%s uses %d registers a thread (the fat binary's sm_%d cubin)", f.name, f.regs, best)
-	case r.opts.Ptxas != nil:
+		return f.regs
+	}
+	if r.opts.Ptxas != nil {
 		n, err := r.opts.Ptxas(f.ptx.Data, f.name, target)
 		if err == nil && n > 0 {
 			f.regs, f.regsKnown = n, true
 			r.logf("%s uses %d registers a thread (ptxas for %s)", f.name, n, target)
-			break
+			return f.regs
 		}
 		why += fmt.Sprintf(", and ptxas: %v", err)
-		fallthrough
-	default:
-		f.regs = arch.DefaultRegsPerThread
-		if !r.regsSaid {
-			r.regsSaid = true
-			r.say("%s: registers a thread taken as %d (%s); occupancy and cudaFuncGetAttributes' numRegs assume them", f.name, f.regs, why)
-		}
+	}
+	f.regs = arch.DefaultRegsPerThread
+	if !r.regsSaid {
+		r.regsSaid = true
+		r.say("%s: registers a thread taken as %d (%s); occupancy and cudaFuncGetAttributes' numRegs assume them", f.name, f.regs, why)
 	}
 	return f.regs
 }
