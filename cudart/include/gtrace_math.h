@@ -88,15 +88,6 @@ template <typename T> GTRACE_D T __gt_fast_two_sum(T a, T b, T *err)
 	return s;
 }
 
-// r = x - j ln2 with j = round(x / ln2), in two parts (Cody-Waite; ln2's high part has
-// 16 bits, so j * it is exact).
-GTRACE_D float __gt_reduce_ln2(float x, float *j)
-{
-	*j = rintf(x * 1.44269502f);
-	float r = fmaf(*j, -0.693145752f, x);
-	return fmaf(*j, -1.42860677e-06f, r);
-}
-
 // 2^(x (hi + lo) - k), hi + lo the log2 of exp's base in two parts, with no branch: j =
 // round(x hi) held in [-126, 127], so that 2^(j-k) is a float's exponent field, and
 // what j leaves (x hi - j + x lo, the first step exact in the fma) to the SFU's ex2.
@@ -122,30 +113,23 @@ GTRACE_D float exp2f(float x)
 
 GTRACE_D float exp10f(float x) { return __gt_exp_base(x, 3.32192802f, 7.05953696e-08f); }
 
+// e^x - 1 with no branch: x = j ln2 + r (Cody-Waite, |r| <= ln2/2), e^x - 1 = 2^j (e^r -
+// 1) + (2^j - 1). j is 0 for x in [0, 0.7) as well, where 2 (e^r - 1) + 1 with e^r - 1 <
+// 0 would cancel. 2^j - 1 is exact for j <= 24; above, 2^j (e^r - 1 - 2^-j) + 2^j rounds
+// once. j is held at 127 (r then reaches 0.97 and the sum overflows past 88.72); below
+// -17.5 the result is -1, and the selects keep -0 and NaN.
 GTRACE_D float expm1f(float x)
 {
-	float ax = fabsf(x);
-	if (x == 0.f)
-		return x; // keeps -0
-	if (ax <= 0.7f) // directly: reduced, 2^1 e^r - 1 would lose to cancellation
-		return __gt_expm1_poly(x);
-	if (!(x < 89.f))
-		return x != x ? x : GTRACE_INFF;
-	if (x < -17.5f)
-		return -1.f; // e^x is below half an ulp of 1
-	float j, e = __gt_expm1_poly(__gt_reduce_ln2(x, &j));
+	float j = fminf(rintf(x * 1.44269502f), x < 0.7f ? 0.f : 127.f);
+	float r = fmaf(j, -1.42860677e-06f, fmaf(j, -0.693145752f, x));
+	float e = __gt_expm1_poly(r);
 	int n = (int)j;
-	// e^x - 1 = 2^n (e + 1) - 1: 2^n - 1 is exact for |n| <= 24.
-	if (n >= -24 && n <= 24) {
-		float s = __gt_pow2i(n);
-		return fmaf(s, e, s - 1.f);
-	}
-	if (n < 0) // -1 + a little: one more rounding, below half an ulp of the result
-		return fmaf(__gt_pow2i(n), e, __gt_pow2i(n)) - 1.f;
-	// 2^n (e + 1 - 2^-n) with 2^-n folded into e: one rounding in the fma.
-	float s = __gt_pow2i(n > 127 ? 127 : n);
-	float y = fmaf(s, e - __gt_pow2i(n > 100 ? -100 : -n), s);
-	return n > 127 ? y * 2.f : y;
+	float s = __gt_pow2i(n);
+	bool big = n > 24;
+	float a = big ? e - __gt_pow2i(-min(n, 100)) : e; // 2^-100 stands for any 2^-j below
+	float y = fmaf(s, a, big ? s : s - 1.f);
+	y = x < -17.5f ? -1.f : y; // e^x is below half an ulp of 1
+	return x == 0.f ? x : y;
 }
 
 // log(1+z) = z + z^2 P(z) for z in [sqrt(1/2)-1, sqrt(2)-1]: P, near-minimax.
@@ -165,97 +149,47 @@ GTRACE_D float __gt_log1p_q(float z)
 	return p;
 }
 
-// log(1+f) for f in [sqrt(1/2)-1, sqrt(2)-1] as hi + *lo: f + f^2 P(f) with the sum's
-// rounding error carried (Fast2Sum: |f| >= |f^2 P(f)|). The product is __fmul_rn, which
-// clang does not contract into the sum (it contracts a*b+c into fma by default for CUDA,
-// which would break the error-free transformation).
-GTRACE_D float __gt_log1p_hilo(float f, float *lo)
+// log_b(x) for a float x: specials selected over the result r computed as if x were
+// positive and finite. A sign bit or an exponent of all ones (+inf, NaN, negatives) gives
+// x inf + inf: +inf, or NaN; a zero gives -inf.
+GTRACE_D float __gt_log_special(float x, float r)
 {
-	float p = __fmul_rn(f * f, __gt_log1p_q(f));
-	float hi = f + p;
-	*lo = (f - hi) + p;
-	return hi;
+	r = __float_as_uint(x) >= 0x7f800000u ? fmaf(x, GTRACE_INFF, GTRACE_INFF) : r;
+	return x == 0.f ? -GTRACE_INFF : r;
 }
 
-// x > 0 (finite) scaled to a normal float: times 2^24 if it is subnormal, *k = -24.
-GTRACE_D float __gt_normal_f(float x, int *k)
+// log_b(x) = e log_b(2) + log(1+f) / ln(b) with x = 2^e (1+f), 1+f in [sqrt(1/2),
+// sqrt(2)), subnormals scaled by 2^24 first, and no branch. log_b(2) = eh + el and
+// 1/ln(b) = kh + kl are split so that the products of the high parts are exact; ln
+// (NATURAL) skips the multiply. Each step rounds once and the larger terms come last, so
+// the error stays within an ulp (2 for log10f's bound is not needed).
+template <bool NATURAL> GTRACE_D float __gt_log_any(float x, float eh, float el, float kh, float kl)
 {
-	*k = 0;
-	if (x < 1.17549435e-38f) {
-		x *= 16777216.f;
-		*k = -24;
-	}
-	return x;
+	bool sub = x < 1.17549435e-38f;
+	int ix = __float_as_int(sub ? x * 16777216.f : x) - 0x3f3504f3; // sqrt(1/2)'s bits
+	float e = (float)((ix >> 23) + (sub ? -24 : 0));
+	float f = __int_as_float((ix & 0x007fffff) + 0x3f3504f3) - 1.f;
+	float ff = f * f, p = __gt_log1p_q(f);
+	float r = NATURAL ? fmaf(ff, p, f) : fmaf(f, kh, fmaf(f, kl, ff * p * kh));
+	return __gt_log_special(x, fmaf(e, eh, fmaf(e, el, r)));
 }
 
-// Splits x > 0 (finite, not zero) as 2^e (1 + f) with 1+f in [sqrt(1/2), sqrt(2)).
-GTRACE_D float __gt_log_split(float x, int *e)
-{
-	int k;
-	int ix = __float_as_int(__gt_normal_f(x, &k)) - 0x3f3504f3; // sqrt(1/2)'s bits
-	*e = (ix >> 23) + k;
-	return __int_as_float((ix & 0x007fffff) + 0x3f3504f3) - 1.f;
-}
+GTRACE_D float logf(float x) { return __gt_log_any<true>(x, 0.693145752f, 1.42860677e-06f, 1.f, 0.f); }
+GTRACE_D float log2f(float x) { return __gt_log_any<false>(x, 1.f, 0.f, 1.44269502f, 1.92596303e-08f); }
+GTRACE_D float log10f(float x) { return __gt_log_any<false>(x, 0.301029205f, 7.90341687e-07f, 0.434294492f, -1.010305e-08f); }
 
-// log(x) for x > 0 finite (subnormals too) within an ulp (0.89 at most over every
-// 61st float): log(1+f) rounded once by fma, and e ln2 (in two parts) added by fma,
-// as libdevice's logf spends its instructions (26 on the H100).
-GTRACE_D float __gt_log_plain(float x)
-{
-	int e;
-	float f = __gt_log_split(x, &e);
-	float r = fmaf(f * f, __gt_log1p_q(f), f);
-	return fmaf((float)e, 0.693145752f, fmaf((float)e, 1.42860677e-06f, r));
-}
-
-// log_b(x) = e log_b(2) + log(1+f) / ln(b), with log_b(2) = eh + el and 1/ln(b) = kh + kl
-// split so that e*eh is exact, summed with the rounding error of each step carried (fma
-// gives a product's, Fast2Sum the sum's: |e eh| >= |log(1+f) / ln(b)| unless e is 0).
-GTRACE_D float __gt_log_base(float x, float eh, float el, float kh, float kl)
-{
-	if (!(x > 0.f) || x == GTRACE_INFF) { // NaN, negative, zero, +inf
-		if (x == 0.f)
-			return -GTRACE_INFF;
-		return x < 0.f ? __gt_nan(x) : x + x;
-	}
-	int e;
-	float f = __gt_log_split(x, &e), lo;
-	float hi = __gt_log1p_hilo(f, &lo);
-	float p = __fmul_rn(hi, kh);
-	float q = fmaf(hi, kh, -p) + fmaf(lo, kh, hi * kl);
-	float a = __fmul_rn((float)e, eh); // exact
-	float s = a + p, t = (a - s) + p;
-	return s + (t + fmaf((float)e, el, q));
-}
-
-GTRACE_D float logf(float x)
-{
-	if (!(x > 0.f) || x == GTRACE_INFF) { // NaN, negative, zero, +inf
-		if (x == 0.f)
-			return -GTRACE_INFF;
-		return x < 0.f ? __gt_nan(x) : x + x;
-	}
-	return __gt_log_plain(x);
-}
-GTRACE_D float log2f(float x) { return __gt_log_base(x, 1.f, 0.f, 1.44269502f, 1.92596303e-08f); }
-GTRACE_D float log10f(float x) { return __gt_log_base(x, 0.301029205f, 7.90341687e-07f, 0.434294492f, -1.010305e-08f); }
-
+// log(1+x) = log(u) + log(1 + c/u), u = 1+x rounded and c its rounding error (TwoSum),
+// so that log(1 + c/u) is c/u to float precision; log(u) as logf's, with c/u added to
+// the small terms, and no branch (u needs no scaling: it is 0 or at least 2^-24).
 GTRACE_D float log1pf(float x)
 {
-	if (x > -0.292893219f && x < 0.414213562f) // 1+x is in the kernel's range; -0 stays -0
-		return fmaf(x * x, __gt_log1p_q(x), x);
-	if (!(x > -1.f) || x == GTRACE_INFF) // NaN, -1, below, +inf
-		return x == -1.f ? -GTRACE_INFF : (x < -1.f ? __gt_nan(x) : x + x);
-	// log(1+x) = log(u) + log(1 + c/u), u = 1+x rounded and c its rounding error
-	// (TwoSum), so log(1 + c/u) = c/u to float precision. Here e is not 0, so e ln2's
-	// high part is at least log(u/2^e)'s.
 	float c, u = __gt_two_sum(1.f, x, &c);
-	int e;
-	float f = __gt_log_split(u, &e), lo;
-	float hi = __gt_log1p_hilo(f, &lo);
-	float a = __fmul_rn((float)e, 0.693145752f);
-	float s = a + hi, t = (a - s) + hi;
-	return s + (t + fmaf((float)e, 1.42860677e-06f, lo + __nvvm_div_approx_f(c, u)));
+	int iu = __float_as_int(u) - 0x3f3504f3;
+	float e = (float)(iu >> 23);
+	float f = __int_as_float((iu & 0x007fffff) + 0x3f3504f3) - 1.f;
+	float t = fmaf(f * f, __gt_log1p_q(f), __nvvm_div_approx_f(c, u));
+	float y = __gt_log_special(u, fmaf(e, 0.693145752f, f + fmaf(e, 1.42860677e-06f, t)));
+	return x == 0.f ? x : y; // keeps -0
 }
 
 // ---- Trigonometric functions: x = q pi/2 + r with |r| <= pi/4 ----------------------
@@ -523,23 +457,24 @@ GTRACE_D float acosf(float x)
 
 // ---- Error function -----------------------------------------------------------------
 
+// erf(x): below 1, x + x P(x^2); from 1, 1 - e^P(|x|) with |x| held at 4 (where erfc(4)
+// is below half an ulp of 1). Both are computed and one selected, so a warp whose lanes
+// straddle 1 runs one path; NaN takes the first.
 GTRACE_D float erff(float x)
 {
-	float ax = fabsf(x), v;
-	if (ax < 1.f) { // erf(t) = t + t P(t^2)
-		float z = ax * ax;
-		// fit erf: cudart/mathfit_test.go
-		float p = 7.87587487e-05f;
-		p = fmaf(p, z, -0.00080168643f);
-		p = fmaf(p, z, 0.00518908724f);
-		p = fmaf(p, z, -0.0268542115f);
-		p = fmaf(p, z, 0.112835944f);
-		p = fmaf(p, z, -0.37612626f);
-		p = fmaf(p, z, 0.128379166f);
+	float ax = fabsf(x), z = ax * ax;
+	// fit erf: cudart/mathfit_test.go
+	float p = 7.87587487e-05f;
+	p = fmaf(p, z, -0.00080168643f);
+	p = fmaf(p, z, 0.00518908724f);
+	p = fmaf(p, z, -0.0268542115f);
+	p = fmaf(p, z, 0.112835944f);
+	p = fmaf(p, z, -0.37612626f);
+	p = fmaf(p, z, 0.128379166f);
 
-		v = fmaf(ax, p, ax);
-	} else if (ax < 3.92f) { // erf = 1 - e^P(t)
-		float z = ax;
+	float near = fmaf(ax, p, ax);
+	z = fminf(ax, 4.f);
+	{
 		// fit logerfc: cudart/mathfit_test.go
 		float p = 1.67043277e-06f;
 		p = fmaf(p, z, -4.66877937e-05f);
@@ -551,11 +486,9 @@ GTRACE_D float erff(float x)
 		p = fmaf(p, z, -1.13029289f);
 		p = fmaf(p, z, 0.000334305339f);
 
-		v = 1.f - expf(p);
-	} else {
-		v = ax != ax ? ax : 1.f;
+		z = 1.f - expf(p);
 	}
-	return __gt_signed(v, x);
+	return copysignf(ax >= 1.f ? z : near, x);
 }
 
 // e^(-x^2) (neg) or e^(x^2), with x^2 = h + l exact (fma) so that its rounding costs
@@ -568,65 +501,58 @@ template <bool neg> GTRACE_D float __gt_exp_sq(float x)
 	return neg || e < GTRACE_INFF ? v : e;
 }
 
-// erfc(x) e^(x^2) for x in [1/2, 10.06): erfc(x) is e^(-x^2) times it.
-GTRACE_D float __gt_erfcx(float x)
+// erfc(a) e^(a^2) for a >= 0 (0 at inf, NaN for NaN) with no branch, as Shepherd and
+// Laframboise write it ("Chebyshev approximation of (1 + 2x) exp(x^2) erfc x in 0 <= x <
+// inf", Math. Comp. 36(153), 1981): (1 + 2a) e^(a^2) erfc(a) is smooth in q = (a - 2) /
+// (a + 2), which maps [0, inf) onto [-1, 1), so one fit covers every a; it is 1 + w P(q)
+// with w = q + 1 = 2a / (a + 2) (a held at 1e30, where w is 2). The quotient y of 1 +
+// w P over 1 + 2a is taken from (1 + w P)/2 over a + 1/2 (nothing overflows) and
+// corrected by its residual (1 + w P) - y (1 + 2a), which needs neither sum rounded
+// (each would cost an ulp near a = 0).
+GTRACE_D float __gt_erfcx(float a)
 {
-	if (x < 2.f) {
-		float z = x - 1.25f;
-		// fit erfcnear: cudart/mathfit_test.go
-		float p = 6.3180436e-05f;
-		p = fmaf(p, z, -0.000192450112f);
-		p = fmaf(p, z, 0.000468691287f);
-		p = fmaf(p, z, -0.00130869774f);
-		p = fmaf(p, z, 0.0035544259f);
-		p = fmaf(p, z, -0.00908588991f);
-		p = fmaf(p, z, 0.0220112316f);
-		p = fmaf(p, z, -0.0502178445f);
-		p = fmaf(p, z, 0.106795572f);
-		p = fmaf(p, z, -0.208821893f);
-		p = fmaf(p, z, 0.367822915f);
+	float ac = fminf(a, 1e30f), w = (ac + ac) / (ac + 2.f), z = w - 1.f;
+	// fit erfcq: cudart/mathfit_test.go
+	float p = 7.47921076e-05f;
+	p = fmaf(p, z, 9.10754679e-05f);
+	p = fmaf(p, z, -0.000479231792f);
+	p = fmaf(p, z, -0.000929125934f);
+	p = fmaf(p, z, 0.00217528502f);
+	p = fmaf(p, z, 0.00652493211f);
+	p = fmaf(p, z, -0.0145556238f);
+	p = fmaf(p, z, -0.0396602787f);
+	p = fmaf(p, z, 0.203711614f);
+	p = fmaf(p, z, -0.369742215f);
+	p = fmaf(p, z, 0.276978374f);
 
-		return p;
-	}
-	float z = 1.f / x;
-	// fit erfcfar: cudart/mathfit_test.go
-	float p = -0.282809645f;
-	p = fmaf(p, z, 0.491657972f);
-	p = fmaf(p, z, 0.0245534368f);
-	p = fmaf(p, z, -0.706657469f);
-	p = fmaf(p, z, 0.640995324f);
-	p = fmaf(p, z, -0.03926282f);
-	p = fmaf(p, z, -0.277887017f);
-	p = fmaf(p, z, -0.000247915072f);
-	p = fmaf(p, z, 0.564195752f);
-
-	return z * p;
+	p *= w;
+	float r = 0.5f / (a + 0.5f), y = fmaf(p, r, r);
+	float e = (p - y) + fmaf(y + y, -fminf(a, 3.40282347e38f), 1.f); // a = inf: y = 0, e finite
+	return fmaf(e, r, y);
 }
 
+// erfc(|x|) = e^(-x^2) erfcx(|x|), and erfc(x) = 2 - erfc(|x|) below 0. e^(-x^2) takes
+// |x| held at 10.1, where it and so erfc are 0 in float (past 1.8e19 x^2's parts would
+// be inf - inf); a NaN goes through erfcx.
 GTRACE_D float erfcf(float x)
 {
-	if (!(x >= 0.5f)) // NaN, and below 1/2: 1 - erf loses nothing there
-		return x != x ? x : 1.f - erff(x);
-	if (x < 10.06f)
-		return __gt_exp_sq<true>(x) * __gt_erfcx(x);
-	return 0.f;
+	float a = fabsf(x);
+	float r = __gt_exp_sq<true>(fminf(a, 10.1f)) * __gt_erfcx(a);
+	return x < 0.f ? 2.f - r : r;
 }
 
-// normcdf(x) = erfc(h) / 2 with h = -x/sqrt(2). h's rounding would pass into the tail
-// as 2h ulps of it (erfc's relative slope), so h + l is -x/sqrt(2) to twice float
-// precision (1/sqrt(2) in two parts, the product's error by fma) and the tail takes
-// l as its first-order term: erfc(h + l) e^(h^2) = erfcx(h) - 2l/sqrt(pi). Below h = 1/2
-// the result is at least 1/4 and h's rounding costs under a third of an ulp.
+// normcdf(x) = erfc(-x/sqrt(2)) / 2 as erfcf's, from h + l = |x|/sqrt(2) to twice float
+// precision (1/sqrt(2) in two parts, the product's error by fma): h's rounding would
+// pass into the tail as 2h ulps of it (erfc's relative slope), so the tail takes l as
+// its first-order term, erfc(h + l) e^(h^2) = erfcx(h) - 2l/sqrt(pi). 0 from h = 10, as
+// on the H100.
 GTRACE_D float normcdff(float x)
 {
-	float h = x * -0.707106769f;
-	if (!(h >= 0.5f)) // NaN, and below 1/2
-		return h != h ? h : 0.5f * (1.f - erff(h));
-	if (!(h < 10.f)) // 0 from here, as on the H100
-		return 0.f;
-	float l = fmaf(x, -1.21016175e-08f, fmaf(x, -0.707106769f, -h));
+	float ax = fabsf(x), h = ax * 0.707106769f;
+	float l = fmaf(ax, 1.21016175e-08f, fmaf(ax, 0.707106769f, -h));
 	float e = fmaf(-l, 1.12837917f, __gt_erfcx(h));
-	return __gt_exp_sq<true>(h) * (0.5f * e);
+	float r = h < 10.f ? __gt_exp_sq<true>(h) * (0.5f * e) : 0.f;
+	return x > 0.f ? 1.f - r : (x != x ? x : r);
 }
 
 // erfinv(x) for 0 <= x < 1 given t = 1 - x^2, as x (1 + Q(w)) with w = -log t (after
@@ -691,31 +617,12 @@ GTRACE_D float __gt_erfinv_t(float x, float t)
 	return fmaf(x, q, x);
 }
 
-// erfcx(x) = erfc(x) e^(x^2). From 1/2 erfcf's fits, and past them Laplace's asymptotic
-// series (Abramowitz and Stegun 7.1.23), 1/(x sqrt(pi)) (1 - 1/(2x^2) + 3/(4x^4) - ...),
-// whose five terms leave under 2^-27 from x = 10.06. 1/sqrt(pi) in one part costs up to
-// an ulp there (2.4 at most in all), as it seems to on the H100 (its results there are
-// as far off, and ours are its bits on 571 of 1024 against 420 with two parts). Below 1/2 e^(x^2) (1 - erf(x)), and
-// below -1/2 2 e^(x^2) - erfcx(-x) (at most a third of the first term); it overflows
-// below -9.38.
+// erfcx(x) = erfc(x) e^(x^2): __gt_erfcx from 0, and below it 2 e^(x^2) - erfcx(-x) (at
+// most a third of the first term); it overflows below -9.38.
 GTRACE_D float erfcxf(float x)
 {
-	if (x >= 0.5f) {
-		if (x < 10.06f)
-			return __gt_erfcx(x);
-		float s = 1.f / (x * x); // 0 past 2^64, harmlessly
-		float p = fmaf(s, 6.5625f, -1.875f);
-		p = fmaf(p, s, 0.75f);
-		p = fmaf(p, s, -0.5f);
-		p = fmaf(p, s, 1.f);
-		return 0.564189584f * p / x;
-	}
-	if (!(x > -9.5f)) // NaN, and past the overflow
-		return x != x ? x : GTRACE_INFF;
-	float e = __gt_exp_sq<false>(x);
-	if (x > -0.5f)
-		return fmaf(-e, erff(x), e);
-	return fmaf(2.f, e, -__gt_erfcx(-x));
+	float c = __gt_erfcx(fabsf(x));
+	return x < 0.f ? fmaf(2.f, __gt_exp_sq<false>(x), -c) : c;
 }
 
 // cbrtf: 2^(log2|x| / 3) on the SFU, then one Newton step in double (y - (y^3 - x) /
@@ -2898,57 +2805,41 @@ GTRACE_D void sincospif(float x, float *s, float *c)
 	*c = cospif(x);
 }
 
-// log(1 + u) for u >= 0 to about 2^-36 relative, for the float functions: below 2^-12 the
-// series to u^3, above it log2 (powf's) of 1 + u, whose rounding (2^-53 of 1) is then
-// below 2^-41 of the result.
-GTRACE_D double __gt_log1p_f(double u)
+// The inverse hyperbolic functions as log1pf of an argument built so that small inputs
+// keep their digits, with no branch. Past 2^12, where sqrt(x^2 + 1) is x to float
+// precision, log(2x) = log1p(x - 1) + ln2 without squaring x. The square roots and the
+// quotient are the SFU's approximations (MUFU.SQRT, MUFU.RCP): their 2^-22 is a part of
+// the argument's smaller term.
+GTRACE_D float __gt_log1p_big(float w, float big_w, bool big)
 {
-	if (u < 0.000244140625)
-		return u * fma(u, fma(u, 1.0 / 3, -0.5), 1.0);
-	return __gt_log2_d(1.0 + u) * 0.6931471805599453;
+	return log1pf(big ? big_w : w) + (big ? 0.693147182f : 0.f);
 }
 
-// log(2x) for x >= 2^28 from a float, where asinh and acosh are it to float precision.
-GTRACE_D double __gt_log_2x_f(double x) { return (__gt_log2_d(x) + 1.0) * 0.6931471805599453; }
-
-// asinh(x) = log(x + sqrt(x^2 + 1)), written as log1p(x + x^2 / (1 + sqrt(1 + x^2))) so
-// that small x does not cancel; past 2^28, log(2x).
+// asinh(x) = log1p(|x| + x^2 / (1 + sqrt(1 + x^2))), with x's sign.
 GTRACE_D float asinhf(float x)
 {
-	double ax = fabsf(x), v;
-	if (!(ax < 268435456.0)) // 2^28, inf, NaN
-		v = ax == GTRACE_INF || ax != ax ? ax : __gt_log_2x_f(ax);
-	else
-		v = __gt_log1p_f(ax + ax * ax / (1.0 + sqrt(1.0 + ax * ax)));
-	return __gt_signed((float)v, x);
+	float a = fabsf(x), t = a * a;
+	float w = a + __nvvm_div_approx_f(t, 1.f + __nvvm_sqrt_approx_f(1.f + t));
+	return copysignf(__gt_log1p_big(w, a - 1.f, a > 4096.f), x);
 }
 
 // acosh(x) = log1p(t + sqrt(2t + t^2)) with t = x - 1 (exact), so that x near 1 keeps its
-// digits; past 2^28, log(2x).
+// digits; NaN below 1.
 GTRACE_D float acoshf(float x)
 {
-	if (!(x >= 1.f))
-		return __gt_nan(x); // NaN, and below 1
-	double d = x;
-	if (!(d < 268435456.0))
-		return d == GTRACE_INF ? x : (float)__gt_log_2x_f(d);
-	double t = d - 1.0;
-	return (float)__gt_log1p_f(t + sqrt(t * (t + 2.0)));
+	float t = x - 1.f;
+	float v = __gt_log1p_big(t + __nvvm_sqrt_approx_f(t * (t + 2.f)), t, x > 4096.f);
+	return x >= 1.f ? v : __gt_nan(x);
 }
 
-// atanh(x) = log1p(2x / (1 - x)) / 2, in double: 1 - x is exact for a float x.
+// atanh(x) = log1p(2|x| + 2x^2 / (1 - |x|)) / 2, with x's sign (fdlibm's form: 1 - |x| is
+// exact where the second term dominates). |x| = 1 gives inf; NaN past it (where the
+// SFU's quotient is 0 for 1 - |x| below -2^126).
 GTRACE_D float atanhf(float x)
 {
-	float ax = fabsf(x);
-	if (!(ax <= 1.f))
-		return __gt_nan(x);
-	if (ax == 1.f)
-		return __int_as_float((__float_as_int(x) & 0x80000000) | 0x7f800000); // +-inf
-	if (ax == 0.f)
-		return x; // keeps -0
-	double d = ax;
-	float v = (float)(0.5 * __gt_log1p_f(2.0 * d / (1.0 - d)));
-	return __gt_signed(v, x);
+	float a = fabsf(x), t = a + a;
+	float v = copysignf(0.5f * log1pf(fmaf(t, __nvvm_div_approx_f(a, 1.f - a), t)), x);
+	return a <= 1.f ? v : __gt_nan(x);
 }
 
 // The double forms as fdlibm's: log1p of a rewritten argument below 2, log(2x + ...)
@@ -3088,9 +2979,9 @@ GTRACE_D float frexpf(float x, int *e)
 	if (x == 0.f || !(fabsf(x) < GTRACE_INFF))
 		return x + x;
 	int k = 0;
-	if (fabsf(x) < 1.17549435e-38f) { // subnormal: scaled by 2^24 first (x keeps its sign,
-		x *= 16777216.f;            // which __gt_normal_f's |x| would cost two instructions
-		k = -24;                    // to put back)
+	if (fabsf(x) < 1.17549435e-38f) { // subnormal: scaled by 2^24 first (x keeps its sign)
+		x *= 16777216.f;
+		k = -24;
 	}
 	int b = __float_as_int(x);
 	*e = ((b >> 23) & 0xff) - 126 + k;
