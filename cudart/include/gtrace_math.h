@@ -273,21 +273,27 @@ GTRACE_D float __gt_cos_poly(float r)
 	return fmaf(z, p, 1.f);
 }
 
+// v with its sign flipped where s's sign bit is set: one xor, where a select of -v
+// costs a test and a negation.
+GTRACE_D float __gt_flip(float v, int s) { return __int_as_float(__float_as_int(v) ^ (s & 0x80000000)); }
+
+// sinf, cosf, sincosf and tanf evaluate both polynomials and select by the quadrant
+// q, with no branch (a warp's lanes are in different quadrants); the sign is q's bit
+// (bit 1, or bit 0 for tanf's quotient) xor x's for the odd functions.
 GTRACE_D float sinf(float x)
 {
 	float r;
 	int q = __gt_reduce_pio2(fabsf(x), &r);
-	float v = (q & 1) ? __gt_cos_poly(r) : __gt_sin_poly(r);
-	v = (q & 2) ? -v : v;
-	return __gt_signed(v, x); // sin is odd
+	float s = __gt_sin_poly(r), c = __gt_cos_poly(r);
+	return __gt_flip(q & 1 ? c : s, (q << 30) ^ __float_as_int(x));
 }
 
 GTRACE_D float cosf(float x)
 {
 	float r;
 	int q = __gt_reduce_pio2(fabsf(x), &r);
-	float v = (q & 1) ? __gt_sin_poly(r) : __gt_cos_poly(r);
-	return ((q + 1) & 2) ? -v : v;
+	float s = __gt_sin_poly(r), c = __gt_cos_poly(r);
+	return __gt_flip(q & 1 ? s : c, (q + 1) << 30);
 }
 
 GTRACE_D void sincosf(float x, float *s, float *c)
@@ -295,19 +301,17 @@ GTRACE_D void sincosf(float x, float *s, float *c)
 	float r;
 	int q = __gt_reduce_pio2(fabsf(x), &r);
 	float sr = __gt_sin_poly(r), cr = __gt_cos_poly(r);
-	float sv = (q & 1) ? cr : sr, cv = (q & 1) ? sr : cr;
-	sv = (q & 2) ? -sv : sv;
-	*s = __gt_signed(sv, x);
-	*c = ((q + 1) & 2) ? -cv : cv;
+	*s = __gt_flip(q & 1 ? cr : sr, (q << 30) ^ __float_as_int(x));
+	*c = __gt_flip(q & 1 ? sr : cr, (q + 1) << 30);
 }
 
+// tan(r + q pi/2) is sin(r)/cos(r), or -cos(r)/sin(r) for odd q.
 GTRACE_D float tanf(float x)
 {
 	float r;
 	int q = __gt_reduce_pio2(fabsf(x), &r);
 	float sr = __gt_sin_poly(r), cr = __gt_cos_poly(r);
-	float v = (q & 1) ? -cr / sr : sr / cr;
-	return __gt_signed(v, x);
+	return __gt_flip((q & 1 ? cr : sr) / (q & 1 ? sr : cr), (q << 31) ^ __float_as_int(x));
 }
 
 // ---- Hyperbolic functions ------------------------------------------------------------
@@ -2758,38 +2762,44 @@ GTRACE_D double __gt_sincospi_d(double x, int which)
 
 GTRACE_D double sinpi(double x) { return __gt_sincospi_d(x, 0); }
 GTRACE_D double cospi(double x) { return __gt_sincospi_d(x, 1); }
-// The float forms reduce in float (x = n/2 + r, exact) and evaluate in double, where pi r
-// and Taylor to r^11 and r^12 leave errors near 2^-37, far below a float's ulp.
+// The float forms reduce in float (x = n/2 + r, exact, r = 0 from 2^24 where every float
+// is an even integer; NaN for inf and NaN) and evaluate both fits in float with no
+// branch: sin(pi r) = r pi + r (pi's rest + z P(z)), the product by pi's high part
+// exact in the fma, and cos(pi r) = 1 - pi^2 z / 2 + z^2 Q(z), the first sum's rounding
+// error carried (0.24 ulp otherwise). The quadrant's sign is an xor
+// (__gt_flip); a zero result is sinpi's x * 0 or cospi's +0.
 GTRACE_D float __gt_sincospif(float x, int which)
 {
 	float ax = fabsf(x);
-	if (!(ax < GTRACE_INFF))
-		return ax - ax; // NaN
 	float n = rintf(2.f * fminf(ax, 16777216.f)); // 2^24: even, so n = 0 mod 4
-	float r = ax < 16777216.f ? fmaf(-0.5f, n, ax) : 0.f; // exact
+	float r = ax < 16777216.f ? fmaf(-0.5f, n, ax) : ax - ax; // exact; 0, or NaN
 	int q = ((int)n & 3) + which;
-	double t = (double)r * 3.141592653589793, z = t * t, v;
-	if (q & 1) {
-		double p = 1.0 / 479001600;
-		p = fma(p, z, -1.0 / 3628800);
-		p = fma(p, z, 1.0 / 40320);
-		p = fma(p, z, -1.0 / 720);
-		p = fma(p, z, 1.0 / 24);
-		p = fma(p, z, -0.5);
-		v = fma(p, z, 1.0);
-	} else {
-		double p = -1.0 / 39916800;
-		p = fma(p, z, 1.0 / 362880);
-		p = fma(p, z, -1.0 / 5040);
-		p = fma(p, z, 1.0 / 120);
-		p = fma(p, z, -1.0 / 6);
-		v = fma(t * z, p, t);
+	float z = r * r;
+	float sv, cv;
+	{
+		// fit sinpi: cudart/mathfit_test.go
+		float p = -0.00729813892f;
+		p = fmaf(p, z, 0.0821419582f);
+		p = fmaf(p, z, -0.599264443f);
+		p = fmaf(p, z, 2.55016398f);
+		p = fmaf(p, z, -5.16771269f);
+
+		sv = fmaf(r, 3.14159274f, r * fmaf(z, p, -8.74227766e-08f));
 	}
-	float f = (float)v;
-	if (f == 0.f)
-		return which == 0 ? x * 0.f : 0.f;
-	f = (q & 2) ? -f : f;
-	return which == 0 ? __gt_signed(f, x) : f;
+	{
+		// fit cospi: cudart/mathfit_test.go
+		float p = 0.00193723664f;
+		p = fmaf(p, z, -0.025809722f);
+		p = fmaf(p, z, 0.235330805f);
+		p = fmaf(p, z, -1.33526278f);
+		p = fmaf(p, z, 4.05871201f);
+
+		float s = fmaf(z, -4.93480206f, 1.f); // and its rounding error, 1 - s exact
+		float e = fmaf(z, -4.93480206f, 1.f - s);
+		cv = s + fmaf(z, -1.45185792e-07f, fmaf(z * z, p, e)); // -pi^2/2's rest
+	}
+	float f = __gt_flip(q & 1 ? cv : sv, (q << 30) ^ (which == 0 ? __float_as_int(x) : 0));
+	return f == 0.f ? (which == 0 ? x * 0.f : 0.f) : f;
 }
 
 GTRACE_D float sinpif(float x) { return __gt_sincospif(x, 0); }
@@ -2963,8 +2973,65 @@ GTRACE_D double remainder(double x, double y)
 }
 
 // The float forms are exact in double: the result is representable as a float.
-GTRACE_D float fmodf(float x, float y) { return (float)fmod((double)x, (double)y); }
-GTRACE_D float remainderf(float x, float y) { return (float)remainder((double)x, (double)y); }
+// One step of |x| mod |y|: r - n yy with n = trunc(r / yy) < 2^24, an exact integer. r -
+// n yy is then exact in one fma (a remainder of floats is a float), and needs one yy
+// more when the rounded quotient was one too big. *bits adds n 2^t's low three bits.
+GTRACE_D float __gt_fmod_step(float r, float yy, int t, int *bits)
+{
+	float n = truncf(r / yy);
+	float d = fmaf(-n, yy, r);
+	bool over = d < 0.f;
+	*bits += t < 3 ? ((int)n - over) << t : 0;
+	return over ? d + yy : d;
+}
+
+// |x| mod |y| for finite x and y > 0 (either may be subnormal), exact, in float. While
+// the exponents of r and |y| are more than 23 apart (rarely), steps by |y| 2^t, t
+// bringing r / yy to (2^22, 2^24) and taking 22 bits or more off the gap (13 steps at
+// most); then one step by |y| (held at FLT_MAX, so that an infinite y leaves r as it
+// is), with no branch. *q gets the quotient's low three bits.
+GTRACE_D float __gt_fmod_abs(float ax, float ay, int *q)
+{
+	bool sub = ay < 1.17549435e-38f; // |y|'s exponent as if normal
+	int ey = (__float_as_int(sub ? ay * 16777216.f : ay) >> 23) - (sub ? 24 : 0);
+	float r = ax;
+	int bits = 0;
+	for (int t; (t = (__float_as_int(r) >> 23) - ey - 23) > 0;) // t up to 253: two factors
+		r = __gt_fmod_step(r, ay * __gt_pow2i(t >> 1) * __gt_pow2i(t - (t >> 1)), t, &bits);
+	r = __gt_fmod_step(r, fminf(ay, 3.40282347e38f), 0, &bits);
+	*q = bits & 7;
+	return r;
+}
+
+// fmodf, remainderf and remquof in float (they were the double forms'): NaN for an
+// infinite x, a zero y or a NaN; x itself for an infinite y. remainder rounds the
+// quotient to nearest, ties to even: |y| off once more past half of it.
+GTRACE_D float __gt_remainder_abs(float x, float y, int *q, bool nearest)
+{
+	float ax = fabsf(x), ay = fabsf(y);
+	if (!(ax < GTRACE_INFF) || !(ay > 0.f)) { // x inf or NaN, y 0 or NaN
+		*q = 0;
+		return x != x || y != y ? x + y : __gt_nan(x);
+	}
+	float r = __gt_fmod_abs(ax, ay, q), h = ay - r; // h exact where it decides
+	if (nearest && (r > h || (r == h && (*q & 1)))) {
+		r = -h;
+		*q += 1;
+	}
+	return __gt_flip(r, __float_as_int(x));
+}
+
+GTRACE_D float fmodf(float x, float y)
+{
+	int q;
+	return __gt_remainder_abs(x, y, &q, false);
+}
+
+GTRACE_D float remainderf(float x, float y)
+{
+	int q;
+	return __gt_remainder_abs(x, y, &q, true);
+}
 
 // ---- The exact functions: frexp, ldexp, scalbn, ilogb, logb, modf, nextafter, fdim,
 // nearbyint, lrint, lround, llrint, llround, remquo, fdividef, and the classifications --
@@ -3139,7 +3206,14 @@ GTRACE_D double remquo(double x, double y, int *quo)
 }
 
 // remquof in double: its remainder is exact there, and so a float.
-GTRACE_D float remquof(float x, float y, int *quo) { return (float)remquo((double)x, (double)y, quo); }
+GTRACE_D float remquof(float x, float y, int *quo)
+{
+	int q;
+	float r = __gt_remainder_abs(x, y, &q, true);
+	q &= 7;
+	*quo = (x < 0.f) != (y < 0.f) ? -q : q;
+	return r;
+}
 
 GTRACE_D float nanf(const char *) { return __int_as_float(0x7fffffff); }
 GTRACE_D double nan(const char *) { return __gt_nan(0.0); }
