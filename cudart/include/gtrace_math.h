@@ -161,8 +161,9 @@ GTRACE_D float __gt_log_special(float x, float r)
 // log_b(x) = e log_b(2) + log(1+f) / ln(b) with x = 2^e (1+f), 1+f in [sqrt(1/2),
 // sqrt(2)), subnormals scaled by 2^24 first, and no branch. log_b(2) = eh + el and
 // 1/ln(b) = kh + kl are split so that the products of the high parts are exact; ln
-// (NATURAL) skips the multiply. Each step rounds once and the larger terms come last, so
-// the error stays within an ulp (2 for log10f's bound is not needed).
+// (NATURAL) skips the multiply. Each step rounds once and the larger terms come last:
+// logf, log2f and log10f stay within an ulp (0.81, 0.90 and 0.85 at most over 10^6
+// inputs; log10f's bound is 2).
 template <bool NATURAL> GTRACE_D float __gt_log_any(float x, float eh, float el, float kh, float kl)
 {
 	bool sub = x < 1.17549435e-38f;
@@ -2972,7 +2973,6 @@ GTRACE_D double remainder(double x, double y)
 	return __gt_signed(r, x);
 }
 
-// The float forms are exact in double: the result is representable as a float.
 // One step of |x| mod |y|: r - n yy with n = trunc(r / yy) < 2^24, an exact integer. r -
 // n yy is then exact in one fma (a remainder of floats is a float), and needs one yy
 // more when the rounded quotient was one too big. *bits adds n 2^t's low three bits.
@@ -3205,7 +3205,7 @@ GTRACE_D double remquo(double x, double y, int *quo)
 	return __gt_signed(r, x);
 }
 
-// remquof in double: its remainder is exact there, and so a float.
+// remquof: remainderf with the quotient's low three bits, signed as x/y.
 GTRACE_D float remquof(float x, float y, int *quo)
 {
 	int q;
