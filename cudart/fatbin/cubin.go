@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 )
 
 // A cubin (a SASS entry's payload) is an ELF file whose section .nv.info holds
@@ -93,14 +94,15 @@ func CubinRegisters(cubin []byte) (map[string]int, error) {
 	return out, nil
 }
 
-// KernelRegisters is the registers a thread of kernel (its .entry name) uses in each
-// SASS entry of a fat binary that holds it: architecture (80 for sm_80) to count. A
-// cubin that cannot be read is an error naming its entry.
-func KernelRegisters(entries []Entry, kernel string) (map[int]int, error) {
-	out := map[int]int{}
+// Registers is the registers a thread uses in each SASS entry of a fat binary whose
+// architecture keep accepts (nil: every one), each cubin decompressed and read once:
+// architecture (80 for sm_80) to kernel name to count. A cubin that cannot be read is
+// an error naming its entry.
+func Registers(entries []Entry, keep func(arch int) bool) (map[int]map[string]int, error) {
+	out := map[int]map[string]int{}
 	for i := range entries {
 		e := &entries[i]
-		if e.Kind != KindELF {
+		if e.Kind != KindELF || (keep != nil && !keep(e.Arch)) {
 			continue
 		}
 		b, err := e.Payload()
@@ -111,8 +113,26 @@ func KernelRegisters(entries []Entry, kernel string) (map[int]int, error) {
 		if err != nil {
 			return nil, formatErr(e.Offset, "SASS entry for sm_%d: %v", e.Arch, err)
 		}
+		if out[e.Arch] == nil {
+			out[e.Arch] = regs
+		} else {
+			maps.Copy(out[e.Arch], regs)
+		}
+	}
+	return out, nil
+}
+
+// KernelRegisters is the registers a thread of kernel (its .entry name) uses in each
+// SASS entry of a fat binary that holds it: architecture (80 for sm_80) to count.
+func KernelRegisters(entries []Entry, kernel string) (map[int]int, error) {
+	all, err := Registers(entries, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int]int{}
+	for a, regs := range all {
 		if n, ok := regs[kernel]; ok {
-			out[e.Arch] = n
+			out[a] = n
 		}
 	}
 	return out, nil

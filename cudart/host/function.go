@@ -131,19 +131,22 @@ func (r *Runtime) regs(f *function) int {
 	}
 	major, minor := computeCapability(r.gpu.CC)
 	target := fmt.Sprintf("sm_%d%d", major, minor)
+	m := f.mod
+	if m.regs == nil && m.regsErr == nil {
+		m.regs, m.regsErr = fatbin.Registers(m.entries, func(a int) bool { return a/10 == major && a%10 <= minor })
+	}
 	why := "no cubin for " + target + " in the fat binary"
-	byArch, err := fatbin.KernelRegisters(f.mod.entries, f.name)
-	if err != nil {
-		why = err.Error()
+	if m.regsErr != nil {
+		why = m.regsErr.Error()
 	}
 	best := -1
-	for a := range byArch {
-		if a/10 == major && a%10 <= minor && a > best {
+	for a, regs := range m.regs {
+		if _, ok := regs[f.name]; ok && a > best {
 			best = a
 		}
 	}
 	if best >= 0 {
-		f.regs, f.regsKnown = byArch[best], true
+		f.regs, f.regsKnown = m.regs[best][f.name], true
 		r.logf("%s uses %d registers a thread (the fat binary's sm_%d cubin)", f.name, f.regs, best)
 		return f.regs
 	}

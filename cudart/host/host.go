@@ -181,6 +181,11 @@ type Runtime struct {
 
 type module struct {
 	entries []fatbin.Entry
+	// regs is the registers of each kernel in each cubin the GPU can run (architecture
+	// to kernel to count), and regsErr why they could not be read: both read at the
+	// first need (Runtime.regs), once for all of the module's kernels.
+	regs    map[int]map[string]int
+	regsErr error
 }
 
 type function struct {

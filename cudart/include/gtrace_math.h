@@ -158,6 +158,16 @@ GTRACE_D float __gt_log_special(float x, float r)
 	return x == 0.f ? -GTRACE_INFF : r;
 }
 
+// f with x = 2^E (1 + f), 1+f in [sqrt(1/2), sqrt(2)), f exact, and *e = E + k (k = -24
+// undoes a subnormal's scaling by 2^24), for x normal and positive; other values give
+// results the callers select away.
+GTRACE_D float __gt_log_split(float x, int k, float *e)
+{
+	int ix = __float_as_int(x) - 0x3f3504f3; // sqrt(1/2)'s bits
+	*e = (float)((ix >> 23) + k);
+	return __int_as_float((ix & 0x007fffff) + 0x3f3504f3) - 1.f;
+}
+
 // log_b(x) = e log_b(2) + log(1+f) / ln(b) with x = 2^e (1+f), 1+f in [sqrt(1/2),
 // sqrt(2)), subnormals scaled by 2^24 first, and no branch. log_b(2) = eh + el and
 // 1/ln(b) = kh + kl are split so that the products of the high parts are exact; ln
@@ -167,9 +177,7 @@ GTRACE_D float __gt_log_special(float x, float r)
 template <bool NATURAL> GTRACE_D float __gt_log_any(float x, float eh, float el, float kh, float kl)
 {
 	bool sub = x < 1.17549435e-38f;
-	int ix = __float_as_int(sub ? x * 16777216.f : x) - 0x3f3504f3; // sqrt(1/2)'s bits
-	float e = (float)((ix >> 23) + (sub ? -24 : 0));
-	float f = __int_as_float((ix & 0x007fffff) + 0x3f3504f3) - 1.f;
+	float e, f = __gt_log_split(sub ? x * 16777216.f : x, sub ? -24 : 0, &e);
 	float ff = f * f, p = __gt_log1p_q(f);
 	float r = NATURAL ? fmaf(ff, p, f) : fmaf(f, kh, fmaf(f, kl, ff * p * kh));
 	return __gt_log_special(x, fmaf(e, eh, fmaf(e, el, r)));
@@ -185,9 +193,7 @@ GTRACE_D float log10f(float x) { return __gt_log_any<false>(x, 0.301029205f, 7.9
 GTRACE_D float log1pf(float x)
 {
 	float c, u = __gt_two_sum(1.f, x, &c);
-	int iu = __float_as_int(u) - 0x3f3504f3;
-	float e = (float)(iu >> 23);
-	float f = __int_as_float((iu & 0x007fffff) + 0x3f3504f3) - 1.f;
+	float e, f = __gt_log_split(u, 0, &e);
 	float t = fmaf(f * f, __gt_log1p_q(f), __nvvm_div_approx_f(c, u));
 	float y = __gt_log_special(u, fmaf(e, 0.693145752f, f + fmaf(e, 1.42860677e-06f, t)));
 	return x == 0.f ? x : y; // keeps -0
@@ -3003,10 +3009,11 @@ GTRACE_D float __gt_fmod_abs(float ax, float ay, int *q)
 	return r;
 }
 
-// fmodf, remainderf and remquof in float (they were the double forms'): NaN for an
-// infinite x, a zero y or a NaN; x itself for an infinite y. remainder rounds the
-// quotient to nearest, ties to even: |y| off once more past half of it.
-GTRACE_D float __gt_remainder_abs(float x, float y, int *q, bool nearest)
+// x - n y with x's sign, for fmodf (n = x/y truncated) and, nearest set, remainderf and
+// remquof (n rounded to nearest, ties to even: |y| off once more past half of it); *q
+// gets n's three low bits. NaN for an infinite x, a zero y or a NaN; x itself for an
+// infinite y. All in float (they were the double forms').
+GTRACE_D float __gt_rem(float x, float y, int *q, bool nearest)
 {
 	float ax = fabsf(x), ay = fabsf(y);
 	if (!(ax < GTRACE_INFF) || !(ay > 0.f)) { // x inf or NaN, y 0 or NaN
@@ -3024,13 +3031,13 @@ GTRACE_D float __gt_remainder_abs(float x, float y, int *q, bool nearest)
 GTRACE_D float fmodf(float x, float y)
 {
 	int q;
-	return __gt_remainder_abs(x, y, &q, false);
+	return __gt_rem(x, y, &q, false);
 }
 
 GTRACE_D float remainderf(float x, float y)
 {
 	int q;
-	return __gt_remainder_abs(x, y, &q, true);
+	return __gt_rem(x, y, &q, true);
 }
 
 // ---- The exact functions: frexp, ldexp, scalbn, ilogb, logb, modf, nextafter, fdim,
@@ -3209,7 +3216,7 @@ GTRACE_D double remquo(double x, double y, int *quo)
 GTRACE_D float remquof(float x, float y, int *quo)
 {
 	int q;
-	float r = __gt_remainder_abs(x, y, &q, true);
+	float r = __gt_rem(x, y, &q, true);
 	q &= 7;
 	*quo = (x < 0.f) != (y < 0.f) ? -q : q;
 	return r;
