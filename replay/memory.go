@@ -822,6 +822,22 @@ type l2State struct {
 	chip         *l2Chip
 	dram         *dram.Model
 	pcs          []counters // per-pc counts of the L2 and DRAM
+	perSlice     []uint64   // sectors of the SMs' requests each slice took (where they entered)
+}
+
+// sliceImbalance is max over mean of the sectors the slices took: 1 when every slice
+// took as many, the slice count when one took them all. ncu's per-LTS instances give the
+// same ratio as lts__t_sectors_srcunit_tex.max / lts__t_sectors_srcunit_tex.avg.
+func (l *l2State) sliceImbalance() float64 {
+	var sum, mx uint64
+	for _, n := range l.perSlice {
+		sum += n
+		mx = max(mx, n)
+	}
+	if sum == 0 {
+		return 0
+	}
+	return float64(mx) * float64(len(l.perSlice)) / float64(sum)
 }
 
 // fetchBlock widens a mask of missing sectors to the aligned blocks of sectors sectors
@@ -848,7 +864,8 @@ func (l *l2State) serve(sm int, reqs []l2req) {
 		n := popc8(q.mask)
 		switch q.op {
 		case l2Read:
-			_, res, _, fetch := l.chip.load(sm, q.line, q.mask)
+			slice, res, _, fetch := l.chip.load(sm, q.line, q.mask)
+			l.perSlice[slice] += uint64(n)
 			c.L2Read += n
 			c.L2Hit += popc8(res.Hit | res.Merged)
 			for b := uint64(0); b < 8; b++ {
@@ -873,7 +890,8 @@ func (l *l2State) serve(sm int, reqs []l2req) {
 			// NVIDIA's L2 takes a written sector without fetching it (byte-masked), and
 			// ncu counts such a write as a hit: on an H200 a kernel that stores 131072
 			// cold sectors and loads 131072 cold ones shows a 51.8% L2 hit rate.
-			_, res := l.chip.store(q.line, q.mask, &q.use)
+			slice, res := l.chip.store(q.line, q.mask, &q.use)
+			l.perSlice[slice] += uint64(n)
 			if q.op == l2Write {
 				c.L2Write += n
 				c.L2Hit += n
@@ -1047,6 +1065,7 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 		return nil, fmt.Errorf("dram: %w", err)
 	}
 	l2.pcs = make([]counters, len(prog))
+	l2.perSlice = make([]uint64, len(l2.chip.slices))
 
 	grid := sched.Grid{Total: r.NumCTAs(ki)}
 	resident := make([]int, nsm)
@@ -1137,6 +1156,7 @@ func replayKernel(ctx context.Context, r *format.Reader, ki int, base *arch.Conf
 		Metric{"gtrace__dram_row_hit_rate.pct", ds.RowHitRate()},
 		Metric{"gtrace__dram_burst_utilization.pct", ds.BurstUtilization()},
 		Metric{"gtrace__dram_channel_imbalance", ds.ChannelImbalance()},
+		Metric{"gtrace__l2_slice_imbalance", l2.sliceImbalance()},
 		Metric{"gtrace__ctas_per_sm", float64(occ.CTAsPerSM)},
 	)
 	if opts.PerPC {

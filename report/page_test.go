@@ -65,6 +65,7 @@ func TestReportPage(t *testing.T) {
 	for _, want := range []string{
 		`<section id="summary">`, `<section id="source">`, `<section id="archs">`, `<section id="stalls">`,
 		`<section id="memory">`, `<section id="advice">`, `<section id="roofline">`, `title="gtrace__dram_burst_utilization.pct">`,
+		`title="gtrace__l2_slice_imbalance">`,
 		`<th>fermi/gtx480</th><th>hopper/h100</th>`,
 		`title="sm__cycles_elapsed.avg">cycles</td>`,
 		`title="gtrace__global_ld_sectors_per_request">global load sectors/request</td>`,

@@ -14,6 +14,7 @@ var MemoryRows = []Headline{
 	{"DRAM row-buffer hit rate", "gtrace__dram_row_hit_rate.pct", EngineMemory, "%", 1},
 	{"DRAM burst utilisation (useful bytes)", "gtrace__dram_burst_utilization.pct", EngineMemory, "%", 1},
 	{"DRAM channel imbalance (max / mean requests)", "gtrace__dram_channel_imbalance", EngineMemory, "", 1},
+	{"L2 slice imbalance (max / mean sectors)", "gtrace__l2_slice_imbalance", EngineMemory, "", 1},
 	{"DRAM throughput (of peak)", "dram__throughput.avg.pct_of_peak_sustained_elapsed", EngineTiming, "%", 1},
 	{"L2 sectors read", "lts__t_sectors_srcunit_tex_op_read.sum", EngineMemory, "", 1},
 	{"L2 sectors written", "lts__t_sectors_srcunit_tex_op_write.sum", EngineMemory, "", 1},
