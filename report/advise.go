@@ -24,6 +24,7 @@ const (
 	RuleMemLatency   = "memory-latency-bound"
 	RuleTiling       = "untiled-reuse"
 	RuleConstant     = "uniform-global-read"
+	RuleTexture      = "2d-local-read"
 )
 
 // Seed documents a lesson cites (../shared/seeds/ in the repository that made gtrace).
@@ -53,6 +54,9 @@ type Finding struct {
 	Metric string  `json:"metric"`
 	Before float64 `json:"before"`
 	After  float64 `json:"after"`
+	// Into, when not empty, is the metric After counts in: the fix moves the cost to
+	// another counter (global loads read through a texture).
+	Into string `json:"after_metric,omitempty"`
 	// Share is the finding's part of the kernel's total of its cost, ShareOf names that
 	// cost (global sectors, shared wavefronts, issue slots): findings are ranked by it.
 	Share   float64 `json:"share"`
@@ -132,7 +136,7 @@ func adviseOn(r *format.Reader, pats [][]pcPattern, cfg *arch.Config, rep, tim *
 			in.tim = &tim.Kernels[k]
 		}
 		ka := KernelAdvice{Name: kr.Name, Findings: []Finding{}}
-		for _, rule := range []func(*kernelInput) []Finding{uncoalesced, bankConflicts, divergence, contendedAtomics, untiledReuse, uniformGlobalRead, latencyBound, memoryLatency} {
+		for _, rule := range []func(*kernelInput) []Finding{uncoalesced, bankConflicts, divergence, contendedAtomics, untiledReuse, uniformGlobalRead, textureReads, latencyBound, memoryLatency} {
 			ka.Findings = append(ka.Findings, rule(in)...)
 		}
 		ka.Findings = dropSmall(oneLoadFix(ka.Findings))
@@ -162,6 +166,7 @@ type Group struct {
 // Gain is the expected change of one metric.
 type Gain struct {
 	Metric        string
+	Into          string // the metric After counts in, when not Metric (Finding.Into)
 	Before, After float64
 }
 
@@ -185,10 +190,10 @@ func Groups(fs []Finding) []Group {
 		g := &out[i]
 		g.PCs = append(g.PCs, f.PC)
 		g.Share += f.Share
-		j := slices.IndexFunc(g.Gains, func(x Gain) bool { return x.Metric == f.Metric })
+		j := slices.IndexFunc(g.Gains, func(x Gain) bool { return x.Metric == f.Metric && x.Into == f.Into })
 		if j < 0 {
 			j = len(g.Gains)
-			g.Gains = append(g.Gains, Gain{Metric: f.Metric})
+			g.Gains = append(g.Gains, Gain{Metric: f.Metric, Into: f.Into})
 		}
 		g.Gains[j].Before += f.Before
 		g.Gains[j].After += f.After

@@ -81,12 +81,7 @@ func uniformGlobalRead(in *kernelInput) []Finding {
 	totalReqs := in.total(metric, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
 		"l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum")
 	prog := in.launch.Program.Insts
-	var written []span
-	for pc := range in.pats {
-		if op := prog[pc].MemOp; prog[pc].Space == format.SpaceGlobal && op != format.MemLoad {
-			written = append(written, in.pats[pc].span)
-		}
-	}
+	written := in.writtenSpans()
 	bank := uint64(in.cfg.Const.Size)
 	fits := func(s span) bool { return bank == 0 || s.hi-s.lo <= bank } // no size known: no bound
 	var out []Finding

@@ -29,6 +29,7 @@ type pcPattern struct {
 	reuse      reusePattern
 	bcast      broadcastPattern
 	span       span // the bytes a global access touches, over every sampled record
+	tex        texPattern
 	// waits counts the sampled records at this pc that read a register a global or
 	// local load of the warp wrote and nothing had read yet: where the warp waits on
 	// memory. waitLoads and waitBytes sum the loads and their lanes' bytes in flight
@@ -215,6 +216,9 @@ func scanPatterns(r *format.Reader, k int) ([]pcPattern, error) {
 							reads.add(&p.reuse, pc, mask, &lanes, int(in.Width))
 						}
 						p.bcast.add(mask, &lanes, bc)
+						if mask == want {
+							p.tex.add(mask, &lanes)
+						}
 					}
 				}
 				// A divergent record spreads its lanes' bytes over more sectors than the

@@ -72,7 +72,11 @@ func printAdvice(w io.Writer, adv *report.Advice) error {
 				default:
 					change = fmt.Sprintf("%.1f× less", x.Before/x.After)
 				}
-				fmt.Fprintf(w, "   gain:   %s %s → %s (%s)\n", x.Metric, fmtValue(x.Before), fmtEstimate(x.After), change)
+				after := ""
+				if x.Into != "" {
+					after = x.Into + " "
+				}
+				fmt.Fprintf(w, "   gain:   %s %s → %s%s (%s)\n", x.Metric, fmtValue(x.Before), after, fmtEstimate(x.After), change)
 			}
 		}
 		fmt.Fprintln(w)

@@ -214,6 +214,35 @@ func TestCaptureInspectReplay(t *testing.T) {
 		len(adv.Kernels[0].Findings) != 1 || adv.Kernels[0].Findings[0].Rule != "bank-conflicts" {
 		t.Fatalf("advise --format json: exit %d, %v\n%s%s", code, err, out, errs)
 	}
+	// A fix that moves the cost to another counter names it: the column walk read
+	// through a texture, global load sectors to texture sectors.
+	col := filepath.Join(dir, "col.gtrace")
+	if code, _, errs = gtrace(t, "capture", "tex_column_global", "--size", "width=64", "--size", "height=64", "-o", col); code != 0 {
+		t.Fatalf("capture tex_column_global: exit %d\n%s", code, errs)
+	}
+	const texSecs = "l1tex__t_sectors_pipe_tex_mem_texture.sum"
+	if code, out, errs = gtrace(t, "advise", col, "--arch", "hopper", "--no-timing"); code != 0 ||
+		!strings.Contains(out, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum 4096 → "+texSecs+" 2048 (2.0× less)") {
+		t.Errorf("advise tex_column_global: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = gtrace(t, "advise", col, "--arch", "hopper", "--no-timing", "--format", "json")
+	var moved struct {
+		Kernels []struct {
+			Findings []struct {
+				Rule, Metric string
+				Into         string `json:"after_metric"`
+			} `json:"findings"`
+		} `json:"kernels"`
+	}
+	if err := json.Unmarshal([]byte(out), &moved); code != 0 || err != nil || len(moved.Kernels) != 1 ||
+		!slices.ContainsFunc(moved.Kernels[0].Findings, func(f struct {
+			Rule, Metric string
+			Into         string `json:"after_metric"`
+		}) bool {
+			return f.Rule == "2d-local-read" && f.Into == texSecs
+		}) {
+		t.Errorf("advise --format json on tex_column_global: exit %d, %v\n%s%s", code, err, out, errs)
+	}
 	// Volkov's one chain per thread on hopper: latency-bound, from the timing replay,
 	// with the issue rate it expects to rise; --no-timing skips the rule.
 	ilp := filepath.Join(dir, "ilp1.gtrace")
