@@ -825,20 +825,9 @@ type l2State struct {
 	perSlice     []uint64   // sectors of the SMs' requests each slice took (where they entered)
 }
 
-// sliceImbalance is max over mean of the sectors the slices took: 1 when every slice
-// took as many, the slice count when one took them all. ncu's per-LTS instances give the
-// same ratio as lts__t_sectors_srcunit_tex.max / lts__t_sectors_srcunit_tex.avg.
-func (l *l2State) sliceImbalance() float64 {
-	var sum, mx uint64
-	for _, n := range l.perSlice {
-		sum += n
-		mx = max(mx, n)
-	}
-	if sum == 0 {
-		return 0
-	}
-	return float64(mx) * float64(len(l.perSlice)) / float64(sum)
-}
+// sliceImbalance is max over mean of the sectors the slices took (dram.Imbalance). ncu's
+// per-LTS instances give the same ratio as lts__t_sectors_srcunit_tex.max / .avg.
+func (l *l2State) sliceImbalance() float64 { return dram.Imbalance(l.perSlice) }
 
 // fetchBlock widens a mask of missing sectors to the aligned blocks of sectors sectors
 // holding them (l2.fetch_bytes / 32); both engines' L2s use it.

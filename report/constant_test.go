@@ -12,14 +12,13 @@ import (
 	"github.com/gtrace/gtrace/replay"
 )
 
-// TestUniformReadRuleNeedsEachCondition: on conv1d_mask_global the rule fires at the 7
-// mask loads; each of its conditions, broken in turn on the same patterns, silences it
-// at the pc where it is broken: a record whose lanes read two addresses, a store whose
-// bytes overlap the mask, a constant bank smaller than what the pc reads, and warps that
-// each read their own word (no reuse for the constant cache).
-func TestUniformReadRuleNeedsEachCondition(t *testing.T) {
+// ruleInput captures kernel at sizes, replays it on hopper per pc and returns the trace
+// and a maker of fresh rule inputs from them: patterns scanned anew and a copy of the
+// preset each time, so that a test may break one condition in each.
+func ruleInput(t *testing.T, kernel string, sizes ...string) (*format.Reader, func() *kernelInput) {
+	t.Helper()
 	ctx := context.Background()
-	r, err := kernels.TraceOf(ctx, "conv1d_mask_global", []string{"n=1000"}, nil)
+	r, err := kernels.TraceOf(ctx, kernel, sizes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +30,7 @@ func TestUniformReadRuleNeedsEachCondition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fresh := func() *kernelInput {
+	return r, func() *kernelInput {
 		pats, err := scanPatterns(r, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -39,6 +38,15 @@ func TestUniformReadRuleNeedsEachCondition(t *testing.T) {
 		c := *cfg
 		return &kernelInput{launch: &r.Meta().Launches[0], rep: &rep.Kernels[0], pats: pats, pcs: perPC(&rep.Kernels[0]), cfg: &c}
 	}
+}
+
+// TestUniformReadRuleNeedsEachCondition: on conv1d_mask_global the rule fires at the 7
+// mask loads; each of its conditions, broken in turn on the same patterns, silences it
+// at the pc where it is broken: a record whose lanes read two addresses, a store whose
+// bytes overlap the mask, a constant bank smaller than what the pc reads, and warps that
+// each read their own word (no reuse for the constant cache).
+func TestUniformReadRuleNeedsEachCondition(t *testing.T) {
+	r, fresh := ruleInput(t, "conv1d_mask_global", "n=1000")
 	fired := func(in *kernelInput) []uint32 {
 		var pcs []uint32
 		for _, f := range uniformGlobalRead(in) {

@@ -1,14 +1,10 @@
 package report
 
 import (
-	"context"
 	"slices"
 	"testing"
 
 	"github.com/gtrace/gtrace/format"
-	"github.com/gtrace/gtrace/kernels"
-	"github.com/gtrace/gtrace/models/arch"
-	"github.com/gtrace/gtrace/replay"
 )
 
 // Over every reference kernel at its test size on hopper, the texture rule fires where
@@ -37,26 +33,7 @@ func TestTextureRuleFiresOnlyOnColumnWalks(t *testing.T) {
 // load; each condition broken in turn on the same patterns silences it: a store over the
 // image, lanes less than a line apart, and records that all read one column.
 func TestTextureRuleNeedsEachCondition(t *testing.T) {
-	ctx := context.Background()
-	r, err := kernels.TraceOf(ctx, "tex_column_global", nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := arch.Preset("hopper", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := replay.Memory(ctx, r, cfg, replay.Options{PerPC: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fresh := func() *kernelInput {
-		pats, err := scanPatterns(r, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return &kernelInput{launch: &r.Meta().Launches[0], rep: &rep.Kernels[0], pats: pats, pcs: perPC(&rep.Kernels[0]), cfg: cfg}
-	}
+	r, fresh := ruleInput(t, "tex_column_global")
 	fs := textureReads(fresh())
 	if len(fs) != 1 {
 		t.Fatalf("fires at %d pcs, want the column load", len(fs))

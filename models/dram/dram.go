@@ -67,16 +67,20 @@ func (s Stats) BurstUtilization() float64 { return pct(s.UsefulBytes, s.BurstByt
 
 // ChannelImbalance is max over mean requests per channel: 1 is perfectly
 // balanced, Channels means everything went to one channel.
-func (s Stats) ChannelImbalance() float64 {
+func (s Stats) ChannelImbalance() float64 { return Imbalance(s.PerChannel) }
+
+// Imbalance is max over mean of per-unit counts (channels, L2 slices): 1 when every
+// unit took as many, the number of units when one took all; 0 when none took any.
+func Imbalance(per []uint64) float64 {
 	var sum, mx uint64
-	for _, n := range s.PerChannel {
+	for _, n := range per {
 		sum += n
 		mx = max(mx, n)
 	}
 	if sum == 0 {
 		return 0
 	}
-	return float64(mx) * float64(len(s.PerChannel)) / float64(sum)
+	return float64(mx) * float64(len(per)) / float64(sum)
 }
 
 // ChannelCV is the coefficient of variation of requests per channel.
