@@ -16,21 +16,23 @@ const texRecords = 128
 // texPattern is the first texRecords full records of a global load whose neighbouring
 // lanes are a line or more apart somewhere, kept whole: the texture rule lays their
 // addresses out as texels once the scan knows the row pitch. Coalesced loads keep none.
-type texPattern struct {
-	lanes [][32]uint64
-	masks []uint32
+type texPattern struct{ recs []texRecord }
+
+// texRecord is one kept record: its active lanes and their addresses.
+type texRecord struct {
+	mask  uint32
+	lanes [32]uint64
 }
 
 // add keeps one record while there is room, if two neighbouring active lanes of it are
 // at least a 128-byte line apart (upwards: a column walk down the rows).
 func (t *texPattern) add(mask uint32, lanes *[32]uint64) {
-	if len(t.lanes) >= texRecords {
+	if len(t.recs) >= texRecords {
 		return
 	}
 	for m := mask & (mask >> 1); m != 0; m &= m - 1 {
 		if l := bits.TrailingZeros32(m); int64(lanes[l+1]-lanes[l]) >= 128 {
-			t.lanes = append(t.lanes, *lanes)
-			t.masks = append(t.masks, mask)
+			t.recs = append(t.recs, texRecord{mask, *lanes})
 			return
 		}
 	}
@@ -90,7 +92,7 @@ func textureReads(in *kernelInput) []Finding {
 		secs := in.pcs[p.PC][metric]
 		if inst.Space != format.SpaceGlobal || inst.MemOp != format.MemLoad || secs == 0 || totalSecs == 0 ||
 			width <= 0 || 16%width != 0 || share < 0.5 || stride < 128 || stride%width != 0 ||
-			len(pat.tex.lanes) == 0 || slices.ContainsFunc(written, pat.span.overlaps) {
+			len(pat.tex.recs) == 0 || slices.ContainsFunc(written, pat.span.overlaps) {
 			continue
 		}
 		base := pat.span.lo &^ 255
@@ -101,15 +103,18 @@ func textureReads(in *kernelInput) []Finding {
 			return texcache.BlockLinear(int(off%stride/width), int(off/stride), texels, int(width))
 		}
 		var lin, tex int
-		cols := map[int64]bool{}
-		for i := range pat.tex.lanes {
-			lin += sectorsOf(&pat.tex.lanes[i], pat.tex.masks[i], linear)
-			tex += sectorsOf(&pat.tex.lanes[i], pat.tex.masks[i], blocked)
-			for m := pat.tex.masks[i]; m != 0 && len(cols) < 2; m &= m - 1 {
-				cols[int64(pat.tex.lanes[i][bits.TrailingZeros32(m)]-base)%stride] = true
+		col, cols := int64(-1), 0 // the first column read, and whether another one is (2)
+		for i := range pat.tex.recs {
+			rc := &pat.tex.recs[i]
+			lin += sectorsOf(&rc.lanes, rc.mask, linear)
+			tex += sectorsOf(&rc.lanes, rc.mask, blocked)
+			for m := rc.mask; m != 0 && cols < 2; m &= m - 1 {
+				if c := int64(rc.lanes[bits.TrailingZeros32(m)]-base) % stride; c != col {
+					col, cols = c, cols+1
+				}
 			}
 		}
-		if tex == 0 || float64(lin) < uncoalescedFactor*float64(tex) || len(cols) < 2 {
+		if tex == 0 || float64(lin) < uncoalescedFactor*float64(tex) || cols < 2 {
 			continue
 		}
 		f := in.finding(RuleTexture, p.PC)
@@ -117,7 +122,7 @@ func textureReads(in *kernelInput) []Finding {
 		f.Before, f.After = secs, secs*float64(tex)/float64(lin)
 		f.Share, f.ShareOf = secs/totalSecs, "global sectors"
 		f.Saw = fmt.Sprintf("global load of %d B per lane walks down a column: neighbouring lanes are %d B apart (a row of a row-major 2D array), and nothing the kernel writes overlaps what it reads; laid out as a texture %d texels wide, its %d sampled records take %.1f sectors each instead of %.1f",
-			width, stride, texels, len(pat.tex.lanes), float64(tex)/float64(len(pat.tex.lanes)), float64(lin)/float64(len(pat.tex.lanes)))
+			width, stride, texels, len(pat.tex.recs), float64(tex)/float64(len(pat.tex.recs)), float64(lin)/float64(len(pat.tex.recs)))
 		f.Lesson = seedHardware + ": texture memory, ColumnAfterColumn (a cudaArray is laid out for 2D locality: texture reads of a column cost about what reads of a row do, where row-major global memory pays a sector a lane)"
 		f.Fix = "where the walk cannot run along rows (the uncoalesced fix), copy the array into a cudaArray (cudaMallocArray, cudaMemcpy2DToArray) and read it with tex2D through a texture object: each 32-byte sector then holds 16 bytes of two neighbouring rows. The loads move to the texture pipe; along rows a texture costs more than linear memory, so only for reads that walk columns"
 		out = append(out, f)

@@ -58,9 +58,9 @@ func TestTextureRuleNeedsEachCondition(t *testing.T) {
 			p := &in.pats[pc]
 			stride, _ := p.dominantStride()
 			base := p.span.lo &^ 255
-			for i := range p.tex.lanes {
-				for l, a := range p.tex.lanes[i] {
-					p.tex.lanes[i][l] = a - (a-base)%uint64(stride)
+			for i := range p.tex.recs {
+				for l, a := range p.tex.recs[i].lanes {
+					p.tex.recs[i].lanes[l] = a - (a-base)%uint64(stride)
 				}
 			}
 		},

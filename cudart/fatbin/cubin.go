@@ -121,19 +121,3 @@ func Registers(entries []Entry, keep func(arch int) bool) (map[int]map[string]in
 	}
 	return out, nil
 }
-
-// KernelRegisters is the registers a thread of kernel (its .entry name) uses in each
-// SASS entry of a fat binary that holds it: architecture (80 for sm_80) to count.
-func KernelRegisters(entries []Entry, kernel string) (map[int]int, error) {
-	all, err := Registers(entries, nil)
-	if err != nil {
-		return nil, err
-	}
-	out := map[int]int{}
-	for a, regs := range all {
-		if n, ok := regs[kernel]; ok {
-			out[a] = n
-		}
-	}
-	return out, nil
-}

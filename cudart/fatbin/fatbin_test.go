@@ -381,3 +381,20 @@ func TestCubinRegistersDamaged(t *testing.T) {
 		}
 	}
 }
+
+// KernelRegisters is the registers a thread of kernel (its .entry name) uses in each
+// SASS entry of a fat binary that holds it, by Registers: architecture (80 for sm_80)
+// to count.
+func KernelRegisters(entries []Entry, kernel string) (map[int]int, error) {
+	all, err := Registers(entries, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int]int{}
+	for a, regs := range all {
+		if n, ok := regs[kernel]; ok {
+			out[a] = n
+		}
+	}
+	return out, nil
+}
