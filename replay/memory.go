@@ -501,6 +501,9 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 	r := coalesceGlobal(s.coal, in.MemOp, in.CacheOp, w, i, addrs, width, s.agg != nil && s.agg[s.curPC])
 	c.GReq[k] += uint64(r.Requests)
 	c.GSec[k] += uint64(r.Sectors)
+	if k != kLd || in.CacheOp != format.CacheNC || !s.ncPath {
+		c.LSUWave += lsuWavefronts(r.Requests, r.Sectors)
+	}
 	if k == kLd || k == kSt {
 		c.GTrans[k] += uint64(r.Transactions)
 		c.GUseful[k] += uint64(r.UsefulBytes)
@@ -577,6 +580,7 @@ func (s *smState) local(c *counters, in *format.Inst, w *format.Warp, i int) {
 	r := s.sectors.Coalesce(w.Mask[i], s.addrs, max(int(in.Width), 1), st)
 	c.LReq[j] += uint64(r.Requests)
 	c.LSec[j] += uint64(r.Sectors)
+	c.LSUWave += lsuWavefronts(r.Requests, r.Sectors)
 	for _, u := range r.Units() {
 		res := s.l1.Access(u.Line, u.Sectors, op)
 		if !st {

@@ -27,8 +27,15 @@ func TestRoofline(t *testing.T) {
 				t.Errorf("%s on %s: %g FP32 + %g FP64 FLOPs, want %g", kp.Name, run.Arch, r.FLOP32, r.FLOP64, w)
 			}
 			cfg, _ := arch.Preset(archs[a], "")
-			if r.Peak32 != cfg.PeakFLOPs(false) || r.Peak64 != cfg.PeakFLOPs(true) || r.Bandwidth != cfg.PeakDRAMBytes() {
-				t.Errorf("%s on %s: roofs %g/%g/%g, not the preset's", kp.Name, run.Arch, r.Peak32, r.Peak64, r.Bandwidth)
+			if r.Peak32 != cfg.PeakFLOPs(false) || r.Peak64 != cfg.PeakFLOPs(true) || r.Bandwidth != cfg.PeakDRAMBytes() ||
+				r.L1Bandwidth != cfg.PeakL1Bytes() || r.L2Bandwidth != cfg.PeakL2Bytes() {
+				t.Errorf("%s on %s: roofs %g/%g/%g/%g/%g, not the preset's", kp.Name, run.Arch, r.Peak32, r.Peak64, r.Bandwidth, r.L1Bandwidth, r.L2Bandwidth)
+			}
+			wave, _ := run.Memory.Metric("gtrace__lsu_writeback_wavefronts.sum")
+			rd32, _ := run.Memory.Metric("lts__t_sectors_srcunit_tex_op_read.sum")
+			at32, _ := run.Memory.Metric("lts__t_sectors_srcunit_tex_op_atom.sum")
+			if r.L1Bytes != 128*wave || r.L2Bytes != 32*(rd32+at32) || r.L1Bytes == 0 || r.L2Bytes == 0 {
+				t.Errorf("%s on %s: %g L1 and %g L2 bytes, want %g and %g", kp.Name, run.Arch, r.L1Bytes, r.L2Bytes, 128*wave, 32*(rd32+at32))
 			}
 			rd, _ := run.Memory.Metric("dram__bytes_read.sum")
 			wr, _ := run.Memory.Metric("dram__bytes_write.sum")
@@ -43,8 +50,8 @@ func TestRoofline(t *testing.T) {
 				t.Errorf("%s on %s: achieved %g FLOP/s, want FLOPs over time %g", kp.Name, run.Arch, got, w/(ns*1e-9))
 			}
 			// A vector add moves 12 B per FLOP: far below every ridge.
-			if kp.Name == "add_vectors_kernel" && r.Bound() != "memory" {
-				t.Errorf("add_vectors on %s: %s-bound at %g FLOP/B, want memory-bound", run.Arch, r.Bound(), r.Intensity())
+			if kp.Name == "add_vectors_kernel" && r.Bound() != "DRAM" {
+				t.Errorf("add_vectors on %s: %s-bound at %g FLOP/B, want DRAM-bound", run.Arch, r.Bound(), r.Intensity())
 			}
 			if r.Achieved() > r.Ceiling()*(1+1e-9) {
 				t.Errorf("%s on %s: %g FLOP/s above the roofs' %g at %g FLOP/B", kp.Name, run.Arch, r.Achieved(), r.Ceiling(), r.Intensity())
@@ -57,14 +64,15 @@ func TestRoofline(t *testing.T) {
 		t.Errorf("the roofline section has %d charts, want one per arch (%d)", n, len(archs))
 	}
 	for _, s := range []string{"FP32 1.34 TFLOP/s", "FP64 0.168 TFLOP/s", "DRAM 177 GB/s", "FP32 66.9 TFLOP/s", "no FP32/FP64 arithmetic",
-		"% of the memory roof", "<td>3</td><td>copy"} {
+		"% of the DRAM roof", "<td>3</td><td>copy",
+		"L1 1345 GB/s", "L2 ", "L1 33454 GB/s", "FLOP per byte (L1 ▲, L2 ■, DRAM ●)"} {
 		if !strings.Contains(sec, s) {
 			t.Errorf("the roofline section lacks %q", s)
 		}
 	}
 	sec = section(t, writePage(t, buildPage(t, Options{NoTiming: true}, archs, "add_vectors")), "roofline")
 	if strings.Contains(sec, "<svg") || !strings.Contains(sec, "No timing replay (--no-timing): no achieved rates") ||
-		!strings.Contains(sec, "FLOP/B (memory-bound)") {
+		!strings.Contains(sec, "FLOP/B (DRAM-bound)") {
 		t.Errorf("a roofline without timing draws a chart, or does not say why, or lacks the intensity:\n%s", sec)
 	}
 }

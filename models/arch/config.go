@@ -510,6 +510,23 @@ func (c *Config) PeakFLOPs(fp64 bool) float64 {
 // memory roof.
 func (c *Config) PeakDRAMBytes() float64 { return c.DRAM.BandwidthGBs * 1e9 }
 
+// PeakL1Bytes is what the SMs' L1s can hand their registers, bytes per second: a
+// hierarchical roofline's L1 roof. Each SM's load/store units move one 4-byte word a
+// lane a clock (sm.lsu_lanes), 128 B a clock where there are 32, as Nsight Compute's
+// L1 roof counts one 128-byte writeback cycle an SM a clock (an H200's
+// l1tex__lsu_writeback_active_mem_lgds.sum.peak_sustained is 132 over 132 SMs:
+// traces/hw/h200-2026-11-29-roofs).
+func (c *Config) PeakL1Bytes() float64 {
+	return 4 * float64(c.SM.LSULanes) * float64(c.SM.Count) * float64(c.SM.ClockMHz) * 1e6
+}
+
+// PeakL2Bytes is what the L2 slices can return to the SMs, bytes per second: a
+// hierarchical roofline's L2 roof, l2.bytes_per_clk of every slice at the L2 clock (as
+// Nsight Compute's L2 roof counts 32 bytes a cycle of lts__lts2xbar_cycles_active).
+func (c *Config) PeakL2Bytes() float64 {
+	return float64(c.L2.BytesPerClk) * float64(c.L2.Slices) * float64(c.L2ClockMHz()) * 1e6
+}
+
 // MemoryClockKHz is the memory clock, in kHz, that gives the DRAM's peak bandwidth over
 // dram.bus_bits at two transfers per clock: the memoryClockRate a program reads to
 // compute a peak bandwidth as 2 x memoryClockRate x memoryBusWidth / 8 (CUDA's
