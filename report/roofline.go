@@ -256,7 +256,7 @@ func (pg *Page) rooflineCharts() ([]template.HTML, error) {
 }
 
 // levelGlyphs mark a launch's point at each level: L1, L2, DRAM.
-var levelGlyphs = []draw.GlyphDrawer{draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.CircleGlyph{}}
+var levelGlyphs = []draw.GlyphDrawer{draw.PyramidGlyph{}, draw.BoxGlyph{}, draw.CircleGlyph{}}
 
 // roofline draws one arch's chart: roofs from arch (any launch's Roof on it), points.
 func roofline(title string, arch Roof, pts []Roof, nums []string, col color.RGBA) (string, error) {

@@ -13,6 +13,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -468,6 +469,10 @@ type Options struct {
 	Producers []string
 	// Kernels restricts the run to these kernels; nil means every kernel in the file.
 	Kernels []string
+	// Skip, if set, leaves out the launches whose name it matches (after Kernels); a
+	// Skip that matches none of the file's launches is an error, so that a typo does
+	// not pass as a full run.
+	Skip *regexp.Regexp
 	// Exceptions are the documented misses; nil means none.
 	Exceptions []Exception
 	// CacheDir, if set, keeps captured traces there, keyed by everything that shapes
@@ -504,6 +509,7 @@ func Run(ctx context.Context, gt *GroundTruth, cfg *arch.Config, opts Options) (
 		producer string
 	}
 	var jobs []job
+	skipped := false
 	for _, p := range producers {
 		names := gt.Kernels(p)
 		if len(names) == 0 {
@@ -513,6 +519,10 @@ func Run(ctx context.Context, gt *GroundTruth, cfg *arch.Config, opts Options) (
 			if opts.Kernels != nil && !slices.Contains(opts.Kernels, name) {
 				continue
 			}
+			if opts.Skip != nil && opts.Skip.MatchString(name) {
+				skipped = true
+				continue
+			}
 			k, sz, err := kernels.ParseLaunch(name)
 			if err != nil {
 				return nil, fmt.Errorf("validate: %w", err)
@@ -520,7 +530,13 @@ func Run(ctx context.Context, gt *GroundTruth, cfg *arch.Config, opts Options) (
 			jobs = append(jobs, job{name, k, sz, p})
 		}
 	}
+	if opts.Skip != nil && !skipped {
+		return nil, fmt.Errorf("validate: --skip %q matches no launch of the ground truth", opts.Skip)
+	}
 	for _, want := range opts.Kernels {
+		if opts.Skip != nil && opts.Skip.MatchString(want) {
+			return nil, fmt.Errorf("validate: kernel %q is both asked for and skipped", want)
+		}
 		if !slices.ContainsFunc(jobs, func(j job) bool { return j.name == want }) {
 			return nil, fmt.Errorf("validate: kernel %q is not in the ground truth", want)
 		}

@@ -3,6 +3,9 @@ package validate
 import (
 	"context"
 	"math"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -263,24 +266,71 @@ func TestValidateHeldOut(t *testing.T) {
 	}
 }
 
-// lessonsFile is issue 15's seed lessons measured on an H100 (kernels.Lessons).
-const lessonsFile = "../traces/hw/h100-2026-11-25-lessons.csv"
+// lessonsFiles are issue 15's seed lessons (kernels.Lessons) measured on an H100 and,
+// every launch of the set, on an H200.
+var lessonsFiles = []string{"../traces/hw/h100-2026-11-25-lessons.csv", "../traces/hw/h200-2026-11-29-lessons-all.csv"}
 
 // Issue 15's kernels were never tuned on either: validate counts them with the
-// held-out set, and the exact class holds on them from both corpora (the scatter's
-// REDs, the coarsened loads, the untiled and tiled matmul's requests and sectors).
+// held-out set, and the exact class holds on them from both corpora on both GPUs (the
+// scatter's REDs, the coarsened loads, the untiled and tiled matmul's requests and
+// sectors).
 func TestValidateLessons(t *testing.T) {
 	subset := []string{"conv1d_scatter@n=65536", "conv1d_gather@n=65536", "saxpy_c8@n=1048576",
 		"saxpy_gridstride@n=1048576,blocks=132", "matmul_naive@width=128", "tiled_matmul_bounds@width=128"}
-	v := validateHeldOut(t, lessonsFile, subset...)
+	for _, file := range lessonsFiles {
+		v := validateHeldOut(t, file, subset...)
+		seen := map[string]bool{}
+		for _, c := range v.Comparisons {
+			seen[c.Kernel] = true
+		}
+		if len(seen) != len(subset) {
+			t.Errorf("%s: compared %d launches, want %d: %v", file, len(seen), len(subset), seen)
+		}
+		t.Logf("%s: %d comparisons, %d exact-class misses", file, len(v.Comparisons), len(v.Failures()))
+	}
+}
+
+// TestSkip: Options.Skip leaves out the launches it matches; one that matches none, or
+// a launch both asked for and skipped, is an error rather than a run that looks whole.
+func TestSkip(t *testing.T) {
+	both := []string{"conv1d_scatter@n=65536", "conv1d_gather@n=65536"}
+	// The H200 lessons file cut to the two launches, header kept.
+	raw, err := os.ReadFile(lessonsFiles[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keep []string
+	for _, line := range strings.Split(string(raw), "\n") {
+		if strings.HasPrefix(line, "#") || strings.HasPrefix(line, "kernel,") ||
+			strings.HasPrefix(line, both[0]+",") || strings.HasPrefix(line, both[1]+",") {
+			keep = append(keep, line)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "two.csv")
+	if err := os.WriteFile(file, []byte(strings.Join(keep, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gt, err := ReadGroundTruthFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := hopperOf(t, gt)
+	v, err := Run(context.Background(), gt, cfg, Options{Skip: regexp.MustCompile("gather")})
+	if err != nil {
+		t.Fatal(err)
+	}
 	seen := map[string]bool{}
 	for _, c := range v.Comparisons {
 		seen[c.Kernel] = true
 	}
-	if len(seen) != len(subset) {
-		t.Errorf("compared %d launches, want %d: %v", len(seen), len(subset), seen)
+	if !seen[both[0]] || len(seen) != 1 {
+		t.Errorf("compared %v, want only %s", seen, both[0])
 	}
-	t.Logf("%d comparisons, %d exact-class misses", len(v.Comparisons), len(v.Failures()))
+	for _, o := range []Options{{Skip: regexp.MustCompile("^nothing$")}, {Kernels: both, Skip: regexp.MustCompile("scatter")}} {
+		if _, err := Run(context.Background(), gt, cfg, o); err == nil {
+			t.Errorf("skip %q over %v: no error", o.Skip, o.Kernels)
+		}
+	}
 }
 
 // hopperOf is the hopper preset of the GPU a ground truth was measured on.

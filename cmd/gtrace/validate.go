@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/gtrace/gtrace/internal/atomicfile"
@@ -20,6 +21,7 @@ func validateFlags() []cli.Flag {
 		&cli.StringFlag{Name: "gpu", Usage: "preset matching the GPU, e.g. h100 or h200 (default: from the CSV's GPU name)"},
 		&cli.StringFlag{Name: "producer", Value: "clang-14", Usage: "PTX corpus: clang-14, nvcc or all"},
 		&cli.StringSliceFlag{Name: "kernel", Usage: "validate only this kernel (repeatable)"},
+		&cli.StringFlag{Name: "skip", Usage: "leave out the launches whose name matches this regular expression (e.g. 'width=1024' for the lessons' big matmuls)"},
 		&cli.StringFlag{Name: "cache", Usage: "keep captured traces in DIR and reuse them"},
 		&cli.StringFlag{Name: "markdown", Usage: "also rewrite the generated part of FILE (docs/VALIDATION.md)"},
 		&cli.BoolFlag{Name: "summary", Usage: "print only the per-metric summary"},
@@ -39,6 +41,9 @@ func validateAction(c *cli.Context) error {
 	case "all", "clang-14", "nvcc":
 	default:
 		return usageError("--producer %q: want clang-14, nvcc or all", p)
+	}
+	if _, err := skipOf(c); err != nil {
+		return err
 	}
 	var results []validate.Report
 	for _, file := range files {
@@ -113,9 +118,13 @@ func validateFile(c *cli.Context, file string) (*validate.GroundTruth, *validate
 	if producers[0] == "all" {
 		producers = gt.Producers()
 	}
+	skip, err := skipOf(c)
+	if err != nil {
+		return nil, nil, err
+	}
 	prog := progress.New("validate "+file, "kernels")
 	v, err := validate.Run(c.Context, gt, cfg, validate.Options{
-		Producers: producers, Kernels: c.StringSlice("kernel"), Exceptions: validate.KnownDifferences,
+		Producers: producers, Kernels: c.StringSlice("kernel"), Skip: skip, Exceptions: validate.KnownDifferences,
 		CacheDir: c.String("cache"), Workers: c.Int("workers"), AtPresetClock: c.Bool("at-preset-clock"),
 		Progress: func(_, _ string, i, n int) { prog.Update(i, n) },
 	})
@@ -158,4 +167,16 @@ func rewriteGenerated(ctx context.Context, path string, gen func(*strings.Builde
 		_, err := io.WriteString(w, text)
 		return err
 	})
+}
+
+// skipOf is --skip compiled (nil when not given).
+func skipOf(c *cli.Context) (*regexp.Regexp, error) {
+	if !c.IsSet("skip") {
+		return nil, nil
+	}
+	re, err := regexp.Compile(c.String("skip"))
+	if err != nil {
+		return nil, usageError("--skip %q: %v", c.String("skip"), err)
+	}
+	return re, nil
 }

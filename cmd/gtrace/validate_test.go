@@ -72,4 +72,7 @@ func TestValidateReportsBothSets(t *testing.T) {
 	if code, _, errs := gtrace(t, "validate", "--hw", tuning, "--hw", held, "--kernel", "bank_linear"); code != 2 || !strings.Contains(errs, "--kernel takes one --hw") {
 		t.Errorf("--kernel with two files: exit %d, %q; want a usage error", code, errs)
 	}
+	if code, _, errs := gtrace(t, "validate", "--hw", tuning, "--skip", "(bank"); code != 2 || !strings.Contains(errs, `--skip "(bank"`) {
+		t.Errorf("--skip with a bad expression: exit %d, %q; want a usage error naming it", code, errs)
+	}
 }
