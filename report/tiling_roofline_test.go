@@ -2,13 +2,11 @@ package report
 
 import (
 	"context"
-	"encoding/csv"
 	"math"
 	"os"
-	"strconv"
-	"strings"
 	"testing"
 
+	"github.com/gtrace/gtrace/internal/ncucsv"
 	"github.com/gtrace/gtrace/kernels"
 	"github.com/gtrace/gtrace/models/arch"
 )
@@ -25,21 +23,16 @@ func hwMetric(t *testing.T, file, kernel, grid, metric string) []float64 {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
+	rows, err := ncucsv.Read(f)
 	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range rows[0] {
-		col[h] = i
+		t.Fatalf("%s: %v", file, err)
 	}
 	var out []float64
-	for _, r := range rows[1:] {
-		if r[col["Kernel Name"]] == kernel && r[col["Grid Size"]] == grid &&
-			r[col["Metric Name"]] == metric {
-			v, err := strconv.ParseFloat(strings.ReplaceAll(r[col["Metric Value"]], ",", ""), 64)
+	for _, r := range rows {
+		if r.Kernel == kernel && r.Grid == grid && r.Metric == metric {
+			v, err := ncucsv.Number(r.Value)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("%s: %s of %s: %v", file, metric, kernel, err)
 			}
 			out = append(out, v)
 		}
