@@ -501,7 +501,8 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 	r := coalesceGlobal(s.coal, in.MemOp, in.CacheOp, w, i, addrs, width, s.agg != nil && s.agg[s.curPC])
 	c.GReq[k] += uint64(r.Requests)
 	c.GSec[k] += uint64(r.Sectors)
-	if k != kLd || in.CacheOp != format.CacheNC || !s.ncPath {
+	nc := k == kLd && in.CacheOp == format.CacheNC && s.ncPath // through the texture path, not the LSU's
+	if !nc {
 		c.LSUWave += lsuWavefronts(r.Requests, r.Sectors)
 	}
 	if k == kLd || k == kSt {
@@ -510,7 +511,7 @@ func (s *smState) global(c *counters, in *format.Inst, w *format.Warp, i int) {
 		c.GBus[k] += uint64(r.BusBytes())
 	}
 	switch {
-	case k == kLd && in.CacheOp == format.CacheNC && s.ncPath:
+	case nc:
 		t := s.tex.Access(s.laneAddrs(w, i), width)
 		c.NCSec += uint64(t.Sectors)
 		c.NCHit += uint64(t.Hits)

@@ -262,10 +262,11 @@ var levelGlyphs = []draw.GlyphDrawer{draw.PyramidGlyph{}, draw.BoxGlyph{}, draw.
 func roofline(title string, arch Roof, pts []Roof, nums []string, col color.RGBA) (string, error) {
 	const giga = 1e9
 	levels := arch.Levels()
-	xmin, xmax := arch.Peak64/arch.Bandwidth/100, arch.Peak32/arch.Bandwidth*10
+	xmin, xmax := math.Inf(1), 0.0 // two decades below the lowest ridge, one above the highest
 	for _, l := range levels {
 		if l.Bandwidth > 0 {
 			xmin = math.Min(xmin, math.Min(arch.Peak64, arch.Peak32)/l.Bandwidth/100)
+			xmax = math.Max(xmax, math.Max(arch.Peak64, arch.Peak32)/l.Bandwidth*10)
 		}
 	}
 	ymin := arch.Peak64 / giga / 1000
@@ -310,12 +311,12 @@ func roofline(title string, arch Roof, pts []Roof, nums []string, col color.RGBA
 	}
 	var xy plotter.XYs
 	var labels []string
-	for i, l := range levels {
+	for _, l := range levels {
 		if l.Bandwidth <= 0 {
 			continue
 		}
 		width, c := 0.8, color.Color(grey)
-		if i == len(levels)-1 {
+		if l.Name == "DRAM" {
 			width, c = 1.5, nil
 		}
 		if err := roof(arch.Peak32, l.Bandwidth, width, nil, c); err != nil {

@@ -14,9 +14,8 @@ import (
 // roofsCSV is the H200 run of scripts/hw/roofs.sh over the matmuls of kernels.Lessons.
 const roofsCSV = "../traces/hw/h200-2026-11-29-roofs/matmul.csv"
 
-// hwMetric reads metric of each launch of kernel at grid in an ncu CSV of
-// scripts/hw/roofs.sh (one value per corpus).
-func hwMetric(t *testing.T, file, kernel, grid, metric string) []float64 {
+// readNcu reads an ncu CSV of scripts/hw/roofs.sh.
+func readNcu(t *testing.T, file string) []ncucsv.Row {
 	t.Helper()
 	f, err := os.Open(file)
 	if err != nil {
@@ -27,18 +26,25 @@ func hwMetric(t *testing.T, file, kernel, grid, metric string) []float64 {
 	if err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}
+	return rows
+}
+
+// hwMetric is metric of each launch of kernel at grid among rows (one value per
+// corpus).
+func hwMetric(t *testing.T, rows []ncucsv.Row, kernel, grid, metric string) []float64 {
+	t.Helper()
 	var out []float64
 	for _, r := range rows {
 		if r.Kernel == kernel && r.Grid == grid && r.Metric == metric {
 			v, err := ncucsv.Number(r.Value)
 			if err != nil {
-				t.Fatalf("%s: %s of %s: %v", file, metric, kernel, err)
+				t.Fatalf("%s of %s: %v", metric, kernel, err)
 			}
 			out = append(out, v)
 		}
 	}
 	if len(out) == 0 {
-		t.Fatalf("%s has no %s of %s at grid %s", file, metric, kernel, grid)
+		t.Fatalf("%s has no %s of %s at grid %s", roofsCSV, metric, kernel, grid)
 	}
 	return out
 }
@@ -59,6 +65,7 @@ func TestTilingRoofline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	hw := readNcu(t, roofsCSV)
 	roofs := map[string]Roof{}
 	for _, name := range []string{"matmul_naive", "tiled_matmul_bounds"} {
 		r, err := kernels.TraceOf(context.Background(), name, []string{"width=128"}, nil)
@@ -74,9 +81,9 @@ func TestTilingRoofline(t *testing.T) {
 		if want := 2.0 * 128 * 128 * 128; roof.FLOP32 != want {
 			t.Fatalf("%s: %g FLOPs, want %g", name, roof.FLOP32, want)
 		}
-		for _, hw := range hwMetric(t, roofsCSV, name, "(8, 8, 1)", "l1tex__lsu_writeback_active_mem_lgds.sum") {
-			if d := roof.L1Bytes/(128*hw) - 1; math.Abs(d) > 0.10 {
-				t.Errorf("%s: %g L1 bytes, the H200's ncu %g (%+.1f%%)", name, roof.L1Bytes, 128*hw, 100*d)
+		for _, wb := range hwMetric(t, hw, name, "(8, 8, 1)", "l1tex__lsu_writeback_active_mem_lgds.sum") {
+			if d := roof.L1Bytes/(128*wb) - 1; math.Abs(d) > 0.10 {
+				t.Errorf("%s: %g L1 bytes, the H200's ncu %g (%+.1f%%)", name, roof.L1Bytes, 128*wb, 100*d)
 			}
 		}
 	}
@@ -116,11 +123,12 @@ func TestRoofsAgainstNcu(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l1 := 128 * hwMetric(t, roofsCSV, "matmul_naive", "(8, 8, 1)", "l1tex__lsu_writeback_active_mem_lgds.sum.peak_sustained")[0]
+	hw := readNcu(t, roofsCSV)
+	l1 := 128 * hwMetric(t, hw, "matmul_naive", "(8, 8, 1)", "l1tex__lsu_writeback_active_mem_lgds.sum.peak_sustained")[0]
 	if got := cfg.PeakL1Bytes() / (float64(cfg.SM.ClockMHz) * 1e6); got != l1 {
 		t.Errorf("L1 roof %g B a clock, ncu's %g", got, l1)
 	}
-	l2 := 32 * hwMetric(t, roofsCSV, "matmul_naive", "(8, 8, 1)", "lts__lts2xbar_cycles_active.sum.peak_sustained")[0]
+	l2 := 32 * hwMetric(t, hw, "matmul_naive", "(8, 8, 1)", "lts__lts2xbar_cycles_active.sum.peak_sustained")[0]
 	if got := cfg.PeakL2Bytes() / (float64(cfg.L2ClockMHz()) * 1e6); math.Abs(got/l2-1) > 0.03 {
 		t.Errorf("L2 roof %g B an L2 clock, ncu's %g", got, l2)
 	}

@@ -42,12 +42,13 @@ func validateAction(c *cli.Context) error {
 	default:
 		return usageError("--producer %q: want clang-14, nvcc or all", p)
 	}
-	if _, err := skipOf(c); err != nil {
+	skip, err := skipOf(c)
+	if err != nil {
 		return err
 	}
 	var results []validate.Report
 	for _, file := range files {
-		gt, v, err := validateFile(c, file)
+		gt, v, err := validateFile(c, file, skip)
 		if err != nil {
 			return err
 		}
@@ -99,7 +100,7 @@ func validateAction(c *cli.Context) error {
 
 // validateFile compares one ground-truth file with the model, on the preset of the GPU
 // it names (or --gpu).
-func validateFile(c *cli.Context, file string) (*validate.GroundTruth, *validate.Validation, error) {
+func validateFile(c *cli.Context, file string, skip *regexp.Regexp) (*validate.GroundTruth, *validate.Validation, error) {
 	gt, err := validate.ReadGroundTruthFile(file)
 	if err != nil {
 		return nil, nil, err
@@ -117,10 +118,6 @@ func validateFile(c *cli.Context, file string) (*validate.GroundTruth, *validate
 	producers := []string{c.String("producer")}
 	if producers[0] == "all" {
 		producers = gt.Producers()
-	}
-	skip, err := skipOf(c)
-	if err != nil {
-		return nil, nil, err
 	}
 	prog := progress.New("validate "+file, "kernels")
 	v, err := validate.Run(c.Context, gt, cfg, validate.Options{
