@@ -28,7 +28,7 @@ def describe(trace_path):
             print(f"kernel {k}: {launch['kernel']} grid {launch['grid']} block {launch['block']}"
                   f" {len(launch['program'])} instructions")
         rows = sum(f.get_batch(i).num_rows for i in range(f.num_record_batches))
-        print(f"{f.num_record_batches} CTAs, {rows} warp-instructions")
+        print(f"{f.num_record_batches} record batches, {rows} warp-instructions")
 
 
 def main():

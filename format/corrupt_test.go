@@ -155,7 +155,11 @@ func corruptions(b []byte, full bool, try func(name string, data []byte)) {
 // trace is a typed error or reads exactly as the original. None may change what a
 // replay sees while reading cleanly. -corrupt.full (make fuzz) tries every bit and cut.
 func TestCorruptionNeverSilent(t *testing.T) {
-	b := corruptionTrace().write(t)
+	// Some groups in row windows (V3), so that their index is attacked too.
+	b := corruptionTrace().write(t, func(w *Writer) { w.SetWindows(600, 6) })
+	if r := openBytes(t, b); len(r.blocks) <= len(r.groups)-1 {
+		t.Fatalf("%d batches for %d groups: no row windows", len(r.blocks), len(r.groups)-1)
+	}
 	want, err := readDigest(b)
 	if err != nil {
 		t.Fatal(err)

@@ -3,11 +3,13 @@
 //
 // # Version
 //
-// This package writes format V2 and reads V1 and V2 (see Version). The version is the
+// This package writes format V3 and reads V1 to V3 (see Version). The version is the
 // decimal string under the schema metadata key "gtrace.format.version"; a reader rejects
 // any other value with a *VersionError before it looks at the columns. V1 has not
 // shipped: grouping CTAs into batches (below) changed it in place rather than making a
-// new version. V2 adds integrity and nothing else; its columns and batches are V1's.
+// new version. V2 adds integrity and nothing else; its columns and batches are V1's. V3
+// adds row windows (see Windows): a group of CTAs with long warps may take several
+// batches, and a tenth column, window, says which of them a batch is.
 //
 // # Integrity (V2)
 //
@@ -37,16 +39,17 @@
 //
 // A trace is one Arrow IPC file (not the stream format): the writer is arrow's
 // ipc.FileWriter with zstd buffer compression, so pyarrow.ipc.open_file and any other
-// Arrow reader open it. One record batch holds G consecutive CTAs of one launch, G being
-// the launch's ctas_per_batch (see Batches); the batches come in launch order, then CTA
-// order, so CTA c of launch k is in batch (batches of the earlier launches) + c/G, as
-// CTA c mod G of it, and a launch of N CTAs has ceil(N/G) batches, the last one short.
+// Arrow reader open it. A group of G consecutive CTAs of one launch, G being the
+// launch's ctas_per_batch (see Batches), is one record batch, or several (row windows,
+// see Windows) when its warps are long; the groups come in launch order, then CTA order,
+// so CTA c of launch k is in group (groups of the earlier launches) + c/G, as CTA c mod
+// G of it, and a launch of N CTAs has ceil(N/G) groups, the last one short.
 //
 //	offset 0  +---------------------------------------------------------------+
 //	          | "ARROW1" 00 00                                                |
 //	          +---------------------------------------------------------------+
-//	          | schema message: 9 columns (below) + custom metadata:          |
-//	          |   gtrace.format.version = "2"                                 |
+//	          | schema message: 11 columns (below) + custom metadata:         |
+//	          |   gtrace.format.version = "3"                                 |
 //	          |   gtrace.meta.crc32c = CRC-32C of gtrace.meta, 8 hex digits   |
 //	          |   gtrace.meta = JSON {producer, launches: [{kernel, grid,     |
 //	          |     block, shared_bytes, regs_per_thread, local_bytes, simt,  |
@@ -59,12 +62,14 @@
 //	          |     (its calls that order streams: event records and waits,   |
 //	          |     synchronizes, non-blocking streams; gtrace run)}          |
 //	          +---------------------------------------------------------------+
-//	          | record batch 0 = kernel 0, CTAs 0 .. G-1                      |
+//	          | record batch 0 = kernel 0, CTAs 0 .. G-1 (window 0)           |
 //	          |   rows: every warp-instruction of those CTAs, sorted by cta,  |
 //	          |   warp, then issue order; each column's buffer zstd-          |
 //	          |   compressed (8-byte uncompressed length, one zstd frame)     |
 //	          +---------------------------------------------------------------+
-//	          | record batch 1 = kernel 0, CTAs G .. 2G-1                     |
+//	          | record batch 1 = their window 1, if their warps are long      |
+//	          | ...                                                           |
+//	          | record batch = kernel 0, CTAs G .. 2G-1 (window 0)            |
 //	          | ...                                                           |
 //	          | last record batch = last kernel, its last (up to G) CTAs      |
 //	          +---------------------------------------------------------------+
@@ -98,8 +103,10 @@
 //	deltas  list<int64>  Deltas of an AddrDeltas row (active lanes - 1 values), else []
 //	coords  list<int32>  two per active lane: a texture fetch's texel x, y; a cp.async's
 //	                     shared destination and bytes read from its source; else []
+//	window  uint32       (V3) the batch's row window in its group, the same in every row
 //
-// Sequence numbers are implicit: a warp's rows are contiguous and in issue order.
+// Sequence numbers are implicit: within a batch a warp's rows are contiguous and in
+// issue order, and its rows in window j+1 follow those in window j.
 //
 // Narrow columns stay separate. Measured on transpose_v1 and reduce_v3 (see Batches):
 // packing pc and mask into one uint64 made them 3 times and 7% larger (zstd found
@@ -162,14 +169,42 @@
 // The writer records G as ctas_per_batch and the reader uses that value, not the rule,
 // so the rule can change without a new format version.
 //
-// The cost: the writer holds one batch, and reading one CTA or one warp decompresses
-// its whole batch. Memory is bounded by the largest batch, not the trace: 256 warps of
-// 100k instructions are about 1 GB decoded. The reader refuses a batch that would decode
-// to more than 4 GiB, and the writer refuses to write one. Reading a launch's CTAs in
+// The cost: the writer holds one group, and reading one CTA or one warp decompresses
+// its whole batch. Memory is bounded by the largest batch, not the trace: since V3 a
+// batch of long warps is a row window of them (see Windows), about 2^18 rows, 11 MB
+// decoded. The reader refuses a batch that would decode to more than 4 GiB, and the
+// writer refuses to write one. Reading a launch's CTAs in
 // order, as replay does from several goroutines, decodes each batch once: the Reader
 // keeps the last 64 decoded batches, 256 MiB at most, and every batch a ViewCTA still
 // holds, so the CTAs of a batch in use share one decode however far past those bounds
 // (batchcache.go).
+//
+// # Windows
+//
+// Until V3 a group of CTAs was one batch, and a replay held the decoded batch of every
+// resident CTA until the CTA retired: memory grew with the resident grid's whole
+// streams, 81 bytes a warp-instruction, about 60 GB for a launch of 10^9 with every CTA
+// resident at once (docs/issue-14.md). V3 cuts a group whose rows pass 2^18 into row
+// windows of W rows a warp, W = max(1024, 2^18 / its warps with rows): batch j of the
+// group holds rows j*W .. (j+1)*W-1 of each of its warps (a warp that has ended has
+// none), and every row of it has window = j. A group of 2^18 rows or fewer stays one
+// batch of window 0, as before. Windows add a batch's fixed cost (about 1 KB) for every
+// window past the first; the window column compresses to nothing.
+//
+// The index comes from the file, not from arithmetic: Arrow's Go writer puts no custom
+// metadata on a batch or in the footer, and the schema's is written before the first
+// batch. So the reader reads every batch's window column when it opens a V3 file (one
+// header and one small buffer a batch, its zstd checksum verified) and starts a group at
+// each window 0; windows that do not count 0, 1, ... within a group, or more groups
+// than the launches have, are ErrCorrupt.
+//
+// Reader.Windows says how many windows a CTA has and Reader.ViewWindow views one of
+// them. The memory engine holds, for each resident CTA, only the windows that its live
+// warps have not passed; ViewCTA, ReadCTA, ReadWarp and All join a CTA's windows into
+// whole warps (each warp's storage sized exactly, its deltas as narrow as its windows
+// allow), which the timing engine still reads. matmul_naive at 768² (1.0 × 10^8
+// warp-instructions, 6 windows of 1024 rows a warp): the memory engine's peak RSS
+// went from 3.1 GB to 0.95 GB, and its time from 14.9 to 9.2 s (hopper, one run each).
 //
 // # Reading
 //

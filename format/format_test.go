@@ -60,12 +60,15 @@ func randomTrace(seed uint64) *trace {
 	return t
 }
 
-func (t *trace) write(tb testing.TB) []byte {
+func (t *trace) write(tb testing.TB, setup ...func(*Writer)) []byte {
 	tb.Helper()
 	var buf bytes.Buffer
 	w, err := NewWriter(&buf, t.meta)
 	if err != nil {
 		tb.Fatal(err)
+	}
+	for _, f := range setup {
+		f(w)
 	}
 	for k := range t.ctas {
 		for c, ws := range t.ctas[k] {
@@ -128,59 +131,65 @@ func TestRoundTripRandom(t *testing.T) {
 	for seed := uint64(1); seed <= 12; seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			tr := randomTrace(seed)
-			r := openBytes(t, tr.write(t))
-			want := tr.meta
-			want.Version = CurrentVersion
-			if !reflect.DeepEqual(*r.Meta(), want) {
-				t.Fatalf("meta differs:\n got %+v\nwant %+v", *r.Meta(), want)
+			checkRoundTrip(t, tr, openBytes(t, tr.write(t)))
+		})
+	}
+}
+
+// checkRoundTrip checks that r, written from tr, reads back tr's metadata and warps
+// through All, ReadCTA, ViewCTA and ReadWarp.
+func checkRoundTrip(t *testing.T, tr *trace, r *Reader) {
+	t.Helper()
+	want := tr.meta
+	want.Version = CurrentVersion
+	if !reflect.DeepEqual(*r.Meta(), want) {
+		t.Fatalf("meta differs:\n got %+v\nwant %+v", *r.Meta(), want)
+	}
+	n := 0
+	for w, err := range r.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameWarp(t, "All", w, tr.ctas[w.Kernel][w.CTA][w.Warp])
+		n++
+	}
+	total := 0
+	for k := range tr.ctas {
+		if got := r.NumCTAs(k); got != len(tr.ctas[k]) {
+			t.Fatalf("NumCTAs(%d) = %d, want %d", k, got, len(tr.ctas[k]))
+		}
+		for c, ws := range tr.ctas[k] {
+			total += len(ws)
+			got, err := r.ReadCTA(k, c)
+			if err != nil {
+				t.Fatal(err)
 			}
-			n := 0
-			for w, err := range r.All() {
+			if len(got) != len(ws) {
+				t.Fatalf("ReadCTA(%d,%d): %d warps, want %d", k, c, len(got), len(ws))
+			}
+			views, release, err := r.ViewCTA(k, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(views) != len(ws) {
+				t.Fatalf("ViewCTA(%d,%d): %d warps, want %d", k, c, len(views), len(ws))
+			}
+			for i := range ws {
+				sameWarp(t, fmt.Sprintf("ViewCTA(%d,%d)[%d]", k, c, i), views[i], ws[i])
+			}
+			release()
+			for i := range ws {
+				sameWarp(t, fmt.Sprintf("ReadCTA(%d,%d)[%d]", k, c, i), got[i], ws[i])
+				one, err := r.ReadWarp(k, c, i)
 				if err != nil {
 					t.Fatal(err)
 				}
-				sameWarp(t, "All", w, tr.ctas[w.Kernel][w.CTA][w.Warp])
-				n++
+				sameWarp(t, "ReadWarp", one, ws[i])
 			}
-			total := 0
-			for k := range tr.ctas {
-				if got := r.NumCTAs(k); got != len(tr.ctas[k]) {
-					t.Fatalf("NumCTAs(%d) = %d, want %d", k, got, len(tr.ctas[k]))
-				}
-				for c, ws := range tr.ctas[k] {
-					total += len(ws)
-					got, err := r.ReadCTA(k, c)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if len(got) != len(ws) {
-						t.Fatalf("ReadCTA(%d,%d): %d warps, want %d", k, c, len(got), len(ws))
-					}
-					views, release, err := r.ViewCTA(k, c)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if len(views) != len(ws) {
-						t.Fatalf("ViewCTA(%d,%d): %d warps, want %d", k, c, len(views), len(ws))
-					}
-					for i := range ws {
-						sameWarp(t, fmt.Sprintf("ViewCTA(%d,%d)[%d]", k, c, i), views[i], ws[i])
-					}
-					release()
-					for i := range ws {
-						sameWarp(t, fmt.Sprintf("ReadCTA(%d,%d)[%d]", k, c, i), got[i], ws[i])
-						one, err := r.ReadWarp(k, c, i)
-						if err != nil {
-							t.Fatal(err)
-						}
-						sameWarp(t, "ReadWarp", one, ws[i])
-					}
-				}
-			}
-			if n != total {
-				t.Fatalf("All yielded %d warps, want %d", n, total)
-			}
-		})
+		}
+	}
+	if n != total {
+		t.Fatalf("All yielded %d warps, want %d", n, total)
 	}
 }
 
@@ -595,7 +604,7 @@ func TestVersionAndSchemaRejected(t *testing.T) {
 		version string
 		field   string
 	}{
-		{"version-3", withMeta([]string{KeyVersion, KeyMeta}, []string{"3", string(js)}), "3", ""},
+		{"version-4", withMeta([]string{KeyVersion, KeyMeta}, []string{"4", string(js)}), "4", ""},
 		{"no-version", withMeta([]string{KeyMeta}, []string{string(js)}), "", ""},
 		{"pc-int64", arrow.NewSchema(pcInt64, &md), "", "pc"},
 		{"fewer-columns", arrow.NewSchema(good.Fields()[:3], &md), "", "-"},

@@ -200,15 +200,15 @@ func describeField(f fbTable, depth int) string {
 }
 
 // checkSchema compares a Schema table with the v1 columns.
-func checkSchema(s fbTable) error {
+func checkSchema(s fbTable, v Version) error {
 	if e := s.i16(0, 0); e != 0 {
 		return &SchemaError{Reason: "big-endian buffers"}
 	}
 	start, n := s.vector(1, 4)
-	if n != numCols {
-		return &SchemaError{Reason: fmt.Sprintf("%d columns, v1 has %d", n, numCols)}
+	if want := v.columns(); n != want {
+		return &SchemaError{Reason: fmt.Sprintf("%d columns, v%d has %d", n, v, want)}
 	}
-	for i, c := range colSpecs {
+	for i, c := range colSpecs[:n] {
 		f := s.tableAt(start, i)
 		name, want, got := f.str(0), c.typeName(), describeField(f, 0)
 		if name != c.name {

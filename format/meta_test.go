@@ -21,7 +21,11 @@ func rawTrace(t *testing.T, version, metaJSON, crc string) []byte {
 		keys, vals = append(keys, KeyMetaCRC), append(vals, crc)
 	}
 	md := arrow.NewMetadata(keys, vals)
-	return writeRawSchema(t, arrow.NewSchema(arrowSchema(nil).Fields(), &md))
+	fields := arrowSchema(nil).Fields()
+	if v, err := parseVersion(version); err == nil {
+		fields = fields[:v.columns()] // the columns of that version
+	}
+	return writeRawSchema(t, arrow.NewSchema(fields, &md))
 }
 
 // validMetaJSON is the metadata of a one-launch trace, as the writer encodes it.

@@ -11,6 +11,7 @@ import (
 	"math/bits"
 	"os"
 	"slices"
+	"sort"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -48,8 +49,13 @@ type Reader struct {
 
 	meta   *Meta
 	blocks []fileBlock
-	first  []int     // first[k] is the batch index of kernel k's CTA 0; first[len] = len(blocks)
-	group  []int     // group[k] is kernel k's CTAs per batch
+	// A launch's CTAs come in groups of group[k]; group i of the file (over all
+	// launches) is batches groups[i] .. groups[i+1]-1, its row windows (one batch before
+	// V3). first[k] is the index in groups of kernel k's first group; groups ends with
+	// len(blocks).
+	first  []int
+	group  []int
+	groups []int
 	pool   sync.Pool // *decoder
 	spool  sync.Pool // *scratch
 	cache  batchCache
@@ -138,7 +144,7 @@ func (rd *Reader) open() error {
 	if err != nil {
 		return err
 	}
-	if err := catchFB(footerAt, -1, func() { serr = checkSchema(schema) }); err != nil {
+	if err := catchFB(footerAt, -1, func() { serr = checkSchema(schema, version) }); err != nil {
 		return err
 	}
 	if serr != nil {
@@ -163,7 +169,12 @@ func (rd *Reader) open() error {
 	}
 	rd.meta, rd.group = meta, group
 
-	// A launch's batches are its CTAs in groups of group[k], the last group possibly short.
+	for i, b := range rd.blocks {
+		if b.offset < 8 || b.metaLen < 8 || b.bodyLen < 0 || b.offset > footerAt-b.metaLen-b.bodyLen {
+			return corrupt(ErrCorrupt, footerAt, i, "footer block {offset %d, meta %d, body %d} outside the file", b.offset, b.metaLen, b.bodyLen)
+		}
+	}
+	// A launch of N CTAs has ceil(N/group[k]) groups, each at least one batch.
 	rd.first = make([]int, len(meta.Launches)+1)
 	total := uint64(0)
 	for k := range meta.Launches {
@@ -175,14 +186,108 @@ func (rd *Reader) open() error {
 			break
 		}
 	}
-	if total != uint64(len(rd.blocks)) {
+	if total > uint64(len(rd.blocks)) || (version < V3 && total != uint64(len(rd.blocks))) {
 		return corrupt(ErrCorrupt, footerAt, -1, "footer lists %d record batches, the launches need %d or more", len(rd.blocks), total)
 	}
-	rd.first[len(meta.Launches)] = len(rd.blocks)
-	for i, b := range rd.blocks {
-		if b.offset < 8 || b.metaLen < 8 || b.bodyLen < 0 || b.offset > footerAt-b.metaLen-b.bodyLen {
-			return corrupt(ErrCorrupt, footerAt, i, "footer block {offset %d, meta %d, body %d} outside the file", b.offset, b.metaLen, b.bodyLen)
+	rd.first[len(meta.Launches)] = int(total)
+	if version < V3 {
+		rd.groups = make([]int, total+1)
+		for i := range rd.groups {
+			rd.groups[i] = i
 		}
+		return nil
+	}
+	return rd.indexWindows(int(total))
+}
+
+// indexWindows finds the groups of a V3 file, ngroups of them: a group starts at each
+// batch whose window column says 0, and its later batches say 1, 2, ... in order.
+// Every value of every window column is read (and its zstd checksum checked), so the
+// index cannot silently differ from the columns.
+func (rd *Reader) indexWindows(ngroups int) (err error) {
+	rd.groups = make([]int, 0, ngroups+1)
+	sc := rd.scratch()
+	defer rd.spool.Put(sc)
+	last := uint32(0)
+	for idx := range rd.blocks {
+		j, err := rd.batchWindow(sc, idx)
+		if err != nil {
+			return err
+		}
+		switch {
+		case j == 0 && len(rd.groups) == ngroups:
+			return corrupt(ErrCorrupt, rd.blocks[idx].offset, idx, "a group past the launches' %d", ngroups)
+		case j == 0:
+			rd.groups = append(rd.groups, idx)
+		case len(rd.groups) == 0 || j != last+1:
+			return corrupt(ErrCorrupt, rd.blocks[idx].offset, idx, "window %d after window %d", j, last)
+		}
+		last = j
+	}
+	if len(rd.groups) != ngroups {
+		return corrupt(ErrCorrupt, -1, -1, "%d record batches hold %d groups, the launches need %d", len(rd.blocks), len(rd.groups), ngroups)
+	}
+	rd.groups = append(rd.groups, len(rd.blocks))
+	return nil
+}
+
+// batchWindow reads batch idx's header and window column, checks that every row has
+// one window, and returns it (0 for a batch of no rows).
+func (rd *Reader) batchWindow(sc *scratch, idx int) (j uint32, err error) {
+	blk := rd.blocks[idx]
+	defer guard(&err, blk.offset, idx)
+	sc.raw = resize(sc.raw, int(blk.metaLen))
+	if err := rd.readAt(sc.raw, blk.offset, idx); err != nil {
+		return 0, err
+	}
+	if err := catchFB(blk.offset, idx, func() { parseMessage(sc.raw, &sc.bm) }); err != nil {
+		return 0, err
+	}
+	if err := sc.checkLayout(blk.offset, idx, V3); err != nil {
+		return 0, err
+	}
+	b := sc.bm.buffers[windowBuffer]
+	if b.offset < 0 || b.length < 0 || b.offset > blk.bodyLen-b.length {
+		return 0, corrupt(ErrCorrupt, blk.offset+blk.metaLen, idx, "buffer %d {offset %d, length %d} outside the %d-byte body", windowBuffer, b.offset, b.length, blk.bodyLen)
+	}
+	if sc.bm.rows < 0 || sc.bm.rows > maxBatchBytes/rowBytes {
+		return 0, corrupt(ErrCorrupt, blk.offset, idx, "batch claims %d rows", sc.bm.rows)
+	}
+	n := int(sc.bm.rows)
+	if n == 0 {
+		return 0, nil
+	}
+	// The buffer alone, placed where checkBuffer and readBuffer look for it.
+	at := blk.offset + blk.metaLen + b.offset
+	body := resize(sc.body, int(b.length))
+	sc.body = body
+	if err := rd.readAt(body, at, idx); err != nil {
+		return 0, err
+	}
+	sc.bm.buffers[windowBuffer].offset = 0
+	if err := sc.checkBuffer(body, at, idx, windowBuffer, 4*n); err != nil {
+		return 0, err
+	}
+	col := resizeSlack(&sc.window, n)
+	if err := sc.readBuffer(body, at, idx, windowBuffer, col); err != nil {
+		return 0, err
+	}
+	w := sc.window[:n]
+	for r, v := range w {
+		if v != w[0] {
+			return 0, corrupt(ErrCorrupt, at, idx, "row %d: window %d in a batch of window %d", r, v, w[0])
+		}
+	}
+	return w[0], nil
+}
+
+// readAt fills p from the file at off, a part of batch idx.
+func (rd *Reader) readAt(p []byte, off int64, idx int) error {
+	if n, err := rd.r.ReadAt(p, off); n < len(p) {
+		if err == nil || err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+			return corrupt(ErrTruncated, off+int64(n), idx, "record batch ends past the end of the file")
+		}
+		return fmt.Errorf("gtrace/format: reading batch %d: %w", idx, err)
 	}
 	return nil
 }
@@ -225,9 +330,17 @@ func (rd *Reader) NumCTAs(kernel int) int {
 // capped at its own end, so appending to one warp never changes another.
 //
 // It decodes the CTA's batch, or finds it among the last few decoded: reading the CTAs
-// of a batch one after another, from one goroutine or several, decodes it once.
+// of a batch one after another, from one goroutine or several, decodes it once. A CTA
+// whose rows span several windows (Windows) is joined from them.
 func (rd *Reader) ReadCTA(kernel, cta int) ([]*Warp, error) {
-	e, err := rd.load(kernel, cta)
+	gi, err := rd.groupIndex(kernel, cta)
+	if err != nil {
+		return nil, err
+	}
+	if n := rd.groups[gi+1] - rd.groups[gi]; n > 1 {
+		return rd.joinCTA(kernel, cta, n, -1)
+	}
+	e, err := rd.cache.acquire(rd, kernel, rd.groups[gi])
 	if err != nil {
 		return nil, err
 	}
@@ -240,9 +353,49 @@ func (rd *Reader) ReadCTA(kernel, cta int) ([]*Warp, error) {
 // views into the decoded batch, which stays decoded (and counts against no cache bound)
 // until release is called. The caller must not modify them or use them after release;
 // release must be called exactly once. An engine that keeps a CTA only while it is
-// resident saves ReadCTA's copy of every column.
+// resident saves ReadCTA's copy of every column. A CTA whose rows span several windows
+// is joined into copies, as ReadCTA does; ViewWindow views one window at a time.
 func (rd *Reader) ViewCTA(kernel, cta int) (ws []*Warp, release func(), err error) {
-	e, err := rd.load(kernel, cta)
+	gi, err := rd.groupIndex(kernel, cta)
+	if err != nil {
+		return nil, nil, err
+	}
+	if n := rd.groups[gi+1] - rd.groups[gi]; n > 1 {
+		ws, err := rd.joinCTA(kernel, cta, n, -1)
+		return ws, func() {}, err
+	}
+	return rd.viewBatch(kernel, cta, rd.groups[gi])
+}
+
+// Windows is how many row windows kernel's CTA cta is stored in: 1 unless its batch's
+// warps were long enough for the writer to split them (see Windows in doc.go); 0 for
+// a CTA the trace does not have.
+func (rd *Reader) Windows(kernel, cta int) int {
+	gi, err := rd.groupIndex(kernel, cta)
+	if err != nil {
+		return 0
+	}
+	return rd.groups[gi+1] - rd.groups[gi]
+}
+
+// ViewWindow is ViewCTA for row window j of the CTA (0 <= j < Windows): warp i's rows
+// there come after its rows in the windows before j, and a warp with none is empty. A
+// warp with rows in window j+1 has a full window j; one without has ended. Release the
+// window when done with it; windows are held and released independently.
+func (rd *Reader) ViewWindow(kernel, cta, j int) (ws []*Warp, release func(), err error) {
+	gi, err := rd.groupIndex(kernel, cta)
+	if err != nil {
+		return nil, nil, err
+	}
+	if n := rd.groups[gi+1] - rd.groups[gi]; j < 0 || j >= n {
+		return nil, nil, fmt.Errorf("gtrace/format: kernel %d cta %d has no window %d (%d windows)", kernel, cta, j, n)
+	}
+	return rd.viewBatch(kernel, cta, rd.groups[gi]+j)
+}
+
+// viewBatch views kernel's CTA cta in batch idx.
+func (rd *Reader) viewBatch(kernel, cta, idx int) (ws []*Warp, release func(), err error) {
+	e, err := rd.cache.acquire(rd, kernel, idx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -255,6 +408,42 @@ func (rd *Reader) ViewCTA(kernel, cta int) (ws []*Warp, release func(), err erro
 		ws[w] = &views[w]
 	}
 	return ws, func() { rd.cache.release(rd, e) }, nil
+}
+
+// joinCTA copies the warps of kernel's CTA cta out of its n windows, each warp into
+// storage of its exact size, its deltas in the narrowest width its windows hold them in;
+// only >= 0 joins that warp alone (the others are left empty).
+func (rd *Reader) joinCTA(kernel, cta, n, only int) (out []*Warp, err error) {
+	wins := make([][]*Warp, 0, n)
+	for j := range n {
+		ws, release, err := rd.ViewWindow(kernel, cta, j)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		wins = append(wins, ws)
+	}
+	out = make([]*Warp, len(wins[0]))
+	for w := range out {
+		out[w] = &Warp{Kernel: kernel, CTA: cta, Warp: w}
+		if only >= 0 && w != only {
+			continue
+		}
+		rows, deltas, coords, width := 0, 0, 0, 2
+		for _, ws := range wins {
+			if v := ws[w]; v.Len() > 0 {
+				rows += v.Len()
+				deltas += int(v.DeltaOff[v.Len()] - v.DeltaOff[0])
+				coords += int(v.CoordOff[v.Len()] - v.CoordOff[0])
+				width = max(width, v.deltaWidth())
+			}
+		}
+		out[w].reserve(rows, deltas, coords, width)
+		for _, ws := range wins {
+			out[w].appendRows(ws[w], width)
+		}
+	}
+	return out, nil
 }
 
 // Held is how many ViewCTA views (and reads in progress) have not been released yet:
@@ -280,7 +469,7 @@ func (rd *Reader) Prefetch(kernel, cta int) {
 	if kernel < 0 || kernel >= len(rd.meta.Launches) || cta < 0 || cta >= rd.NumCTAs(kernel) {
 		return
 	}
-	idx := rd.first[kernel] + cta/rd.group[kernel]
+	idx := rd.groups[rd.first[kernel]+cta/rd.group[kernel]]
 	if rd.prefetched.Swap(int64(idx)+1) == int64(idx)+1 {
 		return
 	}
@@ -300,7 +489,18 @@ func (rd *Reader) ReadWarp(kernel, cta, warp int) (*Warp, error) {
 			return nil, fmt.Errorf("gtrace/format: kernel %d has no warp %d (%d per CTA)", kernel, warp, wpc)
 		}
 	}
-	e, err := rd.load(kernel, cta)
+	gi, err := rd.groupIndex(kernel, cta)
+	if err != nil {
+		return nil, err
+	}
+	if n := rd.groups[gi+1] - rd.groups[gi]; n > 1 {
+		ws, err := rd.joinCTA(kernel, cta, n, warp)
+		if err != nil {
+			return nil, err
+		}
+		return ws[warp], nil
+	}
+	e, err := rd.cache.acquire(rd, kernel, rd.groups[gi])
 	if err != nil {
 		return nil, err
 	}
@@ -324,7 +524,26 @@ func (rd *Reader) All() iter.Seq2[*Warp, error] {
 		defer rd.pool.Put(d)
 		var v Warp
 		for k := range rd.meta.Launches {
-			for idx := rd.first[k]; idx < rd.first[k+1]; idx++ {
+			g := rd.group[k]
+			for gi := rd.first[k]; gi < rd.first[k+1]; gi++ {
+				idx := rd.groups[gi]
+				if n := rd.groups[gi+1] - idx; n > 1 {
+					// Windows: each CTA joined, one at a time.
+					cta0 := (gi - rd.first[k]) * g
+					for cta := cta0; cta < min(cta0+g, rd.NumCTAs(k)); cta++ {
+						ws, err := rd.joinCTA(k, cta, n, -1)
+						if err != nil {
+							yield(nil, err)
+							return
+						}
+						for _, w := range ws {
+							if !yield(w, nil) {
+								return
+							}
+						}
+					}
+					continue
+				}
 				if err := rd.decode(d, k, idx); err != nil {
 					yield(nil, err)
 					return
@@ -340,16 +559,20 @@ func (rd *Reader) All() iter.Seq2[*Warp, error] {
 	}
 }
 
-// load returns the cache entry holding the batch of kernel's CTA cta, decoded; the
-// caller releases it.
-func (rd *Reader) load(kernel, cta int) (*cachedBatch, error) {
+// groupIndex is the group (an index in rd.groups) holding kernel's CTA cta.
+func (rd *Reader) groupIndex(kernel, cta int) (int, error) {
 	if kernel < 0 || kernel >= len(rd.meta.Launches) {
-		return nil, fmt.Errorf("gtrace/format: no kernel %d (trace has %d launches)", kernel, len(rd.meta.Launches))
+		return 0, fmt.Errorf("gtrace/format: no kernel %d (trace has %d launches)", kernel, len(rd.meta.Launches))
 	}
 	if cta < 0 || cta >= rd.NumCTAs(kernel) {
-		return nil, fmt.Errorf("gtrace/format: kernel %d has no cta %d (%d CTAs)", kernel, cta, rd.NumCTAs(kernel))
+		return 0, fmt.Errorf("gtrace/format: kernel %d has no cta %d (%d CTAs)", kernel, cta, rd.NumCTAs(kernel))
 	}
-	return rd.cache.acquire(rd, kernel, rd.first[kernel]+cta/rd.group[kernel])
+	return rd.first[kernel] + cta/rd.group[kernel], nil
+}
+
+// groupOf is the group (an index in rd.groups) that batch idx belongs to.
+func (rd *Reader) groupOf(idx int) int {
+	return sort.Search(len(rd.groups), func(i int) bool { return rd.groups[i] > idx }) - 1
 }
 
 // decoder holds one decoded batch: its columns and what check derives from them. A
@@ -365,8 +588,9 @@ type decoder struct {
 	warpStart []int   // the rows of warp slot s, cta*wpc + warp, are [warpStart[s], warpStart[s+1])
 	lastBase  []uint64
 
-	// The batch decoded: kernel's CTAs cta0 .. cta0+ctas-1, of wpc warps each.
-	kernel, cta0, ctas, wpc int
+	// The batch decoded: row window window of kernel's CTAs cta0 .. cta0+ctas-1, of wpc
+	// warps each.
+	kernel, cta0, ctas, wpc, window int
 }
 
 func (rd *Reader) decoder() *decoder {
@@ -380,6 +604,8 @@ func (rd *Reader) decoder() *decoder {
 type scratch struct {
 	zd     *zstd.Decoder
 	raw    []byte // the batch as stored
+	body   []byte // a buffer as stored, read alone
+	window []uint32
 	bm     batchMeta
 	deltas []int64 // the deltas column as stored, before narrow
 }
@@ -401,15 +627,13 @@ func (rd *Reader) scratch() *scratch {
 // Data buffer index of each column in a v1 record batch: buffers come depth-first, two per
 // primitive (validity, values) and two per list (validity, offsets) before its child's.
 var (
-	dataBuffer  = [numCols]int{1, 3, 5, 7, 9, 11, 13, 15, 17, 21} // lists: the offsets buffer
+	dataBuffer  = [numCols]int{1, 3, 5, 7, 9, 11, 13, 15, 17, 21, 25} // lists: the offsets buffer
 	childBuffer = [numCols]int{colDeltas: 19, colCoords: 23}
 	childNode   = [numCols]int{colDeltas: 9, colCoords: 11}
 )
 
-const (
-	v1Nodes   = numCols + 2 // two list children
-	v1Buffers = 2 * v1Nodes
-)
+// windowBuffer is the window column's values (V3).
+var windowBuffer = dataBuffer[colWindow]
 
 // rowBytes is what a decoder holds per row: the columns, the list offsets, and mode,
 // flags and the widened stride.
@@ -429,11 +653,8 @@ func (rd *Reader) decode(d *decoder, kernel, idx int) (err error) {
 	sc := rd.scratch()
 	defer rd.spool.Put(sc)
 	sc.raw = resize(sc.raw, int(blk.metaLen+blk.bodyLen))
-	if n, err := rd.r.ReadAt(sc.raw, blk.offset); n < len(sc.raw) {
-		if err == nil || err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
-			return corrupt(ErrTruncated, blk.offset+int64(n), idx, "record batch ends past the end of the file")
-		}
-		return fmt.Errorf("gtrace/format: reading batch %d: %w", idx, err)
+	if err := rd.readAt(sc.raw, blk.offset, idx); err != nil {
+		return err
 	}
 	if err := catchFB(blk.offset, idx, func() { parseMessage(sc.raw[:blk.metaLen], &sc.bm) }); err != nil {
 		return err
@@ -441,21 +662,11 @@ func (rd *Reader) decode(d *decoder, kernel, idx int) (err error) {
 	bodyAt := blk.offset + blk.metaLen
 	body := sc.raw[blk.metaLen:]
 	bm := &sc.bm
-	if len(bm.nodes) != v1Nodes || len(bm.buffers) != v1Buffers {
-		return corrupt(ErrCorrupt, blk.offset, idx, "%d field nodes and %d buffers; v1 has %d and %d", len(bm.nodes), len(bm.buffers), v1Nodes, v1Buffers)
+	if err := sc.checkLayout(blk.offset, idx, rd.meta.Version); err != nil {
+		return err
 	}
 	rows := bm.rows
 	nDeltas, nCoords := bm.nodes[childNode[colDeltas]].length, bm.nodes[childNode[colCoords]].length
-	for i, nd := range bm.nodes {
-		if nd.nulls != 0 {
-			return corrupt(ErrCorrupt, blk.offset, idx, "field node %d has %d nulls; v1 has none", i, nd.nulls)
-		}
-	}
-	for c := range numCols {
-		if l := bm.nodes[c+max(0, c-colDeltas)].length; l != rows {
-			return corrupt(ErrCorrupt, blk.offset, idx, "column %s has %d rows, batch has %d", colSpecs[c].name, l, rows)
-		}
-	}
 	if rows < 0 || nDeltas < 0 || nCoords < 0 || rows > maxBatchBytes/rowBytes ||
 		nDeltas > maxBatchBytes/8 || nCoords > maxBatchBytes/4 ||
 		rows*rowBytes+nDeltas*8+nCoords*4 > maxBatchBytes {
@@ -506,9 +717,32 @@ func (rd *Reader) decode(d *decoder, kernel, idx int) (err error) {
 	d.narrow(sc)
 	l := &rd.meta.Launches[kernel]
 	g := rd.group[kernel]
-	d.kernel, d.cta0, d.wpc = kernel, (idx-rd.first[kernel])*g, l.WarpsPerCTA()
+	gi := rd.groupOf(idx)
+	d.kernel, d.cta0, d.wpc = kernel, (gi-rd.first[kernel])*g, l.WarpsPerCTA()
+	d.window = idx - rd.groups[gi]
 	d.ctas = min(g, l.NumCTAs()-d.cta0)
 	return d.check(len(l.Program.Insts), l.OOBWarn, blk.offset, idx)
+}
+
+// checkLayout checks the field nodes and buffers of the batch header in sc.bm against
+// the columns of version v: their count, no nulls, a row count per column.
+func (sc *scratch) checkLayout(off int64, idx int, v Version) error {
+	bm := &sc.bm
+	cols := v.columns()
+	if nodes := cols + 2; len(bm.nodes) != nodes || len(bm.buffers) != 2*nodes {
+		return corrupt(ErrCorrupt, off, idx, "%d field nodes and %d buffers; v%d has %d and %d", len(bm.nodes), len(bm.buffers), v, nodes, 2*nodes)
+	}
+	for i, nd := range bm.nodes {
+		if nd.nulls != 0 {
+			return corrupt(ErrCorrupt, off, idx, "field node %d has %d nulls; v%d has none", i, nd.nulls, v)
+		}
+	}
+	for c := range cols {
+		if l := bm.nodes[c+max(0, c-colDeltas)].length; l != bm.rows {
+			return corrupt(ErrCorrupt, off, idx, "column %s has %d rows, batch has %d", colSpecs[c].name, l, bm.rows)
+		}
+	}
+	return nil
 }
 
 // maxZstdRatio bounds how many bytes a zstd frame can decode to per byte it occupies. A

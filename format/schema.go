@@ -34,8 +34,12 @@ const (
 	colStride        // int32: Stride (AddrStride rows; 0 otherwise)
 	colDeltas        // list<int64>: Deltas of the row (AddrDeltas rows; empty otherwise)
 	colCoords        // list<int32>: two per active lane (texel x,y; a cp.async's destination and bytes)
+	colWindow        // uint32 (V3): the batch's row window within its CTAs' warps (see Windows in doc.go)
 	numCols
 )
+
+// numColsV2 is the columns of a V1 or V2 batch: all but window.
+const numColsV2 = colWindow
 
 const (
 	infoModeShift = 6
@@ -62,6 +66,7 @@ var colSpecs = [numCols]colSpec{
 	{"stride", 4, true, false},
 	{"deltas", 8, true, true},
 	{"coords", 4, true, true},
+	{"window", 4, false, false},
 }
 
 func (c colSpec) typeName() string {

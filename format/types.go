@@ -19,14 +19,27 @@ const (
 	// every open, and metadata whose enums and cross-references are validated (MetaError).
 	// The columns and batches are V1's; their zstd frames carry content checksums in both.
 	V2 Version = 2
+	// V3 is V2 plus row windows: a group of CTAs whose warps are long is written as
+	// several batches, batch j holding rows j*W .. (j+1)*W-1 of each of its warps, and a
+	// window column saying j, so that a replay can hold a window of each resident warp
+	// rather than its whole stream (see Windows in doc.go).
+	V3 Version = 3
 )
 
 // CurrentVersion is the version this package writes.
-const CurrentVersion = V2
+const CurrentVersion = V3
 
 // Checked reports whether a trace of this version carries a checksum over its metadata.
 // V1 traces are read, but a bit flipped in their metadata can go unseen.
 func (v Version) Checked() bool { return v >= V2 }
+
+// columns is how many columns a batch of this version has: V3 added window.
+func (v Version) columns() int {
+	if v >= V3 {
+		return numCols
+	}
+	return numColsV2
+}
 
 // Dim3 is a CUDA grid or block extent.
 type Dim3 struct{ X, Y, Z uint32 }

@@ -344,6 +344,77 @@ func (w *Warp) pairs(i int) []int32 {
 
 // Clone returns a deep copy of w whose DeltaOff and CoordOff start at 0 and whose deltas
 // are in Deltas, whatever width w held them in. Use it to keep a Warp yielded by
+// appendRows appends v's rows to w: a warp joined from its windows. w's deltas are in
+// the column of width bytes (2, 4 or 8), which must be at least v's (deltaWidth).
+func (w *Warp) appendRows(v *Warp, width int) {
+	n := v.Len()
+	if n == 0 {
+		return
+	}
+	if len(w.DeltaOff) == 0 {
+		w.DeltaOff, w.CoordOff = append(w.DeltaOff, 0), append(w.CoordOff, 0)
+	}
+	w.PC, w.Mask, w.Path, w.Flags = append(w.PC, v.PC...), append(w.Mask, v.Mask...), append(w.Path, v.Path...), append(w.Flags, v.Flags...)
+	w.Mode, w.Base, w.Stride = append(w.Mode, v.Mode...), append(w.Base, v.Base...), append(w.Stride, v.Stride...)
+	d0, d1 := v.DeltaOff[0], v.DeltaOff[n]
+	dAt, _ := w.deltaLen()
+	switch {
+	case width == 2:
+		w.Deltas16 = append(w.Deltas16, v.Deltas16[d0:d1]...)
+	case width == 4 && len(v.Deltas32) > 0:
+		w.Deltas32 = append(w.Deltas32, v.Deltas32[d0:d1]...)
+	case width == 4:
+		w.Deltas32 = widenTo(w.Deltas32, v.Deltas16[d0:d1])
+	default:
+		w.Deltas = v.appendDeltaRange(w.Deltas, d0, d1)
+	}
+	k0, kAt := v.CoordOff[0], uint32(len(w.Coords))
+	w.Coords = append(w.Coords, v.Coords[k0:v.CoordOff[n]]...)
+	for i := 1; i <= n; i++ {
+		w.DeltaOff = append(w.DeltaOff, uint32(dAt)+v.DeltaOff[i]-d0)
+		w.CoordOff = append(w.CoordOff, kAt+v.CoordOff[i]-k0)
+	}
+}
+
+// reserve gives the empty w room for rows rows, deltas deltas of width bytes and coords
+// coordinates, so that appendRows fills it without growing.
+func (w *Warp) reserve(rows, deltas, coords, width int) {
+	if rows == 0 {
+		return
+	}
+	w.PC, w.Mask, w.Path, w.Flags = make([]uint32, 0, rows), make([]uint32, 0, rows), make([]uint16, 0, rows), make([]Flags, 0, rows)
+	w.Mode, w.Base, w.Stride = make([]AddrMode, 0, rows), make([]uint64, 0, rows), make([]int64, 0, rows)
+	w.DeltaOff, w.CoordOff = make([]uint32, 0, rows+1), make([]uint32, 0, rows+1)
+	w.Coords = make([]int32, 0, coords)
+	switch width {
+	case 2:
+		w.Deltas16 = make([]int16, 0, deltas)
+	case 4:
+		w.Deltas32 = make([]int32, 0, deltas)
+	default:
+		w.Deltas = make([]int64, 0, deltas)
+	}
+}
+
+// deltaWidth is the bytes of each delta in the column w holds them in (2 for none).
+func (w *Warp) deltaWidth() int {
+	switch {
+	case len(w.Deltas) > 0:
+		return 8
+	case len(w.Deltas32) > 0:
+		return 4
+	}
+	return 2
+}
+
+// widenTo appends src's values to dst, widened.
+func widenTo[D, S delta](dst []D, src []S) []D {
+	for _, x := range src {
+		dst = append(dst, D(x))
+	}
+	return dst
+}
+
 // Reader.All past the next iteration.
 func (w *Warp) Clone() *Warp {
 	c := &Warp{Kernel: w.Kernel, CTA: w.CTA, Warp: w.Warp}

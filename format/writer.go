@@ -34,9 +34,12 @@ type Writer struct {
 	err         error // sticky: once the output is damaged, every call returns it
 	closed      bool
 
-	group    []int     // CTAs per batch, per launch
-	cols     batchCols // the batch being filled: CTAs group*(cta/group) .. cta-1
-	lastBase []uint64  // per pc, the last Base of the batch, for the base delta
+	group    []int      // CTAs per batch, per launch
+	cols     batchCols  // the group being filled: CTAs group*(cta/group) .. cta-1
+	spans    []warpSpan // the rows of each warp of the group in cols, in order
+	win      batchCols  // a row window of cols being written (see flush)
+	winRows  [2]int     // windowBatchRows and minWindowRows, or SetWindows's
+	lastBase []uint64   // per pc, the last Base of the batch, for the base delta
 	insts    uint64
 }
 
@@ -90,8 +93,19 @@ func newWriter(w io.Writer, meta Meta) (*Writer, error) {
 	for k := range meta.Launches {
 		wr.group[k] = ctasPerBatch(&meta.Launches[k])
 	}
+	wr.winRows = [2]int{windowBatchRows, minWindowRows}
 	wr.skipEmpty()
 	return wr, nil
+}
+
+// SetWindows changes when the writer cuts a group of CTAs into row windows (see Windows
+// in doc.go): a group of more than batchRows rows is written in windows of max(minRows,
+// batchRows / its warps with rows) rows a warp. Readers need no setting: they find the
+// windows in the file. The defaults keep a window of every resident warp of a full GPU
+// near a few hundred MB decoded; tests lower them to cut small traces. Call it before
+// the first WriteCTA.
+func (w *Writer) SetWindows(batchRows, minRows int) {
+	w.winRows = [2]int{max(1, batchRows), max(1, minRows)}
 }
 
 // skipEmpty moves the expected position past kernels with no CTAs left.
@@ -129,9 +143,10 @@ func (w *Writer) WriteCTA(kernel, cta int, warps []*Warp) error {
 	g := w.group[kernel]
 	if cta%g == 0 {
 		w.cols.reset()
+		w.spans = w.spans[:0]
 		clear(w.lastBase)
 	}
-	mark := w.cols.mark()
+	mark, spans := w.cols.mark(), len(w.spans)
 	for i, wp := range warps {
 		var err error
 		switch {
@@ -140,32 +155,121 @@ func (w *Writer) WriteCTA(kernel, cta int, warps []*Warp) error {
 		case wp.Kernel != kernel || wp.CTA != cta || wp.Warp != i:
 			err = &WriteError{kernel, cta, i, -1, fmt.Sprintf("warp says kernel %d cta %d warp %d", wp.Kernel, wp.CTA, wp.Warp)}
 		default:
+			lo := w.cols.rows()
 			err = w.appendWarp(len(l.Program.Insts), l.OOBWarn, uint8(cta%g), wp)
+			w.spans = append(w.spans, warpSpan{lo, w.cols.rows()})
 		}
 		if err != nil {
 			w.cols.truncate(mark)
+			w.spans = w.spans[:spans]
 			w.cols.lastBases(w.lastBase)
 			return err
 		}
 	}
-	c := &w.cols
-	if sz := int64(c.rows())*rowBytes + int64(len(c.deltas))*8 + int64(len(c.coords))*4; sz > maxBatchBytes {
-		w.err = &WriteError{kernel, cta, -1, -1, fmt.Sprintf("the batch of CTAs %d..%d would decode to %d bytes, over the reader's limit of %d", cta-cta%g, cta, sz, maxBatchBytes)}
-		return w.err
-	}
-	w.insts += uint64(c.rows() - mark.rows)
+	w.insts += uint64(w.cols.rows() - mark.rows)
 	w.cta++
 	if w.cta%g == 0 || w.cta == l.NumCTAs() {
-		rec := w.cols.record(w.schema)
-		err := w.fw.Write(rec)
-		rec.Release()
-		if err != nil {
-			w.err = fmt.Errorf("gtrace/format: writing kernel %d ctas %d..%d: %w", kernel, cta-cta%g, cta, err)
-			return w.err
+		if err := w.flush(kernel, cta-cta%g, cta); err != nil {
+			w.err = err
+			return err
 		}
 	}
 	w.skipEmpty()
 	return nil
+}
+
+// warpSpan is a warp's rows [lo, hi) in the group's columns.
+type warpSpan struct{ lo, hi int }
+
+// windowBatchRows is the most rows a group is written in one batch whatever its warps'
+// lengths; a larger group is cut into row windows of W rows a warp, W =
+// max(minWindowRows, windowBatchRows / its warps with rows), so that a reader can hold a
+// window of each warp instead of its whole stream (see Windows in doc.go). 256 warps of
+// 1024 rows decode to about 11 MB; a 132-SM GPU holding 64 warps an SM holds 33 such
+// groups at once.
+const (
+	windowBatchRows = 1 << 18
+	minWindowRows   = 1 << 10
+)
+
+// flush writes the group in w.cols, kernel's CTAs first..last: one batch, or one per
+// row window.
+func (w *Writer) flush(kernel, first, last int) error {
+	c := &w.cols
+	write := func(b *batchCols, what string) error {
+		if sz := int64(b.rows())*rowBytes + int64(len(b.deltas))*8 + int64(len(b.coords))*4; sz > maxBatchBytes {
+			return &WriteError{kernel, last, -1, -1, fmt.Sprintf("the batch of CTAs %d..%d%s would decode to %d bytes, over the reader's limit of %d", first, last, what, sz, maxBatchBytes)}
+		}
+		rec := b.record(w.schema)
+		err := w.fw.Write(rec)
+		rec.Release()
+		if err != nil {
+			return fmt.Errorf("gtrace/format: writing kernel %d ctas %d..%d%s: %w", kernel, first, last, what, err)
+		}
+		return nil
+	}
+	rows, longest, warps := c.rows(), 0, 0
+	for _, sp := range w.spans {
+		if n := sp.hi - sp.lo; n > 0 {
+			longest, warps = max(longest, n), warps+1
+		}
+	}
+	win := 0
+	if batchRows, minRows := w.winRows[0], w.winRows[1]; rows > batchRows {
+		win = max(minRows, batchRows/warps)
+	}
+	if win == 0 || longest <= win {
+		c.window = resize(c.window, rows)
+		clear(c.window)
+		return write(c, "")
+	}
+	// Bases back to absolute: the windows chain their base deltas afresh.
+	last0 := w.lastBase
+	clear(last0)
+	for r, pc := range c.pc {
+		c.base[r] += last0[pc]
+		last0[pc] = c.base[r]
+	}
+	for j := 0; j*win < longest; j++ {
+		b := &w.win
+		b.reset()
+		clear(last0)
+		for _, sp := range w.spans {
+			lo, hi := sp.lo+j*win, min(sp.lo+(j+1)*win, sp.hi)
+			if lo < hi {
+				b.appendRange(c, lo, hi, last0)
+			}
+		}
+		b.window = resize(b.window, b.rows())
+		for i := range b.window {
+			b.window[i] = uint32(j)
+		}
+		if err := write(b, fmt.Sprintf(" (row window %d)", j)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// appendRange appends rows [lo, hi) of c, whose bases are absolute, chaining their
+// bases per pc through last.
+func (b *batchCols) appendRange(c *batchCols, lo, hi int, last []uint64) {
+	b.cta, b.warp, b.pc = append(b.cta, c.cta[lo:hi]...), append(b.warp, c.warp[lo:hi]...), append(b.pc, c.pc[lo:hi]...)
+	b.mask, b.path, b.info = append(b.mask, c.mask[lo:hi]...), append(b.path, c.path[lo:hi]...), append(b.info, c.info[lo:hi]...)
+	b.stride = append(b.stride, c.stride[lo:hi]...)
+	for r := lo; r < hi; r++ {
+		pc := c.pc[r]
+		b.base = append(b.base, c.base[r]-last[pc])
+		last[pc] = c.base[r]
+	}
+	d0, dAt := c.doff[lo], uint32(len(b.deltas))
+	b.deltas = append(b.deltas, c.deltas[d0:c.doff[hi]]...)
+	k0, kAt := c.coff[lo], uint32(len(b.coords))
+	b.coords = append(b.coords, c.coords[k0:c.coff[hi]]...)
+	for r := lo + 1; r <= hi; r++ {
+		b.doff = append(b.doff, dAt+c.doff[r]-d0)
+		b.coff = append(b.coff, kAt+c.coff[r]-k0)
+	}
 }
 
 // appendWarp checks one warp's columns against each other and the launch (progLen rows
@@ -366,6 +470,7 @@ type batchCols struct {
 	deltas []int64
 	coff   []uint32
 	coords []int32
+	window []uint32 // written only: every row's window (V3)
 }
 
 func (c *batchCols) rows() int { return len(c.pc) }
@@ -424,6 +529,7 @@ func (c *batchCols) record(schema *arrow.Schema) arrow.Record {
 		colStride: prim(colStride, asBytes(c.stride)),
 		colDeltas: list(colDeltas, asBytes(c.doff), asBytes(c.deltas), len(c.deltas)),
 		colCoords: list(colCoords, asBytes(c.coff), asBytes(c.coords), len(c.coords)),
+		colWindow: prim(colWindow, asBytes(c.window)),
 	}
 	arrs := make([]arrow.Array, numCols)
 	for i, d := range data {

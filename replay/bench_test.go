@@ -55,10 +55,11 @@ func BenchmarkMemory(b *testing.B) {
 
 // BenchmarkMemoryResident reports the memory engine's peak heap on a launch whose whole
 // grid is resident at once with long CTAs: matmul_naive at width 384, 576 CTAs of 22 K
-// warp-instructions each on hopper's 132 SMs, 13 M warp-instructions in all. Every
-// resident CTA holds its decoded batch until it retires, so the heap follows the trace's
-// decoded size (about 51 bytes a row); issue 14's target is a bound by a window, under
-// 1 GB at 10^9 warp-instructions. B/winst is the peak over the warp-instructions.
+// warp-instructions each on hopper's 132 SMs, 13 M warp-instructions in all. Its groups
+// are written in three row windows (format V3), and a resident CTA holds only the
+// windows its live warps are in (before V3, its whole decoded batch until it retired:
+// 81 bytes a row); issue 14's target is under 1 GB at 10^9 warp-instructions. B/winst
+// is the peak over the warp-instructions.
 func BenchmarkMemoryResident(b *testing.B) {
 	r := traceOf(b, "matmul_naive", "width=384")
 	winst := warpInsts(b, r)

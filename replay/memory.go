@@ -117,16 +117,96 @@ func eachKernel(r *format.Reader, cfg *arch.Config, verb string, run func(kernel
 }
 
 type warpState struct {
-	w     *format.Warp
-	i     int
+	w     *format.Warp // its rows in window win of its CTA
+	i     int          // the next of them
+	win   int
 	atBar bool
 }
 
 type ctaState struct {
 	warps   []warpState
-	live    int    // warps with instructions left
-	waiting int    // live warps waiting at a barrier
-	release func() // gives back the decoded batch the warps are views into
+	live    int // warps with instructions left
+	waiting int // live warps waiting at a barrier
+	id      int
+	// The CTA's row windows (format.Reader.Windows: one unless its warps are long), each
+	// decoded while a live warp still has rows in it: memory follows the resident
+	// warps' windows, not their whole streams.
+	wins []ctaWindow
+}
+
+// ctaWindow is one row window of a resident CTA: its warps' views while it is held, and
+// how many live warps have not yet passed it.
+type ctaWindow struct {
+	views   []*format.Warp
+	release func()
+	pending int
+}
+
+// noRows is where a finished warp points: its window may be given back.
+var noRows = &format.Warp{}
+
+// load views window j of the CTA.
+func (c *ctaState) load(r *format.Reader, kernel, j int) error {
+	views, release, err := r.ViewWindow(kernel, c.id, j)
+	if err != nil {
+		return err
+	}
+	c.wins[j].views, c.wins[j].release = views, release
+	return nil
+}
+
+// leave records that one live warp is past window j, giving the window back once no
+// live warp needs it.
+func (c *ctaState) leave(j int) {
+	w := &c.wins[j]
+	if w.pending--; w.pending == 0 && w.release != nil {
+		w.release()
+		w.views, w.release = nil, nil
+	}
+}
+
+// release gives back every window the CTA still holds.
+func (c *ctaState) release() {
+	for j := range c.wins {
+		if w := &c.wins[j]; w.release != nil {
+			w.release()
+			w.views, w.release = nil, nil
+		}
+	}
+}
+
+// nextWindow moves warp j of c, out of rows in its window, on to its rows in the next
+// window, and reports whether it has any; one without has finished, and leaves every
+// window it had not passed.
+func (c *ctaState) nextWindow(r *format.Reader, kernel, j int) (bool, error) {
+	ws := &c.warps[j]
+	if n := ws.win + 1; n < len(c.wins) {
+		if c.wins[n].views == nil {
+			if err := c.load(r, kernel, n); err != nil {
+				return false, err
+			}
+		}
+		c.leave(ws.win)
+		ws.win, ws.w, ws.i = n, c.wins[n].views[j], 0
+		if ws.w.Len() > 0 {
+			return true, nil
+		}
+	}
+	for k := ws.win; k < len(c.wins); k++ {
+		c.leave(k)
+	}
+	ws.w, ws.i = noRows, 0
+	return false, nil
+}
+
+// moveOn moves warp j of c, out of rows in its window, on to the next window, and reports
+// whether it has rows left; an error stops the SM.
+func (s *smState) moveOn(r *format.Reader, kernel int, c *ctaState, j int) bool {
+	more, err := c.nextWindow(r, kernel, j)
+	if err != nil {
+		s.err = err
+	}
+	return more
 }
 
 // releaseCTAs gives back the batches of the SM's resident CTAs: at the end of a kernel
@@ -668,17 +748,22 @@ func (s *smState) rowUse(w *format.Warp, i int, line uint64, width int) (use [4]
 // runRound issues up to roundQuantum warp-instructions on the SM.
 func (s *smState) runRound(r *format.Reader, kernel int) {
 	for _, id := range s.pending {
-		warps, release, err := r.ViewCTA(kernel, id)
-		if err != nil {
+		c := &ctaState{id: id, wins: make([]ctaWindow, max(1, r.Windows(kernel, id)))}
+		if err := c.load(r, kernel, 0); err != nil {
 			s.err = err
 			return
 		}
-		c := &ctaState{warps: make([]warpState, len(warps)), release: release}
-		for j, w := range warps {
+		c.warps = make([]warpState, len(c.wins[0].views))
+		for j, w := range c.wins[0].views {
 			c.warps[j].w = w
 			if w.Len() > 0 {
 				c.live++
+			} else {
+				c.warps[j].w = noRows
 			}
+		}
+		for j := range c.wins {
+			c.wins[j].pending = c.live
 		}
 		s.ctas = append(s.ctas, c)
 	}
@@ -698,7 +783,7 @@ func (s *smState) runRound(r *format.Reader, kernel int) {
 				if ws.atBar {
 					c.waiting++
 				}
-				if ws.i >= ws.w.Len() {
+				if ws.i >= ws.w.Len() && !s.moveOn(r, kernel, c, j) {
 					c.live--
 					if ws.atBar {
 						ws.atBar = false
