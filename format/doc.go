@@ -189,7 +189,9 @@
 // group holds rows j*W .. (j+1)*W-1 of each of its warps (a warp that has ended has
 // none), and every row of it has window = j. A group of 2^18 rows or fewer stays one
 // batch of window 0, as before. Windows add a batch's fixed cost (about 1 KB) for every
-// window past the first; the window column compresses to nothing.
+// window past the first, and the window column costs about 70 bytes a batch (its
+// header entries, length prefix and zstd frame): transpose V1 at 2048², 512 batches of
+// short warps, went from 803 066 to 840 050 bytes.
 //
 // The index comes from the file, not from arithmetic: Arrow's Go writer puts no custom
 // metadata on a batch or in the footer, and the schema's is written before the first

@@ -12,6 +12,9 @@ type Summary struct {
 	WarpInsts        uint64
 	FileBytes        int64
 	BytesPerWarpInst float64 // FileBytes / WarpInsts; 0 for an empty trace
+	// Batches is the file's record batches; Groups the groups of CTAs they hold, of
+	// which Windowed are cut into several row windows (V3; see Windows in doc.go).
+	Batches, Groups, Windowed int
 }
 
 // KernelSummary describes one launch.
@@ -54,6 +57,12 @@ type SpaceCount struct {
 func Summarize(r *Reader) (*Summary, error) {
 	m := r.Meta()
 	s := &Summary{Version: m.Version, Producer: m.Producer, FileBytes: r.Size(), Kernels: make([]KernelSummary, len(m.Launches))}
+	s.Batches, s.Groups = len(r.blocks), len(r.groups)-1
+	for g := range s.Groups {
+		if r.groups[g+1]-r.groups[g] > 1 {
+			s.Windowed++
+		}
+	}
 	type counts struct {
 		class [numClasses]uint64
 		space [numSpaces]uint64

@@ -89,6 +89,24 @@ func TestRowWindows(t *testing.T) {
 			if r.Held() != 0 {
 				t.Fatalf("%d views held after release", r.Held())
 			}
+			// inspect's figures: batches, groups, and the groups in windows.
+			cut, groups := 0, 0
+			for k := range tr.ctas {
+				g := r.group[k]
+				for c := 0; c < len(tr.ctas[k]); c += g {
+					groups++
+					if r.Windows(k, c) > 1 {
+						cut++
+					}
+				}
+			}
+			sum, err := Summarize(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Groups != groups || sum.Windowed != cut || sum.Batches != len(r.blocks) || (cut > 0) != (sum.Batches > sum.Groups) {
+				t.Fatalf("Summarize: %d batches, %d groups, %d windowed; want %d batches, %d groups, %d windowed", sum.Batches, sum.Groups, sum.Windowed, len(r.blocks), groups, cut)
+			}
 		})
 	}
 	if windowed == 0 {

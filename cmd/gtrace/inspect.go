@@ -153,6 +153,15 @@ func printSummary(w io.Writer, name string, s *format.Summary, m *format.Meta) {
 		fmt.Fprintf(w, "stream calls %s\n", syncSummary(m.Syncs))
 	}
 	fmt.Fprintf(w, "bytes on disk %d  (%.3f bytes per warp-instruction)\n", s.FileBytes, s.BytesPerWarpInst)
+	groups := "groups"
+	if s.Groups == 1 {
+		groups = "group"
+	}
+	fmt.Fprintf(w, "record batches %d  (%d %s of CTAs", s.Batches, s.Groups, groups)
+	if s.Windowed > 0 {
+		fmt.Fprintf(w, ", %d of them cut into row windows", s.Windowed)
+	}
+	fmt.Fprintln(w, ")")
 }
 
 // copySummary is copies by direction: count, bytes and how many were page-locked, e.g.

@@ -146,6 +146,7 @@ func TestCaptureInspectReplay(t *testing.T) {
 	code, out, errs = gtrace(t, "inspect", tr)
 	if code != 0 || !strings.Contains(out, "matrixTransposeShared") || !strings.Contains(out, "SIMT stack") ||
 		!strings.Contains(out, "bytes per warp-instruction") || !strings.Contains(out, "gtrace format v3 (metadata checksum verified)") ||
+		!strings.Contains(out, "record batches 1  (1 group of CTAs)") ||
 		strings.Contains(out, "out of bounds") {
 		t.Fatalf("inspect: exit %d\n%s%s", code, out, errs)
 	}
