@@ -283,18 +283,11 @@ func (w *Warp) takeDeltas(src *Warp, lo, hi uint32) {
 func (w *Warp) appendDeltaRange(dst []int64, lo, hi uint32) []int64 {
 	switch {
 	case len(w.Deltas16) > 0:
-		return appendWide(dst, w.Deltas16[lo:hi])
+		return widenTo(dst, w.Deltas16[lo:hi])
 	case len(w.Deltas32) > 0:
-		return appendWide(dst, w.Deltas32[lo:hi])
+		return widenTo(dst, w.Deltas32[lo:hi])
 	}
 	return append(dst, w.Deltas[lo:hi]...)
-}
-
-func appendWide[T delta](dst []int64, src []T) []int64 {
-	for _, d := range src {
-		dst = append(dst, int64(d))
-	}
-	return dst
 }
 
 // LaneAddrs fills lanes[l] with lane l's address for each active lane of row i and

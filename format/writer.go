@@ -34,13 +34,15 @@ type Writer struct {
 	err         error // sticky: once the output is damaged, every call returns it
 	closed      bool
 
-	group    []int      // CTAs per batch, per launch
-	cols     batchCols  // the group being filled: CTAs group*(cta/group) .. cta-1
-	spans    []warpSpan // the rows of each warp of the group in cols, in order
-	win      batchCols  // a row window of cols being written (see flush)
-	winRows  [2]int     // windowBatchRows and minWindowRows, or SetWindows's
-	lastBase []uint64   // per pc, the last Base of the batch, for the base delta
-	insts    uint64
+	group []int      // CTAs per batch, per launch
+	cols  batchCols  // the group being filled: CTAs group*(cta/group) .. cta-1
+	spans []warpSpan // the rows of each warp of the group in cols, in order
+	win   batchCols  // a row window of cols being written (see flush)
+	// A group of more than winBatch rows is cut into windows of at least winMin rows a
+	// warp: windowBatchRows and minWindowRows, or SetWindows's.
+	winBatch, winMin int
+	lastBase         []uint64 // per pc, the last Base of the batch, for the base delta
+	insts            uint64
 }
 
 // Create writes a trace to a temporary file next to path and renames it to path when
@@ -93,7 +95,7 @@ func newWriter(w io.Writer, meta Meta) (*Writer, error) {
 	for k := range meta.Launches {
 		wr.group[k] = ctasPerBatch(&meta.Launches[k])
 	}
-	wr.winRows = [2]int{windowBatchRows, minWindowRows}
+	wr.winBatch, wr.winMin = windowBatchRows, minWindowRows
 	wr.skipEmpty()
 	return wr, nil
 }
@@ -105,7 +107,7 @@ func newWriter(w io.Writer, meta Meta) (*Writer, error) {
 // near a few hundred MB decoded; tests lower them to cut small traces. Call it before
 // the first WriteCTA.
 func (w *Writer) SetWindows(batchRows, minRows int) {
-	w.winRows = [2]int{max(1, batchRows), max(1, minRows)}
+	w.winBatch, w.winMin = max(1, batchRows), max(1, minRows)
 }
 
 // skipEmpty moves the expected position past kernels with no CTAs left.
@@ -215,8 +217,8 @@ func (w *Writer) flush(kernel, first, last int) error {
 		}
 	}
 	win := 0
-	if batchRows, minRows := w.winRows[0], w.winRows[1]; rows > batchRows {
-		win = max(minRows, batchRows/warps)
+	if rows > w.winBatch {
+		win = max(w.winMin, w.winBatch/warps)
 	}
 	if win == 0 || longest <= win {
 		c.window = resize(c.window, rows)

@@ -3,7 +3,6 @@ package report
 import (
 	"context"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/gtrace/gtrace/internal/ncucsv"
@@ -17,14 +16,9 @@ const roofsCSV = "../traces/hw/h200-2026-11-29-roofs/matmul.csv"
 // readNcu reads an ncu CSV of scripts/hw/roofs.sh.
 func readNcu(t *testing.T, file string) []ncucsv.Row {
 	t.Helper()
-	f, err := os.Open(file)
+	rows, err := ncucsv.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := ncucsv.Read(f)
-	if err != nil {
-		t.Fatalf("%s: %v", file, err)
 	}
 	return rows
 }

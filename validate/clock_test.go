@@ -3,7 +3,6 @@ package validate
 import (
 	"context"
 	"math"
-	"os"
 	"strings"
 	"testing"
 
@@ -15,14 +14,9 @@ import (
 // ground truths ran at, on the same GPU model.
 func probeSMClock(t *testing.T, path string) float64 {
 	t.Helper()
-	f, err := os.Open(path)
+	rows, err := ncucsv.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := ncucsv.Read(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
 	}
 	var sum float64
 	var n int

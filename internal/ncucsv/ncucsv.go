@@ -9,6 +9,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -18,6 +19,20 @@ type Row struct {
 	ID                  int // ncu's result ID: launches in profiling order from 0
 	Kernel, Grid, Block string
 	Metric, Unit, Value string
+}
+
+// ReadFile is Read of the file at path; a parse error names the file.
+func ReadFile(path string) ([]Row, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rows, err := Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rows, nil
 }
 
 // Read reads `ncu --csv --page details` output. Lines that are not CSV records (ncu's

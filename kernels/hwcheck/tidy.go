@@ -159,14 +159,9 @@ func tidyDir(dir string, got map[key]val, seen, verified map[string]bool, bad *[
 		return err
 	}
 	ncuPath := filepath.Join(dir, "ncu.csv")
-	f, err := os.Open(ncuPath)
+	rows, err := ncucsv.ReadFile(ncuPath)
 	if err != nil {
 		return err
-	}
-	defer f.Close()
-	rows, err := ncucsv.Read(f)
-	if err != nil {
-		return fmt.Errorf("%s: %w", ncuPath, err)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "verify.txt"))
 	if err != nil {

@@ -45,19 +45,15 @@ func readChase(t *testing.T, dir, cc string) []chaseRun {
 		}
 		runs = append(runs, chaseRun{bytes: b, cycles: c, clockControl: cc, footprintFile: f.Name()})
 	}
-	g, err := os.Open(filepath.Join(dir, "chase-"+cc+"-ncu.csv"))
+	ncuFile := filepath.Join(dir, "chase-"+cc+"-ncu.csv")
+	rows, err := ncucsv.ReadFile(ncuFile)
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer g.Close()
-	rows, err := ncucsv.Read(g)
-	if err != nil {
-		t.Fatalf("%s: %v", g.Name(), err)
 	}
 	for _, r := range rows {
 		v, err := ncucsv.Number(r.Value)
 		if err != nil || r.ID >= len(runs) {
-			t.Fatalf("%s: bad row %+v", g.Name(), r)
+			t.Fatalf("%s: bad row %+v", ncuFile, r)
 		}
 		switch r.Metric {
 		case "sm__cycles_elapsed.avg.per_second":
@@ -68,7 +64,7 @@ func readChase(t *testing.T, dir, cc string) []chaseRun {
 	}
 	for _, c := range runs {
 		if c.smMHz == 0 || c.l2MHz == 0 {
-			t.Fatalf("%s: no clocks for the %d B footprint", g.Name(), c.bytes)
+			t.Fatalf("%s: no clocks for the %d B footprint", ncuFile, c.bytes)
 		}
 	}
 	return runs
