@@ -53,24 +53,25 @@ func BenchmarkMemory(b *testing.B) {
 	}
 }
 
-// BenchmarkMemoryResident reports the memory engine's peak heap on a launch whose whole
-// grid is resident at once with long CTAs: matmul_naive at width 384, 576 CTAs of 22 K
+// BenchmarkMemoryResident reports each engine's peak heap on a launch whose whole grid
+// is resident at once with long CTAs: matmul_naive at width 384, 576 CTAs of 22 K
 // warp-instructions each on hopper's 132 SMs, 13 M warp-instructions in all. Its groups
 // are written in three row windows (format V3), and a resident CTA holds only the
 // windows its live warps are in (before V3, its whole decoded batch until it retired:
-// 81 bytes a row); issue 14's target is under 1 GB at 10^9 warp-instructions. B/winst
-// is the peak over the warp-instructions.
+// 81 bytes a row; the timing engine joined each CTA's windows into copies until stop
+// 117); issue 14's target is under 1 GB at 10^9 warp-instructions. B/winst is the peak
+// over the warp-instructions.
 func BenchmarkMemoryResident(b *testing.B) {
 	r := traceOf(b, "matmul_naive", "width=384")
 	winst := warpInsts(b, r)
 	cfg := preset(b, "hopper")
-	for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
-		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+	resident := func(name string, run func() error) {
+		b.Run(name, func(b *testing.B) {
 			var peak uint64
 			for range b.N {
 				runtime.GC()
 				peak = max(peak, peakHeap(func() {
-					if _, err := Memory(context.Background(), r, cfg, Options{Workers: workers}); err != nil {
+					if err := run(); err != nil {
 						b.Fatal(err)
 					}
 				}))
@@ -80,6 +81,16 @@ func BenchmarkMemoryResident(b *testing.B) {
 			b.ReportMetric(float64(peak)/float64(winst), "B/winst")
 		})
 	}
+	for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
+		resident(fmt.Sprintf("memory/workers=%d", workers), func() error {
+			_, err := Memory(context.Background(), r, cfg, Options{Workers: workers})
+			return err
+		})
+	}
+	resident("timing", func() error {
+		_, err := Timing(context.Background(), r, cfg, Options{})
+		return err
+	})
 }
 
 // peakHeap runs f and returns the most heap its objects occupied meanwhile (live and

@@ -131,7 +131,7 @@ type ctaState struct {
 	// The CTA's row windows (format.Reader.Windows: one unless its warps are long), each
 	// decoded while a live warp still has rows in it: memory follows the resident
 	// warps' windows, not their whole streams.
-	wins []ctaWindow
+	wins ctaWindows
 }
 
 // ctaWindow is one row window of a resident CTA: its warps' views while it is held, and
@@ -155,20 +155,23 @@ func (c *ctaState) load(r *format.Reader, kernel, j int) error {
 	return nil
 }
 
+// ctaWindows is a resident CTA's row windows, in either engine.
+type ctaWindows []ctaWindow
+
 // leave records that one live warp is past window j, giving the window back once no
 // live warp needs it.
-func (c *ctaState) leave(j int) {
-	w := &c.wins[j]
+func (ws ctaWindows) leave(j int) {
+	w := &ws[j]
 	if w.pending--; w.pending == 0 && w.release != nil {
 		w.release()
 		w.views, w.release = nil, nil
 	}
 }
 
-// release gives back every window the CTA still holds.
-func (c *ctaState) release() {
-	for j := range c.wins {
-		if w := &c.wins[j]; w.release != nil {
+// release gives back every window still held.
+func (ws ctaWindows) release() {
+	for j := range ws {
+		if w := &ws[j]; w.release != nil {
 			w.release()
 			w.views, w.release = nil, nil
 		}
@@ -186,14 +189,14 @@ func (c *ctaState) nextWindow(r *format.Reader, kernel, j int) (bool, error) {
 				return false, err
 			}
 		}
-		c.leave(ws.win)
+		c.wins.leave(ws.win)
 		ws.win, ws.w, ws.i = n, c.wins[n].views[j], 0
 		if ws.w.Len() > 0 {
 			return true, nil
 		}
 	}
 	for k := ws.win; k < len(c.wins); k++ {
-		c.leave(k)
+		c.wins.leave(k)
 	}
 	ws.w, ws.i = noRows, 0
 	return false, nil
@@ -213,7 +216,7 @@ func (s *smState) moveOn(r *format.Reader, kernel int, c *ctaState, j int) bool 
 // that stopped early (an error or a cancelled context) some are still resident.
 func (s *smState) releaseCTAs() {
 	for _, c := range s.ctas {
-		c.release()
+		c.wins.release()
 	}
 	s.ctas = nil
 }
@@ -804,7 +807,7 @@ func (s *smState) runRound(r *format.Reader, kernel int) {
 			if c.live > 0 {
 				kept = append(kept, c)
 			} else {
-				c.release()
+				c.wins.release()
 				s.done++
 			}
 		}

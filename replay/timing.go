@@ -224,10 +224,21 @@ type timedWarp struct {
 	res              *resourceWatch // the resource it waits for: its pipe or an SM memory queue
 	armFree, armBusy int64
 
-	w     *format.Warp
-	cta   *timedCTA
-	slot  int
-	sched int
+	// w is the view holding the row it read last, from row base of the warp on (see
+	// timing_rows.go); idx is its place in its CTA. It holds windows left.. of its CTA,
+	// and its order's current run begins at row floor. none is an empty view naming it,
+	// where w points once it has left w's window.
+	w      *format.Warp
+	base   int
+	idx    int
+	left   int
+	floor  int
+	none   format.Warp
+	lastPC uint32 // the pc of the record it issued last
+	ordBuf []uint16
+	cta    *timedCTA
+	slot   int
+	sched  int
 
 	order sched.WarpOrder // which records may issue next
 	cp    copyGroups      // its cp.async copies in flight
@@ -246,7 +257,7 @@ type timedCTA struct {
 	live    int
 	waiting int
 	drained int64
-	release func() // gives back the decoded batch its warps are views into
+	ctaRows // the windows its warps' rows are views into
 	id      int
 	start   int64
 }
@@ -752,7 +763,7 @@ func (e *timer) run(ctx context.Context) error {
 // smState.releaseCTAs does.
 func (s *timedSM) releaseCTAs() {
 	for _, c := range s.ctas {
-		c.release()
+		c.wins.release()
 	}
 	s.ctas = nil
 }
@@ -808,17 +819,16 @@ func (s *timedSM) launch(t int64) {
 	if !ok {
 		return
 	}
-	warps, release, err := e.r.ViewCTA(e.ki, id)
-	if err != nil {
-		s.err = err
+	c := &timedCTA{id: id, start: t}
+	pcs, ok := s.viewCTA(c)
+	if !ok {
 		return
 	}
 	if next, ok := e.grid.Peek(); ok && e.prefetch {
 		e.r.Prefetch(e.ki, next) // the next CTA's batch decodes on another core
 	}
-	c := &timedCTA{release: release, id: id, start: t}
 	s.ctas = append(s.ctas, c)
-	for _, w := range warps {
+	for idx, w := range c.wins[0].views {
 		slot := -1
 		for i, x := range s.slots {
 			if x == nil {
@@ -830,14 +840,24 @@ func (s *timedSM) launch(t int64) {
 			s.err = fmt.Errorf("CTA %d: no free warp slot on SM %d (occupancy %d CTAs)", id, s.id, e.occ.CTAsPerSM)
 			return
 		}
-		tw := &timedWarp{w: w, cta: c, slot: slot, sched: slot % len(s.scheds), finished: w.Len() == 0, since: t, okRec: -1, barAt: math.MinInt64 / 2}
+		tw := &timedWarp{w: w, idx: idx, cta: c, slot: slot, sched: slot % len(s.scheds), finished: w.Len() == 0, since: t, okRec: -1, barAt: math.MinInt64 / 2}
+		tw.none = format.Warp{Kernel: w.Kernel, CTA: w.CTA, Warp: w.Warp}
 		if e.loops > 0 {
 			tw.trips = make([]uint32, e.loops)
 		}
-		if e.its && diverged(w) {
+		if e.its && c.rows == 0 && diverged(w) {
 			tw.order = sched.Divergent(w.Path, w.Flags, format.FlagSplit, format.FlagReconverge, itsWindow, e.ord.pathOrder(w, itsWindow, nil))
 		} else {
-			tw.order = sched.InOrder(w.Len(), e.ord.warpOrder(w, nil))
+			if c.rows == 0 {
+				e.ord.prime(w.PC)
+			} else {
+				e.ord.prime(pcs[idx])
+			}
+			pc := func(i int) (uint32, bool) { return s.pc(tw, i) }
+			tw.order = sched.Streamed(func(k int) (int, []uint16) {
+				tw.floor = k
+				return e.ord.runAt(k, pc, &tw.ordBuf)
+			})
 		}
 		s.slots[slot] = tw
 		c.warps = append(c.warps, tw)
@@ -850,9 +870,63 @@ func (s *timedSM) launch(t int64) {
 		}
 		s.publish(tw)
 	}
+	for j := range c.wins {
+		c.wins[j].pending = c.live
+	}
 	if c.live == 0 {
 		s.retire(c, t)
 	}
+}
+
+// viewCTA views c's rows at launch: its first window, or the whole CTA where it has one
+// window or, under ITS, a warp that diverges (see timing_rows.go). For a CTA it views a
+// window at a time it also returns each warp's pcs, for orderer.prime.
+func (s *timedSM) viewCTA(c *timedCTA) (pcs [][]uint32, ok bool) {
+	e := s.e
+	n := e.r.Windows(e.ki, c.id)
+	if n > 1 {
+		var div bool
+		var err error
+		if pcs, div, err = s.survey(c.id, n); err != nil {
+			s.err = err
+			return nil, false
+		}
+		if div && e.its {
+			n = 1
+		}
+	}
+	c.wins = make(ctaWindows, max(n, 1))
+	if n <= 1 {
+		warps, release, err := e.r.ViewCTA(e.ki, c.id)
+		if err != nil {
+			s.err = err
+			return nil, false
+		}
+		c.wins[0] = ctaWindow{views: warps, release: release}
+		return nil, true
+	}
+	return pcs, s.view(c, 0)
+}
+
+// survey reads CTA id's n windows one at a time for each warp's pcs and whether a warp
+// ever goes more than one way.
+func (s *timedSM) survey(id, n int) (pcs [][]uint32, div bool, err error) {
+	e := s.e
+	for j := range n {
+		views, release, err := e.r.ViewWindow(e.ki, id, j)
+		if err != nil {
+			return nil, false, err
+		}
+		if j == 0 {
+			pcs = make([][]uint32, len(views))
+		}
+		for i, v := range views[:min(len(views), len(pcs))] {
+			pcs[i] = append(pcs[i], v.PC...)
+		}
+		div = div || slices.ContainsFunc(views, diverged)
+		release()
+	}
+	return pcs, div, nil
 }
 
 // diverged reports whether w's threads ever went more than one way.
@@ -888,7 +962,7 @@ func (s *timedSM) retire(c *timedCTA, t int64) {
 			break
 		}
 	}
-	c.release()
+	c.wins.release()
 	if e.ctaSpan != nil {
 		e.ctaSpan(e.ki, s.id, c.id, c.start, t)
 	}
@@ -914,7 +988,13 @@ func (s *timedSM) canIssue(w *timedWarp, i int, t int64) bool {
 		w.atPC = w.okPC
 	} else {
 		e := s.e
-		pc := w.w.PC[i]
+		pc, ok := s.pc(w, i)
+		if !ok {
+			if s.err == nil {
+				s.err = fmt.Errorf("warp %d of CTA %d: no record %d", w.w.Warp, w.w.CTA, i)
+			}
+			return false
+		}
 		if int(pc) >= len(e.insts) {
 			s.err = fmt.Errorf("warp %d of CTA %d: pc %d outside the program table (%d rows)", w.w.Warp, w.w.CTA, pc, len(e.insts))
 			return false
@@ -978,7 +1058,7 @@ func (s *timedSM) barWait(w *timedWarp, in *timedInst, i int, t int64) (bool, in
 	b := in.bar
 	if b == barGeneric {
 		b = barGlobal
-		if s.resolve(w.w, i) == ikShared {
+		if v, k := s.row(w, i); v != nil && s.resolve(v, k) == ikShared {
 			b = barShared
 		}
 	}
@@ -1077,7 +1157,10 @@ func (s *timedSM) warpReady(w *timedWarp, t int64) {
 		return
 	case w.atBar:
 		w.state = stBarrier
-		w.atPC = w.w.PC[w.order.Latest()]
+		w.atPC = w.lastPC
+		if w.order.IsDivergent() { // viewed whole (timing_rows.go)
+			w.atPC = w.w.PC[w.order.Latest()]
+		}
 		return
 	}
 	if !w.order.IsDivergent() {
@@ -1292,11 +1375,12 @@ func earlier(a, b int64) int64 {
 
 func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 	e := s.e
-	fw := w.w
-	pc := fw.PC[i]
+	fw, r := s.row(w, i) // the row is canIssue's: it is there
+	pc := fw.PC[r]
 	in := &e.insts[pc]
+	w.lastPC = pc
 	e.inst[pc]++
-	e.thread[pc] += popc(fw.Mask[i])
+	e.thread[pc] += popc(fw.Mask[r])
 	e.issued++
 	w.markIssued(i)
 	if e.issueHook != nil {
@@ -1310,7 +1394,8 @@ func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 		}
 		sc.pipes[in.pipe].TakeN(t, n)
 	}
-	taken := i+1 < fw.Len() && fw.PC[i+1] != pc+1
+	next, ok := s.pc(w, i+1)
+	taken := ok && next != pc+1
 	if taken && in.skip != noSkip {
 		for p, n := range in.skip { // the predicated block, issued with its guard off
 			if n > 0 {
@@ -1337,7 +1422,7 @@ func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 	sc.last = w.slot
 	k := in.kind
 	if k == ikGeneric {
-		k = s.resolve(fw, i)
+		k = s.resolve(fw, r)
 	}
 	var done int64
 	switch k {
@@ -1350,18 +1435,18 @@ func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 		w.cta.waiting++
 	case ikGlobal:
 		var left int64
-		done, left = s.global(in, fw, i, t)
+		done, left = s.global(in, fw, r, t)
 		if e.cfg.SM.DrainStores {
 			w.cta.drained = max(w.cta.drained, left)
 		}
 	case ikLocal:
-		done = s.local(in, fw, i, t)
+		done = s.local(in, fw, r, t)
 	case ikShared:
-		done = s.shared(in, fw, i, t)
+		done = s.shared(in, fw, r, t)
 	case ikConst:
-		done = s.constant(fw, i, in, t)
+		done = s.constant(fw, r, in, t)
 	case ikTex:
-		done = s.texture(fw, i, in, t, texelBytes(&e.prog[pc]))
+		done = s.texture(fw, r, in, t, texelBytes(&e.prog[pc]))
 	case ikS2R:
 		done = s.sreg(t)
 	default:
@@ -1380,8 +1465,10 @@ func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 		}
 		w.sb.Add(t, in.wr, done, why)
 	}
+	s.pass(w) // no row of w is read below its run from here
 	if w.order.Finished() {
 		w.finished = true
+		s.pass(w)
 		s.live--
 		s.scheds[w.sched].pol.Remove(w.slot)
 		c := w.cta

@@ -577,41 +577,56 @@ func (o *orderer) pathOrder(w *format.Warp, window int, ord []int32) []int32 {
 	return ord
 }
 
-// warpOrder fills ord with the issue order of w's records (ord[k] is the record issued
-// k-th), or returns nil where it is the trace order.
-func (o *orderer) warpOrder(w *format.Warp, ord []int32) []int32 {
-	n := w.Len()
-	changed := false
-	ord = resize(ord, n)
-	for i := 0; i < n; {
-		entry := w.PC[i]
+// runAt is the in-block scheduler's order of the run of an in-order warp's records that
+// begins at record i (sched.Runs): the records that follow entry's block pc by pc, pc
+// giving record i's pc (false: the warp has no record i). A run of the whole block
+// shares the block's order; a shorter one's is made in buf.
+func (o *orderer) runAt(i int, pc func(int) (uint32, bool), buf *[]uint16) (int, []uint16) {
+	entry, ok := pc(i)
+	if !ok {
+		return 0, nil
+	}
+	if int(entry) >= len(o.prog) {
+		return 1, nil // the engine reports the bad pc
+	}
+	r := o.run(entry)
+	m := 1
+	for m < r.n {
+		if p, ok := pc(i + m); !ok || p != entry+uint32(m) {
+			break
+		}
+		m++
+	}
+	if r.order == nil || m == r.n {
+		return m, r.order
+	}
+	off := (*buf)[:0]
+	for _, x := range r.order {
+		if int(x) < m {
+			off = append(off, x)
+		}
+	}
+	*buf = off
+	return m, off
+}
+
+// prime schedules the runs of an in-order warp whose records have pcs pcs, in their
+// order, before the warp issues: the block scheduler's choice of pipe for an add or a
+// move (takePipe) is kept in the program row, so which of the runs through one pc was
+// scheduled last decides it, and every warp of a CTA is primed at its launch so that
+// the choice does not depend on when runAt first meets a run. (A choice per pc that no
+// run order could change is a model change: docs/issue-14.md.)
+func (o *orderer) prime(pcs []uint32) {
+	for i := 0; i < len(pcs); {
+		entry := pcs[i]
 		if int(entry) >= len(o.prog) {
-			return nil // the engine reports the bad pc
+			return // the engine reports the bad pc
 		}
 		r := o.run(entry)
-		// The records that follow entry's block pc by pc.
 		m := 1
-		for m < r.n && i+m < n && w.PC[i+m] == entry+uint32(m) {
+		for m < r.n && i+m < len(pcs) && pcs[i+m] == entry+uint32(m) {
 			m++
-		}
-		k := 0
-		if r.order == nil {
-			for j := range m {
-				ord[i+j] = int32(i + j)
-			}
-		} else {
-			for _, off := range r.order {
-				if int(off) < m {
-					ord[i+k] = int32(i + int(off))
-					k++
-				}
-			}
-			changed = true
 		}
 		i += m
 	}
-	if !changed {
-		return nil
-	}
-	return ord
 }

@@ -42,11 +42,12 @@ func rewindow(t *testing.T, r *format.Reader, batchRows, minRows int) *format.Re
 }
 
 // A trace cut into row windows replays exactly as the same trace in whole batches, in
-// both engines with any number of workers: the memory engine steps each warp from one
-// window to the next (holding only the windows its live warps are in) and the timing
-// engine reads the warps joined. Barriers (transpose_v2, reduce_v3) make warps wait for
-// each other across window boundaries; divergence_nested splits paths. Every view is
-// given back.
+// both engines with any number of workers: each engine steps each warp from one window
+// to the next, holding only the windows its live warps are in (the timing engine's
+// in-block order reads across a window's end; it joins a CTA with a warp that diverges
+// under ITS). Barriers (transpose_v2, reduce_v3) make warps wait for each other across
+// window boundaries; divergence_nested splits paths (joined on hopper, windows on
+// fermi's SIMT stack). Every view is given back.
 func TestWindowsReplayTheSame(t *testing.T) {
 	for _, k := range []struct{ name, size string }{
 		{"transpose_v2", "n=256"}, {"reduce_v3", "n=65536"}, {"matmul_naive", "width=96"}, {"divergence_nested", ""},

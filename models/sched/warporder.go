@@ -16,6 +16,13 @@ type WarpOrder struct {
 	lo     int     // in order: records issued; divergent: the oldest unissued record
 	ord    []int32 // in order: ord[k] is the record issued k-th (nil: trace order)
 	window int
+	// A streamed in-order warp (Streamed) holds one run of its order at a time: places
+	// at .. at+m-1, record at+off[k-at] issued k-th (off nil: record k); n is unknown
+	// (-1) until runs says the warp has ended.
+	runs  Runs
+	at, m int
+	off   []uint16
+	last  int // the record issued last
 	// dep[i] is the record i follows (-1: none), or reconverge: every earlier one.
 	dep  []int32
 	done []bool
@@ -27,6 +34,36 @@ const reconverge = -2
 // InOrder is the order of a warp of n records that issues them one after another:
 // record ord[k] k-th, or record k where ord is nil.
 func InOrder(n int, ord []int32) WarpOrder { return WarpOrder{n: n, ord: ord} }
+
+// Runs gives a streamed in-order warp its order a run at a time: Runs(k) is the run
+// that begins at the warp's k-th place, as its length m (0: the warp has no k-th
+// record) and its order, record k+off[j] issued at place k+j (nil: trace order, record
+// k+j): off is a permutation of 0..m-1, which the order only reads, so runs through
+// the same block may share one. Runs is called with k = 0 first, then with each run's
+// end, so a source may forget what came before k.
+type Runs func(k int) (m int, off []uint16)
+
+// Streamed is InOrder for a warp whose order is computed as it issues, a run at a time,
+// so that neither the order nor the records need be held whole: the same order as
+// InOrder given every run's ord joined.
+func Streamed(runs Runs) WarpOrder {
+	o := WarpOrder{n: -1, runs: runs}
+	o.fill()
+	return o
+}
+
+// fill moves a streamed warp on to its next run once every place of the current one
+// has issued.
+func (o *WarpOrder) fill() {
+	if o.runs == nil || o.lo < o.at+o.m || o.n >= 0 {
+		return
+	}
+	o.at = o.lo
+	o.m, o.off = o.runs(o.lo)
+	if o.m == 0 {
+		o.n = o.lo
+	}
+}
 
 // Divergent is the order of a divergent warp under Independent Thread Scheduling:
 // paths[i] is record i's path, flags[i] its flags, in which split marks a record
@@ -80,11 +117,23 @@ func (o *WarpOrder) IsDivergent() bool { return o.dep != nil }
 func (o *WarpOrder) Next() int { return o.record(o.lo) }
 
 // Latest is the record issued last, for an in-order warp; for a divergent one, the
-// record before the oldest unissued one (record 0 before any issued).
-func (o *WarpOrder) Latest() int { return o.record(max(o.lo-1, 0)) }
+// record before the oldest unissued one (record 0 before any issued). A streamed warp
+// that has issued nothing answers its first record.
+func (o *WarpOrder) Latest() int {
+	if o.runs != nil {
+		if o.lo == 0 {
+			return o.Next()
+		}
+		return o.last
+	}
+	return o.record(max(o.lo-1, 0))
+}
 
 func (o *WarpOrder) record(k int) int {
-	if o.ord == nil {
+	switch {
+	case o.off != nil:
+		return o.at + int(o.off[k-o.at])
+	case o.ord == nil:
 		return k
 	}
 	return int(o.ord[k])
@@ -119,6 +168,8 @@ func (o *WarpOrder) Candidates(fn func(i int) bool) {
 func (o *WarpOrder) Issued(i int) {
 	if o.dep == nil {
 		o.lo++
+		o.last = i
+		o.fill()
 		return
 	}
 	o.done[i] = true
@@ -128,4 +179,4 @@ func (o *WarpOrder) Issued(i int) {
 }
 
 // Finished reports whether every record has issued.
-func (o *WarpOrder) Finished() bool { return o.lo >= o.n }
+func (o *WarpOrder) Finished() bool { return o.n >= 0 && o.lo >= o.n }

@@ -84,3 +84,79 @@ func TestDivergentOrderProgresses(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamedIsInOrder: a warp whose order comes a run at a time issues the same
+// records in the same order as InOrder given the runs joined, answers Latest and
+// Finished the same after every issue, and asks for each run once, at its first place.
+func TestStreamedIsInOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 29))
+	for trial := range 2000 {
+		n := rng.IntN(60)
+		var starts []int // each run's first place
+		ord := make([]int32, n)
+		for k := 0; k < n; {
+			m := min(1+rng.IntN(9), n-k)
+			starts = append(starts, k)
+			for j, p := range rng.Perm(m) {
+				ord[k+j] = int32(k + p)
+			}
+			if rng.IntN(3) == 0 { // trace order for this run
+				for j := range m {
+					ord[k+j] = int32(k + j)
+				}
+			}
+			k += m
+		}
+		var asked []int
+		runs := func(k int) (int, []uint16) {
+			asked = append(asked, k)
+			i := slices.Index(starts, k)
+			if i < 0 {
+				return 0, nil
+			}
+			end := n
+			if i+1 < len(starts) {
+				end = starts[i+1]
+			}
+			if isTraceOrder(ord[k:end], k) {
+				return end - k, nil
+			}
+			off := make([]uint16, end-k)
+			for j, r := range ord[k:end] {
+				off[j] = uint16(int(r) - k)
+			}
+			return end - k, off
+		}
+		want := InOrder(n, ord)
+		got := Streamed(runs)
+		for step := 0; ; step++ {
+			if w, g := want.Finished(), got.Finished(); w != g {
+				t.Fatalf("trial %d step %d: Finished %v, want %v", trial, step, g, w)
+			}
+			if want.Finished() {
+				break
+			}
+			if step > 0 && want.Latest() != got.Latest() {
+				t.Fatalf("trial %d step %d: Latest %d, want %d", trial, step, got.Latest(), want.Latest())
+			}
+			w, g := want.Next(), got.Next()
+			if w != g {
+				t.Fatalf("trial %d step %d: Next %d, want %d", trial, step, g, w)
+			}
+			want.Issued(w)
+			got.Issued(g)
+		}
+		if wantAsked := append(slices.Clone(starts), n); !slices.Equal(asked, wantAsked) {
+			t.Fatalf("trial %d: runs asked at %v, want %v", trial, asked, wantAsked)
+		}
+	}
+}
+
+func isTraceOrder(ord []int32, k int) bool {
+	for j, r := range ord {
+		if int(r) != k+j {
+			return false
+		}
+	}
+	return true
+}
