@@ -820,8 +820,7 @@ func (s *timedSM) launch(t int64) {
 		return
 	}
 	c := &timedCTA{id: id, start: t}
-	pcs, ok := s.viewCTA(c)
-	if !ok {
+	if !s.viewCTA(c) {
 		return
 	}
 	if next, ok := e.grid.Peek(); ok && e.prefetch {
@@ -848,11 +847,6 @@ func (s *timedSM) launch(t int64) {
 		if e.its && c.rows == 0 && diverged(w) {
 			tw.order = sched.Divergent(w.Path, w.Flags, format.FlagSplit, format.FlagReconverge, itsWindow, e.ord.pathOrder(w, itsWindow, nil))
 		} else {
-			if c.rows == 0 {
-				e.ord.prime(w.PC)
-			} else {
-				e.ord.prime(pcs[idx])
-			}
 			pc := func(i int) (uint32, bool) { return s.pc(tw, i) }
 			tw.order = sched.Streamed(func(k int) (int, []uint16) {
 				tw.floor = k
@@ -879,19 +873,17 @@ func (s *timedSM) launch(t int64) {
 }
 
 // viewCTA views c's rows at launch: its first window, or the whole CTA where it has one
-// window or, under ITS, a warp that diverges (see timing_rows.go). For a CTA it views a
-// window at a time it also returns each warp's pcs, for orderer.prime.
-func (s *timedSM) viewCTA(c *timedCTA) (pcs [][]uint32, ok bool) {
+// window or, under ITS, a warp that diverges (see timing_rows.go).
+func (s *timedSM) viewCTA(c *timedCTA) bool {
 	e := s.e
 	n := e.r.Windows(e.ki, c.id)
-	if n > 1 {
-		var div bool
-		var err error
-		if pcs, div, err = s.survey(c.id, n); err != nil {
+	if n > 1 && e.its {
+		div, err := s.diverges(c.id, n)
+		if err != nil {
 			s.err = err
-			return nil, false
+			return false
 		}
-		if div && e.its {
+		if div {
 			n = 1
 		}
 	}
@@ -900,33 +892,30 @@ func (s *timedSM) viewCTA(c *timedCTA) (pcs [][]uint32, ok bool) {
 		warps, release, err := e.r.ViewCTA(e.ki, c.id)
 		if err != nil {
 			s.err = err
-			return nil, false
+			return false
 		}
 		c.wins[0] = ctaWindow{views: warps, release: release}
-		return nil, true
+		return true
 	}
-	return pcs, s.view(c, 0)
+	return s.view(c, 0)
 }
 
-// survey reads CTA id's n windows one at a time for each warp's pcs and whether a warp
-// ever goes more than one way.
-func (s *timedSM) survey(id, n int) (pcs [][]uint32, div bool, err error) {
+// diverges reports whether a warp of CTA id, stored in n windows, ever goes more than
+// one way: it reads the flags of the CTA's windows one window at a time.
+func (s *timedSM) diverges(id, n int) (bool, error) {
 	e := s.e
 	for j := range n {
 		views, release, err := e.r.ViewWindow(e.ki, id, j)
 		if err != nil {
-			return nil, false, err
+			return false, err
 		}
-		if j == 0 {
-			pcs = make([][]uint32, len(views))
-		}
-		for i, v := range views[:min(len(views), len(pcs))] {
-			pcs[i] = append(pcs[i], v.PC...)
-		}
-		div = div || slices.ContainsFunc(views, diverged)
+		div := slices.ContainsFunc(views, diverged)
 		release()
+		if div {
+			return true, nil
+		}
 	}
-	return pcs, div, nil
+	return false, nil
 }
 
 // diverged reports whether w's threads ever went more than one way.

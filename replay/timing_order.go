@@ -49,6 +49,11 @@ type orderer struct {
 	first   map[uint16]int32 // lowest pc that names the register
 	last    map[uint16]int32 // highest pc that names the register
 	runs    []*run           // by entry pc
+	// target[pc]: some branch of the program jumps to pc, so a block begins there.
+	// fixed: every add's and move's pipe is chosen (fixPipes); until then takePipe
+	// chooses and keeps it.
+	target []bool
+	fixed  bool
 	// scratch for schedule
 	start            int // the run's first pc
 	pred             []int32
@@ -72,6 +77,12 @@ func newOrderer(prog []format.Inst, insts []timedInst, lat func(int) int64, regs
 		}
 		if len(in.RegsWritten) == 1 {
 			o.width[in.RegsWritten[0]] = regWidth(in.PTX)
+		}
+	}
+	o.target = make([]bool, len(prog)+1)
+	for pc := range prog {
+		if t, ok := prog[pc].BranchTarget(); ok && t >= 0 && t < len(prog) {
+			o.target[t] = true
 		}
 	}
 	return o
@@ -463,6 +474,23 @@ func (o *orderer) balancePipes(fp32PerSched, int32PerSched int) {
 	}
 	o.slotCyc[pALU] = int64(max(32/max(fp32PerSched, 1), 1))
 	o.slotCyc[pINT] = int64(max(32/int32PerSched, 1))
+	o.fixPipes()
+}
+
+// fixPipes chooses every add's and move's pipe before a warp runs, as ptxas does once for
+// the static code: each basic block (from pc 0, a branch target, or the pc after a
+// block's end, to its end or the pc before the next target) is scheduled from its first
+// pc, in pc order, and its choices are kept. A run that enters a block elsewhere (a
+// trace that starts or resumes mid-block) is ordered with the pipes fixed. Before stop
+// 117 the choice was the last run's scheduled through the pc, which depended on the
+// order warps reached their runs (docs/issue-14.md item 11).
+func (o *orderer) fixPipes() {
+	for pc := range o.prog {
+		if pc == 0 || o.target[pc] || o.blockEnd(pc-1) {
+			o.run(uint32(pc))
+		}
+	}
+	o.fixed = true
 }
 
 // pipeState is the list scheduler's view of the modelled pipes: when each is next
@@ -475,7 +503,7 @@ type pipeState struct {
 // move, either of its pipes) is free: 0 when its pipe is not modelled.
 func (o *orderer) pipeFree(i int, ps *pipeState) int64 {
 	in := &o.insts[o.start+i]
-	if in.alt > 0 {
+	if in.alt > 0 && !o.fixed {
 		return min(ps.busy[pINT], ps.busy[pALU])
 	}
 	if in.pipe >= numPipes || o.slotCyc[in.pipe] == 0 {
@@ -487,7 +515,7 @@ func (o *orderer) pipeFree(i int, ps *pipeState) int64 {
 // takePipe holds i's pipe from cyc for its slots, choosing an add's or a move's.
 func (o *orderer) takePipe(i int, cyc int64, ps *pipeState) {
 	in := &o.insts[o.start+i]
-	if in.alt > 0 {
+	if in.alt > 0 && !o.fixed {
 		in.pipe, in.slots = pINT, in.intN
 		intFree, aluFree := ps.busy[pINT] <= cyc, ps.busy[pALU] <= cyc
 		if !intFree || aluFree && ps.load[pALU] < ps.load[pINT] {
@@ -608,25 +636,4 @@ func (o *orderer) runAt(i int, pc func(int) (uint32, bool), buf *[]uint16) (int,
 	}
 	*buf = off
 	return m, off
-}
-
-// prime schedules the runs of an in-order warp whose records have pcs pcs, in their
-// order, before the warp issues: the block scheduler's choice of pipe for an add or a
-// move (takePipe) is kept in the program row, so which of the runs through one pc was
-// scheduled last decides it, and every warp of a CTA is primed at its launch so that
-// the choice does not depend on when runAt first meets a run. (A choice per pc that no
-// run order could change is a model change: docs/issue-14.md.)
-func (o *orderer) prime(pcs []uint32) {
-	for i := 0; i < len(pcs); {
-		entry := pcs[i]
-		if int(entry) >= len(o.prog) {
-			return // the engine reports the bad pc
-		}
-		r := o.run(entry)
-		m := 1
-		for m < r.n && i+m < len(pcs) && pcs[i+m] == entry+uint32(m) {
-			m++
-		}
-		i += m
-	}
 }

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -143,5 +144,62 @@ BODY:
 			t.Errorf("%s: %g cycles with one lane storing, %g with all: want at most 20 more", a, div, conv)
 		}
 		t.Logf("%s: %g cycles converged, %g with the tail divergent", a, conv, div)
+	}
+}
+
+// TestPipesFixedBeforeRuns: on an arch that keeps the FP32 and integer pipes apart, an
+// add's pipe is chosen once, before any warp runs (orderer.fixPipes), so scheduling the
+// runs warps bring later, from any entry and in any order, changes no choice. Before
+// stop 117 each run's schedule overwrote the choice (the last run through a pc won),
+// which made results depend on when warps reached their runs. The program: a prologue
+// of adds falling into a loop body of FMAs and adds that branches back to its label.
+func TestPipesFixedBeforeRuns(t *testing.T) {
+	var prog []format.Inst
+	var insts []timedInst
+	add := func(d, a uint16) {
+		prog = append(prog, format.Inst{Class: format.ClassALU, RegsRead: []uint16{a}, RegsWritten: []uint16{d},
+			PTX: fmt.Sprintf("add.s32 %%r%d, %%r%d, 1;", d, a)})
+		insts = append(insts, timedInst{pipe: pINT, slots: 1, intN: 1, alt: 2, lat: 4})
+	}
+	fma := func(d uint16) {
+		prog = append(prog, format.Inst{Class: format.ClassFP32, RegsRead: []uint16{d}, RegsWritten: []uint16{d},
+			PTX: fmt.Sprintf("fma.rn.f32 %%f%d, %%f%d, %%f%d, %%f%d;", d, d, d, d)})
+		insts = append(insts, timedInst{pipe: pALU, slots: 1, lat: 4})
+	}
+	for r := range uint16(6) {
+		add(r+1, r) // the prologue: a chain of adds
+	}
+	label := len(prog)
+	for r := range uint16(8) {
+		fma(40 + r%3)
+		add(20+r, 20+r) // independent adds beside the FMAs
+	}
+	prog = append(prog, format.Inst{Class: format.ClassControl, PTX: "bra.uni L;", Target: uint32(label) + 1})
+	insts = append(insts, timedInst{pipe: numPipes, lat: 1})
+	for pc := range prog {
+		prog[pc].PC = uint32(pc)
+	}
+	e := &timer{insts: insts, lat: preset(t, "hopper").Latency}
+	o := newOrderer(prog, insts, e.planLatency, 255)
+	o.balancePipes(32, 16)
+	chosen := func() []pipe {
+		ps := make([]pipe, len(insts))
+		for pc := range insts {
+			ps[pc] = insts[pc].pipe
+		}
+		return ps
+	}
+	want := chosen()
+	if !slices.Contains(want[label:], pALU) || !slices.Contains(want[label:], pINT) {
+		t.Fatalf("the loop body's adds all went to one pipe (%v): the test needs both", want[label:])
+	}
+	for _, entries := range [][]int{{label, 0}, {0, label}, {3, label + 5, 1}} {
+		clear(o.runs)
+		for _, pc := range entries {
+			o.run(uint32(pc))
+		}
+		if got := chosen(); !slices.Equal(got, want) {
+			t.Errorf("runs scheduled from %v: pipes %v, want %v as fixed", entries, got, want)
+		}
 	}
 }
