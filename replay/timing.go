@@ -225,23 +225,23 @@ type timedWarp struct {
 	armFree, armBusy int64
 
 	// w is the view holding the row it read last, from row base of the warp on (see
-	// timing_rows.go); idx is its place in its CTA. It holds windows left.. of its CTA,
-	// and its order's current run begins at row floor. none is an empty view naming it,
-	// where w points once it has left w's window.
-	w      *format.Warp
-	base   int
-	idx    int
-	left   int
-	floor  int
-	none   format.Warp
-	lastPC uint32 // the pc of the record it issued last
-	ordBuf []uint16
-	cta    *timedCTA
-	slot   int
-	sched  int
+	// timing_rows.go), or noRows once it has left that view's window.
+	w     *format.Warp
+	cta   *timedCTA
+	slot  int
+	sched int
 
-	order sched.WarpOrder // which records may issue next
-	cp    copyGroups      // its cp.async copies in flight
+	order  sched.WarpOrder // which records may issue next
+	base   int
+	lastPC uint32 // the pc of the record it issued last
+
+	cp copyGroups // its cp.async copies in flight
+
+	// idx is its place in its CTA. It holds windows left.. of its CTA, and its order's
+	// current run begins at row floor (ordBuf: the run's order when it is not a
+	// whole block's).
+	idx, left, floor int
+	ordBuf           []uint16
 
 	sb sched.Scoreboard
 }
@@ -840,18 +840,13 @@ func (s *timedSM) launch(t int64) {
 			return
 		}
 		tw := &timedWarp{w: w, idx: idx, cta: c, slot: slot, sched: slot % len(s.scheds), finished: w.Len() == 0, since: t, okRec: -1, barAt: math.MinInt64 / 2}
-		tw.none = format.Warp{Kernel: w.Kernel, CTA: w.CTA, Warp: w.Warp}
 		if e.loops > 0 {
 			tw.trips = make([]uint32, e.loops)
 		}
 		if e.its && c.rows == 0 && diverged(w) {
 			tw.order = sched.Divergent(w.Path, w.Flags, format.FlagSplit, format.FlagReconverge, itsWindow, e.ord.pathOrder(w, itsWindow, nil))
 		} else {
-			pc := func(i int) (uint32, bool) { return s.pc(tw, i) }
-			tw.order = sched.Streamed(func(k int) (int, []uint16) {
-				tw.floor = k
-				return e.ord.runAt(k, pc, &tw.ordBuf)
-			})
+			tw.order = sched.Streamed(func(k int) (int, []uint16) { return s.runAt(tw, k) })
 		}
 		s.slots[slot] = tw
 		c.warps = append(c.warps, tw)
@@ -980,12 +975,12 @@ func (s *timedSM) canIssue(w *timedWarp, i int, t int64) bool {
 		pc, ok := s.pc(w, i)
 		if !ok {
 			if s.err == nil {
-				s.err = fmt.Errorf("warp %d of CTA %d: no record %d", w.w.Warp, w.w.CTA, i)
+				s.err = fmt.Errorf("warp %d of CTA %d: no record %d", w.idx, w.cta.id, i)
 			}
 			return false
 		}
 		if int(pc) >= len(e.insts) {
-			s.err = fmt.Errorf("warp %d of CTA %d: pc %d outside the program table (%d rows)", w.w.Warp, w.w.CTA, pc, len(e.insts))
+			s.err = fmt.Errorf("warp %d of CTA %d: pc %d outside the program table (%d rows)", w.idx, w.cta.id, pc, len(e.insts))
 			return false
 		}
 		in = &e.insts[pc]
@@ -1364,7 +1359,13 @@ func earlier(a, b int64) int64 {
 
 func (s *timedSM) issue(w *timedWarp, i int, t int64) {
 	e := s.e
-	fw, r := s.row(w, i) // the row is canIssue's: it is there
+	fw, r := s.row(w, i) // canIssue's row, in a window w still holds
+	if fw == nil {
+		if s.err == nil {
+			s.err = fmt.Errorf("warp %d of CTA %d: record %d issued without its row", w.idx, w.cta.id, i)
+		}
+		return
+	}
 	pc := fw.PC[r]
 	in := &e.insts[pc]
 	w.lastPC = pc

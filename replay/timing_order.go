@@ -544,11 +544,11 @@ func resize[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// pathOrder is warpOrder for a warp that diverged under ITS, in the form
+// pathOrder is the in-block order (runAt) for a warp that diverged under ITS, in the form
 // sched.Divergent takes: each path's records in the in-block scheduler's order, run
 // by run, where ord[k] is the record that takes record k's place in its path (nil:
 // trace order). A path's run is its records that follow an entry pc's block pc by pc,
-// as in warpOrder, with the other paths' records between them left out. A record where
+// as in runAt, with the other paths' records between them left out. A record where
 // the paths rejoin is a run of its own (it follows every earlier record, so nothing
 // of its path may pass it), and a run that spans window records of the trace or more
 // keeps trace order, so that the warp never waits on a record past its window.
@@ -606,20 +606,20 @@ func (o *orderer) pathOrder(w *format.Warp, window int, ord []int32) []int32 {
 }
 
 // runAt is the in-block scheduler's order of the run of an in-order warp's records that
-// begins at record i (sched.Runs): the records that follow entry's block pc by pc, pc
-// giving record i's pc (false: the warp has no record i). A run of the whole block
-// shares the block's order; a shorter one's is made in buf.
-func (o *orderer) runAt(i int, pc func(int) (uint32, bool), buf *[]uint16) (int, []uint16) {
-	entry, ok := pc(i)
-	if !ok {
-		return 0, nil
-	}
+// begins at record i (sched.Runs): the records that follow entry's block pc by pc.
+// pcs holds the pcs of records i, i+1, ... as far as they are at hand (at least
+// record i's), and pc gives a later record's (false: the warp has no such record). A
+// run of the whole block shares the block's order; a shorter one's is made in buf.
+func (o *orderer) runAt(i int, pcs []uint32, pc func(int) (uint32, bool), buf *[]uint16) (int, []uint16) {
+	entry := pcs[0]
 	if int(entry) >= len(o.prog) {
 		return 1, nil // the engine reports the bad pc
 	}
 	r := o.run(entry)
 	m := 1
-	for m < r.n {
+	for ; m < r.n && m < len(pcs) && pcs[m] == entry+uint32(m); m++ {
+	}
+	for m < r.n && m >= len(pcs) {
 		if p, ok := pc(i + m); !ok || p != entry+uint32(m) {
 			break
 		}

@@ -73,9 +73,14 @@ func (s *timedSM) corrupt(c *timedCTA, f string, args ...any) bool {
 // row is the view holding row i of w and i's place in it, or nil where w has no row i
 // (or viewing its window failed: s.err says so).
 func (s *timedSM) row(w *timedWarp, i int) (*format.Warp, int) {
-	if k := i - w.base; k >= 0 && k < w.w.Len() {
-		return w.w, k
+	if k := uint(i - w.base); k < uint(len(w.w.PC)) {
+		return w.w, int(k)
 	}
+	return s.seek(w, i)
+}
+
+// seek is row for a row outside w's current view.
+func (s *timedSM) seek(w *timedWarp, i int) (*format.Warp, int) {
 	c := w.cta
 	if c.rows == 0 || i < 0 {
 		return nil, 0
@@ -93,9 +98,27 @@ func (s *timedSM) row(w *timedWarp, i int) (*format.Warp, int) {
 	return v, k
 }
 
-// pc is row i's pc, for the orderer.
+// runAt is w's run that begins at row k (sched.Runs), whose rows w holds from now on.
+func (s *timedSM) runAt(w *timedWarp, k int) (int, []uint16) {
+	w.floor = k
+	v, r := s.row(w, k)
+	if v == nil {
+		return 0, nil
+	}
+	return s.e.ord.runAt(k, v.PC[r:], func(i int) (uint32, bool) { return s.pc(w, i) }, &w.ordBuf)
+}
+
+// pc is row i's pc.
 func (s *timedSM) pc(w *timedWarp, i int) (uint32, bool) {
-	v, k := s.row(w, i)
+	if pcs := w.w.PC; uint(i-w.base) < uint(len(pcs)) {
+		return pcs[i-w.base], true
+	}
+	return s.seekPC(w, i)
+}
+
+// seekPC is pc for a row outside w's current view.
+func (s *timedSM) seekPC(w *timedWarp, i int) (uint32, bool) {
+	v, k := s.seek(w, i)
 	if v == nil {
 		return 0, false
 	}
@@ -117,6 +140,6 @@ func (s *timedSM) pass(w *timedWarp) {
 		c.wins.leave(w.left)
 	}
 	if w.base/c.rows < w.left {
-		w.w, w.base = &w.none, 0
+		w.w, w.base = noRows, 0
 	}
 }

@@ -12,20 +12,26 @@ package sched
 // that is never too loose), and a reconvergence record follows every earlier record.
 // It looks at most window records past the oldest it has not issued.
 type WarpOrder struct {
-	n      int
-	lo     int     // in order: records issued; divergent: the oldest unissued record
-	ord    []int32 // in order: ord[k] is the record issued k-th (nil: trace order)
-	window int
+	n  int
+	lo int // in order: records issued; divergent: the oldest unissued record
 	// A streamed in-order warp (Streamed) holds one run of its order at a time: places
 	// at .. at+m-1, record at+off[k-at] issued k-th (off nil: record k); n is unknown
 	// (-1) until runs says the warp has ended.
-	runs  Runs
-	at, m int
-	off   []uint16
-	last  int // the record issued last
-	// dep[i] is the record i follows (-1: none), or reconverge: every earlier one.
-	dep  []int32
-	done []bool
+	at, m       int
+	off         []uint16
+	runs        Runs
+	last        int     // the record issued last
+	ord         []int32 // in order: ord[k] is the record issued k-th (nil: trace order)
+	*divergence         // a divergent warp's (nil: in order)
+}
+
+// divergence is a divergent warp's order: dep[i] is the record i follows (-1: none), or
+// reconverge: every earlier one. It is apart from WarpOrder, which a timing engine keeps
+// in each warp's hottest bytes, because few warps diverge.
+type divergence struct {
+	window int
+	dep    []int32
+	done   []bool
 }
 
 // reconverge in WarpOrder.dep marks a record that follows every earlier record.
@@ -55,9 +61,12 @@ func Streamed(runs Runs) WarpOrder {
 // fill moves a streamed warp on to its next run once every place of the current one
 // has issued.
 func (o *WarpOrder) fill() {
-	if o.runs == nil || o.lo < o.at+o.m || o.n >= 0 {
-		return
+	if o.runs != nil && o.lo >= o.at+o.m && o.n < 0 {
+		o.nextRun()
 	}
+}
+
+func (o *WarpOrder) nextRun() {
 	o.at = o.lo
 	o.m, o.off = o.runs(o.lo)
 	if o.m == 0 {
@@ -78,7 +87,7 @@ func (o *WarpOrder) fill() {
 // it never looks at.
 func Divergent[F ~uint8](paths []uint16, flags []F, split, rejoin F, window int, ord []int32) WarpOrder {
 	n := len(paths)
-	o := WarpOrder{n: n, window: window, dep: make([]int32, n), done: make([]bool, n)}
+	o := WarpOrder{n: n, divergence: &divergence{window: window, dep: make([]int32, n), done: make([]bool, n)}}
 	last := map[uint16]int32{}
 	lastSplit := int32(-1)
 	rec := func(k int) int32 {
@@ -111,7 +120,7 @@ func Divergent[F ~uint8](paths []uint16, flags []F, split, rejoin F, window int,
 }
 
 // IsDivergent reports whether the warp may issue from several paths.
-func (o *WarpOrder) IsDivergent() bool { return o.dep != nil }
+func (o *WarpOrder) IsDivergent() bool { return o.divergence != nil }
 
 // Next is the record an in-order warp issues next (the only candidate).
 func (o *WarpOrder) Next() int { return o.record(o.lo) }
@@ -143,7 +152,7 @@ func (o *WarpOrder) record(k int) int {
 // fn returns true: the next record of an in-order warp; of a divergent warp, each
 // unissued record within the window whose predecessor has issued.
 func (o *WarpOrder) Candidates(fn func(i int) bool) {
-	if o.dep == nil {
+	if o.divergence == nil {
 		fn(o.Next())
 		return
 	}
@@ -166,7 +175,7 @@ func (o *WarpOrder) Candidates(fn func(i int) bool) {
 
 // Issued records that record i issued. i must be a candidate.
 func (o *WarpOrder) Issued(i int) {
-	if o.dep == nil {
+	if o.divergence == nil {
 		o.lo++
 		o.last = i
 		o.fill()
