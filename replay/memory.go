@@ -134,50 +134,6 @@ type ctaState struct {
 	wins ctaWindows
 }
 
-// ctaWindow is one row window of a resident CTA: its warps' views while it is held, and
-// how many live warps have not yet passed it.
-type ctaWindow struct {
-	views   []*format.Warp
-	release func()
-	pending int
-}
-
-// noRows is where a finished warp points: its window may be given back.
-var noRows = &format.Warp{}
-
-// load views window j of the CTA.
-func (c *ctaState) load(r *format.Reader, kernel, j int) error {
-	views, release, err := r.ViewWindow(kernel, c.id, j)
-	if err != nil {
-		return err
-	}
-	c.wins[j].views, c.wins[j].release = views, release
-	return nil
-}
-
-// ctaWindows is a resident CTA's row windows, in either engine.
-type ctaWindows []ctaWindow
-
-// leave records that one live warp is past window j, giving the window back once no
-// live warp needs it.
-func (ws ctaWindows) leave(j int) {
-	w := &ws[j]
-	if w.pending--; w.pending == 0 && w.release != nil {
-		w.release()
-		w.views, w.release = nil, nil
-	}
-}
-
-// release gives back every window still held.
-func (ws ctaWindows) release() {
-	for j := range ws {
-		if w := &ws[j]; w.release != nil {
-			w.release()
-			w.views, w.release = nil, nil
-		}
-	}
-}
-
 // nextWindow moves warp j of c, out of rows in its window, on to its rows in the next
 // window, and reports whether it has any; one without has finished, and leaves every
 // window it had not passed.
@@ -185,7 +141,7 @@ func (c *ctaState) nextWindow(r *format.Reader, kernel, j int) (bool, error) {
 	ws := &c.warps[j]
 	if n := ws.win + 1; n < len(c.wins) {
 		if c.wins[n].views == nil {
-			if err := c.load(r, kernel, n); err != nil {
+			if err := c.wins.view(r, kernel, c.id, n); err != nil {
 				return false, err
 			}
 		}
@@ -752,7 +708,7 @@ func (s *smState) rowUse(w *format.Warp, i int, line uint64, width int) (use [4]
 func (s *smState) runRound(r *format.Reader, kernel int) {
 	for _, id := range s.pending {
 		c := &ctaState{id: id, wins: make([]ctaWindow, max(1, r.Windows(kernel, id)))}
-		if err := c.load(r, kernel, 0); err != nil {
+		if err := c.wins.view(r, kernel, c.id, 0); err != nil {
 			s.err = err
 			return
 		}

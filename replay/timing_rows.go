@@ -36,12 +36,11 @@ func (s *timedSM) view(c *timedCTA, j int) bool {
 	e := s.e
 	for c.viewed <= j {
 		k := c.viewed
-		views, release, err := e.r.ViewWindow(e.ki, c.id, k)
-		if err != nil {
+		if err := c.wins.view(e.r, e.ki, c.id, k); err != nil {
 			s.err = err
 			return false
 		}
-		c.wins[k] = ctaWindow{views: views, release: release, pending: c.wins[k].pending}
+		views := c.wins[k].views
 		c.viewed++
 		if k == 0 {
 			c.last = make([]int, len(views))
@@ -110,15 +109,7 @@ func (s *timedSM) runAt(w *timedWarp, k int) (int, []uint16) {
 
 // pc is row i's pc.
 func (s *timedSM) pc(w *timedWarp, i int) (uint32, bool) {
-	if pcs := w.w.PC; uint(i-w.base) < uint(len(pcs)) {
-		return pcs[i-w.base], true
-	}
-	return s.seekPC(w, i)
-}
-
-// seekPC is pc for a row outside w's current view.
-func (s *timedSM) seekPC(w *timedWarp, i int) (uint32, bool) {
-	v, k := s.seek(w, i)
+	v, k := s.row(w, i)
 	if v == nil {
 		return 0, false
 	}
