@@ -27,7 +27,7 @@
 //     default), which the decoder verifies (ErrCorruptZstd).
 //   - Every length and offset of the footer and of each record batch's header is checked
 //     against the file, and each buffer's claimed size against its compressed bytes
-//     (maxZstdRatio), before anything is allocated for it.
+//     (MaxZstdRatio), before anything is allocated for it.
 //
 // TestCorruptionNeverSilent holds this: every bit flip of the footer and of each batch
 // header, sampled flips of the batch bodies and of the head schema message, truncations

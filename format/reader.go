@@ -745,11 +745,11 @@ func (sc *scratch) checkLayout(off int64, idx int, v Version) error {
 	return nil
 }
 
-// maxZstdRatio bounds how many bytes a zstd frame can decode to per byte it occupies. A
+// MaxZstdRatio bounds how many bytes a zstd frame can decode to per byte it occupies. A
 // block holds at most 128 KiB (RFC 8878, Block_Maximum_Size) and costs at least 4 bytes
 // (a 3-byte header and an RLE block's one byte), so no frame expands more than 32768
 // times.
-const maxZstdRatio = (128 << 10) / 4
+const MaxZstdRatio = (128 << 10) / 4
 
 // checkBuffer checks, before anything is allocated for it, that buffer bi of body lies
 // inside the body and can hold a column of size bytes: its length prefix says so, and a
@@ -773,7 +773,7 @@ func (sc *scratch) checkBuffer(body []byte, bodyAt int64, batch, bi, size int) e
 			if ulen != int64(size) {
 				return corrupt(ErrCorrupt, at, batch, "buffer %d holds %d bytes, its column needs %d", bi, ulen, size)
 			}
-			if int64(size) > have*maxZstdRatio {
+			if int64(size) > have*MaxZstdRatio {
 				return corrupt(ErrCorruptZstd, at, batch, "buffer %d: %d compressed bytes cannot decode to the %d its column needs", bi, have, size)
 			}
 			return nil

@@ -97,7 +97,8 @@ func Metrics(w io.Writer, rows func(func(MetricRow) error) error) error {
 // It reads the column chunks itself, a few thousand rows at a time, rather than through
 // pqarrow's record reader: that one opens columns on goroutines of its own, where a
 // damaged file's panic (a negative chunk length in GetStream, found by FuzzReadMetrics)
-// kills the process before any recover can see it.
+// kills the process before any recover can see it. It checks each row group's page
+// headers first (checkPages), since arrow's page reader can loop forever on a damaged one.
 func ReadMetrics(ctx context.Context, path string, fn func(MetricRow) error) (err error) {
 	defer func() {
 		// arrow's Parquet reader can panic on a damaged file rather than return an error.
@@ -123,8 +124,16 @@ func ReadMetrics(ctx context.Context, path string, fn func(MetricRow) error) (er
 	if got, want := columns(schema), columns(metricSchema); got != want {
 		return fmt.Errorf("%s: not a metrics file: columns %s, want %s", path, got, want)
 	}
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
 	for g := 0; g < pf.NumRowGroups(); g++ {
-		if err := readMetricGroup(ctx, pf.RowGroup(g), fn); err != nil {
+		err := checkPages(f, st.Size(), pf.MetaData().RowGroup(g))
+		if err == nil {
+			err = readMetricGroup(ctx, pf.RowGroup(g), fn)
+		}
+		if err != nil {
 			if errors.Is(err, errMetricFile) {
 				return fmt.Errorf("%s: row group %d: %w", path, g, err)
 			}
