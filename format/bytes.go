@@ -38,6 +38,20 @@ func resize[T any](s []T, n int) []T {
 // back to exact copies, about a third slower. A block is at most 128 KiB.
 const zstdSlack = 128<<10 + 16
 
+// carve takes n elements of T from b at *at, aligned to T's size, and advances *at past
+// them. b must be 8-byte aligned (any allocation of 8 bytes or more is) and hold them.
+func carve[T integer](b []byte, at *int, n int) []T {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	*at = (*at + size - 1) &^ (size - 1)
+	lo := *at
+	*at += n * size
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(&b[lo])), n)
+}
+
 // resizeSlack is resize with zstdSlack bytes of spare capacity; it returns the byte view
 // of the n elements, with the spare capacity.
 func resizeSlack[T integer](s *[]T, n int) []byte {

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -579,6 +580,10 @@ func (rd *Reader) groupOf(idx int) int {
 // cached batch keeps its decoder, so the zstd decoder and the compressed bytes, needed
 // only while decoding, are apart in scratch.
 type decoder struct {
+	// slab holds the per-row columns below, cols' and mode, flags and stride, in one
+	// allocation with zstdSlack spare bytes at its end only (sized exactly, it is reused
+	// by the next batch whose columns fit).
+	slab      []byte
 	cols      batchCols // cols.deltas holds the deltas only when one needs 64 bits
 	deltas32  []int32   // the deltas, when they all fit 32 bits but not 16
 	deltas16  []int16   // the deltas, when they all fit 16 bits
@@ -608,6 +613,12 @@ type scratch struct {
 	window []uint32
 	bm     batchMeta
 	deltas []int64 // the deltas column as stored, before narrow
+	// The columns check reads and no view does: each row's CTA, warp and info byte
+	// (split into the decoder's mode and flags), and its stride as stored (widened
+	// into the decoder's stride). Here rather than in the decoder, a cached batch does
+	// not keep them: 7 bytes a row.
+	cta, warp, info []uint8
+	stride          []int32
 }
 
 func (rd *Reader) scratch() *scratch {
@@ -635,15 +646,47 @@ var (
 // windowBuffer is the window column's values (V3).
 var windowBuffer = dataBuffer[colWindow]
 
-// rowBytes is what a decoder holds per row: the columns, the list offsets, and mode,
-// flags and the widened stride.
-const rowBytes = 1 + 1 + 4 + 4 + 2 + 1 + 8 + 4 + 4 + 4 + 2 + 8
+// rowBytes is what decoding takes per row: the columns as stored, the list offsets, and
+// mode, flags and the widened stride. heldRowBytes is what a decoded batch keeps: all
+// that but the CTA, warp and info bytes and the stride as stored (scratch's).
+const (
+	rowBytes     = 1 + 1 + 4 + 4 + 2 + 1 + 8 + 4 + 4 + 4 + 2 + 8
+	heldRowBytes = rowBytes - 1 - 1 - 1 - 4
+)
 
 // footprint is about how many bytes the decoded batch occupies.
 func (d *decoder) footprint() int64 {
+	return int64(cap(d.slab) + 8*len(d.cols.deltas) + 4*len(d.deltas32) + 2*len(d.deltas16) + 8*len(d.warpStart))
+}
+
+// slabBytes is b, a column in the slab, with the rest of the slab as its capacity: the
+// zstd decoder's room to write past it.
+func (d *decoder) slabBytes(b []byte) []byte {
+	if len(b) == 0 {
+		return nil
+	}
+	off := int(uintptr(unsafe.Pointer(&b[0])) - uintptr(unsafe.Pointer(&d.slab[0])))
+	return d.slab[off : off+len(b)]
+}
+
+// cut lays out the slab for a batch of n rows and nCoords coordinates: the columns read
+// from the batch (base, pc, mask, the two list offsets, coords, path), then those check
+// fills (stride, mode, flags), each aligned to its element, then zstdSlack bytes, which
+// the last column read needs and every earlier one has through the columns after it.
+func (d *decoder) cut(n, nCoords int) {
+	need := 8*n + 4*n + 4*n + 4*(n+1) + 4*(n+1) + 4*nCoords + 2*n + 6 + 8*n + n + n + zstdSlack
+	if cap(d.slab) < need {
+		d.slab = make([]byte, need)
+	}
+	at := 0
 	c := &d.cols
-	return int64(c.rows()*rowBytes + 8*len(c.deltas) + 4*len(d.deltas32) + 2*len(d.deltas16) +
-		4*len(c.coords) + 8*len(d.warpStart))
+	c.base = carve[uint64](d.slab, &at, n)
+	c.pc, c.mask = carve[uint32](d.slab, &at, n), carve[uint32](d.slab, &at, n)
+	c.doff, c.coff = carve[uint32](d.slab, &at, n+1), carve[uint32](d.slab, &at, n+1)
+	c.coords = carve[int32](d.slab, &at, nCoords)
+	c.path = carve[uint16](d.slab, &at, n)
+	d.stride = carve[int64](d.slab, &at, n)
+	d.mode, d.flags = carve[AddrMode](d.slab, &at, n), carve[Flags](d.slab, &at, n)
 }
 
 // decode reads batch idx of kernel into d, checking everything a later step indexes with.
@@ -688,22 +731,25 @@ func (rd *Reader) decode(d *decoder, kernel, idx int) (err error) {
 		}
 	}
 	c := &d.cols
+	d.cut(n, int(nCoords))
+	// The slab's columns are read in the order cut lays them out: a zstd frame may write
+	// past its column into the next ones' space, which they overwrite when read.
 	dsts := [...]struct {
 		buf int
 		dst []byte
 	}{
-		{dataBuffer[colCTA], resizeSlack(&c.cta, n)},
-		{dataBuffer[colWarp], resizeSlack(&c.warp, n)},
-		{dataBuffer[colPC], resizeSlack(&c.pc, n)},
-		{dataBuffer[colMask], resizeSlack(&c.mask, n)},
-		{dataBuffer[colPath], resizeSlack(&c.path, n)},
-		{dataBuffer[colInfo], resizeSlack(&c.info, n)},
-		{dataBuffer[colBase], resizeSlack(&c.base, n)},
-		{dataBuffer[colStride], resizeSlack(&c.stride, n)},
-		{dataBuffer[colDeltas], resizeSlack(&c.doff, n+1)},
+		{dataBuffer[colCTA], resizeSlack(&sc.cta, n)},
+		{dataBuffer[colWarp], resizeSlack(&sc.warp, n)},
+		{dataBuffer[colInfo], resizeSlack(&sc.info, n)},
+		{dataBuffer[colStride], resizeSlack(&sc.stride, n)},
 		{childBuffer[colDeltas], resizeSlack(&sc.deltas, int(nDeltas))},
-		{dataBuffer[colCoords], resizeSlack(&c.coff, n+1)},
-		{childBuffer[colCoords], resizeSlack(&c.coords, int(nCoords))},
+		{dataBuffer[colBase], d.slabBytes(asBytes(c.base))},
+		{dataBuffer[colPC], d.slabBytes(asBytes(c.pc))},
+		{dataBuffer[colMask], d.slabBytes(asBytes(c.mask))},
+		{dataBuffer[colDeltas], d.slabBytes(asBytes(c.doff))},
+		{dataBuffer[colCoords], d.slabBytes(asBytes(c.coff))},
+		{childBuffer[colCoords], d.slabBytes(asBytes(c.coords))},
+		{dataBuffer[colPath], d.slabBytes(asBytes(c.path))},
 	}
 	for _, x := range dsts {
 		if err := sc.readBuffer(body, bodyAt, idx, x.buf, x.dst); err != nil {
@@ -721,7 +767,7 @@ func (rd *Reader) decode(d *decoder, kernel, idx int) (err error) {
 	d.kernel, d.cta0, d.wpc = kernel, (gi-rd.first[kernel])*g, l.WarpsPerCTA()
 	d.window = idx - rd.groups[gi]
 	d.ctas = min(g, l.NumCTAs()-d.cta0)
-	return d.check(len(l.Program.Insts), l.OOBWarn, blk.offset, idx)
+	return d.check(sc, len(l.Program.Insts), l.OOBWarn, blk.offset, idx)
 }
 
 // checkLayout checks the field nodes and buffers of the batch header in sc.bm against
@@ -845,10 +891,10 @@ func (d *decoder) narrow(sc *scratch) {
 	}
 }
 
-// check validates the decoded columns against each other and the launch (progLen rows
-// in its program; FlagOOB only where oobWarn), splits info into mode and flags, finds
-// each warp's rows, and undoes the base delta.
-func (d *decoder) check(progLen int, oobWarn bool, off int64, batch int) error {
+// check validates the decoded columns (with sc's) against each other and the launch
+// (progLen rows in its program; FlagOOB only where oobWarn), splits info into mode and
+// flags, widens the stride, finds each warp's rows, and undoes the base delta.
+func (d *decoder) check(sc *scratch, progLen int, oobWarn bool, off int64, batch int) error {
 	c := &d.cols
 	n := c.rows()
 	bad := func(row int, format string, args ...any) error {
@@ -858,7 +904,6 @@ func (d *decoder) check(progLen int, oobWarn bool, off int64, batch int) error {
 	if nDeltas, _ := all.deltaLen(); c.doff[0] != 0 || c.doff[n] != uint32(nDeltas) || c.coff[0] != 0 || c.coff[n] != uint32(len(c.coords)) {
 		return bad(-1, "list offsets do not span their values")
 	}
-	d.mode, d.flags, d.stride = resize(d.mode, n), resize(d.flags, n), resize(d.stride, n)
 	wpc, slots := d.wpc, d.ctas*d.wpc
 	d.warpStart = resize(d.warpStart, slots+1)
 	last := resize(d.lastBase, progLen)
@@ -866,9 +911,9 @@ func (d *decoder) check(progLen int, oobWarn bool, off int64, batch int) error {
 	clear(last)
 	// Locals sliced to n let the compiler drop most bounds checks in this loop, which runs
 	// once per warp-instruction read.
-	cta, warp, pcs, mask, info, base := c.cta[:n], c.warp[:n], c.pc[:n], c.mask[:n], c.info[:n], c.base[:n]
+	cta, warp, pcs, mask, info, base := sc.cta[:n], sc.warp[:n], c.pc[:n], c.mask[:n], sc.info[:n], c.base[:n]
 	doff, coff := c.doff[1:n+1], c.coff[1:n+1]
-	mode, flags, stride, stride32 := d.mode[:n], d.flags[:n], d.stride[:n], c.stride[:n]
+	mode, flags, stride, stride32 := d.mode[:n], d.flags[:n], d.stride[:n], sc.stride[:n]
 	var refused uint8 // info bits this launch may not have
 	if !oobWarn {
 		refused = uint8(FlagOOB)
