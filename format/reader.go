@@ -583,10 +583,12 @@ type decoder struct {
 	// slab holds the per-row columns below, cols' and mode, flags and stride, in one
 	// allocation with zstdSlack spare bytes at its end only (sized exactly, it is reused
 	// by the next batch whose columns fit).
-	slab      []byte
-	cols      batchCols // cols.deltas holds the deltas only when one needs 64 bits
-	deltas32  []int32   // the deltas, when they all fit 32 bits but not 16
-	deltas16  []int16   // the deltas, when they all fit 16 bits
+	slab []byte
+	// cols.deltas holds the deltas only when one needs 64 bits; cols.cta, warp, info
+	// and stride stay empty (scratch holds them while the batch is checked).
+	cols      batchCols
+	deltas32  []int32 // the deltas, when they all fit 32 bits but not 16
+	deltas16  []int16 // the deltas, when they all fit 16 bits
 	mode      []AddrMode
 	flags     []Flags
 	stride    []int64 // the stride column, widened
