@@ -649,8 +649,9 @@ var (
 var windowBuffer = dataBuffer[colWindow]
 
 // rowBytes is what decoding takes per row: the columns as stored, the list offsets, and
-// mode, flags and the widened stride. heldRowBytes is what a decoded batch keeps: all
-// that but the CTA, warp and info bytes and the stride as stored (scratch's).
+// mode, flags and the widened stride. heldRowBytes is what a decoded batch keeps a row
+// in its slab (cut): all that but the CTA, warp and info bytes and the stride as
+// stored (scratch's).
 const (
 	rowBytes     = 1 + 1 + 4 + 4 + 2 + 1 + 8 + 4 + 4 + 4 + 2 + 8
 	heldRowBytes = rowBytes - 1 - 1 - 1 - 4
@@ -671,23 +672,23 @@ func (d *decoder) slabBytes(b []byte) []byte {
 	return d.slab[off : off+len(b)]
 }
 
-// cut lays out the slab for a batch of n rows and nCoords coordinates: the columns read
-// from the batch (base, pc, mask, the two list offsets, coords, path), then those check
-// fills (stride, mode, flags), each aligned to its element, then zstdSlack bytes, which
-// the last column read needs and every earlier one has through the columns after it.
+// cut lays out the slab for a batch of n rows and nCoords coordinates, widest elements
+// first so that none needs padding: base and the stride check fills, then the columns
+// read from the batch in the order decode reads them (pc, mask, the two list offsets,
+// coords, path), then mode and flags (check's), then zstdSlack bytes, which the last
+// column read needs and every earlier one has through the columns after it.
 func (d *decoder) cut(n, nCoords int) {
-	need := 8*n + 4*n + 4*n + 4*(n+1) + 4*(n+1) + 4*nCoords + 2*n + 6 + 8*n + n + n + zstdSlack
+	need := heldRowBytes*n + 2*4 + 4*nCoords + zstdSlack // the list offsets have n+1 entries
 	if cap(d.slab) < need {
 		d.slab = make([]byte, need)
 	}
 	at := 0
 	c := &d.cols
-	c.base = carve[uint64](d.slab, &at, n)
+	c.base, d.stride = carve[uint64](d.slab, &at, n), carve[int64](d.slab, &at, n)
 	c.pc, c.mask = carve[uint32](d.slab, &at, n), carve[uint32](d.slab, &at, n)
 	c.doff, c.coff = carve[uint32](d.slab, &at, n+1), carve[uint32](d.slab, &at, n+1)
 	c.coords = carve[int32](d.slab, &at, nCoords)
 	c.path = carve[uint16](d.slab, &at, n)
-	d.stride = carve[int64](d.slab, &at, n)
 	d.mode, d.flags = carve[AddrMode](d.slab, &at, n), carve[Flags](d.slab, &at, n)
 }
 
@@ -735,7 +736,8 @@ func (rd *Reader) decode(d *decoder, kernel, idx int) (err error) {
 	c := &d.cols
 	d.cut(n, int(nCoords))
 	// The slab's columns are read in the order cut lays them out: a zstd frame may write
-	// past its column into the next ones' space, which they overwrite when read.
+	// past its column into the next ones' space, which they overwrite when read (or
+	// check does, when it fills them).
 	dsts := [...]struct {
 		buf int
 		dst []byte

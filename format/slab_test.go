@@ -5,10 +5,10 @@ import (
 	"unsafe"
 )
 
-// cut lays a batch's columns out in one slab: each aligned to its element, in the order
-// decode reads them, none overlapping the next, and every column read from the batch
-// with at least zstdSlack bytes after it (its frame may write past it). A slab from a
-// larger batch is reused.
+// cut lays a batch's columns out in one slab: each aligned to its element, in cut's
+// order (those read from the batch in the order decode reads them), none overlapping
+// the next, and every column read from the batch with at least zstdSlack bytes after
+// it (its frame may write past it). A slab from a larger batch is reused.
 func TestCutLaysColumnsApart(t *testing.T) {
 	var d decoder
 	for _, tc := range []struct{ n, coords int }{{1000, 6}, {0, 0}, {1, 0}, {7, 14}, {333, 0}} {
@@ -28,13 +28,13 @@ func TestCutLaysColumnsApart(t *testing.T) {
 		}
 		cols := []col{
 			{"base", ptr(unsafe.Pointer(unsafe.SliceData(c.base)), len(c.base)), len(c.base), 8, true},
+			{"stride", ptr(unsafe.Pointer(unsafe.SliceData(d.stride)), len(d.stride)), len(d.stride), 8, false},
 			{"pc", ptr(unsafe.Pointer(unsafe.SliceData(c.pc)), len(c.pc)), len(c.pc), 4, true},
 			{"mask", ptr(unsafe.Pointer(unsafe.SliceData(c.mask)), len(c.mask)), len(c.mask), 4, true},
 			{"doff", ptr(unsafe.Pointer(unsafe.SliceData(c.doff)), len(c.doff)), len(c.doff), 4, true},
 			{"coff", ptr(unsafe.Pointer(unsafe.SliceData(c.coff)), len(c.coff)), len(c.coff), 4, true},
 			{"coords", ptr(unsafe.Pointer(unsafe.SliceData(c.coords)), len(c.coords)), len(c.coords), 4, true},
 			{"path", ptr(unsafe.Pointer(unsafe.SliceData(c.path)), len(c.path)), len(c.path), 2, true},
-			{"stride", ptr(unsafe.Pointer(unsafe.SliceData(d.stride)), len(d.stride)), len(d.stride), 8, false},
 			{"mode", ptr(unsafe.Pointer(unsafe.SliceData(d.mode)), len(d.mode)), len(d.mode), 1, false},
 			{"flags", ptr(unsafe.Pointer(unsafe.SliceData(d.flags)), len(d.flags)), len(d.flags), 1, false},
 		}
